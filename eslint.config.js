@@ -1,0 +1,90 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'stream',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'src/shared/api/schema.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  prettier,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  // The direction of dependencies is part of the architecture: enforce it.
+  {
+    files: ['src/core/**', 'src/shared/**', 'src/sandbox/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'Engine, contract and sandbox run under plain Node.' },
+          ],
+          patterns: [
+            {
+              group: ['**/main/**', '**/preload/**', '**/renderer/**'],
+              message: 'Nothing points upward.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The engine never knows Electron exists.' }],
+          patterns: [
+            {
+              group: ['**/main/**', '**/preload/**', '**/renderer/**'],
+              message: 'Nothing points upward.',
+            },
+            {
+              group: ['**/sandbox/**'],
+              message: 'The engine talks to the sandbox only over HTTP.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', ...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
+          patterns: [
+            {
+              group: ['**/core/**', '**/sandbox/**', '**/main/**', '**/preload/**'],
+              message: 'The renderer sees only the bridge contract.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
