@@ -1,0 +1,3 @@
+export * from './cvss';
+export * from './description';
+export * from './file-links';
