@@ -1,0 +1,213 @@
+/**
+ * The submit checklist: the preconditions of `POST /api/reports/{id}/submit` (part 4), in the
+ * document's order, each named by the error code the server would answer. Computed from plain
+ * inputs; an input that is not known yet (null) fails its item with a detail that says so, since
+ * the client cannot promise the server will agree.
+ *
+ * Stricter than the server on purpose in one place: a failed upload (local or server side) also
+ * fails `files_pending`, so the researcher retries or removes it before submitting.
+ */
+import type { Attachment, Me, PaymentsStatus, ProgramSummary } from '../../shared/api/index';
+import { LIMITS } from '../../shared/api/index';
+import type { ChecklistItemView, ChecklistView } from '../../shared/bridge/views';
+import { checkDescription } from '../../shared/rules/index';
+import type { DraftContent } from './merge';
+
+export type ChecklistId =
+  | 'email_unverified'
+  | 'payments_not_ready'
+  | 'incomplete_report'
+  | 'files_pending'
+  | 'program_closed'
+  | 'pool_low'
+  | 'active_limit';
+
+export const CHECKLIST_IDS: readonly ChecklistId[] = [
+  'email_unverified',
+  'payments_not_ready',
+  'incomplete_report',
+  'files_pending',
+  'program_closed',
+  'pool_low',
+  'active_limit',
+];
+
+export interface ChecklistItem extends ChecklistItemView {
+  id: ChecklistId;
+}
+
+export interface Checklist extends ChecklistView {
+  items: ChecklistItem[];
+}
+
+/** A file the client has not finished sending (draft evidence, not message files). */
+export interface LocalUpload {
+  name: string;
+  state: 'queued' | 'uploading' | 'uploaded' | 'failed';
+}
+
+export interface ChecklistInput {
+  me: Pick<Me, 'email' | 'email_verified' | 'active_reports' | 'active_limit' | 'payments'> | null;
+  /** A fresher payments status (GET /api/payments/status) than `me.payments`, when there is one. */
+  payments?: Pick<PaymentsStatus, 'status' | 'ready' | 'detail'> | null;
+  program: Pick<ProgramSummary, 'name' | 'intake' | 'pool_paused'> | null;
+  content: DraftContent;
+  /** The server's attachments of the report (`Report.attachments`), if any. */
+  attachments?: Record<string, Pick<Attachment, 'name' | 'state' | 'reply'>> | null;
+  /** Local evidence of the draft that is not (yet) a ready attachment. */
+  uploads?: readonly LocalUpload[];
+  /** Active reports counted locally; defaults to `me.active_reports`. */
+  activeReports?: number | null;
+}
+
+const NOT_KNOWN = 'Not known yet: refresh when online.';
+
+function list(names: string[]): string {
+  return names.map((n) => `“${n}”`).join(', ');
+}
+
+function emailItem(me: ChecklistInput['me']): ChecklistItem {
+  const base = {
+    id: 'email_unverified' as const,
+    label: 'E-mail address verified',
+    fix: 'Open the verification link sent to your e-mail address, or send a new link from Account.',
+  };
+  if (!me) return { ...base, ok: false, detail: NOT_KNOWN };
+  return me.email_verified
+    ? { ...base, ok: true, detail: `${me.email ?? 'Your address'} is verified.` }
+    : { ...base, ok: false, detail: `${me.email ?? 'Your address'} is not verified yet.` };
+}
+
+function paymentsItem(input: ChecklistInput): ChecklistItem {
+  const base = {
+    id: 'payments_not_ready' as const,
+    label: 'Payout account ready',
+    fix: 'Finish the payment provider onboarding in your browser (Account → Payouts), then refresh.',
+  };
+  const payments = input.payments ?? input.me?.payments ?? null;
+  if (!payments) return { ...base, ok: false, detail: NOT_KNOWN };
+  if (payments.status === 'ready' && payments.ready !== false) {
+    return { ...base, ok: true, detail: 'Your payout account is ready.' };
+  }
+  const why =
+    payments.status === 'unavailable'
+      ? 'The payment provider could not be reached; try again later.'
+      : `Payout account status: ${payments.status.replaceAll('_', ' ')}.`;
+  return {
+    ...base,
+    ok: false,
+    detail: payments.detail ? `${why} ${payments.detail}` : why,
+  };
+}
+
+function completeItem(content: DraftContent): ChecklistItem {
+  const base = {
+    id: 'incomplete_report' as const,
+    label: 'Report complete',
+    fix: 'Fill in the title and the asset, and write text under each template heading.',
+  };
+  const problems: string[] = [];
+  if (content.title.trim() === '') problems.push('the title is empty');
+  if (content.asset.trim() === '') problems.push('the asset is empty');
+  const check = checkDescription(content.description);
+  const missing = check.sections.filter((s) => !s.present).map((s) => s.heading);
+  const empty = check.sections.filter((s) => s.present && !s.hasText).map((s) => s.heading);
+  if (missing.length > 0) problems.push(`missing heading ${list(missing)}`);
+  if (empty.length > 0) problems.push(`no text under ${list(empty)}`);
+  if (problems.length === 0) {
+    return { ...base, ok: true, detail: 'Title, asset and every template section are filled in.' };
+  }
+  const detail = problems.join('; ');
+  return { ...base, ok: false, detail: detail.charAt(0).toUpperCase() + detail.slice(1) + '.' };
+}
+
+function filesItem(input: ChecklistInput): ChecklistItem {
+  const base = {
+    id: 'files_pending' as const,
+    label: 'Evidence uploaded',
+    fix: 'Wait for the uploads to finish; retry or remove a failed file.',
+  };
+  const serverFiles = Object.values(input.attachments ?? {}).filter((a) => a.reply !== true);
+  const uploading = [
+    ...serverFiles.filter((a) => a.state === 'uploading').map((a) => a.name),
+    ...(input.uploads ?? [])
+      .filter((u) => u.state === 'queued' || u.state === 'uploading')
+      .map((u) => u.name),
+  ];
+  const failed = [
+    ...serverFiles.filter((a) => a.state === 'failed').map((a) => a.name),
+    ...(input.uploads ?? []).filter((u) => u.state === 'failed').map((u) => u.name),
+  ];
+  const problems: string[] = [];
+  if (uploading.length > 0) problems.push(`still uploading: ${list(uploading)}`);
+  if (failed.length > 0) problems.push(`upload failed: ${list(failed)}`);
+  if (problems.length === 0) {
+    const n = serverFiles.filter((a) => a.state === 'ready').length;
+    return {
+      ...base,
+      ok: true,
+      detail: n === 0 ? 'No files attached.' : `${n} file${n === 1 ? '' : 's'} uploaded.`,
+    };
+  }
+  const detail = problems.join('; ');
+  return { ...base, ok: false, detail: detail.charAt(0).toUpperCase() + detail.slice(1) + '.' };
+}
+
+function intakeItem(program: ChecklistInput['program']): ChecklistItem {
+  const base = {
+    id: 'program_closed' as const,
+    label: 'Program accepts reports',
+    fix: 'Wait until the program opens again, or report to another program.',
+  };
+  if (!program) return { ...base, ok: false, detail: NOT_KNOWN };
+  return program.intake === 'open'
+    ? { ...base, ok: true, detail: `${program.name} is open for reports.` }
+    : { ...base, ok: false, detail: `${program.name} is ${program.intake} for new reports.` };
+}
+
+function poolItem(program: ChecklistInput['program']): ChecklistItem {
+  const base = {
+    id: 'pool_low' as const,
+    label: 'Program reward pool available',
+    fix: 'Keep the draft and submit when the program resumes new reports.',
+  };
+  if (!program) return { ...base, ok: false, detail: NOT_KNOWN };
+  return program.pool_paused
+    ? {
+        ...base,
+        ok: false,
+        detail: `${program.name} paused new reports because its reward pool is low.`,
+      }
+    : { ...base, ok: true, detail: `${program.name} takes new reports.` };
+}
+
+function activeItem(input: ChecklistInput): ChecklistItem {
+  const limit = input.me?.active_limit ?? LIMITS.activeReports;
+  const active = input.activeReports ?? input.me?.active_reports ?? null;
+  const base = {
+    id: 'active_limit' as const,
+    label: `Active reports ${active ?? '?'}/${limit}`,
+    fix: 'Wait for a decision on one of your active reports, or withdraw one.',
+  };
+  if (active === null) return { ...base, ok: false, detail: NOT_KNOWN };
+  return active < limit
+    ? { ...base, ok: true, detail: `${active} of ${limit} active-report slots in use.` }
+    : {
+        ...base,
+        ok: false,
+        detail: `All ${limit} active-report slots are in use (${active}/${limit}).`,
+      };
+}
+
+export function submitChecklist(input: ChecklistInput): Checklist {
+  const items: ChecklistItem[] = [
+    emailItem(input.me),
+    paymentsItem(input),
+    completeItem(input.content),
+    filesItem(input),
+    intakeItem(input.program),
+    poolItem(input.program),
+    activeItem(input),
+  ];
+  return { ok: items.every((i) => i.ok), items };
+}

@@ -1,0 +1,3 @@
+export * from './checklist';
+export * from './merge';
+export * from './validate';
