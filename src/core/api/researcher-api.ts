@@ -1,0 +1,417 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type {
+  AssetType,
+  Intake,
+  Me,
+  MessageInput,
+  MessageList,
+  PaymentsStatus,
+  Program,
+  ProgramPage,
+  Report,
+  ReportInput,
+  ReportPage,
+  RewardBand,
+  UpdatedFilter,
+  VerificationEmailResult,
+} from '../../shared/api';
+import { RequestBudget, type Priority } from './budget';
+import { createApiClient, type ApiClient } from './client';
+import { systemClock, type Clock } from './clock';
+import { Connectivity } from './connectivity';
+import { ApiError, apiErrorFromResponse, apiErrorFromThrown } from './errors';
+import { sendWithRetry, type RetryNotice, type RetryPolicy } from './retry';
+import { normalizeServerUrl } from './server-url';
+import { RequestStats } from './stats';
+
+export interface CallOptions {
+  priority: Priority;
+  /** Overrides the route's own answer to "is sending this twice harmless?". */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Timeouts {
+  /** One JSON request and its answer. */
+  jsonMs: number;
+  /** One upload; the server allows 120 s to send a file. */
+  uploadMs: number;
+  /** One download, body included. */
+  downloadMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = {
+  jsonMs: 30_000,
+  uploadMs: 150_000,
+  downloadMs: 300_000,
+};
+
+export interface ResearcherApiOptions {
+  serverUrl: string;
+  /** Loaded by the caller from the SecretStore; null allows the public program routes only. */
+  apiKey: string | null;
+  /** The account's shared budget; one is made when omitted. */
+  budget?: RequestBudget;
+  clock?: Clock;
+  retry?: Partial<RetryPolicy>;
+  connectivity?: Connectivity;
+  timeouts?: Partial<Timeouts>;
+  fetch?: (input: Request) => Promise<Response>;
+  onRetry?: (notice: RetryNotice & { operation: string }) => void;
+}
+
+export interface ProgramQuery {
+  asset?: AssetType[];
+  reward?: RewardBand[];
+  updated?: UpdatedFilter;
+  intake?: Intake[];
+  limit?: number;
+  page?: number;
+}
+
+export interface ReportQuery {
+  limit?: number;
+  cursor?: string;
+  /** ISO time in the `Z` form; URL-encoded by the client. */
+  updatedSince?: string;
+}
+
+export interface UploadSource {
+  /** File on disk; read again from the start on every attempt. */
+  path: string;
+  name: string;
+  contentType?: string;
+  revision: number;
+  onProgress?: (sentBytes: number, totalBytes: number) => void;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytes: number;
+}
+
+/** What one attempt of openapi-fetch gives back. */
+interface FetchOutcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The researcher API of one account: typed calls that go through the account's budget and the
+ * retry rules, return the data or throw ApiError. Create one per account and keep it.
+ */
+export class ResearcherApi {
+  readonly serverUrl: string;
+  readonly budget: RequestBudget;
+  readonly connectivity: Connectivity;
+  readonly stats = new RequestStats();
+  readonly #client: ApiClient;
+  readonly #clock: Clock;
+  readonly #retry: Partial<RetryPolicy>;
+  readonly #timeouts: Timeouts;
+  readonly #onRetry: ResearcherApiOptions['onRetry'];
+  /** Only to scrub it from error texts; never logged. */
+  readonly #apiKey: string | null;
+
+  constructor(options: ResearcherApiOptions) {
+    this.serverUrl = normalizeServerUrl(options.serverUrl);
+    this.#clock = options.clock ?? systemClock;
+    this.budget = options.budget ?? new RequestBudget({ clock: this.#clock });
+    this.connectivity = options.connectivity ?? new Connectivity();
+    this.#retry = options.retry ?? {};
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#onRetry = options.onRetry;
+    this.#apiKey = options.apiKey;
+    this.#client = createApiClient({
+      serverUrl: this.serverUrl,
+      apiKey: options.apiKey,
+      stats: this.stats,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  }
+
+  toString(): string {
+    return `ResearcherApi(${this.serverUrl})`;
+  }
+
+  // ---- programs (public; a key adds invited private programs) --------------------------------
+
+  listPrograms(query: ProgramQuery, options: CallOptions): Promise<ProgramPage> {
+    return this.#json('listPrograms', true, options, (signal) =>
+      this.#client.GET('/api/programs', { params: { query }, signal }),
+    );
+  }
+
+  getProgram(programId: string, options: CallOptions): Promise<Program> {
+    return this.#json('getProgram', true, options, (signal) =>
+      this.#client.GET('/api/programs/{program_id}', {
+        params: { path: { program_id: programId } },
+        signal,
+      }),
+    );
+  }
+
+  // ---- reports -------------------------------------------------------------------------------
+
+  listReports(query: ReportQuery, options: CallOptions): Promise<ReportPage> {
+    const { limit, cursor, updatedSince } = query;
+    const params = {
+      query: {
+        ...(limit !== undefined ? { limit } : {}),
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(updatedSince !== undefined ? { updated_since: updatedSince } : {}),
+      },
+    };
+    return this.#json('listReports', true, options, (signal) =>
+      this.#client.GET('/api/reports', { params, signal }),
+    );
+  }
+
+  getReport(reportId: string, options: CallOptions): Promise<Report> {
+    return this.#json('getReport', true, options, (signal) =>
+      this.#client.GET('/api/reports/{report_id}', {
+        params: { path: { report_id: reportId } },
+        signal,
+      }),
+    );
+  }
+
+  /** Creates (revision 0, new id) or saves a draft. A repeat with the same id is safe. */
+  saveDraft(reportId: string, input: ReportInput, options: CallOptions): Promise<Report> {
+    return this.#json('saveDraft', true, options, (signal) =>
+      this.#client.PUT('/api/reports/{report_id}', {
+        params: { path: { report_id: reportId } },
+        body: input,
+        signal,
+      }),
+    );
+  }
+
+  /** Submitting again with the same revision is safe (part 4). */
+  submitReport(reportId: string, revision: number, options: CallOptions): Promise<Report> {
+    return this.#json('submitReport', true, options, (signal) =>
+      this.#client.POST('/api/reports/{report_id}/submit', {
+        params: { path: { report_id: reportId } },
+        body: { revision },
+        signal,
+      }),
+    );
+  }
+
+  /** Repeating is safe (part 4). */
+  withdrawReport(reportId: string, options: CallOptions): Promise<Report> {
+    return this.#json('withdrawReport', true, options, (signal) =>
+      this.#client.POST('/api/reports/{report_id}/withdraw', {
+        params: { path: { report_id: reportId } },
+        signal,
+      }),
+    );
+  }
+
+  // ---- files ---------------------------------------------------------------------------------
+
+  /** Streams a file from disk. The same id, bytes, name and type make a safe repeat. */
+  uploadFile(
+    reportId: string,
+    fileId: string,
+    source: UploadSource,
+    options: CallOptions,
+  ): Promise<Report> {
+    const call = async (signal: AbortSignal): Promise<FetchOutcome<Report>> => {
+      const { size } = await stat(source.path);
+      const body = Readable.toWeb(
+        createReadStream(source.path).pipe(progressCounter(size, source.onProgress)),
+      ) as ReadableStream<Uint8Array>;
+      return this.#client.PUT('/api/reports/{report_id}/files/{file_id}', {
+        params: {
+          path: { report_id: reportId, file_id: fileId },
+          query: { name: source.name, revision: source.revision },
+        },
+        // The contract types the body as bytes; a stream avoids holding up to 10 MiB in memory.
+        body: body as unknown as Uint8Array,
+        bodySerializer: (raw: unknown) => raw,
+        headers: {
+          'Content-Type': source.contentType ?? 'application/octet-stream',
+          'Content-Length': String(size),
+        },
+        // Node's fetch sends a stream body only in half-duplex mode.
+        duplex: 'half',
+        signal,
+      });
+    };
+    return this.#send('uploadFile', true, this.#timeouts.uploadMs, options, call);
+  }
+
+  /** Streams a ready file to `destination`, written under a temporary name and renamed when complete. */
+  downloadFile(
+    reportId: string,
+    fileId: string,
+    destination: string,
+    options: CallOptions,
+  ): Promise<DownloadResult> {
+    const call = async (signal: AbortSignal): Promise<FetchOutcome<DownloadResult>> => {
+      const outcome = await this.#client.GET('/api/reports/{report_id}/files/{file_id}', {
+        params: { path: { report_id: reportId, file_id: fileId } },
+        parseAs: 'stream',
+        signal,
+      });
+      if (!outcome.response.ok) return { error: outcome.error, response: outcome.response };
+      const partial = `${destination}.${randomUUID()}.part`;
+      let bytes = 0;
+      try {
+        const source = outcome.data
+          ? Readable.fromWeb(outcome.data as NodeReadableStream)
+          : Readable.from([]);
+        await pipeline(
+          source,
+          progressCounter(Number.NaN, (sent) => (bytes = sent)),
+          createWriteStream(partial),
+          {
+            signal,
+          },
+        );
+        await rename(partial, destination);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      return { data: { path: destination, bytes }, response: outcome.response };
+    };
+    return this.#send('downloadFile', true, this.#timeouts.downloadMs, options, call);
+  }
+
+  /** Removes a draft file or an unsent message file. */
+  deleteFile(
+    reportId: string,
+    fileId: string,
+    revision: number,
+    options: CallOptions,
+  ): Promise<Report> {
+    return this.#json('deleteFile', true, options, (signal) =>
+      this.#client.DELETE('/api/reports/{report_id}/files/{file_id}', {
+        params: { path: { report_id: reportId, file_id: fileId }, query: { revision } },
+        signal,
+      }),
+    );
+  }
+
+  // ---- messages ------------------------------------------------------------------------------
+
+  listMessages(reportId: string, options: CallOptions): Promise<MessageList> {
+    return this.#json('listMessages', true, options, (signal) =>
+      this.#client.GET('/api/reports/{report_id}/messages', {
+        params: { path: { report_id: reportId } },
+        signal,
+      }),
+    );
+  }
+
+  /**
+   * Not idempotent: every call adds a message. After a network failure it is not resent; the
+   * caller reads the thread to learn whether it arrived.
+   */
+  postMessage(reportId: string, input: MessageInput, options: CallOptions): Promise<Report> {
+    return this.#json('postMessage', false, options, (signal) =>
+      this.#client.POST('/api/reports/{report_id}/messages', {
+        params: { path: { report_id: reportId } },
+        body: input,
+        signal,
+      }),
+    );
+  }
+
+  // ---- account -------------------------------------------------------------------------------
+
+  getMe(options: CallOptions): Promise<Me> {
+    return this.#json('getMe', true, options, (signal) => this.#client.GET('/api/me', { signal }));
+  }
+
+  /** A fresh status from the payment provider. */
+  getPaymentsStatus(options: CallOptions): Promise<PaymentsStatus> {
+    return this.#json('getPaymentsStatus', true, options, (signal) =>
+      this.#client.GET('/api/payments/status', { signal }),
+    );
+  }
+
+  /** Each call may send an e-mail (at most one a minute), so it is not resent blindly. */
+  sendVerificationEmail(options: CallOptions): Promise<VerificationEmailResult> {
+    return this.#json('sendVerificationEmail', false, options, (signal) =>
+      this.#client.POST('/api/auth/verification-email', { signal }),
+    );
+  }
+
+  // ---- the one path every call takes ---------------------------------------------------------
+
+  #json<T>(
+    operation: string,
+    idempotent: boolean,
+    options: CallOptions,
+    call: (signal: AbortSignal) => Promise<FetchOutcome<T>>,
+  ): Promise<T> {
+    return this.#send(operation, idempotent, this.#timeouts.jsonMs, options, call);
+  }
+
+  #send<T>(
+    operation: string,
+    idempotent: boolean,
+    timeoutMs: number,
+    options: CallOptions,
+    call: (signal: AbortSignal) => Promise<FetchOutcome<T>>,
+  ): Promise<T> {
+    const attempt = async (): Promise<T> => {
+      // Request timeouts are about real sockets, so they use real time even under a test clock.
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      try {
+        const outcome = await call(signal);
+        if (!outcome.response.ok) {
+          throw apiErrorFromResponse(outcome.response, outcome.error, {
+            now: this.#clock.now(),
+            secret: this.#apiKey,
+          });
+        }
+        return outcome.data as T;
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw apiErrorFromThrown(error, {
+          timedOut: timeout.aborted,
+          aborted: options.signal?.aborted ?? false,
+          secret: this.#apiKey,
+        });
+      }
+    };
+    return sendWithRetry(attempt, {
+      priority: options.priority,
+      idempotent: options.idempotent ?? idempotent,
+      budget: this.budget,
+      clock: this.#clock,
+      policy: this.#retry,
+      connectivity: this.connectivity,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(this.#onRetry
+        ? { onRetry: (notice: RetryNotice) => this.#onRetry?.({ ...notice, operation }) }
+        : {}),
+    });
+  }
+}
+
+/** Passes bytes through and reports the running total. */
+function progressCounter(
+  total: number,
+  onProgress?: (sent: number, total: number) => void,
+): Transform {
+  let sent = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      onProgress?.(sent, total);
+      done(null, chunk);
+    },
+  });
+}
