@@ -3,6 +3,7 @@
  * writes the generated `openapi.json` and `schema.d.ts` next to it.
  *
  * `npm run generate:api -- --check` writes nothing and exits 1 when either generated file is stale.
+ * `--dir <folder>` works on another folder holding an `openapi.yaml` (used by the tests).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,9 +16,23 @@ import { parse } from 'yaml';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export const API_DIR = path.resolve(here, '../src/shared/api');
-export const YAML_PATH = path.join(API_DIR, 'openapi.yaml');
-export const JSON_PATH = path.join(API_DIR, 'openapi.json');
-export const DTS_PATH = path.join(API_DIR, 'schema.d.ts');
+
+export interface ApiPaths {
+  yaml: string;
+  json: string;
+  dts: string;
+}
+
+/** Where the source and the generated files live in a folder. */
+export function apiPaths(dir: string = API_DIR): ApiPaths {
+  return {
+    yaml: path.join(dir, 'openapi.yaml'),
+    json: path.join(dir, 'openapi.json'),
+    dts: path.join(dir, 'schema.d.ts'),
+  };
+}
+
+export const { yaml: YAML_PATH, json: JSON_PATH, dts: DTS_PATH } = apiPaths();
 
 export interface GeneratedApi {
   /** The document as 2-space JSON with a trailing newline. */
@@ -71,35 +86,52 @@ async function readOrEmpty(file: string): Promise<string> {
   }
 }
 
-/** Names of the generated files whose content differs from `generated`. */
-export async function staleFiles(generated: GeneratedApi): Promise<string[]> {
+/** Paths of the generated files whose content differs from `generated`. */
+export async function staleFiles(
+  generated: GeneratedApi,
+  paths: ApiPaths = apiPaths(),
+): Promise<string[]> {
   const stale: string[] = [];
-  if ((await readOrEmpty(JSON_PATH)) !== generated.json) stale.push(JSON_PATH);
-  if ((await readOrEmpty(DTS_PATH)) !== generated.dts) stale.push(DTS_PATH);
+  if ((await readOrEmpty(paths.json)) !== generated.json) stale.push(paths.json);
+  if ((await readOrEmpty(paths.dts)) !== generated.dts) stale.push(paths.dts);
   return stale;
 }
 
-async function main(argv: string[]): Promise<number> {
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const processIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** The command line: returns the exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const check = argv.includes('--check');
-  const generated = await generateApi();
+  const dirIndex = argv.indexOf('--dir');
+  const dirArg = dirIndex >= 0 ? argv[dirIndex + 1] : undefined;
+  if (dirIndex >= 0 && dirArg === undefined) {
+    io.err('generate:api: --dir needs a folder');
+    return 2;
+  }
+  const paths = apiPaths(dirArg === undefined ? API_DIR : path.resolve(dirArg));
+  const rel = (file: string) => path.relative(process.cwd(), file);
+  const generated = await generateApi(await readFile(paths.yaml, 'utf8'));
   if (check) {
-    const stale = await staleFiles(generated);
+    const stale = await staleFiles(generated, paths);
     if (stale.length > 0) {
-      const names = stale.map((f) => path.relative(process.cwd(), f)).join(', ');
-      process.stderr.write(
-        `generate:api --check: stale generated file(s): ${names}\n` +
-          `openapi.yaml changed without regenerating; run \`npm run generate:api\`.\n`,
-      );
+      io.err(`generate:api --check: stale generated file(s): ${stale.map(rel).join(', ')}`);
+      io.err(`${rel(paths.yaml)} changed without regenerating; run \`npm run generate:api\`.`);
       return 1;
     }
-    process.stdout.write('generate:api --check: generated files are up to date\n');
+    io.out('generate:api --check: generated files are up to date');
     return 0;
   }
-  await writeFile(JSON_PATH, generated.json);
-  await writeFile(DTS_PATH, generated.dts);
-  process.stdout.write(
-    `generate:api: wrote ${path.relative(process.cwd(), JSON_PATH)} and ${path.relative(process.cwd(), DTS_PATH)}\n`,
-  );
+  await writeFile(paths.json, generated.json);
+  await writeFile(paths.dts, generated.dts);
+  io.out(`generate:api: wrote ${rel(paths.json)} and ${rel(paths.dts)}`);
   return 0;
 }
 
@@ -107,7 +139,7 @@ const invokedDirectly =
   process.argv[1] !== undefined &&
   import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (invokedDirectly) {
-  main(process.argv.slice(2)).then(
+  runCli(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
