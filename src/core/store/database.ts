@@ -1,0 +1,88 @@
+import Database from 'better-sqlite3';
+import { migrations as defaultMigrations, type Migration } from './migrations';
+
+/** One open SQLite file (one per account), with the schema at the latest version. */
+export interface Db {
+  readonly file: string;
+  readonly sqlite: Database.Database;
+  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE, so a writer never upgrades mid-way). */
+  transaction<T>(fn: () => T): T;
+  schemaVersion(): number;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Replaces the app's migration list; tests use it to exercise failing or extra steps. */
+  migrations?: readonly Migration[];
+  /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+export class SchemaTooNewError extends Error {
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(`database schema version ${found} is newer than this app supports (${supported})`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  const sqlite = new Database(file);
+  try {
+    configure(sqlite, options.busyTimeoutMs ?? 5000);
+    migrate(sqlite, options.migrations ?? defaultMigrations);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return {
+    file,
+    sqlite,
+    transaction: <T>(fn: () => T): T => sqlite.transaction(fn).immediate(),
+    schemaVersion: () => userVersion(sqlite),
+    close: () => {
+      if (!sqlite.open) return;
+      // Cheap on close and keeps the planner's statistics fresh for the next start.
+      sqlite.pragma('optimize');
+      sqlite.close();
+    },
+  };
+}
+
+function configure(sqlite: Database.Database, busyTimeoutMs: number): void {
+  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+  const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
+  if (mode !== 'wal') throw new Error(`could not switch the database to WAL (got ${String(mode)})`);
+  // NORMAL is durable across application crashes in WAL mode; only a power loss may drop the
+  // last transactions, which the sync and the outbox can repeat.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('temp_store = MEMORY');
+}
+
+function userVersion(sqlite: Database.Database): number {
+  return Number(sqlite.pragma('user_version', { simple: true }));
+}
+
+/** Forward-only: each pending step runs with its version bump in one transaction. */
+function migrate(sqlite: Database.Database, steps: readonly Migration[]): void {
+  const ordered = [...steps].sort((a, b) => a.version - b.version);
+  ordered.forEach((step, index) => {
+    if (step.version !== index + 1) {
+      throw new Error(`migrations must be numbered 1..n without gaps (found ${step.version})`);
+    }
+  });
+  const latest = ordered.length;
+  const current = userVersion(sqlite);
+  if (current > latest) throw new SchemaTooNewError(current, latest);
+  for (const step of ordered.slice(current)) {
+    sqlite
+      .transaction(() => {
+        step.up(sqlite);
+        sqlite.pragma(`user_version = ${step.version}`);
+      })
+      .immediate();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The offline SQLite mirror of one account: open it once, use the repositories, close it.
+ */
+import { openDatabase, type Db, type OpenOptions } from './database';
+import { createAccountRepository, type AccountRepository } from './account';
+import { createDraftsRepository, type DraftsRepository } from './drafts';
+import { createEvidenceRepository, type EvidenceRepository } from './evidence';
+import { createMessagesRepository, type MessagesRepository } from './messages';
+import { createOutboxRepository, type OutboxRepository } from './outbox';
+import { createProgramsRepository, type ProgramsRepository } from './programs';
+import { createReportsRepository, type ReportsRepository } from './reports';
+import { createSearchRepository, type SearchRepository } from './search';
+import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
+
+export interface Store {
+  readonly db: Db;
+  readonly programs: ProgramsRepository;
+  readonly reports: ReportsRepository;
+  readonly messages: MessagesRepository;
+  readonly account: AccountRepository;
+  readonly syncState: SyncStateRepository;
+  readonly drafts: DraftsRepository;
+  readonly outbox: OutboxRepository;
+  readonly evidence: EvidenceRepository;
+  readonly search: SearchRepository;
+  close(): void;
+}
+
+export interface OpenStoreOptions extends OpenOptions {
+  /** The account's database file (the caller picks it inside the app's data folder). */
+  file: string;
+  /** Folder for evidence files: `<dataDir>/evidence/<aa>/<sha256>`. */
+  dataDir: string;
+}
+
+export function openStore(options: OpenStoreOptions): Store {
+  const db = openDatabase(options.file, options);
+  return {
+    db,
+    programs: createProgramsRepository(db),
+    reports: createReportsRepository(db),
+    messages: createMessagesRepository(db),
+    account: createAccountRepository(db),
+    syncState: createSyncStateRepository(db),
+    drafts: createDraftsRepository(db),
+    outbox: createOutboxRepository(db),
+    evidence: createEvidenceRepository(db, options.dataDir),
+    search: createSearchRepository(db),
+    close: () => db.close(),
+  };
+}
+
+export { openDatabase, SchemaTooNewError } from './database';
+export type { Db, OpenOptions } from './database';
+export { migrations } from './migrations';
+export type { Migration } from './migrations';
+export { toFtsMatch } from './fts-query';
+export { messageFingerprint } from './messages';
+export { redactSecrets } from './redact';
+export { rewardBand } from './program-filters';
+export type * from './account';
+export type * from './drafts';
+export type * from './evidence';
+export type * from './messages';
+export type * from './outbox';
+export type * from './programs';
+export type * from './reports';
+export type * from './search';
+export type * from './sync-state';
+export type { ProgramFilters } from './program-filters';

@@ -1,0 +1,167 @@
+import type { Db } from './database';
+import type { Program, ProgramPage, ProgramSummary } from './api-types';
+import { facetCounts, matchesAll, normalizeFilters, type ProgramFilters } from './program-filters';
+import { bit, timeMs } from './sql-values';
+
+export interface ListProgramsQuery extends ProgramFilters {
+  /** 1 to 50, default 12 (clamped like the API). */
+  limit?: number;
+  /** At least 1; a page after the end gives the last page. */
+  page?: number;
+  /** Clock for the `updated` filter (tests pin it). */
+  now?: Date;
+}
+
+export interface ProgramsRepository {
+  /** One page of GET /api/programs. `listedAt` marks them as seen by this refresh. */
+  upsertSummaries(programs: readonly ProgramSummary[], listedAt?: string): void;
+  /** GET /api/programs/{id}: the full program with its policy. */
+  upsertProgram(program: Program, fetchedAt?: string): void;
+  /** After a complete list refresh: drop programs no page returned (unpublished, uninvited). */
+  removeNotListedSince(listedAt: string): string[];
+  /** The API's list answer, computed from the local copy (offline). */
+  listPrograms(query?: ListProgramsQuery): ProgramPage;
+  getProgram(id: string): Program | null;
+  getSummary(id: string): ProgramSummary | null;
+  /** Programs whose policy is missing or older than their list entry. */
+  listNeedingDetail(): string[];
+}
+
+const byNewestUpdate = 'ORDER BY updated_ms DESC, id';
+
+export function createProgramsRepository(db: Db): ProgramsRepository {
+  const sqlite = db.sqlite;
+  const upsertSummary = sqlite.prepare(`
+    INSERT INTO programs (id, name, intake, private, pool_paused, demo, policy_version, updated_at,
+      updated_ms, summary_json, detail_stale, listed_at)
+    VALUES (@id, @name, @intake, @private, @pool_paused, @demo, @policy_version, @updated_at,
+      @updated_ms, @summary_json, 1, @listed_at)
+    ON CONFLICT (id) DO UPDATE SET
+      name = excluded.name, intake = excluded.intake, private = excluded.private,
+      pool_paused = excluded.pool_paused, demo = excluded.demo,
+      policy_version = excluded.policy_version, updated_at = excluded.updated_at,
+      updated_ms = excluded.updated_ms, summary_json = excluded.summary_json,
+      listed_at = excluded.listed_at,
+      detail_stale = CASE WHEN programs.program_json IS NULL
+        OR json_extract(programs.program_json, '$.policy_version') IS NOT excluded.policy_version
+        OR json_extract(programs.program_json, '$.updated_at') IS NOT excluded.updated_at
+        THEN 1 ELSE 0 END`);
+  const upsertFull = sqlite.prepare(`
+    INSERT INTO programs (id, name, intake, private, pool_paused, demo, policy_version, updated_at,
+      updated_ms, summary_json, program_json, detail_stale, listed_at, fetched_at)
+    VALUES (@id, @name, @intake, @private, @pool_paused, @demo, @policy_version, @updated_at,
+      @updated_ms, @summary_json, @program_json, 0, @fetched_at, @fetched_at)
+    ON CONFLICT (id) DO UPDATE SET
+      name = excluded.name, intake = excluded.intake, private = excluded.private,
+      pool_paused = excluded.pool_paused, demo = excluded.demo,
+      policy_version = excluded.policy_version, updated_at = excluded.updated_at,
+      updated_ms = excluded.updated_ms, summary_json = excluded.summary_json,
+      program_json = excluded.program_json, detail_stale = 0, fetched_at = excluded.fetched_at`);
+  const selectNotListed = sqlite.prepare<[string], { id: string }>(
+    'SELECT id FROM programs WHERE listed_at < ?',
+  );
+  const deleteOne = sqlite.prepare<[string]>('DELETE FROM programs WHERE id = ?');
+  const selectAllSummaries = sqlite.prepare<[], { summary_json: string }>(
+    `SELECT summary_json FROM programs ${byNewestUpdate}`,
+  );
+  const selectFull = sqlite.prepare<[string], { program_json: string | null }>(
+    'SELECT program_json FROM programs WHERE id = ?',
+  );
+  const selectSummary = sqlite.prepare<[string], { summary_json: string }>(
+    'SELECT summary_json FROM programs WHERE id = ?',
+  );
+  const selectNeedingDetail = sqlite.prepare<[], { id: string }>(
+    `SELECT id FROM programs WHERE detail_stale = 1 ${byNewestUpdate}`,
+  );
+
+  function columns(summary: ProgramSummary) {
+    return {
+      id: summary.id,
+      name: summary.name,
+      intake: summary.intake,
+      private: bit(summary.private),
+      pool_paused: bit(summary.pool_paused),
+      demo: bit(summary.demo),
+      policy_version: summary.policy_version,
+      updated_at: summary.updated_at,
+      updated_ms: timeMs(summary.updated_at),
+      summary_json: JSON.stringify(pickSummary(summary)),
+    };
+  }
+
+  return {
+    upsertSummaries(programs, listedAt = new Date().toISOString()) {
+      db.transaction(() => {
+        for (const program of programs)
+          upsertSummary.run({ ...columns(program), listed_at: listedAt });
+      });
+    },
+
+    upsertProgram(program, fetchedAt = new Date().toISOString()) {
+      upsertFull.run({
+        ...columns(program),
+        program_json: JSON.stringify(program),
+        fetched_at: fetchedAt,
+      });
+    },
+
+    removeNotListedSince(listedAt) {
+      return db.transaction(() => {
+        const gone = selectNotListed.all(listedAt).map((row) => row.id);
+        for (const id of gone) deleteOne.run(id);
+        return gone;
+      });
+    },
+
+    listPrograms(query = {}) {
+      const nowMs = (query.now ?? new Date()).getTime();
+      const filters = normalizeFilters(query);
+      const all = selectAllSummaries
+        .all()
+        .map((row) => JSON.parse(row.summary_json) as ProgramSummary);
+      const shown = all.filter((program) => matchesAll(program, filters, nowMs));
+      const limit = Math.min(50, Math.max(1, Math.trunc(query.limit ?? 12)));
+      const pages = Math.max(1, Math.ceil(shown.length / limit));
+      const page = Math.min(pages, Math.max(1, Math.trunc(query.page ?? 1)));
+      return {
+        programs: shown.slice((page - 1) * limit, page * limit),
+        total: shown.length,
+        page,
+        pages,
+        counts: facetCounts(all, filters, nowMs),
+      };
+    },
+
+    getProgram(id) {
+      const row = selectFull.get(id);
+      return row?.program_json ? (JSON.parse(row.program_json) as Program) : null;
+    },
+
+    getSummary(id) {
+      const row = selectSummary.get(id);
+      return row ? (JSON.parse(row.summary_json) as ProgramSummary) : null;
+    },
+
+    listNeedingDetail() {
+      return selectNeedingDetail.all().map((row) => row.id);
+    },
+  };
+}
+
+function pickSummary(program: ProgramSummary): ProgramSummary {
+  return {
+    id: program.id,
+    name: program.name,
+    customer_name: program.customer_name,
+    intake: program.intake,
+    demo: program.demo,
+    summary: program.summary,
+    asset_types: program.asset_types,
+    reward_range: program.reward_range,
+    rewards: program.rewards,
+    policy_version: program.policy_version,
+    updated_at: program.updated_at,
+    private: program.private,
+    pool_paused: program.pool_paused,
+  };
+}

@@ -1,0 +1,369 @@
+import type Database from 'better-sqlite3';
+import type { Db } from './database';
+import type {
+  AttachmentState,
+  PayoutStatus,
+  Report,
+  ReportStatus,
+  ReportSummary,
+} from './api-types';
+import { toFtsMatch } from './fts-query';
+import { bit, placeholders, timeMs } from './sql-values';
+
+/** What the report list shows: the indexed columns, without parsing the full JSON. */
+export interface ReportListItem {
+  id: string;
+  program_id: string;
+  program_name: string;
+  status: ReportStatus;
+  display_status: string;
+  title: string;
+  revision: number;
+  created_at: string | null;
+  updated_at: string | null;
+  submitted_at: string | null;
+  withdrawn_at: string | null;
+  has_payout: boolean;
+  payout_status: PayoutStatus | null;
+  /** False while a report sits in needs_info and the user has not opened it. */
+  needs_info_seen: boolean;
+  /** The list page knows a newer state than the stored full report: the sync must fetch it. */
+  stale: boolean;
+  /** A full form is stored (false for reports only known from a list page). */
+  has_full: boolean;
+}
+
+export interface ListReportsQuery {
+  status?: ReportStatus | readonly ReportStatus[];
+  /** Free text; matched against title, description and thread (see fts-query.ts). */
+  search?: string;
+  limit: number;
+  offset?: number;
+}
+
+/** One report whose stored state changed, so the sync can emit events (needs-info, ...). */
+export interface ReportChange {
+  id: string;
+  previousStatus: ReportStatus | null;
+  status: ReportStatus;
+  previousRevision: number | null;
+  revision: number;
+}
+
+export interface UpsertReportsResult {
+  changes: ReportChange[];
+  /** Reports older than the stored state (an out-of-order response): not written. */
+  skippedOlder: string[];
+}
+
+export interface StoredAttachment {
+  report_id: string;
+  file_id: string;
+  name: string;
+  size: number;
+  content_type: string;
+  sha256: string;
+  state: AttachmentState;
+  uploaded_at: string | null;
+  reply: boolean | null;
+  message_id: string | null;
+}
+
+export interface ReportsRepository {
+  /** Full reports from GET /api/reports/{id} (or a write's response), all in one transaction. */
+  upsertReports(reports: readonly Report[], fetchedAt?: string): UpsertReportsResult;
+  /** List-page data: new or changed reports are marked stale; returns the ids marked. */
+  upsertSummaries(summaries: readonly ReportSummary[]): string[];
+  listStaleIds(limit?: number): string[];
+  listReports(query: ListReportsQuery): ReportListItem[];
+  getReport(id: string): Report | null;
+  getListItem(id: string): ReportListItem | null;
+  countByStatus(): Partial<Record<ReportStatus, number>>;
+  listAttachments(reportId: string): StoredAttachment[];
+  markNeedsInfoSeen(id: string): void;
+  listUnseenNeedsInfo(): string[];
+  deleteReport(id: string): void;
+}
+
+interface StoredVersion {
+  status: ReportStatus;
+  revision: number;
+  updated_ms: number;
+  report_json: string | null;
+}
+
+interface ListRow extends Omit<
+  ReportListItem,
+  'has_payout' | 'needs_info_seen' | 'stale' | 'has_full'
+> {
+  has_payout: number;
+  needs_info_seen: number;
+  stale: number;
+  has_full: number;
+}
+
+const listColumns = `id, program_id, program_name, status, display_status, title, revision,
+  created_at, updated_at, submitted_at, withdrawn_at, has_payout, payout_status, needs_info_seen,
+  stale, report_json IS NOT NULL AS has_full`;
+
+/** Older means: a lower revision, or the same revision with an older updated_at. */
+function isOlder(
+  incoming: { revision: number; updated_ms: number },
+  stored: StoredVersion,
+): boolean {
+  return (
+    incoming.revision < stored.revision ||
+    (incoming.revision === stored.revision && incoming.updated_ms < stored.updated_ms)
+  );
+}
+
+function toListItem(row: ListRow): ReportListItem {
+  return {
+    ...row,
+    has_payout: row.has_payout === 1,
+    needs_info_seen: row.needs_info_seen === 1,
+    stale: row.stale === 1,
+    has_full: row.has_full === 1,
+  };
+}
+
+export function createReportsRepository(db: Db): ReportsRepository {
+  const sqlite = db.sqlite;
+  const selectVersion = sqlite.prepare<[string], StoredVersion>(
+    'SELECT status, revision, updated_ms, report_json FROM reports WHERE id = ?',
+  );
+  const upsertFull = sqlite.prepare(`
+    INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
+      created_at, updated_at, updated_ms, submitted_at, withdrawn_at, has_payout, payout_status,
+      needs_info_seen, stale, report_json, fetched_at)
+    VALUES (@id, @program_id, @program_name, @status, @display_status, @title, @revision,
+      @created_at, @updated_at, @updated_ms, @submitted_at, @withdrawn_at, @has_payout,
+      @payout_status, 0, 0, @report_json, @fetched_at)
+    ON CONFLICT (id) DO UPDATE SET
+      program_id = excluded.program_id, program_name = excluded.program_name,
+      status = excluded.status, display_status = excluded.display_status,
+      title = excluded.title, revision = excluded.revision, created_at = excluded.created_at,
+      updated_at = excluded.updated_at, updated_ms = excluded.updated_ms,
+      submitted_at = excluded.submitted_at, withdrawn_at = excluded.withdrawn_at,
+      has_payout = excluded.has_payout, payout_status = excluded.payout_status,
+      needs_info_seen = CASE WHEN excluded.status = 'needs_info' AND reports.status <> 'needs_info'
+        THEN 0 ELSE reports.needs_info_seen END,
+      stale = 0, report_json = excluded.report_json, fetched_at = excluded.fetched_at`);
+  const markFresh = sqlite.prepare<[string, string]>(
+    'UPDATE reports SET stale = 0, fetched_at = ? WHERE id = ?',
+  );
+  const upsertSummary = sqlite.prepare(`
+    INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
+      created_at, updated_at, updated_ms, submitted_at, withdrawn_at, stale)
+    VALUES (@id, @program_id, @program_name, @status, @display_status, @title, @revision,
+      @created_at, @updated_at, @updated_ms, @submitted_at, @withdrawn_at, 1)
+    ON CONFLICT (id) DO UPDATE SET
+      program_name = excluded.program_name, status = excluded.status,
+      display_status = excluded.display_status, title = excluded.title,
+      revision = excluded.revision, created_at = excluded.created_at,
+      updated_at = excluded.updated_at, updated_ms = excluded.updated_ms,
+      submitted_at = excluded.submitted_at, withdrawn_at = excluded.withdrawn_at,
+      needs_info_seen = CASE WHEN excluded.status = 'needs_info' AND reports.status <> 'needs_info'
+        THEN 0 ELSE reports.needs_info_seen END,
+      stale = 1`);
+  const deleteAttachments = sqlite.prepare<[string]>(
+    'DELETE FROM report_attachments WHERE report_id = ?',
+  );
+  const insertAttachment = sqlite.prepare(`
+    INSERT INTO report_attachments (report_id, file_id, name, size, content_type, sha256, state,
+      uploaded_at, reply, message_id)
+    VALUES (@report_id, @file_id, @name, @size, @content_type, @sha256, @state, @uploaded_at,
+      @reply, @message_id)`);
+  const selectStale = sqlite.prepare<[number], { id: string }>(
+    'SELECT id FROM reports WHERE stale = 1 ORDER BY updated_ms DESC LIMIT ?',
+  );
+  const selectJson = sqlite.prepare<[string], { report_json: string | null }>(
+    'SELECT report_json FROM reports WHERE id = ?',
+  );
+  const selectListItem = sqlite.prepare<[string], ListRow>(
+    `SELECT ${listColumns} FROM reports WHERE id = ?`,
+  );
+  const selectCounts = sqlite.prepare<[], { status: ReportStatus; n: number }>(
+    'SELECT status, count(*) AS n FROM reports GROUP BY status',
+  );
+  const selectAttachments = sqlite.prepare<[string], StoredAttachment & { reply: number | null }>(
+    'SELECT * FROM report_attachments WHERE report_id = ? ORDER BY name, file_id',
+  );
+  const setSeen = sqlite.prepare<[string]>(
+    "UPDATE reports SET needs_info_seen = 1 WHERE id = ? AND status = 'needs_info'",
+  );
+  const selectUnseen = sqlite.prepare<[], { id: string }>(
+    "SELECT id FROM reports WHERE status = 'needs_info' AND needs_info_seen = 0 ORDER BY updated_ms DESC",
+  );
+  const deleteOne = sqlite.prepare<[string]>('DELETE FROM reports WHERE id = ?');
+
+  // List statements depend on the number of statuses and on search: built once per shape.
+  const listStatements = new Map<string, Database.Statement<unknown[], ListRow>>();
+  function listStatement(statusCount: number, withSearch: boolean) {
+    const key = `${statusCount}:${withSearch}`;
+    let statement = listStatements.get(key);
+    if (!statement) {
+      const where: string[] = [];
+      if (statusCount > 0) where.push(`status IN (${placeholders(statusCount)})`);
+      if (withSearch)
+        where.push('seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?)');
+      statement = sqlite.prepare<unknown[], ListRow>(
+        `SELECT ${listColumns} FROM reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY updated_ms DESC, id LIMIT ? OFFSET ?`,
+      );
+      listStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  function writeAttachments(report: Report): void {
+    deleteAttachments.run(report.id);
+    for (const [fileId, file] of Object.entries(report.attachments ?? {})) {
+      insertAttachment.run({
+        report_id: report.id,
+        file_id: fileId,
+        name: file.name,
+        size: file.size,
+        content_type: file.content_type,
+        sha256: file.sha256,
+        state: file.state,
+        uploaded_at: file.uploaded_at ?? null,
+        reply: file.reply === undefined || file.reply === null ? null : bit(file.reply),
+        message_id: file.message_id ?? null,
+      });
+    }
+  }
+
+  return {
+    upsertReports(reports, fetchedAt = new Date().toISOString()) {
+      const result: UpsertReportsResult = { changes: [], skippedOlder: [] };
+      db.transaction(() => {
+        for (const report of reports) {
+          const json = JSON.stringify(report);
+          const updatedMs = timeMs(report.updated_at);
+          const stored = selectVersion.get(report.id);
+          if (stored && isOlder({ revision: report.revision, updated_ms: updatedMs }, stored)) {
+            result.skippedOlder.push(report.id);
+            continue;
+          }
+          if (stored?.report_json === json) {
+            // Same content: only clear a stale mark a list page may have set meanwhile.
+            markFresh.run(fetchedAt, report.id);
+            continue;
+          }
+          upsertFull.run({
+            id: report.id,
+            program_id: report.program_id,
+            program_name: report.program_name,
+            status: report.status,
+            display_status: report.display_status,
+            title: report.title,
+            revision: report.revision,
+            created_at: report.created_at,
+            updated_at: report.updated_at,
+            updated_ms: updatedMs,
+            submitted_at: report.submitted_at,
+            withdrawn_at: report.withdrawn_at,
+            has_payout: bit(report.payout != null),
+            payout_status: report.payout?.status ?? null,
+            report_json: json,
+            fetched_at: fetchedAt,
+          });
+          writeAttachments(report);
+          result.changes.push({
+            id: report.id,
+            previousStatus: stored?.status ?? null,
+            status: report.status,
+            previousRevision: stored?.revision ?? null,
+            revision: report.revision,
+          });
+        }
+      });
+      return result;
+    },
+
+    upsertSummaries(summaries) {
+      const marked: string[] = [];
+      db.transaction(() => {
+        for (const summary of summaries) {
+          const updatedMs = timeMs(summary.updated_at);
+          const stored = selectVersion.get(summary.id);
+          if (stored) {
+            const incoming = { revision: summary.revision, updated_ms: updatedMs };
+            const same = incoming.revision === stored.revision && updatedMs === stored.updated_ms;
+            if (isOlder(incoming, stored) || (same && stored.report_json !== null)) continue;
+          }
+          upsertSummary.run({ ...pickSummary(summary), updated_ms: updatedMs });
+          marked.push(summary.id);
+        }
+      });
+      return marked;
+    },
+
+    listStaleIds(limit = 1000) {
+      return selectStale.all(limit).map((row) => row.id);
+    },
+
+    listReports(query) {
+      const statuses = query.status === undefined ? [] : [query.status].flat();
+      const match = query.search === undefined ? null : toFtsMatch(query.search);
+      const params: unknown[] = [...statuses];
+      if (match !== null) params.push(match);
+      params.push(Math.max(0, Math.trunc(query.limit)), Math.max(0, Math.trunc(query.offset ?? 0)));
+      return listStatement(statuses.length, match !== null)
+        .all(...params)
+        .map(toListItem);
+    },
+
+    getReport(id) {
+      const row = selectJson.get(id);
+      return row?.report_json ? (JSON.parse(row.report_json) as Report) : null;
+    },
+
+    getListItem(id) {
+      const row = selectListItem.get(id);
+      return row ? toListItem(row) : null;
+    },
+
+    countByStatus() {
+      const counts: Partial<Record<ReportStatus, number>> = {};
+      for (const row of selectCounts.all()) counts[row.status] = row.n;
+      return counts;
+    },
+
+    listAttachments(reportId) {
+      return selectAttachments
+        .all(reportId)
+        .map((row) => ({ ...row, reply: row.reply === null ? null : row.reply === 1 }));
+    },
+
+    markNeedsInfoSeen(id) {
+      setSeen.run(id);
+    },
+
+    listUnseenNeedsInfo() {
+      return selectUnseen.all().map((row) => row.id);
+    },
+
+    deleteReport(id) {
+      deleteOne.run(id);
+    },
+  };
+}
+
+/** Only the ReportSummary fields: a full report passed as a summary must not leak extra keys. */
+function pickSummary(summary: ReportSummary): ReportSummary {
+  return {
+    id: summary.id,
+    program_id: summary.program_id,
+    program_name: summary.program_name,
+    status: summary.status,
+    display_status: summary.display_status,
+    title: summary.title,
+    revision: summary.revision,
+    created_at: summary.created_at,
+    updated_at: summary.updated_at,
+    submitted_at: summary.submitted_at,
+    withdrawn_at: summary.withdrawn_at,
+  };
+}

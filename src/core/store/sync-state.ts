@@ -1,0 +1,79 @@
+import type { Db } from './database';
+import { redactedJson } from './redact';
+
+/** The polling cadences the sync keeps a "last run" time for. */
+export type SyncCadence = 'reports' | 'payouts' | 'programs' | 'account' | (string & {});
+
+export interface SyncStateRepository {
+  get<T>(name: string): T | null;
+  set(name: string, value: unknown): void;
+  delete(name: string): void;
+  /** The polling `since` of part 6: the newest `updated_at` seen. */
+  getSince(): string | null;
+  setSince(since: string | null): void;
+  getLastSync(cadence: SyncCadence): string | null;
+  setLastSync(cadence: SyncCadence, at: string): void;
+  /**
+   * Notify-once for needs_info: true the first time it is called for a report, false until the
+   * report's mark is cleared. Survives restarts.
+   */
+  claimNeedsInfoNotification(reportId: string, at?: string): boolean;
+  /** Clears the marks of reports no longer in needs_info, so a later needs_info notifies again. */
+  forgetNeedsInfoNotLongerPending(): string[];
+  notifiedNeedsInfo(): string[];
+}
+
+const SINCE = 'reports.since';
+const lastSyncName = (cadence: string) => `last_sync.${cadence}`;
+
+export function createSyncStateRepository(db: Db): SyncStateRepository {
+  const sqlite = db.sqlite;
+  const select = sqlite.prepare<[string], { value_json: string }>(
+    'SELECT value_json FROM sync_state WHERE name = ?',
+  );
+  const upsert = sqlite.prepare<[string, string, string]>(
+    `INSERT INTO sync_state (name, value_json, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
+  );
+  const deleteOne = sqlite.prepare<[string]>('DELETE FROM sync_state WHERE name = ?');
+  const claim = sqlite.prepare<[string, string]>(
+    'INSERT OR IGNORE INTO needs_info_notified (report_id, notified_at) VALUES (?, ?)',
+  );
+  const selectNoLongerPending = sqlite.prepare<[], { report_id: string }>(
+    `SELECT report_id FROM needs_info_notified WHERE report_id NOT IN
+       (SELECT id FROM reports WHERE status = 'needs_info')`,
+  );
+  const forget = sqlite.prepare<[string]>('DELETE FROM needs_info_notified WHERE report_id = ?');
+  const selectNotified = sqlite.prepare<[], { report_id: string }>(
+    'SELECT report_id FROM needs_info_notified ORDER BY notified_at, report_id',
+  );
+
+  function get<T>(name: string): T | null {
+    const row = select.get(name);
+    return row ? (JSON.parse(row.value_json) as T) : null;
+  }
+  function set(name: string, value: unknown): void {
+    upsert.run(name, redactedJson(value), new Date().toISOString());
+  }
+
+  return {
+    get,
+    set,
+    delete: (name) => void deleteOne.run(name),
+    getSince: () => get<string>(SINCE),
+    setSince: (since) => (since === null ? void deleteOne.run(SINCE) : set(SINCE, since)),
+    getLastSync: (cadence) => get<string>(lastSyncName(cadence)),
+    setLastSync: (cadence, at) => set(lastSyncName(cadence), at),
+    claimNeedsInfoNotification(reportId, at = new Date().toISOString()) {
+      return claim.run(reportId, at).changes === 1;
+    },
+    forgetNeedsInfoNotLongerPending() {
+      return db.transaction(() => {
+        const ids = selectNoLongerPending.all().map((row) => row.report_id);
+        for (const id of ids) forget.run(id);
+        return ids;
+      });
+    },
+    notifiedNeedsInfo: () => selectNotified.all().map((row) => row.report_id),
+  };
+}
