@@ -614,6 +614,7 @@ export interface components {
             intake: components["schemas"]["Intake"];
             demo: boolean;
             summary: string;
+            /** @description Asset types of the program (the values of AssetType). */
             asset_types: string[];
             reward_range: components["schemas"]["RewardRange"];
             rewards: components["schemas"]["Rewards"];
