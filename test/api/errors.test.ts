@@ -127,6 +127,11 @@ describe('apiErrorFromThrown', () => {
     });
   });
 
+  it('treats an unreadable success body as a bad answer, not as being offline', () => {
+    const error = apiErrorFromThrown(new SyntaxError('Unexpected token < in JSON'), {});
+    expect(error).toMatchObject({ kind: 'http', status: 502, code: 'invalid_response' });
+  });
+
   it('keeps a key out of a network failure message', () => {
     const key = fakeApiKey();
     const error = apiErrorFromThrown(new Error(`cannot send header Bearer ${key}`), {

@@ -8,6 +8,7 @@ export const CLIENT_CODES = {
   network: 'network_error',
   timeout: 'timeout',
   aborted: 'aborted',
+  invalidResponse: 'invalid_response',
 } as const;
 
 export interface ApiErrorFields {
@@ -140,6 +141,16 @@ export function apiErrorFromThrown(
       status: 0,
       code: CLIENT_CODES.timeout,
       detail: 'The server did not answer in time.',
+    });
+  }
+  if (error instanceof SyntaxError) {
+    // The server answered, but not with the JSON the contract promises: treat it like a bad
+    // gateway (an answer, resent a bounded number of times when safe), not like being offline.
+    return new ApiError({
+      kind: 'http',
+      status: 502,
+      code: CLIENT_CODES.invalidResponse,
+      detail: 'The server answered with something that is not the expected JSON.',
     });
   }
   if (options.aborted) {
