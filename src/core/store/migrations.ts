@@ -166,53 +166,56 @@ CREATE INDEX evidence_by_report ON evidence (report_id, state);
 CREATE INDEX evidence_by_blob ON evidence (sha256);
 
 -- Full-text search. Contentless tables (the text already lives in the rows above) kept in sync
--- by triggers, so no repository can forget to index.
+-- by triggers, so no repository can forget to index. Triggers delete, then insert: inside a
+-- trigger fired by an UPSERT, FTS5's INSERT OR REPLACE keeps the old tokens.
 CREATE VIRTUAL TABLE reports_fts USING fts5 (title, description, messages, ${ftsOptions});
 CREATE VIRTUAL TABLE programs_fts USING fts5 (name, customer, summary, policy, ${ftsOptions});
 
+CREATE VIEW report_fts_source AS
+SELECT r.seq, r.id, r.title,
+  coalesce(json_extract(r.report_json, '$.description'), '') AS description,
+  coalesce((SELECT group_concat(body, char(10)) FROM messages m WHERE m.report_id = r.id), '')
+    AS messages
+FROM reports r;
+
 CREATE TRIGGER reports_fts_insert AFTER INSERT ON reports BEGIN
-  INSERT INTO reports_fts (rowid, title, description, messages) VALUES (
-    new.seq, new.title, coalesce(json_extract(new.report_json, '$.description'), ''),
-    coalesce((SELECT group_concat(body, char(10)) FROM messages WHERE report_id = new.id), ''));
+  INSERT INTO reports_fts (rowid, title, description, messages)
+  SELECT seq, title, description, messages FROM report_fts_source WHERE seq = new.seq;
 END;
 CREATE TRIGGER reports_fts_update AFTER UPDATE OF title, report_json ON reports
 WHEN new.title IS NOT old.title OR new.report_json IS NOT old.report_json BEGIN
-  INSERT OR REPLACE INTO reports_fts (rowid, title, description, messages) VALUES (
-    new.seq, new.title, coalesce(json_extract(new.report_json, '$.description'), ''),
-    coalesce((SELECT group_concat(body, char(10)) FROM messages WHERE report_id = new.id), ''));
+  DELETE FROM reports_fts WHERE rowid = new.seq;
+  INSERT INTO reports_fts (rowid, title, description, messages)
+  SELECT seq, title, description, messages FROM report_fts_source WHERE seq = new.seq;
 END;
 CREATE TRIGGER reports_fts_delete AFTER DELETE ON reports BEGIN
   DELETE FROM reports_fts WHERE rowid = old.seq;
 END;
 
-CREATE VIEW report_fts_source AS
-SELECT r.seq, r.title, coalesce(json_extract(r.report_json, '$.description'), '') AS description,
-  coalesce((SELECT group_concat(body, char(10)) FROM messages m WHERE m.report_id = r.id), '')
-    AS messages, r.id
-FROM reports r;
-
 CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-  INSERT OR REPLACE INTO reports_fts (rowid, title, description, messages)
+  DELETE FROM reports_fts WHERE rowid = (SELECT seq FROM reports WHERE id = new.report_id);
+  INSERT INTO reports_fts (rowid, title, description, messages)
   SELECT seq, title, description, messages FROM report_fts_source WHERE id = new.report_id;
 END;
 CREATE TRIGGER messages_fts_update AFTER UPDATE OF body ON messages
 WHEN new.body IS NOT old.body BEGIN
-  INSERT OR REPLACE INTO reports_fts (rowid, title, description, messages)
+  DELETE FROM reports_fts WHERE rowid = (SELECT seq FROM reports WHERE id = new.report_id);
+  INSERT INTO reports_fts (rowid, title, description, messages)
   SELECT seq, title, description, messages FROM report_fts_source WHERE id = new.report_id;
 END;
 CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-  INSERT OR REPLACE INTO reports_fts (rowid, title, description, messages)
+  DELETE FROM reports_fts WHERE rowid = (SELECT seq FROM reports WHERE id = old.report_id);
+  INSERT INTO reports_fts (rowid, title, description, messages)
   SELECT seq, title, description, messages FROM report_fts_source WHERE id = old.report_id;
 END;
 
 CREATE VIEW program_fts_source AS
-SELECT seq, name,
+SELECT seq, id, name,
   coalesce(json_extract(coalesce(program_json, summary_json), '$.customer_name'), '') AS customer,
   coalesce(json_extract(coalesce(program_json, summary_json), '$.summary'), '') AS summary,
   coalesce((SELECT group_concat(value, char(10)) FROM json_each(program_json)
     WHERE key IN ('description', 'scope', 'exclusions', 'rules', 'eligibility', 'disclosure')), '')
-    AS policy,
-  id
+    AS policy
 FROM programs;
 
 CREATE TRIGGER programs_fts_insert AFTER INSERT ON programs BEGIN
@@ -222,7 +225,8 @@ END;
 CREATE TRIGGER programs_fts_update AFTER UPDATE OF name, summary_json, program_json ON programs
 WHEN new.name IS NOT old.name OR new.summary_json IS NOT old.summary_json
   OR new.program_json IS NOT old.program_json BEGIN
-  INSERT OR REPLACE INTO programs_fts (rowid, name, customer, summary, policy)
+  DELETE FROM programs_fts WHERE rowid = new.seq;
+  INSERT INTO programs_fts (rowid, name, customer, summary, policy)
   SELECT seq, name, customer, summary, policy FROM program_fts_source WHERE seq = new.seq;
 END;
 CREATE TRIGGER programs_fts_delete AFTER DELETE ON programs BEGIN
