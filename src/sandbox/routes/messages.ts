@@ -1,0 +1,44 @@
+/** The triage thread: `GET` and `POST /api/reports/{report_id}/messages`. */
+import type { MessageInput } from '../api-types';
+import { notFound, validationError } from '../errors';
+import type { Route } from '../router';
+import { postResearcherMessage } from '../state/reports';
+import { toReport } from '../state/serialize';
+import { parseBody } from '../validation';
+import { accountOf, jsonBody, reportIdOf } from './reports';
+
+export const messageRoutes: Route[] = [
+  {
+    method: 'GET',
+    template: '/api/reports/{report_id}/messages',
+    auth: 'user',
+    handle(ctx) {
+      const r = ctx.env.world.reportOf(accountOf(ctx).uid, reportIdOf(ctx));
+      if (!r) throw notFound('Report not found.');
+      return { status: 200, body: { messages: r.messages } };
+    },
+  },
+  {
+    method: 'POST',
+    template: '/api/reports/{report_id}/messages',
+    auth: 'user',
+    async handle(ctx) {
+      const id = reportIdOf(ctx);
+      const input = parseBody<MessageInput>('MessageInput', await jsonBody(ctx));
+      const body = input.body ?? '';
+      const files = input.files ?? [];
+      if (body.trim() === '' && files.length === 0) {
+        throw validationError('body: a message needs text or at least one file');
+      }
+      const { report, startedTurn } = postResearcherMessage(
+        ctx.env.world,
+        accountOf(ctx),
+        id,
+        body,
+        files,
+      );
+      if (startedTurn) ctx.env.agent.turnQueued(id);
+      return { status: 200, body: toReport(report) };
+    },
+  },
+];
