@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiResponse, SandboxClient } from '../support/sandbox-client';
+import { openSandbox } from '../support/sandbox-client';
+import { expectError, freshAccount, ok, uuid } from './helpers';
+
+let sb: SandboxClient;
+
+beforeAll(async () => {
+  sb = await openSandbox({ rateLimits: 'spec' });
+});
+afterAll(async () => {
+  await sb.close();
+});
+// Per-IP windows are shared by every test of this file: start each test with empty windows.
+beforeEach(async () => {
+  await sb.clock(2 * 3600);
+});
+
+function expectRateLimited(res: ApiResponse): number {
+  expectError(res, 429, 'rate_limited');
+  const retryAfter = res.headers.get('retry-after');
+  expect(retryAfter).toMatch(/^\d+$/);
+  return Number(retryAfter);
+}
+
+describe('8. Limits — rate limits', () => {
+  it('signed-in requests: 120 per minute per account, shared by all keys and sessions', async () => {
+    const me = await freshAccount(sb);
+    for (let i = 0; i < 60; i++) ok(await me.w.me());
+    for (let i = 0; i < 59; i++) ok(await me.r.me());
+    ok(await me.session.me());
+    const retryAfter = expectRateLimited(await me.w.me());
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expectRateLimited(await me.session.me());
+    const other = await freshAccount(sb);
+    ok(await other.w.me());
+    await sb.clock(60);
+    ok(await me.w.me());
+  });
+
+  it('a rejected request also counts in the current window', async () => {
+    const me = await freshAccount(sb);
+    for (let i = 0; i < 100; i++) ok(await me.w.me());
+    for (let i = 0; i < 20; i++) expectError(await me.w.get(uuid()), 404, 'not_found');
+    expectRateLimited(await me.w.me());
+    await sb.clock(60);
+    ok(await me.w.me());
+  });
+
+  it('failed authentication: 120 per minute per client IP address', async () => {
+    for (let i = 0; i < 120; i++) {
+      expectError(await sb.api('GET', '/api/me', { token: `bad-${i}` }), 401, 'unauthenticated');
+    }
+    expectRateLimited(await sb.api('GET', '/api/me', { token: 'bad-121' }));
+    await sb.clock(60);
+    expectError(await sb.api('GET', '/api/me', { token: 'bad-again' }), 401, 'unauthenticated');
+  });
+
+  it('program routes: 120 per minute per client IP address', async () => {
+    for (let i = 0; i < 120; i++) ok(await sb.api('GET', '/api/programs', { query: { limit: 1 } }));
+    expectRateLimited(await sb.api('GET', '/api/programs', { query: { limit: 1 } }));
+    await sb.clock(60);
+    ok(await sb.api('GET', '/api/programs', { query: { limit: 1 } }));
+  });
+
+  it('verification e-mail: one per minute', async () => {
+    const me = await freshAccount(sb, { email_verified: false });
+    ok(await me.w.api('POST', '/api/auth/verification-email'));
+    const retryAfter = expectRateLimited(await me.w.api('POST', '/api/auth/verification-email'));
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    await sb.clock(60);
+    ok(await me.w.api('POST', '/api/auth/verification-email'));
+  });
+
+  it('verification e-mail: five per hour', async () => {
+    const me = await freshAccount(sb, { email_verified: false });
+    for (let i = 0; i < 5; i++) {
+      ok(await me.w.api('POST', '/api/auth/verification-email'));
+      await sb.clock(61);
+    }
+    const retryAfter = expectRateLimited(await me.w.api('POST', '/api/auth/verification-email'));
+    expect(retryAfter).toBeGreaterThan(60);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    await sb.clock(3600);
+    ok(await me.w.api('POST', '/api/auth/verification-email'));
+  });
+
+  it('password reset: five per minute per client IP address', async () => {
+    for (let i = 0; i < 5; i++) {
+      ok(
+        await sb.api('POST', '/api/auth/password-reset', { body: { email: `ip${i}@example.com` } }),
+      );
+    }
+    expectRateLimited(
+      await sb.api('POST', '/api/auth/password-reset', { body: { email: 'ip5@example.com' } }),
+    );
+    await sb.clock(60);
+    ok(await sb.api('POST', '/api/auth/password-reset', { body: { email: 'ip6@example.com' } }));
+  });
+
+  it('password reset: one per minute to one e-mail address', async () => {
+    ok(await sb.api('POST', '/api/auth/password-reset', { body: { email: 'same@example.com' } }));
+    expectRateLimited(
+      await sb.api('POST', '/api/auth/password-reset', { body: { email: 'same@example.com' } }),
+    );
+    ok(
+      await sb.api('POST', '/api/auth/password-reset', {
+        body: { email: 'different@example.com' },
+      }),
+    );
+  });
+});
