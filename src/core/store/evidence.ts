@@ -117,10 +117,11 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
   const selectPending = sqlite.prepare<[string], EvidenceRow>(
     `SELECT * FROM evidence WHERE report_id = ? AND state <> 'uploaded' ORDER BY created_at, file_id`,
   );
-  const updateState = sqlite.prepare<[EvidenceState, string, string]>(
-    `UPDATE evidence SET state = ?1,
-       uploaded_bytes = CASE WHEN ?1 = 'uploaded' THEN size WHEN ?1 = 'queued' THEN 0 ELSE uploaded_bytes END,
-       updated_at = ?2 WHERE file_id = ?3`,
+  const updateState = sqlite.prepare<[{ state: EvidenceState; at: string; file_id: string }]>(
+    `UPDATE evidence SET state = @state,
+       uploaded_bytes = CASE @state WHEN 'uploaded' THEN size WHEN 'queued' THEN 0
+         ELSE uploaded_bytes END,
+       updated_at = @at WHERE file_id = @file_id`,
   );
   const updateProgress = sqlite.prepare<[number, string, string]>(
     'UPDATE evidence SET uploaded_bytes = min(size, max(0, ?)), updated_at = ? WHERE file_id = ?',
@@ -203,7 +204,8 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
     },
     listForReport: (reportId) => selectForReport.all(reportId).map(toFile),
     listPending: (reportId) => selectPending.all(reportId).map(toFile),
-    setState: (fileId, state) => void updateState.run(state, new Date().toISOString(), fileId),
+    setState: (fileId, state) =>
+      void updateState.run({ state, at: new Date().toISOString(), file_id: fileId }),
     setProgress: (fileId, bytes) =>
       void updateProgress.run(Math.trunc(bytes), new Date().toISOString(), fileId),
     remove: (fileId) => void deleteLink.run(fileId),
