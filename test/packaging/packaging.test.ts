@@ -266,3 +266,42 @@ describe('electron-builder configuration', () => {
     expect(config.mac?.notarize).not.toBe(false);
   });
 });
+
+describe('release workflow', () => {
+  it('builds and tests on the three OSes, uploads installers, publishes only behind the switch', async () => {
+    const { parse } = await import('yaml');
+    const text = await readFile(join(projectDir, '.github', 'workflows', 'release.yml'), 'utf8');
+    const workflow = parse(text) as {
+      jobs: Record<
+        string,
+        {
+          strategy: { matrix: { include: { os: string }[] } };
+          env: Record<string, string>;
+          steps: { run?: string; uses?: string; if?: string; with?: Record<string, unknown> }[];
+        }
+      >;
+    };
+    const [job] = Object.values(workflow.jobs);
+    if (!job) throw new Error('no job');
+    expect(job.strategy.matrix.include.map((entry) => entry.os).sort()).toEqual([
+      'macos-latest',
+      'ubuntu-latest',
+      'windows-latest',
+    ]);
+    const runs = job.steps.map((step) => step.run ?? step.uses ?? '');
+    const order = ['npm ci', 'npm test', 'npm run dist -- --publish never'].map((cmd) =>
+      runs.indexOf(cmd),
+    );
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(runs.some((run) => run.startsWith('actions/upload-artifact'))).toBe(true);
+    expect(
+      job.steps.find((step) => step.uses?.startsWith('actions/setup-node'))?.with,
+    ).toMatchObject({ 'node-version': 22 });
+    const publishing = job.steps.filter((step) => /--publish (always|onTag)/.test(step.run ?? ''));
+    expect(publishing).toHaveLength(1);
+    expect(publishing[0]?.if).toBe("env.PUBLISH == 'true'");
+    expect(job.env.PUBLISH).toContain("startsWith(github.ref, 'refs/tags/v')");
+    expect(job.env.PUBLISH).toContain("vars.PUBLISH_RELEASES == 'true'");
+  });
+});
