@@ -126,6 +126,9 @@ describe('3. States and transitions — report statuses', () => {
     expect(again).toEqual(before);
     expect(again.status).toBe('needs_info');
     expect(ok(await me.w.messages(draft.id)).messages).toHaveLength(thread);
+    await sb.act(draft.id, { actor: 'founder', status: 'duplicate' });
+    const decided = ok(await me.w.get(draft.id));
+    expect(ok(await me.w.submit(draft.id, draft.revision))).toEqual(decided);
   });
 
   it('a program accepts new reports only when intake is open and pool_paused is false', async () => {

@@ -49,6 +49,12 @@ describe('4. Account — GET /api/me', () => {
 });
 
 describe('4. Account — GET /api/payments/status', () => {
+  it('submission needs ready: an unavailable provider gives 403 payments_not_ready at submit', async () => {
+    const me = await freshAccount(sb, { payments_status: 'unavailable' });
+    const draft = await me.w.draft(pickPrograms(world).open.id);
+    expectError(await me.w.submit(draft.id, draft.revision), 403, 'payments_not_ready');
+  });
+
   it('a ready account is ready', async () => {
     const me = await freshAccount(sb, { payments_status: 'ready' });
     const status = ok(await me.w.api<PaymentsStatus>('GET', '/api/payments/status'));

@@ -7,7 +7,7 @@ import type {
   WorldAccount,
 } from '../support/sandbox-client';
 import { openSandbox, pickPrograms, writeKey } from '../support/sandbox-client';
-import { expectError, ok } from './helpers';
+import { expectError, freshAccount, ok } from './helpers';
 
 let sb: SandboxClient;
 let world: World;
@@ -240,9 +240,32 @@ describe('4. Programs — GET /api/programs', () => {
     try {
       const { programs } = await all({}, tokenOf(account));
       expect(programs.map((p) => p.id)).not.toContain(priv.id);
+      expectError(
+        await sb.api('GET', `/api/programs/${priv.id}`, { token: tokenOf(account) }),
+        404,
+        'not_found',
+      );
     } finally {
       await sb.patchAccount(account.uid, { email_verified: true });
     }
+  });
+
+  it('a newly invited researcher sees the private program; an unpublished program leaves the list', async () => {
+    const priv = pickPrograms(world).privateInvited;
+    const me = await freshAccount(sb);
+    expect((await all({}, me.w.token)).programs.map((p) => p.id)).not.toContain(priv.id);
+    await sb.patchProgram(priv.id, { invite: me.account.uid });
+    expect((await all({}, me.w.token)).programs.map((p) => p.id)).toContain(priv.id);
+    ok(await sb.api<Program>('GET', `/api/programs/${priv.id}`, { token: me.w.token }));
+    const { open } = pickPrograms(world);
+    await sb.patchProgram(open.id, { published: false });
+    try {
+      expect((await all()).programs.map((p) => p.id)).not.toContain(open.id);
+      expectError(await sb.api('GET', `/api/programs/${open.id}`), 404, 'not_found');
+    } finally {
+      await sb.patchProgram(open.id, { published: true });
+    }
+    expect((await all()).programs.map((p) => p.id)).toContain(open.id);
   });
 
   it('an empty or invalid Authorization header gives 401 unauthenticated', async () => {

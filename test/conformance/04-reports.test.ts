@@ -90,6 +90,23 @@ describe('4. Reports — GET /api/reports', () => {
   it('updated_since must be a date-time with a time zone (else 422 validation_error)', async () => {
     const me = await freshAccount(sb);
     expectError(await me.w.list({ updated_since: 'yesterday' }), 422, 'validation_error');
+    expectError(await me.w.list({ updated_since: '2024-01-01T00:00:00' }), 422, 'validation_error');
+  });
+
+  it('updated_since with a URL-encoded offset means the same instant as the Z form', async () => {
+    const me = await freshAccount(sb);
+    const first = await me.w.draft(programs.open.id, { title: 'first' });
+    await sb.clock(5);
+    const second = await me.w.draft(programs.open.id, { title: 'second' });
+    const since = new Date(Date.parse(first.updated_at ?? '') + 1000);
+    const z = since.toISOString();
+    const shifted = new Date(since.getTime() + 2 * 3600 * 1000)
+      .toISOString()
+      .replace('Z', '+02:00');
+    const viaZ = ok(await me.w.list({ updated_since: z })).reports.map((r) => r.id);
+    const viaOffset = ok(await me.w.list({ updated_since: shifted })).reports.map((r) => r.id);
+    expect(viaZ).toEqual([second.id]);
+    expect(viaOffset).toEqual(viaZ);
   });
 
   it('a cursor whose report no longer exists gives 422 validation_error', async () => {

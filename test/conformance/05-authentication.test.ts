@@ -84,6 +84,12 @@ describe('5. Authentication — bearer tokens', () => {
     expect(ok(await me.w.get(draft.id))).toEqual(withFile);
   });
 
+  it('rule 3: a read key may use HEAD', async () => {
+    const me = await freshAccount(sb);
+    const res = await me.r.api('HEAD', '/api/reports', { validate: false });
+    expect(res.status).toBe(200);
+  });
+
   it('rule 3: a seeded read key is read-only too', async () => {
     const { ready } = pickAccounts(await sb.world());
     const key = readKey(ready);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Program, SandboxClient } from '../support/sandbox-client';
 import { openSandbox, pickPrograms } from '../support/sandbox-client';
 import { CONTRACT_FILE, expectSchemaMatches } from '../support/openapi-validator';
-import { freshAccount, ok } from './helpers';
+import { expectError, freshAccount, ok } from './helpers';
 
 let sb: SandboxClient;
 let open: string;
@@ -24,7 +24,8 @@ interface OpenApiDoc {
 
 describe('4. Schema route — GET /api/openapi.json', () => {
   it('returns the contract: version 1, the researcher routes only', async () => {
-    const doc = ok(await sb.api<OpenApiDoc>('GET', '/api/openapi.json'));
+    const me = await freshAccount(sb);
+    const doc = ok(await me.r.api<OpenApiDoc>('GET', '/api/openapi.json'));
     expect(String(doc.info.version)).toBe('1');
     expect(doc.openapi).toMatch(/^3\./);
     const published = JSON.parse(readFileSync(CONTRACT_FILE, 'utf8')) as OpenApiDoc;
@@ -35,9 +36,8 @@ describe('4. Schema route — GET /api/openapi.json', () => {
     }
   });
 
-  it('is public', async () => {
-    const res = await sb.api('GET', '/api/openapi.json');
-    expect(res.status).toBe(200);
+  it('is not among the public routes of part 5: without a token 401 unauthenticated', async () => {
+    expectError(await sb.api('GET', '/api/openapi.json'), 401, 'unauthenticated');
   });
 });
 
