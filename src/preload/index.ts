@@ -1,2 +1,42 @@
-// The preload exposes the typed bridge contract and nothing else (filled in by the desktop-app work).
-export {};
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import {
+  BRIDGE_CALLS,
+  BRIDGE_EVENTS,
+  callChannel,
+  eventChannel,
+  type Bridge,
+  type BridgeEventName,
+  type BridgeEvents,
+} from '../shared/bridge/contract';
+
+// The preload exposes exactly the typed bridge contract: one function per declared call, and
+// `on` for declared events. No generic ipcRenderer, no Node, nothing else crosses.
+const calls = Object.fromEntries(
+  BRIDGE_CALLS.map((name) => [
+    name,
+    (...args: unknown[]) => ipcRenderer.invoke(callChannel(name), ...args),
+  ]),
+);
+
+const events = new Set<string>(BRIDGE_EVENTS);
+
+function on<E extends BridgeEventName>(
+  event: E,
+  listener: (payload: BridgeEvents[E]) => void,
+): () => void {
+  if (!events.has(event)) throw new Error(`Unknown bridge event: ${String(event)}`);
+  const channel = eventChannel(event);
+  const wrapped = (_e: unknown, payload: BridgeEvents[E]): void => listener(payload);
+  ipcRenderer.on(channel, wrapped);
+  return () => {
+    ipcRenderer.removeListener(channel, wrapped);
+  };
+}
+
+/** Drag-and-drop gives File objects; with context isolation only the preload can map them to paths. */
+function pathForFile(file: File): string {
+  return webUtils.getPathForFile(file);
+}
+
+contextBridge.exposeInMainWorld('bountyDesk', { ...calls, on } as Bridge);
+contextBridge.exposeInMainWorld('bountyDeskFiles', { pathForFile });

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type { KeyScope } from '../../shared/api';
+import { isApiKeyShape } from '../../shared/api/api-key';
+import type { BridgeCalls } from '../../shared/bridge/contract';
+import type { AccountView, StatusView } from '../../shared/bridge/views';
+import { isApiError, normalizeServerUrl, ResearcherApi } from '../api';
+import { InvalidApiKeyError, type SecretStore } from '../secrets';
+import {
+  accountDir,
+  readAccountRecord,
+  removeAccountRecord,
+  writeAccountRecord,
+  type AccountRecord,
+} from './account-file';
+import { describeError } from './describe-error';
+import { EngineEvents } from './events';
+import { AccountSession, type SessionOptions } from './session';
+
+export interface EngineOptions extends Pick<
+  SessionOptions,
+  'clock' | 'cadences' | 'retry' | 'budgetLimit' | 'syncConcurrency' | 'fetch'
+> {
+  /** The app's data folder: one mirror per account below it. */
+  dataDir: string;
+  secrets: SecretStore;
+  /** Start the sync and the outbox on sign-in (tests may drive them by hand). */
+  autoStart?: boolean;
+}
+
+export class NotSignedInError extends Error {
+  override readonly name = 'NotSignedInError';
+  constructor() {
+    super('Not signed in: connect to a server first.');
+  }
+}
+
+export class SignInError extends Error {
+  override readonly name = 'SignInError';
+  constructor(
+    readonly field: 'serverUrl' | 'apiKey',
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/** The calls the engine answers itself; main adds the ones that need Electron (dialogs, shell). */
+export type EngineCalls = Omit<
+  BridgeCalls,
+  'connectSandbox' | 'openExternal' | 'downloadFile' | 'connect'
+> & {
+  connect(input: { serverUrl: string; apiKey: string; sandbox?: boolean }): Promise<AccountView>;
+  downloadFile(reportId: string, fileId: string, destination: string): Promise<{ savedTo: string }>;
+};
+
+/**
+ * The engine behind the desktop app: sign-in with the key in the OS keychain, the offline
+ * mirror, the outbox and the sync. It never imports Electron; main, tests, benchmarks and the
+ * browser test bridge drive it through these calls and its events.
+ */
+export class Engine implements EngineCalls {
+  readonly events = new EngineEvents();
+  readonly #options: EngineOptions;
+  #record: AccountRecord | null = null;
+  #session: AccountSession | null = null;
+
+  constructor(options: EngineOptions) {
+    this.#options = options;
+  }
+
+  /** Restores the signed-in account, if any; works offline (the mirror answers). */
+  async open(): Promise<AccountView | null> {
+    const record = await readAccountRecord(this.#options.dataDir);
+    if (!record) return null;
+    const key = await this.#options.secrets.get(record.serverUrl);
+    if (!key) {
+      // The keychain lost the key (or another app removed it): the user signs in again.
+      await removeAccountRecord(this.#options.dataDir);
+      return null;
+    }
+    this.#begin(record, key);
+    return this.getAccount();
+  }
+
+  get session(): AccountSession {
+    if (!this.#session) throw new NotSignedInError();
+    return this.#session;
+  }
+
+  async close(): Promise<void> {
+    await this.#session?.stop();
+    this.#session = null;
+  }
+
+  // ---- account ------------------------------------------------------------------------------
+
+  async connect(input: {
+    serverUrl: string;
+    apiKey: string;
+    sandbox?: boolean;
+  }): Promise<AccountView> {
+    let serverUrl: string;
+    try {
+      serverUrl = normalizeServerUrl(input.serverUrl);
+    } catch (error) {
+      throw new SignInError('serverUrl', error instanceof Error ? error.message : 'not a URL');
+    }
+    const apiKey = input.apiKey.trim();
+    if (!isApiKeyShape(apiKey))
+      throw new SignInError('apiKey', new InvalidApiKeyError(apiKey.length).message);
+    const probe = new ResearcherApi({
+      serverUrl,
+      apiKey,
+      retry: { networkRetries: 1, serverErrorRetries: 0 },
+    });
+    let uid: string;
+    try {
+      uid = (await probe.getMe({ priority: 'user' })).uid;
+    } catch (error) {
+      if (isApiError(error)) {
+        const view = describeError(error);
+        throw new SignInError(
+          error.status === 401 ? 'apiKey' : 'serverUrl',
+          `${view.title}. ${view.advice}`,
+        );
+      }
+      throw error;
+    }
+    const scope = await probeScope(probe);
+    await this.#options.secrets.set(serverUrl, apiKey);
+    await this.close();
+    const record: AccountRecord = { serverUrl, uid, scope, sandbox: input.sandbox === true };
+    await writeAccountRecord(this.#options.dataDir, record);
+    this.#begin(record, apiKey);
+    return this.getAccount() as Promise<AccountView>;
+  }
+
+  /** Deletes the key from the keychain. The mirror stays, so unsent drafts survive a re-sign-in. */
+  async signOut(): Promise<void> {
+    const record = this.#record;
+    await this.close();
+    this.#record = null;
+    await removeAccountRecord(this.#options.dataDir);
+    if (record) await this.#options.secrets.delete(record.serverUrl);
+  }
+
+  #begin(record: AccountRecord, apiKey: string): void {
+    const o = this.#options;
+    this.#record = record;
+    this.#session = new AccountSession({
+      serverUrl: record.serverUrl,
+      apiKey,
+      scope: record.scope,
+      dir: accountDir(o.dataDir, record),
+      events: this.events,
+      ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.cadences ? { cadences: o.cadences } : {}),
+      ...(o.retry ? { retry: o.retry } : {}),
+      ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
+      ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
+      ...(o.fetch ? { fetch: o.fetch } : {}),
+    });
+    this.#session.store.account.setConnection({
+      serverUrl: record.serverUrl,
+      keyScope: record.scope,
+    });
+    if (o.autoStart !== false) this.#session.start();
+  }
+
+  async getAccount(): Promise<AccountView | null> {
+    if (!this.#record || !this.#session) return null;
+    const info = this.#session.store.account.get();
+    return {
+      serverUrl: this.#record.serverUrl,
+      sandbox: this.#record.sandbox,
+      scope: this.#record.scope,
+      me: info.me,
+      payments: info.payments,
+    };
+  }
+
+  async getStatus(): Promise<StatusView> {
+    if (!this.#session) {
+      return {
+        connectivity: 'unknown',
+        syncing: false,
+        lastSyncAt: null,
+        unsent: 0,
+        needsAction: 0,
+        budget: { used: 0, limit: 120 },
+        lastError: null,
+      };
+    }
+    return this.#session.getStatus();
+  }
+
+  syncNow: EngineCalls['syncNow'] = () => this.session.syncNow();
+  listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.listPrograms(q);
+  getProgram: EngineCalls['getProgram'] = async (id) => this.session.getProgram(id);
+  listReports: EngineCalls['listReports'] = async (q) => this.session.listReports(q);
+  getReport: EngineCalls['getReport'] = async (id) => this.session.getReport(id);
+  createDraft: EngineCalls['createDraft'] = async (programId) =>
+    this.session.createDraft(programId);
+  saveDraft: EngineCalls['saveDraft'] = async (id, content) => this.session.saveDraft(id, content);
+  resolveConflicts: EngineCalls['resolveConflicts'] = async (id, choices) =>
+    this.session.resolveConflicts(id, choices);
+  attachFiles: EngineCalls['attachFiles'] = (id, files) => this.session.attachFiles(id, files);
+  removeFile: EngineCalls['removeFile'] = async (id, fileId) => this.session.removeFile(id, fileId);
+  getChecklist: EngineCalls['getChecklist'] = async (id) => this.session.getChecklist(id);
+  submit: EngineCalls['submit'] = async (id) => this.session.submit(id);
+  withdraw: EngineCalls['withdraw'] = async (id) => this.session.withdraw(id);
+  postMessage: EngineCalls['postMessage'] = (id, input) => this.session.postMessage(id, input);
+  downloadFile: EngineCalls['downloadFile'] = (id, fileId, destination) =>
+    this.session.downloadFile(id, fileId, destination);
+  retryEntry: EngineCalls['retryEntry'] = async (entryId) => this.session.retryEntry(entryId);
+  discardEntry: EngineCalls['discardEntry'] = async (entryId) => this.session.discardEntry(entryId);
+  refreshPayments: EngineCalls['refreshPayments'] = () => this.session.refreshPayments();
+  sendVerificationEmail: EngineCalls['sendVerificationEmail'] = () =>
+    this.session.sendVerificationEmail();
+}
+
+/**
+ * Me does not say whether a key may write. A withdraw of a report id that cannot exist answers
+ * 403 read_only_key for a read key (the method is checked first) and 404 for a write key, and
+ * changes nothing either way.
+ */
+async function probeScope(api: ResearcherApi): Promise<KeyScope> {
+  try {
+    await api.withdrawReport(randomUUID(), { priority: 'user' });
+    return 'write';
+  } catch (error) {
+    if (isApiError(error) && error.code === 'read_only_key') return 'read';
+    return 'write';
+  }
+}

@@ -1,0 +1,88 @@
+import type {
+  DraftView,
+  ErrorView,
+  EvidenceView,
+  OutboxEntryView,
+  ReportListItem,
+} from '../../shared/bridge/views';
+import { contentOf } from '../domain/merge';
+import { validateReportInput } from '../domain/validate';
+import type { Draft, EvidenceFile, OutboxEntry, ReportListItem as StoredListItem } from '../store';
+import { describeError } from './describe-error';
+
+/** Mirror rows → what the renderer shows. Pure mapping, no I/O. */
+
+export function toDraftView(draft: Draft, unsent: boolean): DraftView {
+  const content = contentOf(draft);
+  return {
+    reportId: draft.reportId,
+    programId: draft.programId,
+    content,
+    baseRevision: draft.baseRevision,
+    conflicts: Object.entries(draft.conflict ?? {}).map(([field, sides]) => ({
+      field: field as keyof typeof content,
+      base: draft.base?.[field as keyof typeof content] ?? '',
+      ours: sides.local,
+      theirs: sides.remote,
+    })),
+    unsent,
+    issues: validateReportInput({ program_id: draft.programId, ...content, revision: 0 }),
+  };
+}
+
+export function toEvidenceView(file: EvidenceFile): EvidenceView {
+  return {
+    fileId: file.fileId,
+    name: file.name,
+    size: file.size,
+    contentType: file.contentType,
+    sha256: file.sha256,
+    state: file.state,
+    sentBytes: file.state === 'uploaded' ? file.size : file.uploadedBytes,
+    forMessage: file.purpose === 'message',
+  };
+}
+
+export function toErrorView(error: unknown): ErrorView | null {
+  if (!error || typeof error !== 'object') return null;
+  const e = error as { status?: number; code?: string; detail?: string; requestId?: string };
+  if (typeof e.code !== 'string') return null;
+  return describeError({
+    status: e.status ?? 0,
+    code: e.code,
+    ...(e.detail ? { detail: e.detail } : {}),
+    ...(e.requestId ? { requestId: e.requestId } : {}),
+  });
+}
+
+export function toOutboxView(entry: OutboxEntry): OutboxEntryView {
+  return {
+    id: entry.id,
+    reportId: entry.reportId,
+    kind: entry.kind,
+    state: entry.state,
+    attempts: entry.attempts,
+    error: toErrorView(entry.lastError),
+  };
+}
+
+export function toListItem(
+  row: StoredListItem,
+  draft: Draft | null,
+  unsent: boolean,
+  parked: boolean,
+): ReportListItem {
+  return {
+    id: row.id,
+    programId: row.program_id,
+    programName: row.program_name,
+    status: row.status,
+    displayStatus: row.display_status,
+    // Unsent local edits are what the user expects to see in the list.
+    title: draft?.title ?? row.title,
+    updatedAt: row.updated_at,
+    unsent,
+    conflict: draft?.conflict != null,
+    needsAction: parked || (row.status === 'needs_info' && !row.needs_info_seen),
+  };
+}

@@ -1,0 +1,3 @@
+export { OutboxWorker, type OutboxWorkerOptions } from './worker';
+export type { OutboxContext, Outcome } from './context';
+export { reconcileDraft, acknowledgeReport } from './reconcile';

@@ -1,0 +1,66 @@
+import type { Report } from '../../shared/api';
+import { contentOf, mergeDraft, type MergeResult } from '../domain/merge';
+import type { DraftConflict, DraftContent, Store } from '../store';
+
+export type ReconcileResult =
+  | { kind: 'not-draft'; report: Report }
+  | { kind: 'no-local-draft' }
+  | { kind: 'clean'; merge: MergeResult }
+  | { kind: 'conflict'; merge: MergeResult };
+
+function sameContent(a: DraftContent, b: DraftContent): boolean {
+  return (
+    a.title === b.title &&
+    a.asset === b.asset &&
+    a.description === b.description &&
+    a.cvss_vector === b.cvss_vector
+  );
+}
+
+/**
+ * The server holds `current`, newer than what this client acknowledged (409 revision_conflict, or
+ * a poll). Folds it into the local draft with a three-way merge against the last acknowledged
+ * content, in one transaction: `current` becomes the new base, the merged content the local one.
+ * Conflicting fields keep the local text and are recorded for the user; nothing is sent for them.
+ */
+export function reconcileDraft(store: Store, current: Report): ReconcileResult {
+  return store.db.transaction((): ReconcileResult => {
+    store.reports.upsertReports([current]);
+    const draft = store.drafts.get(current.id);
+    if (!draft) return { kind: 'no-local-draft' };
+    if (current.status !== 'draft') return { kind: 'not-draft', report: current };
+    const theirs = contentOf(current);
+    const ours = contentOf(draft);
+    // A draft never acknowledged was created by this client: the server holds an earlier save of
+    // ours (the answer was lost), so the server's content is the base and ours wins.
+    const merge = mergeDraft(draft.base ?? theirs, ours, theirs);
+    store.drafts.acknowledge(current.id, theirs, current.revision);
+    if (!sameContent(merge.merged, ours)) {
+      store.drafts.saveContent(current.id, draft.programId, merge.merged);
+    }
+    if (merge.conflicts.length === 0) {
+      store.drafts.setConflict(current.id, null);
+      return { kind: 'clean', merge };
+    }
+    const conflict: DraftConflict = {};
+    for (const c of merge.conflicts) conflict[c.field] = { local: c.ours, remote: c.theirs };
+    store.drafts.setConflict(current.id, conflict);
+    return { kind: 'conflict', merge };
+  });
+}
+
+/** The server accepted a write: its report is mirrored and, for a draft, becomes the base. */
+export function acknowledgeReport(store: Store, report: Report, sent?: DraftContent): void {
+  store.db.transaction(() => {
+    store.reports.upsertReports([report]);
+    const draft = store.drafts.get(report.id);
+    if (!draft) return;
+    if (report.status !== 'draft') {
+      store.drafts.delete(report.id);
+      return;
+    }
+    store.drafts.acknowledge(report.id, sent ?? contentOf(report), report.revision);
+  });
+}
+
+export { sameContent };

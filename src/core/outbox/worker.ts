@@ -1,0 +1,175 @@
+import { backoff, DEFAULT_RETRY_POLICY, isApiError } from '../api';
+import type { OutboxEntry, OutboxKind } from '../store';
+import type { OutboxContext, Outcome } from './context';
+import { HANDLERS } from './handlers';
+
+export interface OutboxWorkerOptions {
+  /** Reports worked on at once; each report's entries always run one at a time, in order. */
+  concurrency?: number;
+  /** A 5xx or a network failure is retried this many times before the entry waits for the user. */
+  maxTransientAttempts?: number;
+  /** How often the worker looks for entries whose retry time has come. */
+  idlePollMs?: number;
+}
+
+/**
+ * Sends the durable queue of user writes. Entries of one report run strictly in order; a parked
+ * entry holds only its own report. A crash at any point leaves entries `in_flight`, and `start`
+ * turns them back to `pending`: every kind is safe to repeat, except messages, whose handler reads
+ * the thread before sending again.
+ */
+export class OutboxWorker {
+  readonly #ctx: OutboxContext;
+  readonly #concurrency: number;
+  readonly #maxTransient: number;
+  readonly #idlePollMs: number;
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #abort = new AbortController();
+  #wake: (() => void) | null = null;
+  #loop: Promise<void> | null = null;
+
+  constructor(ctx: OutboxContext, options: OutboxWorkerOptions = {}) {
+    this.#ctx = ctx;
+    this.#concurrency = options.concurrency ?? 2;
+    this.#maxTransient = options.maxTransientAttempts ?? 8;
+    this.#idlePollMs = options.idlePollMs ?? 1_000;
+  }
+
+  start(): void {
+    if (this.#loop) return;
+    this.#ctx.store.outbox.recoverInFlight();
+    this.#loop = this.#run();
+  }
+
+  /** Something was enqueued or the connection came back: look now. */
+  kick(): void {
+    this.#wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.kick();
+    await this.#loop;
+    await Promise.allSettled([...this.#running.values()]);
+  }
+
+  /** Resolves once no entry is pending or in flight (parked ones do not count). */
+  async idle(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (
+      this.#ctx.store.outbox.list().some((e) => e.state === 'pending' || e.state === 'in_flight')
+    ) {
+      if (Date.now() > deadline) throw new Error('outbox did not drain in time');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#abort.signal;
+    while (!signal.aborted) {
+      const free = this.#concurrency - this.#running.size;
+      if (free > 0) {
+        const ready = this.#ctx.store.outbox
+          .nextReady(this.#ctx.now(), this.#concurrency + this.#running.size)
+          .filter((entry) => !this.#running.has(entry.reportId))
+          .slice(0, free);
+        for (const entry of ready) {
+          const job = this.#process(entry).finally(() => {
+            this.#running.delete(entry.reportId);
+            this.kick();
+          });
+          this.#running.set(entry.reportId, job);
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#idlePollMs);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = null;
+    }
+  }
+
+  async #process(entry: OutboxEntry): Promise<void> {
+    const { store, events } = this.#ctx;
+    store.outbox.markInFlight(entry.id);
+    const current = store.outbox.get(entry.id) ?? entry;
+    let outcome: Outcome;
+    try {
+      const handler = HANDLERS[current.kind] as (
+        ctx: OutboxContext,
+        e: OutboxEntry<OutboxKind>,
+        s: AbortSignal,
+      ) => Promise<Outcome>;
+      outcome = await handler(this.#ctx, current, this.#abort.signal);
+    } catch (error) {
+      outcome = this.#classify(error, current);
+    }
+    if (this.#abort.signal.aborted && outcome.kind !== 'done') {
+      // Shutting down: leave it in flight; the next start makes it pending again.
+      return;
+    }
+    switch (outcome.kind) {
+      case 'done':
+        store.outbox.markDone(current.id);
+        break;
+      case 'again':
+        store.outbox.retryLater(current.id, this.#ctx.now(), null);
+        break;
+      case 'later':
+        store.outbox.retryLater(
+          current.id,
+          this.#ctx.now() + outcome.delayMs,
+          errorRecord(outcome.error),
+        );
+        break;
+      case 'park':
+        store.outbox.park(current.id, errorRecord(outcome.error));
+        break;
+    }
+    events.emit('report-changed', { reportId: current.reportId });
+  }
+
+  /** The retry rules of part 7 as they apply to a queued write. */
+  #classify(error: unknown, entry: OutboxEntry): Outcome {
+    if (!isApiError(error)) return { kind: 'park', error };
+    const transient = entry.attempts < this.#maxTransient;
+    const wait = backoff(Math.min(entry.attempts, 6), DEFAULT_RETRY_POLICY);
+    if (error.kind !== 'http') {
+      // No answer: offline, or the request died on the way. Keep it and try again later.
+      return { kind: 'later', delayMs: wait, error };
+    }
+    if (error.status === 429 || error.status === 503) {
+      return { kind: 'later', delayMs: error.retryAfterMs ?? 60_000, error };
+    }
+    if (
+      error.code === 'file_busy' ||
+      error.code === 'files_pending' ||
+      error.code === 'file_not_ready'
+    ) {
+      // The server is still finishing an upload: a short wait, not the user's problem yet.
+      return transient ? { kind: 'later', delayMs: wait, error } : { kind: 'park', error };
+    }
+    if (error.status >= 500) {
+      return transient ? { kind: 'later', delayMs: wait, error } : { kind: 'park', error };
+    }
+    // Other 4xx: resending it unchanged would fail the same way.
+    return { kind: 'park', error };
+  }
+}
+
+/** What the UI may show: status, code, detail, request id. Never a token or a stack. */
+function errorRecord(error: unknown): unknown {
+  if (isApiError(error)) {
+    const { status, code, detail, requestId } = error;
+    return { status, code, detail, ...(requestId ? { requestId } : {}) };
+  }
+  if (error && typeof error === 'object' && 'code' in error) return error;
+  return {
+    status: 0,
+    code: 'client_error',
+    detail: error instanceof Error ? error.message : String(error),
+  };
+}

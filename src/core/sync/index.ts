@@ -1,0 +1,5 @@
+export { SyncScheduler, DEFAULT_CADENCES, type Cadences, type SchedulerHooks } from './scheduler';
+export { pollReports, type PollResult } from './report-poller';
+export { fetchReports, hasThread } from './report-fetcher';
+export { followPayouts, refreshPrograms, refreshAccount } from './follow-ups';
+export type { SyncContext } from './context';

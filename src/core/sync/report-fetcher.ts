@@ -1,0 +1,130 @@
+import { FINAL_DECISIONS, type Message, type Report, type ReportStatus } from '../../shared/api';
+import { isApiError, type Priority } from '../api';
+import { contentOf } from '../domain/merge';
+import { sameContent } from '../outbox/reconcile';
+import { forEachLimited, type SyncContext } from './context';
+
+const FINAL = new Set<ReportStatus>(FINAL_DECISIONS);
+
+interface Fetched {
+  report: Report;
+  messages: Message[] | null;
+}
+
+/** A report has a thread once it has been submitted; a draft's thread is empty by definition. */
+export function hasThread(report: Pick<Report, 'status' | 'submitted_at'>): boolean {
+  return report.status !== 'draft' || report.submitted_at !== null;
+}
+
+/**
+ * Fetches reports in full (and their threads where they were submitted), writes each batch in one
+ * transaction and emits the events the shell turns into notifications.
+ */
+export async function fetchReports(
+  ctx: SyncContext,
+  ids: readonly string[],
+  priority: Priority,
+  signal?: AbortSignal,
+): Promise<number> {
+  const batch: Fetched[] = [];
+  let written = 0;
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    written += writeBatch(ctx, batch.splice(0, batch.length));
+  };
+  await forEachLimited(ids, ctx.concurrency, async (id) => {
+    try {
+      const report = await ctx.api.getReport(id, { priority, ...(signal ? { signal } : {}) });
+      const messages = hasThread(report)
+        ? (await ctx.api.listMessages(id, { priority, ...(signal ? { signal } : {}) })).messages
+        : null;
+      batch.push({ report, messages });
+      if (batch.length >= 200) flush();
+    } catch (error) {
+      if (isApiError(error) && error.code === 'not_found') {
+        ctx.store.reports.deleteReport(id);
+        return;
+      }
+      throw error;
+    }
+  });
+  flush();
+  return written;
+}
+
+function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
+  const { store, events } = ctx;
+  const notices: (() => void)[] = [];
+  store.db.transaction(() => {
+    const previousPayout = new Map(
+      batch.map(({ report }) => [report.id, store.reports.getReport(report.id)?.payout ?? null]),
+    );
+    const { changes } = store.reports.upsertReports(batch.map((f) => f.report));
+    const byId = new Map(batch.map((f) => [f.report.id, f]));
+    for (const { report, messages } of batch) {
+      if (messages) store.messages.replaceThread(report.id, messages);
+      followLocalDraft(ctx, report);
+    }
+    for (const change of changes) {
+      const fetched = byId.get(change.id);
+      if (!fetched) continue;
+      const { report } = fetched;
+      notices.push(() => events.emit('report-changed', { reportId: report.id }));
+      if (report.status === 'needs_info' && store.syncState.claimNeedsInfoNotification(report.id)) {
+        notices.push(() => events.emit('needs-info', { reportId: report.id, title: report.title }));
+      }
+      if (FINAL.has(report.status) && change.previousStatus !== report.status) {
+        notices.push(() =>
+          events.emit('decision', {
+            reportId: report.id,
+            title: report.title,
+            outcome: report.status,
+          }),
+        );
+      }
+    }
+    for (const { report } of batch) {
+      const before = previousPayout.get(report.id) ?? null;
+      const after = report.payout ?? null;
+      if (
+        after &&
+        (before?.status !== after.status || before.amount_cents !== after.amount_cents)
+      ) {
+        notices.push(() =>
+          events.emit('payout-changed', {
+            reportId: report.id,
+            title: report.title,
+            status: after.status,
+            amountCents: after.amount_cents,
+          }),
+        );
+      }
+    }
+    store.syncState.forgetNeedsInfoNotLongerPending();
+  });
+  // Events only after the commit: a listener that reads the mirror sees the new state.
+  for (const notice of notices) notice();
+  return batch.length;
+}
+
+/**
+ * Another client (or the website) changed a draft this client holds. Without unsent local edits
+ * the local copy simply follows the server; with them, the outbox merges when it sends.
+ */
+function followLocalDraft(ctx: SyncContext, report: Report): void {
+  const { store } = ctx;
+  const draft = store.drafts.get(report.id);
+  if (!draft) return;
+  const unsent = store.outbox.countUnsent(report.id) > 0;
+  if (report.status !== 'draft') {
+    if (!unsent) store.drafts.delete(report.id);
+    return;
+  }
+  if (unsent || draft.conflict) return;
+  if (draft.baseRevision !== null && report.revision <= draft.baseRevision) return;
+  const local = contentOf(draft);
+  if (draft.base && !sameContent(draft.base, local)) return; // edits not queued yet
+  const theirs = contentOf(report);
+  store.drafts.acknowledge(report.id, theirs, report.revision);
+  store.drafts.saveContent(report.id, draft.programId, theirs);
+}

@@ -1,0 +1,160 @@
+import { isApiError } from '../api';
+import type { SyncContext } from './context';
+import { followPayouts, refreshAccount, refreshPrograms } from './follow-ups';
+import { pollReports } from './report-poller';
+
+export interface Cadences {
+  /** The poll of part 6: at most once a minute in normal use (all requests share 120/min). */
+  reportsMs: number;
+  payoutsMs: number;
+  programsMs: number;
+  accountMs: number;
+  /** Delay of the extra poll after the user's own action (the agent may answer soon). */
+  afterActionMs: number;
+}
+
+export const DEFAULT_CADENCES: Readonly<Cadences> = {
+  reportsMs: 60_000,
+  payoutsMs: 10 * 60_000,
+  programsMs: 60 * 60_000,
+  accountMs: 5 * 60_000,
+  afterActionMs: 3_000,
+};
+
+type Job = 'reports' | 'payouts' | 'programs' | 'account';
+
+export interface SchedulerHooks {
+  onSyncStart(): void;
+  onSyncEnd(error: unknown): void;
+}
+
+/**
+ * Runs each part of the sync on its own cadence, one job at a time, and remembers when each last
+ * succeeded (in the mirror, so a restart does not refetch everything at once).
+ */
+export class SyncScheduler {
+  readonly #ctx: SyncContext;
+  readonly #cadences: Cadences;
+  readonly #hooks: SchedulerHooks;
+  readonly #abort = new AbortController();
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #forced = new Set<Job>();
+
+  constructor(ctx: SyncContext, cadences: Partial<Cadences>, hooks: SchedulerHooks) {
+    this.#ctx = ctx;
+    this.#cadences = { ...DEFAULT_CADENCES, ...cadences };
+    this.#hooks = hooks;
+  }
+
+  start(): void {
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** The user asked, or came back online: everything due, and the reports poll regardless. */
+  syncNow(): Promise<void> {
+    this.#forced.add('reports');
+    return this.#runNow();
+  }
+
+  /** After the user's own write: one extra poll shortly. */
+  soon(): void {
+    this.#forced.add('reports');
+    this.#schedule(this.#cadences.afterActionMs);
+  }
+
+  refreshAccountNow(): Promise<void> {
+    this.#forced.add('account');
+    return this.#runNow();
+  }
+
+  /** Runs until nothing is forced or due; the returned promise settles with the pass. */
+  async #runNow(): Promise<void> {
+    while (this.#running) await this.#running.catch(() => undefined);
+    this.#running = this.#pass();
+    try {
+      await this.#running;
+    } finally {
+      this.#running = null;
+      this.#schedule(this.#nextDueIn());
+    }
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#abort.signal.aborted) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = null;
+        void this.#runNow().catch(() => undefined);
+      },
+      Math.max(0, delayMs),
+    );
+  }
+
+  #interval(job: Job): number {
+    const c = this.#cadences;
+    return {
+      reports: c.reportsMs,
+      payouts: c.payoutsMs,
+      programs: c.programsMs,
+      account: c.accountMs,
+    }[job];
+  }
+
+  #dueIn(job: Job): number {
+    const last = this.#ctx.store.syncState.getLastSync(job);
+    if (!last) return 0;
+    return Date.parse(last) + this.#interval(job) - Date.now();
+  }
+
+  #nextDueIn(): number {
+    const jobs: Job[] = ['reports', 'payouts', 'programs', 'account'];
+    return Math.min(...jobs.map((job) => this.#dueIn(job)));
+  }
+
+  async #pass(): Promise<void> {
+    const signal = this.#abort.signal;
+    const jobs: Job[] = ['account', 'reports', 'payouts', 'programs'];
+    const todo = jobs.filter((job) => this.#forced.has(job) || this.#dueIn(job) <= 0);
+    this.#forced.clear();
+    if (todo.length === 0) return;
+    this.#hooks.onSyncStart();
+    let failure: unknown = null;
+    for (const job of todo) {
+      if (signal.aborted) break;
+      try {
+        await this.#runJob(job, signal);
+        this.#ctx.store.syncState.setLastSync(job, new Date().toISOString());
+      } catch (error) {
+        failure = error;
+        // Offline: the other jobs would fail the same way; the connectivity event restarts us.
+        if (isApiError(error) && error.kind !== 'http') break;
+      }
+    }
+    this.#hooks.onSyncEnd(failure);
+  }
+
+  async #runJob(job: Job, signal: AbortSignal): Promise<void> {
+    switch (job) {
+      case 'reports':
+        await pollReports(this.#ctx, signal);
+        return;
+      case 'payouts':
+        await followPayouts(this.#ctx, signal);
+        return;
+      case 'programs':
+        await refreshPrograms(this.#ctx, signal);
+        return;
+      case 'account':
+        await refreshAccount(this.#ctx, { freshPayments: true, signal });
+        return;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import type {
+  AccountView,
+  ChecklistView,
+  ConflictChoice,
+  DraftContent,
+  DraftField,
+  DraftView,
+  ErrorView,
+  EvidenceView,
+  ProgramPageView,
+  ProgramQuery,
+  ProgramView,
+  ReportDetailView,
+  ReportListItem,
+  ReportQuery,
+  StatusView,
+  Connectivity,
+} from './views';
+
+/**
+ * The one contract between the UI and the rest of the app: every call and event, declared once.
+ * The engine implements the calls, main forwards them over IPC, the preload exposes them as
+ * `window.bountyDesk`, and browser tests hand the renderer a bridge that forwards to a real engine.
+ */
+export interface BridgeCalls {
+  getAccount(): Promise<AccountView | null>;
+  connectSandbox(): Promise<AccountView>;
+  connect(input: { serverUrl: string; apiKey: string }): Promise<AccountView>;
+  signOut(): Promise<void>;
+  getStatus(): Promise<StatusView>;
+  syncNow(): Promise<void>;
+
+  listPrograms(query: ProgramQuery): Promise<ProgramPageView>;
+  getProgram(programId: string): Promise<ProgramView | null>;
+
+  listReports(query: ReportQuery): Promise<{ items: ReportListItem[]; total: number }>;
+  getReport(reportId: string): Promise<ReportDetailView | null>;
+  createDraft(programId: string): Promise<DraftView>;
+  saveDraft(reportId: string, content: DraftContent): Promise<DraftView>;
+  resolveConflicts(
+    reportId: string,
+    choices: Partial<Record<DraftField, ConflictChoice>>,
+  ): Promise<DraftView>;
+  attachFiles(
+    reportId: string,
+    files: { path: string; insertAt?: number }[],
+  ): Promise<EvidenceView[]>;
+  removeFile(reportId: string, fileId: string): Promise<void>;
+  getChecklist(reportId: string): Promise<ChecklistView>;
+  submit(reportId: string): Promise<void>;
+  withdraw(reportId: string): Promise<void>;
+  postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
+  downloadFile(reportId: string, fileId: string): Promise<{ savedTo: string } | null>;
+  retryEntry(entryId: number): Promise<void>;
+  discardEntry(entryId: number): Promise<void>;
+
+  refreshPayments(): Promise<void>;
+  sendVerificationEmail(): Promise<{ alreadyVerified: boolean }>;
+  openExternal(url: string): Promise<boolean>;
+}
+
+export interface BridgeEvents {
+  'report-changed': { reportId: string };
+  'needs-info': { reportId: string; title: string };
+  decision: { reportId: string; title: string; outcome: string };
+  'payout-changed': { reportId: string; title: string; status: string; amountCents: number };
+  connectivity: { state: Connectivity };
+  status: StatusView;
+  'upload-progress': { reportId: string; fileId: string; sentBytes: number; size: number };
+  'sync-error': ErrorView;
+}
+
+export type BridgeCallName = keyof BridgeCalls;
+export type BridgeEventName = keyof BridgeEvents;
+
+export const BRIDGE_CALLS = [
+  'getAccount',
+  'connectSandbox',
+  'connect',
+  'signOut',
+  'getStatus',
+  'syncNow',
+  'listPrograms',
+  'getProgram',
+  'listReports',
+  'getReport',
+  'createDraft',
+  'saveDraft',
+  'resolveConflicts',
+  'attachFiles',
+  'removeFile',
+  'getChecklist',
+  'submit',
+  'withdraw',
+  'postMessage',
+  'downloadFile',
+  'retryEntry',
+  'discardEntry',
+  'refreshPayments',
+  'sendVerificationEmail',
+  'openExternal',
+] as const satisfies readonly BridgeCallName[];
+
+export const BRIDGE_EVENTS = [
+  'report-changed',
+  'needs-info',
+  'decision',
+  'payout-changed',
+  'connectivity',
+  'status',
+  'upload-progress',
+  'sync-error',
+] as const satisfies readonly BridgeEventName[];
+
+/** What `window.bountyDesk` offers the renderer. */
+export type Bridge = BridgeCalls & {
+  on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void): () => void;
+};
+
+export const callChannel = (name: BridgeCallName): string => `bridge:call:${name}`;
+export const eventChannel = (name: BridgeEventName): string => `bridge:event:${name}`;

@@ -1,0 +1,153 @@
+import type {
+  Me,
+  Message,
+  PaymentsStatus,
+  Program,
+  ProgramPage,
+  Report,
+  ReportStatus,
+} from '../api';
+
+/** What the renderer may know about the signed-in account. Never the key itself. */
+export interface AccountView {
+  serverUrl: string;
+  /** The embedded sandbox started by the app itself. */
+  sandbox: boolean;
+  /** A read key makes the whole app read-only. */
+  scope: 'read' | 'write';
+  me: Me | null;
+  payments: PaymentsStatus | null;
+}
+
+export type Connectivity = 'online' | 'offline' | 'unknown';
+
+/** An API error in words a researcher understands, with what to do next. */
+export interface ErrorView {
+  status: number;
+  code: string;
+  title: string;
+  advice: string;
+  /** Shown for 500s so the user can quote it to support. */
+  requestId?: string;
+}
+
+export interface StatusView {
+  connectivity: Connectivity;
+  syncing: boolean;
+  lastSyncAt: string | null;
+  unsent: number;
+  needsAction: number;
+  budget: { used: number; limit: number };
+  lastError: ErrorView | null;
+}
+
+export interface DraftContent {
+  title: string;
+  asset: string;
+  description: string;
+  cvss_vector: string;
+}
+
+export type DraftField = keyof DraftContent;
+
+export interface FieldConflict {
+  field: DraftField;
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
+export type ConflictChoice = 'ours' | 'theirs' | { custom: string };
+
+export interface DraftView {
+  reportId: string;
+  programId: string;
+  content: DraftContent;
+  /** Revision of the last content the server acknowledged; null while never sent. */
+  baseRevision: number | null;
+  conflicts: FieldConflict[];
+  unsent: boolean;
+  /** Local checks that fail (each names its field); the draft is kept but not sent until fixed. */
+  issues: { field: string; message: string }[];
+}
+
+export type EvidenceState = 'queued' | 'uploading' | 'uploaded' | 'failed';
+
+export interface EvidenceView {
+  fileId: string;
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+  state: EvidenceState;
+  sentBytes: number;
+  /** Evidence for a message rather than the draft. */
+  forMessage: boolean;
+}
+
+export type OutboxKind =
+  'save_draft' | 'upload_file' | 'remove_file' | 'submit' | 'withdraw' | 'post_message';
+
+export interface OutboxEntryView {
+  id: number;
+  reportId: string;
+  kind: OutboxKind;
+  state: 'pending' | 'in_flight' | 'done' | 'parked';
+  attempts: number;
+  error: ErrorView | null;
+}
+
+export interface ReportListItem {
+  id: string;
+  programId: string;
+  programName: string;
+  status: ReportStatus;
+  displayStatus: string;
+  title: string;
+  updatedAt: string | null;
+  unsent: boolean;
+  conflict: boolean;
+  needsAction: boolean;
+}
+
+export interface ReportQuery {
+  status?: ReportStatus[];
+  search?: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface ReportDetailView {
+  id: string;
+  /** The server's copy as last mirrored; null for a draft never sent. */
+  report: Report | null;
+  draft: DraftView | null;
+  evidence: EvidenceView[];
+  messages: Message[];
+  outbox: OutboxEntryView[];
+}
+
+export interface ChecklistItemView {
+  id: string;
+  ok: boolean;
+  label: string;
+  detail: string;
+  fix: string;
+}
+
+export interface ChecklistView {
+  ok: boolean;
+  items: ChecklistItemView[];
+}
+
+export interface ProgramQuery {
+  asset?: string[];
+  reward?: string[];
+  updated?: 'any' | '7d' | '30d';
+  intake?: string[];
+  page?: number;
+  limit?: number;
+}
+
+export type ProgramPageView = ProgramPage;
+export type ProgramView = Program;
