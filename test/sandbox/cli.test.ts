@@ -7,7 +7,17 @@ describe('sandbox contract: command line', () => {
   it('prints one "sandbox listening on" line, serves, and exits on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--agent', 'manual', '--rate-limits', 'spec'],
+      [
+        '--import',
+        'tsx',
+        'src/sandbox/cli.ts',
+        '--port',
+        '0',
+        '--agent',
+        'manual',
+        '--rate-limits',
+        'spec',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const lines = createInterface({ input: child.stdout });
@@ -23,9 +33,13 @@ describe('sandbox contract: command line', () => {
   });
 
   it('rejects an unknown agent mode', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--agent', 'robot'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/sandbox/cli.ts', '--agent', 'robot'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(2);
   });

@@ -29,8 +29,10 @@ describe('sandbox contract: the sandbox clock', () => {
 
   it('ends rate-limit windows: 120 per minute per account, then 429 with Retry-After', async () => {
     const { write, read } = await sbx.newAccount();
-    for (let i = 0; i < 60; i++) expect((await sbx.call('GET', '/api/me', { token: write })).status).toBe(200);
-    for (let i = 0; i < 60; i++) expect((await sbx.call('GET', '/api/me', { token: read })).status).toBe(200);
+    for (let i = 0; i < 60; i++)
+      expect((await sbx.call('GET', '/api/me', { token: write })).status).toBe(200);
+    for (let i = 0; i < 60; i++)
+      expect((await sbx.call('GET', '/api/me', { token: read })).status).toBe(200);
     const limited = await sbx.call('GET', '/api/me', { token: read });
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'rate_limited' });
@@ -57,6 +59,8 @@ describe('sandbox contract: the sandbox clock', () => {
 
   it('POST /clock rejects a missing or negative advance with 422', async () => {
     expect((await sbx.call('POST', '/__sandbox/clock', { body: {} })).status).toBe(422);
-    expect((await sbx.call('POST', '/__sandbox/clock', { body: { advance_seconds: -1 } })).status).toBe(422);
+    expect(
+      (await sbx.call('POST', '/__sandbox/clock', { body: { advance_seconds: -1 } })).status,
+    ).toBe(422);
   });
 });

@@ -34,7 +34,9 @@ describe('sandbox contract: control routes', () => {
 
   it('PATCH /accounts applies to existing keys at once; password_changed ends older keys', async () => {
     const { account, write } = await sbx.newAccount();
-    await sbx.call('PATCH', `/__sandbox/accounts/${account.uid}`, { body: { email_verified: false } });
+    await sbx.call('PATCH', `/__sandbox/accounts/${account.uid}`, {
+      body: { email_verified: false },
+    });
     const me = await sbx.call<{ email_verified: boolean }>('GET', '/api/me', { token: write });
     expect(me.body.email_verified).toBe(false);
     const res = await sbx.call('PATCH', `/__sandbox/accounts/${account.uid}`, {
@@ -42,9 +44,13 @@ describe('sandbox contract: control routes', () => {
     });
     expect(res.status).toBe(200);
     expect((await sbx.call('GET', '/api/me', { token: write })).status).toBe(401);
-    const fresh = await sbx.call<{ key: string }>('POST', `/__sandbox/accounts/${account.uid}/keys`, {
-      body: { scope: 'write' },
-    });
+    const fresh = await sbx.call<{ key: string }>(
+      'POST',
+      `/__sandbox/accounts/${account.uid}/keys`,
+      {
+        body: { scope: 'write' },
+      },
+    );
     expect((await sbx.call('GET', '/api/me', { token: fresh.body.key })).status).toBe(200);
   });
 

@@ -50,11 +50,15 @@ describe('sandbox contract: fault injection', () => {
     await sbx.call('POST', '/__sandbox/faults', {
       body: { rate: 1, statuses: [], reset_connection: true },
     });
-    await expect(fetch(`${sbx.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).rejects.toThrow();
+    await expect(
+      fetch(`${sbx.url}/api/me`, { headers: { authorization: `Bearer ${token}` } }),
+    ).rejects.toThrow();
   });
 
   it('adds latency', async () => {
-    await sbx.call('POST', '/__sandbox/faults', { body: { rate: 1, statuses: [], latency_ms: 150 } });
+    await sbx.call('POST', '/__sandbox/faults', {
+      body: { rate: 1, statuses: [], latency_ms: 150 },
+    });
     const t0 = Date.now();
     expect((await sbx.call('GET', '/api/me', { token })).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);

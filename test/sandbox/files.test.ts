@@ -55,7 +55,8 @@ describe('sandbox: files (API part 4, Files)', () => {
       const now = await sbx.call<ReportBody>('GET', `/api/reports/${r.id}`, { token: write });
       return now.body.attachments[fileId]?.state === 'uploading';
     });
-    const current = (await sbx.call<ReportBody>('GET', `/api/reports/${r.id}`, { token: write })).body;
+    const current = (await sbx.call<ReportBody>('GET', `/api/reports/${r.id}`, { token: write }))
+      .body;
     expect((await submit(sbx, write, current)).body).toMatchObject({ code: 'files_pending' });
     const second = await upload(sbx, write, current, 'other', 'shot.png', fileId);
     expect(second.body).toMatchObject({ code: 'file_busy' });
@@ -63,7 +64,11 @@ describe('sandbox: files (API part 4, Files)', () => {
     const done = await response;
     expect(done.status).toBe(200);
     const report = JSON.parse(done.body) as ReportBody;
-    expect(report.attachments[fileId]).toMatchObject({ state: 'ready', size: 2000, content_type: 'image/png' });
+    expect(report.attachments[fileId]).toMatchObject({
+      state: 'ready',
+      size: 2000,
+      content_type: 'image/png',
+    });
     expect(report.attachments[fileId]?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(report.revision).toBeGreaterThan(r.revision);
   });
@@ -78,7 +83,8 @@ describe('sandbox: files (API part 4, Files)', () => {
     req.destroy();
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'too_large' });
-    const after = (await sbx.call<ReportBody>('GET', `/api/reports/${r.id}`, { token: write })).body;
+    const after = (await sbx.call<ReportBody>('GET', `/api/reports/${r.id}`, { token: write }))
+      .body;
     expect(after.attachments[fileId]).toBeUndefined();
   });
 
@@ -95,8 +101,12 @@ describe('sandbox: files (API part 4, Files)', () => {
   it('empty body, bad names, same id with other bytes', async () => {
     const r = await createDraft(sbx, write);
     expect((await upload(sbx, write, r, '')).body).toMatchObject({ code: 'empty_file' });
-    expect((await upload(sbx, write, r, 'x', 'a/b.txt')).body).toMatchObject({ code: 'invalid_filename' });
-    expect((await upload(sbx, write, r, 'x', 'a\u0001.txt')).body).toMatchObject({ code: 'invalid_filename' });
+    expect((await upload(sbx, write, r, 'x', 'a/b.txt')).body).toMatchObject({
+      code: 'invalid_filename',
+    });
+    expect((await upload(sbx, write, r, 'x', 'a\u0001.txt')).body).toMatchObject({
+      code: 'invalid_filename',
+    });
     const first = await upload(sbx, write, r, 'same bytes');
     const repeat = await upload(sbx, write, r, 'same bytes', 'proof.txt', first.fileId);
     expect(repeat.status).toBe(200);
@@ -121,17 +131,35 @@ describe('sandbox: files (API part 4, Files)', () => {
     const link = `![shot](/reports/${r.id}/files/${up.fileId})`;
     const bad = await sbx.call('PUT', `/api/reports/${r.id}`, {
       token: write,
-      body: draftInput({ description: `${DESCRIPTION}\n![x](/reports/${r.id}/files/${randomUUID()})`, revision: r.revision }),
+      body: draftInput({
+        description: `${DESCRIPTION}\n![x](/reports/${r.id}/files/${randomUUID()})`,
+        revision: r.revision,
+      }),
     });
     expect(bad.body).toMatchObject({ code: 'invalid_file_reference' });
-    r = (await sbx.call<ReportBody>('PUT', `/api/reports/${r.id}`, {
-      token: write,
-      body: draftInput({ description: `${DESCRIPTION}\n${link}`, revision: r.revision }),
-    })).body;
-    const del = await sbx.call('DELETE', `/api/reports/${r.id}/files/${up.fileId}?revision=${r.revision}`, { token: write });
+    r = (
+      await sbx.call<ReportBody>('PUT', `/api/reports/${r.id}`, {
+        token: write,
+        body: draftInput({ description: `${DESCRIPTION}\n${link}`, revision: r.revision }),
+      })
+    ).body;
+    const del = await sbx.call(
+      'DELETE',
+      `/api/reports/${r.id}/files/${up.fileId}?revision=${r.revision}`,
+      { token: write },
+    );
     expect(del.body).toMatchObject({ code: 'file_referenced' });
-    r = (await sbx.call<ReportBody>('PUT', `/api/reports/${r.id}`, { token: write, body: draftInput({ revision: r.revision }) })).body;
-    const ok = await sbx.call<ReportBody>('DELETE', `/api/reports/${r.id}/files/${up.fileId}?revision=${r.revision}`, { token: write });
+    r = (
+      await sbx.call<ReportBody>('PUT', `/api/reports/${r.id}`, {
+        token: write,
+        body: draftInput({ revision: r.revision }),
+      })
+    ).body;
+    const ok = await sbx.call<ReportBody>(
+      'DELETE',
+      `/api/reports/${r.id}/files/${up.fileId}?revision=${r.revision}`,
+      { token: write },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.attachments[up.fileId]).toBeUndefined();
     expect(ok.body.revision).toBe(r.revision + 1);
@@ -153,9 +181,16 @@ describe('sandbox: files (API part 4, Files)', () => {
       body: { files: [extra.fileId] },
     });
     expect(sent.body.attachments[extra.fileId]?.message_id).toMatch(/\S/);
-    const again = await sbx.call('POST', `/api/reports/${r.id}/messages`, { token: write, body: { files: [extra.fileId] } });
+    const again = await sbx.call('POST', `/api/reports/${r.id}/messages`, {
+      token: write,
+      body: { files: [extra.fileId] },
+    });
     expect(again.body).toMatchObject({ code: 'file_not_ready' });
-    const removeSent = await sbx.call('DELETE', `/api/reports/${r.id}/files/${up.fileId}?revision=${extra.body.revision}`, { token: write });
+    const removeSent = await sbx.call(
+      'DELETE',
+      `/api/reports/${r.id}/files/${up.fileId}?revision=${extra.body.revision}`,
+      { token: write },
+    );
     expect(removeSent.status).toBe(409);
   });
 });

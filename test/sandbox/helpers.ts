@@ -48,11 +48,11 @@ export class Sbx {
   async call<T = Record<string, unknown>>(
     method: string,
     path: string,
-    options: { token?: string; body?: unknown; raw?: BodyInit; type?: string } = {},
+    options: { token?: string; body?: unknown; raw?: string | Buffer; type?: string } = {},
   ): Promise<Res<T>> {
     const headers: Record<string, string> = {};
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    let body: BodyInit | undefined;
+    let body: string | Buffer | undefined;
     if (options.raw !== undefined) {
       body = options.raw;
       if (options.type) headers['content-type'] = options.type;
@@ -119,7 +119,16 @@ export interface ReportBody {
   status: string;
   revision: number;
   updated_at: string;
-  attachments: Record<string, { state: string; sha256: string; size: number; reply?: boolean | null; message_id?: string | null }>;
+  attachments: Record<
+    string,
+    {
+      state: string;
+      sha256: string;
+      size: number;
+      reply?: boolean | null;
+      message_id?: string | null;
+    }
+  >;
   submission: { program: { policy_version: number }; attachments: Record<string, unknown> } | null;
   decision: { outcome: string } | null;
   payout: { status: string; amount_cents: number } | null;
@@ -159,7 +168,7 @@ export async function upload(
   report: ReportBody,
   bytes: string,
   name = 'proof.txt',
-  fileId = randomUUID(),
+  fileId: string = randomUUID(),
 ): Promise<Res<ReportBody> & { fileId: string }> {
   const res = await sbx.call<ReportBody>(
     'PUT',
@@ -169,7 +178,11 @@ export async function upload(
   return { ...res, fileId };
 }
 
-export async function submit(sbx: Sbx, token: string, report: ReportBody): Promise<Res<ReportBody>> {
+export async function submit(
+  sbx: Sbx,
+  token: string,
+  report: ReportBody,
+): Promise<Res<ReportBody>> {
   return sbx.call<ReportBody>('POST', `/api/reports/${report.id}/submit`, {
     token,
     body: { revision: report.revision },

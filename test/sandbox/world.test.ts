@@ -29,9 +29,9 @@ describe('sandbox contract: the seeded world', () => {
 
   it('has an unverified account and one whose payments are not started', () => {
     expect(world.accounts.some((a) => !a.email_verified)).toBe(true);
-    expect(world.accounts.some((a) => a.email_verified && a.payments_status === 'not_started')).toBe(
-      true,
-    );
+    expect(
+      world.accounts.some((a) => a.email_verified && a.payments_status === 'not_started'),
+    ).toBe(true);
   });
 
   it('gives each account a session token of a different shape than keys', () => {
