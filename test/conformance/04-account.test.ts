@@ -100,7 +100,7 @@ describe('4. Account — POST /api/payments/onboarding', () => {
     const retryAfter = Number(again.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    await sb.clock(41);
+    await sb.clock(retryAfter);
     const later = ok(await me.session.api<{ url: string }>('POST', '/api/payments/onboarding'));
     expect(later.url).toBeTruthy();
   });

@@ -65,6 +65,20 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
     });
   });
 
+  it('a reply with only files (no body) also moves needs_info to triaging', async () => {
+    const me = await freshAccount(sb);
+    const report = await me.w.submitted(open);
+    await sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Screenshot?' });
+    const asked = ok(await me.w.get(report.id));
+    const fileId = uuid();
+    const withFile = ok(
+      await me.w.upload(report.id, fileId, { revision: asked.revision, name: 's.png' }),
+    );
+    const replied = ok(await me.w.post(report.id, { files: [fileId] }));
+    expect(replied.status).toBe('triaging');
+    expect(replied.revision).toBe(withFile.revision);
+  });
+
   it('in other statuses the status does not change', async () => {
     const me = await freshAccount(sb);
     const report = await me.w.submitted(open);
@@ -123,6 +137,15 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
     ok(await other.w.upload(theirs.id, theirFile, { revision: theirs.revision }));
     expectError(await me.w.post(report.id, { files: [theirFile] }), 409, 'file_not_ready');
     expect(ok(await me.w.messages(report.id)).messages).toHaveLength(before);
+  });
+
+  it('a file of the submitted draft is not a message file (409 file_not_ready)', async () => {
+    const me = await freshAccount(sb);
+    const draft = await me.w.draft(open);
+    const fileId = uuid();
+    const withFile = await me.w.attach(draft, fileId);
+    ok(await me.w.submit(draft.id, withFile.revision));
+    expectError(await me.w.post(draft.id, { files: [fileId] }), 409, 'file_not_ready');
   });
 
   it('an unfinished message file gives 409 file_not_ready', async () => {

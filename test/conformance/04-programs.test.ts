@@ -127,6 +127,14 @@ describe('4. Programs — GET /api/programs', () => {
     );
   });
 
+  it('a limit that is not an integer gives 422 validation_error', async () => {
+    expectError(
+      await sb.api('GET', '/api/programs', { query: { limit: 'many' } }),
+      422,
+      'validation_error',
+    );
+  });
+
   it('page must be at least 1 (0 gives 422 validation_error)', async () => {
     expectError(
       await sb.api('GET', '/api/programs', { query: { page: 0 } }),

@@ -121,6 +121,8 @@ describe('4. Reports — GET /api/reports', () => {
     ok(await me.w.list({ limit: 1 }));
     expectError(await me.w.list({ limit: 0 }), 422, 'validation_error');
     expectError(await me.w.list({ limit: 101 }), 422, 'validation_error');
+    expectError(await me.w.list({ limit: 'ten' }), 422, 'validation_error');
+    expectError(await me.w.list({ cursor: 'not-a-uuid' }), 422, 'validation_error');
   });
 
   it('needs a token (401 unauthenticated)', async () => {
@@ -165,6 +167,8 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
       withdrawn_at: null,
     });
     expect(report.attachments).toEqual({});
+    const program = ok(await sb.api<Program>('GET', `/api/programs/${programs.open.id}`));
+    expect(report.program_name).toBe(program.name);
   });
 
   it('cvss_vector is optional and defaults to the empty string', async () => {
@@ -300,6 +304,34 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
       ),
       422,
       'invalid_file_reference',
+    );
+  });
+
+  it('rule 5: a link to a file still uploading gives 422 invalid_file_reference', async () => {
+    const me = await freshAccount(sb);
+    const draft = await me.w.draft(programs.open.id);
+    const fileId = uuid();
+    const upload = await sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
+      token: me.w.token,
+      query: { name: 'slow.bin', revision: draft.revision },
+      bytes: Buffer.alloc(64 * 1024, 5),
+    });
+    const during = ok(await me.w.get(draft.id));
+    const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
+    expectError(
+      await me.w.save(
+        draft.id,
+        draftInput(programs.open.id, { description, revision: during.revision }),
+      ),
+      422,
+      'invalid_file_reference',
+    );
+    const done = ok(await upload.finish()) as Report;
+    ok(
+      await me.w.save(
+        draft.id,
+        draftInput(programs.open.id, { description, revision: done.revision }),
+      ),
     );
   });
 
@@ -467,6 +499,38 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
     const sixth = await me.w.draft(programs.open.id);
     expectError(await me.w.submit(sixth.id, sixth.revision), 409, 'active_limit');
     expect(ok(await me.w.get(sixth.id)).status).toBe('draft');
+  });
+
+  it('at the active limit a repeated submit of an active report still returns it; a withdraw frees a slot', async () => {
+    const me = await freshAccount(sb);
+    const drafts = [];
+    for (let i = 0; i < 5; i++) drafts.push(await me.w.draft(programs.open.id));
+    const submitted = [];
+    for (const d of drafts) submitted.push(ok(await me.w.submit(d.id, d.revision)));
+    const [first] = drafts;
+    if (!first) throw new Error('no draft');
+    expect(ok(await me.w.submit(first.id, first.revision))).toEqual(submitted[0]);
+    const sixth = await me.w.draft(programs.open.id);
+    expectError(await me.w.submit(sixth.id, sixth.revision), 409, 'active_limit');
+    ok(await me.w.withdraw(first.id));
+    expect(ok(await me.w.submit(sixth.id, sixth.revision)).status).toBe('triaging');
+  });
+
+  it('a repeated submit returns the report even when a precondition no longer holds', async () => {
+    const me = await freshAccount(sb);
+    const me2 = await freshAccount(sb);
+    const draft = await me.w.draft(programs.open.id);
+    const first = ok(await me.w.submit(draft.id, draft.revision));
+    await sb.patchAccount(me.account.uid, { payments_status: 'not_started' });
+    expect(ok(await me.w.submit(draft.id, draft.revision))).toEqual(first);
+    const other = await me2.w.draft(programs.open.id);
+    const second = ok(await me2.w.submit(other.id, other.revision));
+    await sb.patchProgram(programs.open.id, { intake: 'closed' });
+    try {
+      expect(ok(await me2.w.submit(other.id, other.revision))).toEqual(second);
+    } finally {
+      await sb.patchProgram(programs.open.id, { intake: 'open' });
+    }
   });
 
   it('409 revision_conflict with current for a stale revision on a draft', async () => {

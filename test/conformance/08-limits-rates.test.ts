@@ -39,6 +39,20 @@ describe('8. Limits — rate limits', () => {
     ok(await me.w.me());
   });
 
+  it('waiting Retry-After seconds is enough (part 7 retry rules)', async () => {
+    const me = await freshAccount(sb);
+    await sb.clock(10);
+    for (let i = 0; i < 120; i++) ok(await me.w.me());
+    const retryAfter = expectRateLimited(await me.w.me());
+    await sb.clock(retryAfter);
+    ok(await me.w.me());
+    const unverified = await freshAccount(sb, { email_verified: false });
+    ok(await unverified.w.api('POST', '/api/auth/verification-email'));
+    const wait = expectRateLimited(await unverified.w.api('POST', '/api/auth/verification-email'));
+    await sb.clock(wait);
+    ok(await unverified.w.api('POST', '/api/auth/verification-email'));
+  });
+
   it('a rejected request also counts in the current window', async () => {
     const me = await freshAccount(sb);
     for (let i = 0; i < 100; i++) ok(await me.w.me());
@@ -87,16 +101,62 @@ describe('8. Limits — rate limits', () => {
   });
 
   it('password reset: five per minute per client IP address', async () => {
-    for (let i = 0; i < 5; i++) {
-      ok(
-        await sb.api('POST', '/api/auth/password-reset', { body: { email: `ip${i}@example.com` } }),
-      );
-    }
+    const batch = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) =>
+        sb.api('POST', '/api/auth/password-reset', { body: { email: `ip${i}@example.com` } }),
+      ),
+    );
+    for (const res of batch) ok(res);
     expectRateLimited(
       await sb.api('POST', '/api/auth/password-reset', { body: { email: 'ip5@example.com' } }),
     );
     await sb.clock(60);
     ok(await sb.api('POST', '/api/auth/password-reset', { body: { email: 'ip6@example.com' } }));
+  });
+
+  it('password reset: 30 per hour per client IP address', async () => {
+    // Five a minute (each answer is padded to a fixed time, so a minute's five go together).
+    for (let minute = 0; minute < 6; minute++) {
+      const batch = await Promise.all(
+        [0, 1, 2, 3, 4].map((i) =>
+          sb.api('POST', '/api/auth/password-reset', {
+            body: { email: `h${minute * 5 + i}@example.com` },
+          }),
+        ),
+      );
+      for (const res of batch) ok(res);
+      await sb.clock(61);
+    }
+    const retryAfter = expectRateLimited(
+      await sb.api('POST', '/api/auth/password-reset', { body: { email: 'h30@example.com' } }),
+    );
+    expect(retryAfter).toBeGreaterThan(60);
+  });
+
+  it('password reset: five per hour to one e-mail address', async () => {
+    for (let i = 0; i < 5; i++) {
+      ok(
+        await sb.api('POST', '/api/auth/password-reset', { body: { email: 'hourly@example.com' } }),
+      );
+      await sb.clock(61);
+    }
+    expectRateLimited(
+      await sb.api('POST', '/api/auth/password-reset', { body: { email: 'hourly@example.com' } }),
+    );
+    ok(await sb.api('POST', '/api/auth/password-reset', { body: { email: 'other@example.com' } }));
+  });
+
+  it('payout onboarding: five per minute (rejected requests count)', async () => {
+    const me = await freshAccount(sb, { payments_status: 'not_started' });
+    ok(await me.session.api('POST', '/api/payments/onboarding'));
+    for (let i = 0; i < 4; i++) {
+      expectError(
+        await me.session.api('POST', '/api/payments/onboarding'),
+        409,
+        'onboarding_in_progress',
+      );
+    }
+    expectRateLimited(await me.session.api('POST', '/api/payments/onboarding'));
   });
 
   it('password reset: one per minute to one e-mail address', async () => {

@@ -134,7 +134,14 @@ export class SandboxClient {
   }
 
   private check(method: string, path: string, response: ApiResponse, validate?: boolean | string) {
-    if (validate === false || !path.startsWith('/api')) return;
+    if (!path.startsWith('/api')) return;
+    // Part 2 of the API document: each response carries X-Request-ID.
+    if (!response.headers.get('x-request-id')) {
+      throw new ContractMismatchError(
+        `${method} ${path} → ${response.status} has no X-Request-ID header`,
+      );
+    }
+    if (validate === false) return;
     const template = typeof validate === 'string' ? validate : matchPathTemplate(path);
     if (template === undefined) {
       throw new ContractMismatchError(
