@@ -60,6 +60,8 @@ function configure(sqlite: Database.Database, busyTimeoutMs: number): void {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('temp_store = MEMORY');
+  // 32 MiB of page cache (default 2 MiB) holds the list indexes and rows of ~10k reports.
+  sqlite.pragma('cache_size = -32768');
 }
 
 function userVersion(sqlite: Database.Database): number {

@@ -13,10 +13,9 @@ export interface Migration {
   up(sqlite: Database.Database): void;
 }
 
-// Shared by both FTS tables: diacritics folded ("café" finds "cafe"), 2- and 3-character prefix
-// indexes so type-ahead prefix queries stay fast.
-const ftsOptions = `content='', contentless_delete=1,
-  tokenize='unicode61 remove_diacritics 2', prefix='2 3'`;
+// Diacritics folded ("café" finds "cafe"). The report index has no prefix index: it doubled the
+// cost of a bulk write, and prefix queries over one account's reports stay fast without it.
+const ftsOptions = `content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'`;
 
 const initialSchema = `
 CREATE TABLE programs (
@@ -55,13 +54,20 @@ CREATE TABLE reports (
   has_payout INTEGER NOT NULL DEFAULT 0,
   payout_status TEXT,
   needs_info_seen INTEGER NOT NULL DEFAULT 0,
-  stale INTEGER NOT NULL DEFAULT 1,   -- 1: the list knows a newer state than report_json
-  report_json TEXT,                   -- full Report as the API returned it; NULL until fetched
+  stale INTEGER NOT NULL DEFAULT 1,   -- 1: the list knows a newer state than the document
+  has_full INTEGER NOT NULL DEFAULT 0,
   fetched_at TEXT
 );
 CREATE INDEX reports_by_update ON reports (updated_ms DESC, id);
 CREATE INDEX reports_by_status ON reports (status, updated_ms DESC, id);
 CREATE INDEX reports_stale ON reports (id) WHERE stale = 1;
+
+-- The full Report as the API returned it, apart from the list columns: list pages then read
+-- small rows only (many per page) instead of multi-kilobyte ones.
+CREATE TABLE report_documents (
+  seq INTEGER PRIMARY KEY REFERENCES reports (seq) ON DELETE CASCADE,
+  report_json TEXT NOT NULL
+);
 
 -- Server-side attachments of each report, replaced with every full report write.
 CREATE TABLE report_attachments (
@@ -169,21 +175,35 @@ CREATE INDEX evidence_by_blob ON evidence (sha256);
 -- by triggers, so no repository can forget to index. Triggers delete, then insert: inside a
 -- trigger fired by an UPSERT, FTS5's INSERT OR REPLACE keeps the old tokens.
 CREATE VIRTUAL TABLE reports_fts USING fts5 (title, description, messages, ${ftsOptions});
-CREATE VIRTUAL TABLE programs_fts USING fts5 (name, customer, summary, policy, ${ftsOptions});
+CREATE VIRTUAL TABLE programs_fts USING fts5 (name, customer, summary, policy, ${ftsOptions},
+  prefix='2 3');
 
 CREATE VIEW report_fts_source AS
 SELECT r.seq, r.id, r.title,
-  coalesce(json_extract(r.report_json, '$.description'), '') AS description,
+  coalesce(json_extract(d.report_json, '$.description'), '') AS description,
   coalesce((SELECT group_concat(body, char(10)) FROM messages m WHERE m.report_id = r.id), '')
     AS messages
-FROM reports r;
+FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq;
 
 CREATE TRIGGER reports_fts_insert AFTER INSERT ON reports BEGIN
   INSERT INTO reports_fts (rowid, title, description, messages)
   SELECT seq, title, description, messages FROM report_fts_source WHERE seq = new.seq;
 END;
-CREATE TRIGGER reports_fts_update AFTER UPDATE OF title, report_json ON reports
-WHEN new.title IS NOT old.title OR new.report_json IS NOT old.report_json BEGIN
+CREATE TRIGGER reports_fts_update AFTER UPDATE OF title ON reports
+WHEN new.title IS NOT old.title BEGIN
+  DELETE FROM reports_fts WHERE rowid = new.seq;
+  INSERT INTO reports_fts (rowid, title, description, messages)
+  SELECT seq, title, description, messages FROM report_fts_source WHERE seq = new.seq;
+END;
+CREATE TRIGGER report_documents_fts_insert AFTER INSERT ON report_documents BEGIN
+  DELETE FROM reports_fts WHERE rowid = new.seq;
+  INSERT INTO reports_fts (rowid, title, description, messages)
+  SELECT seq, title, description, messages FROM report_fts_source WHERE seq = new.seq;
+END;
+-- Only a changed description changes the index (payout or status updates do not).
+CREATE TRIGGER report_documents_fts_update AFTER UPDATE OF report_json ON report_documents
+WHEN json_extract(new.report_json, '$.description')
+  IS NOT json_extract(old.report_json, '$.description') BEGIN
   DELETE FROM reports_fts WHERE rowid = new.seq;
   INSERT INTO reports_fts (rowid, title, description, messages)
   SELECT seq, title, description, messages FROM report_fts_source WHERE seq = new.seq;

@@ -86,6 +86,7 @@ export interface ReportsRepository {
 }
 
 interface StoredVersion {
+  seq: number;
   status: ReportStatus;
   revision: number;
   updated_ms: number;
@@ -104,7 +105,7 @@ interface ListRow extends Omit<
 
 const listColumns = `id, program_id, program_name, status, display_status, title, revision,
   created_at, updated_at, submitted_at, withdrawn_at, has_payout, payout_status, needs_info_seen,
-  stale, report_json IS NOT NULL AS has_full`;
+  stale, has_full`;
 
 /** Older means: a lower revision, or the same revision with an older updated_at. */
 function isOlder(
@@ -130,15 +131,16 @@ function toListItem(row: ListRow): ReportListItem {
 export function createReportsRepository(db: Db): ReportsRepository {
   const sqlite = db.sqlite;
   const selectVersion = sqlite.prepare<[string], StoredVersion>(
-    'SELECT status, revision, updated_ms, report_json FROM reports WHERE id = ?',
+    `SELECT r.seq, r.status, r.revision, r.updated_ms, d.report_json
+     FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?`,
   );
   const upsertFull = sqlite.prepare(`
     INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
       created_at, updated_at, updated_ms, submitted_at, withdrawn_at, has_payout, payout_status,
-      needs_info_seen, stale, report_json, fetched_at)
+      needs_info_seen, stale, has_full, fetched_at)
     VALUES (@id, @program_id, @program_name, @status, @display_status, @title, @revision,
       @created_at, @updated_at, @updated_ms, @submitted_at, @withdrawn_at, @has_payout,
-      @payout_status, 0, 0, @report_json, @fetched_at)
+      @payout_status, 0, 0, 1, @fetched_at)
     ON CONFLICT (id) DO UPDATE SET
       program_id = excluded.program_id, program_name = excluded.program_name,
       status = excluded.status, display_status = excluded.display_status,
@@ -148,7 +150,12 @@ export function createReportsRepository(db: Db): ReportsRepository {
       has_payout = excluded.has_payout, payout_status = excluded.payout_status,
       needs_info_seen = CASE WHEN excluded.status = 'needs_info' AND reports.status <> 'needs_info'
         THEN 0 ELSE reports.needs_info_seen END,
-      stale = 0, report_json = excluded.report_json, fetched_at = excluded.fetched_at`);
+      stale = 0, has_full = 1, fetched_at = excluded.fetched_at
+    RETURNING seq`);
+  const upsertDocument = sqlite.prepare<[number, string]>(
+    `INSERT INTO report_documents (seq, report_json) VALUES (?, ?)
+     ON CONFLICT (seq) DO UPDATE SET report_json = excluded.report_json`,
+  );
   const markFresh = sqlite.prepare<[string, string]>(
     'UPDATE reports SET stale = 0, fetched_at = ? WHERE id = ?',
   );
@@ -177,8 +184,8 @@ export function createReportsRepository(db: Db): ReportsRepository {
   const selectStale = sqlite.prepare<[number], { id: string }>(
     'SELECT id FROM reports WHERE stale = 1 ORDER BY updated_ms DESC LIMIT ?',
   );
-  const selectJson = sqlite.prepare<[string], { report_json: string | null }>(
-    'SELECT report_json FROM reports WHERE id = ?',
+  const selectJson = sqlite.prepare<[string], { report_json: string }>(
+    'SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?',
   );
   const selectListItem = sqlite.prepare<[string], ListRow>(
     `SELECT ${listColumns} FROM reports WHERE id = ?`,
@@ -251,7 +258,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
             markFresh.run(fetchedAt, report.id);
             continue;
           }
-          upsertFull.run({
+          const { seq } = upsertFull.get({
             id: report.id,
             program_id: report.program_id,
             program_name: report.program_name,
@@ -266,9 +273,9 @@ export function createReportsRepository(db: Db): ReportsRepository {
             withdrawn_at: report.withdrawn_at,
             has_payout: bit(report.payout != null),
             payout_status: report.payout?.status ?? null,
-            report_json: json,
             fetched_at: fetchedAt,
-          });
+          }) as { seq: number };
+          upsertDocument.run(seq, json);
           writeAttachments(report);
           result.changes.push({
             id: report.id,
@@ -317,7 +324,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
 
     getReport(id) {
       const row = selectJson.get(id);
-      return row?.report_json ? (JSON.parse(row.report_json) as Report) : null;
+      return row ? (JSON.parse(row.report_json) as Report) : null;
     },
 
     getListItem(id) {
