@@ -112,6 +112,22 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('lets a second connection read during a write, and makes a second writer wait then fail', () => {
+    const writer = openDatabase(file);
+    const other = openDatabase(file, { busyTimeoutMs: 50 });
+    writer.sqlite.exec('BEGIN IMMEDIATE');
+    writer.sqlite.prepare("INSERT INTO sync_state VALUES ('a', '1', 'now')").run();
+    // WAL: the reader sees the last committed state without waiting.
+    expect(other.sqlite.prepare('SELECT count(*) AS n FROM sync_state').get()).toEqual({ n: 0 });
+    const started = Date.now();
+    expect(() => other.transaction(() => undefined)).toThrow(/locked|busy/i);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    writer.sqlite.exec('COMMIT');
+    expect(other.sqlite.prepare('SELECT count(*) AS n FROM sync_state').get()).toEqual({ n: 1 });
+    other.close();
+    writer.close();
+  });
+
   it('close is safe to call twice', () => {
     const db = openDatabase(file);
     db.close();

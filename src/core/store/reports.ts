@@ -35,7 +35,10 @@ export interface ReportListItem {
 
 export interface ListReportsQuery {
   status?: ReportStatus | readonly ReportStatus[];
-  /** Free text; matched against title, description and thread (see fts-query.ts). */
+  /**
+   * Free text matched against title, description and thread (see fts-query.ts). Text with
+   * nothing searchable in it (only punctuation) does not filter.
+   */
   search?: string;
   limit: number;
   offset?: number;
