@@ -289,6 +289,7 @@ describe('3. States and transitions — safe repeats', () => {
     const w1 = ok(await me.w.withdraw(id));
     const w2 = ok(await me.w.withdraw(id));
     expect(w2).toEqual(w1);
+    expect(ok(await me.w.submit(id, up2.revision))).toEqual(w1);
     expect(ok(await me.w.list()).reports.map((r) => r.id)).toEqual([created.id]);
   });
 });

@@ -155,7 +155,10 @@ describe('4. API keys — POST /api/keys', () => {
       409,
       'key_limit',
     );
-    expect(ok(await me.session.keys()).keys).toHaveLength(100);
+    const list = ok(await me.session.keys()).keys;
+    expect(list).toHaveLength(100);
+    ok(await me.session.api('DELETE', `/api/keys/${list[0]?.id ?? ''}`));
+    ok(await me.session.api('POST', '/api/keys', { body: { name: 'after a delete' } }), 201);
   });
 });
 

@@ -211,13 +211,16 @@ describe('4. Programs — GET /api/programs', () => {
       { intake: 'open' },
       { asset: 'web', intake: 'open,paused' },
     ];
-    for (const query of queries) {
-      const page = await list(query);
+    for (const [query, token] of [
+      ...queries.map((q) => [q, undefined] as const),
+      [{ intake: 'open' }, invitedToken()] as const,
+    ]) {
+      const page = await list(query, token);
       for (const [filter, options] of Object.entries(FILTERS)) {
         const counts = page.counts[filter];
         expect(counts, `counts.${filter} for ${JSON.stringify(query)}`).toBeDefined();
         for (const option of options) {
-          const expected = (await list({ ...query, [filter]: option })).total;
+          const expected = (await list({ ...query, [filter]: option }, token)).total;
           expect(counts?.[option], `counts.${filter}.${option} for ${JSON.stringify(query)}`).toBe(
             expected,
           );
@@ -342,5 +345,42 @@ describe('4. Programs — GET /api/programs/{program_id}', () => {
       401,
       'unauthenticated',
     );
+  });
+});
+
+describe('4. Programs — the updated filter follows the sandbox clock', () => {
+  it('7d and 30d keep the programs updated within that many days of now', async () => {
+    const me = await freshAccount(sb);
+    const check = async () => {
+      const now = Date.parse((await me.w.draft(pickPrograms(world).open.id)).created_at ?? '');
+      const everything = (await all()).programs;
+      for (const [filter, days] of [
+        ['7d', 7],
+        ['30d', 30],
+      ] as const) {
+        const expected = everything
+          .filter(
+            (p) => p.updated_at !== null && now - Date.parse(p.updated_at) <= days * 86400_000,
+          )
+          .map((p) => p.id)
+          .sort();
+        const got = (await all({ updated: filter })).programs.map((p) => p.id).sort();
+        expect(got, `updated=${filter}`).toEqual(expected);
+      }
+      return everything;
+    };
+    await check();
+    const { open } = pickPrograms(world);
+    await sb.patchProgram(open.id, { policy: { disclosure: 'Coordinated, 90 days.' } });
+    const after = await check();
+    expect(after[0]?.id).toBe(open.id);
+    expect((await all({ updated: '7d' })).programs.map((p) => p.id)).toContain(open.id);
+    await sb.clock(8 * 86400);
+    await check();
+    expect((await all({ updated: '7d' })).programs.map((p) => p.id)).not.toContain(open.id);
+    expect((await all({ updated: '30d' })).programs.map((p) => p.id)).toContain(open.id);
+    await sb.clock(30 * 86400);
+    await check();
+    expect((await all({ updated: '30d' })).programs.map((p) => p.id)).not.toContain(open.id);
   });
 });

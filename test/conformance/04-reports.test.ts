@@ -37,6 +37,12 @@ describe('4. Reports — GET /api/reports', () => {
     expect(page.reports.map((r) => r.id)).toEqual([b.id, a.id]);
     expect(page.reports.map((r) => r.id)).not.toContain(foreign.id);
     expect(page.next_cursor).toBeNull();
+    for (const summary of page.reports) {
+      const full = ok(await me.w.get(summary.id));
+      for (const [key, value] of Object.entries(summary)) {
+        expect((full as Record<string, unknown>)[key], key).toEqual(value);
+      }
+    }
   });
 
   it('pages through next_cursor (the last id of the page); null on the last page', async () => {

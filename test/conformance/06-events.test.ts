@@ -89,6 +89,19 @@ describe('6. Events — what changes updated_at', () => {
     expect(ts(withdrawn)).toBeGreaterThan(ts(paused));
   });
 
+  it('every file upload or removal, also of a pending message file on a submitted report', async () => {
+    const me = await freshAccount(sb);
+    const report = await me.w.submitted(open);
+    await tick();
+    const fileId = uuid();
+    const uploaded = ok(await me.w.upload(report.id, fileId, { revision: report.revision }));
+    expect(ts(uploaded)).toBeGreaterThan(ts(report));
+    await tick();
+    const removed = ok(await me.w.removeFile(report.id, fileId, uploaded.revision));
+    expect(ts(removed)).toBeGreaterThan(ts(uploaded));
+    expect(removed.status).toBe('triaging');
+  });
+
   it('a researcher message that starts no triage turn does not change updated_at', async () => {
     const me = await freshAccount(sb);
     const report = await me.w.submitted(open);

@@ -62,6 +62,24 @@ describe('8. Limits — sizes', () => {
     );
   });
 
+  it('the JSON body limit holds on other routes too (keys, password reset)', async () => {
+    const me = await freshAccount(sb);
+    expectError(
+      await me.session.api('POST', '/api/keys', {
+        body: { name: 'k', pad: 'p'.repeat(300 * KiB) },
+      }),
+      413,
+      'too_large',
+    );
+    expectError(
+      await sb.api('POST', '/api/auth/password-reset', {
+        body: { email: 'a@example.com', pad: 'p'.repeat(300 * KiB) },
+      }),
+      413,
+      'too_large',
+    );
+  });
+
   it('a file of exactly 10 MiB is accepted; one byte more gives 413 too_large', async () => {
     const me = await freshAccount(sb);
     const draft = await me.w.draft(open);
