@@ -261,6 +261,8 @@ describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
     await me.w.attach(draft, fileId);
     expectError(await other.w.download(draft.id, fileId), 404, 'not_found');
     expectError(await me.w.download(draft.id, uuid()), 404, 'not_found');
+    const second = await me.w.draft(open);
+    expectError(await me.w.download(second.id, fileId), 404, 'not_found');
   });
 
   it('a read key may download', async () => {
@@ -302,6 +304,21 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
     expect(ok(await me.w.get(draft.id)).attachments[fileId]).toBeDefined();
     const unlinked = ok(await me.w.save(draft.id, draftInput(open, { revision: linked.revision })));
     ok(await me.w.removeFile(draft.id, fileId, unlinked.revision));
+  });
+
+  it('removing a file while its upload is running gives 409 file_busy', async () => {
+    const me = await freshAccount(sb);
+    const draft = await me.w.draft(open);
+    const fileId = uuid();
+    const upload = await sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
+      token: me.w.token,
+      query: { name: 'slow.bin', revision: draft.revision },
+      bytes: Buffer.alloc(64 * 1024, 4),
+    });
+    const during = ok(await me.w.get(draft.id));
+    expectError(await me.w.removeFile(draft.id, fileId, during.revision), 409, 'file_busy');
+    const done = ok(await upload.finish()) as Report;
+    expect(done.attachments[fileId]?.size).toBe(64 * 1024);
   });
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
