@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KeyScope } from '../../shared/api';
+import type { KeyScope, Me } from '../../shared/api';
 import { isApiKeyShape } from '../../shared/api/api-key';
 import type { BridgeCalls } from '../../shared/bridge/contract';
 import type { AccountView, StatusView } from '../../shared/bridge/views';
@@ -113,9 +113,9 @@ export class Engine implements EngineCalls {
       apiKey,
       retry: { networkRetries: 1, serverErrorRetries: 0 },
     });
-    let uid: string;
+    let me: Me;
     try {
-      uid = (await probe.getMe({ priority: 'user' })).uid;
+      me = await probe.getMe({ priority: 'user' });
     } catch (error) {
       if (isApiError(error)) {
         const view = describeError(error);
@@ -129,9 +129,11 @@ export class Engine implements EngineCalls {
     const scope = await probeScope(probe);
     await this.#options.secrets.set(serverUrl, apiKey);
     await this.close();
-    const record: AccountRecord = { serverUrl, uid, scope, sandbox: input.sandbox === true };
+    const record: AccountRecord = { serverUrl, uid: me.uid, scope, sandbox: input.sandbox === true };
     await writeAccountRecord(this.#options.dataDir, record);
     this.#begin(record, apiKey);
+    this.session.store.account.setMe(me);
+    this.session.store.account.setPayments(me.payments);
     return this.getAccount() as Promise<AccountView>;
   }
 

@@ -25,7 +25,7 @@ import { contentOf } from '../domain/merge';
 import { validateFile, validateMessage, validateReportInput } from '../domain/validate';
 import { OutboxWorker } from '../outbox';
 import { messageFingerprint, openStore, type Store } from '../store';
-import { SyncScheduler, type Cadences } from '../sync';
+import { SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { describeError } from './describe-error';
 import type { EngineEvents } from './events';
 import { contentTypeFor } from './content-type';
@@ -102,11 +102,14 @@ export class AccountSession {
       events: this.#events,
       concurrency: options.syncConcurrency ?? 4,
     };
-    this.#worker = new OutboxWorker({
-      ...ctx,
-      now: () => this.#clock.now(),
-      requestSync: () => this.#scheduler.soon(),
-    });
+    this.#worker = new OutboxWorker(
+      {
+        ...ctx,
+        now: () => this.#clock.now(),
+        requestSync: () => this.#scheduler.soon(),
+      },
+      options.retry ? { retry: options.retry } : {},
+    );
     this.#scheduler = new SyncScheduler(ctx, options.cadences ?? {}, {
       onSyncStart: () => {
         this.#syncing = true;
@@ -153,8 +156,8 @@ export class AccountSession {
     return this.#worker.idle(timeoutMs);
   }
 
-  syncNow(): Promise<void> {
-    return this.#scheduler.syncNow();
+  syncNow(jobs?: SyncJob[]): Promise<void> {
+    return this.#scheduler.syncNow(jobs);
   }
 
   getStatus(): StatusView {

@@ -1,6 +1,7 @@
 import type { Report } from '../../shared/api';
 import { isApiError } from '../api';
-import { contentOf } from '../domain/merge';
+import { contentOf, type DraftContent } from '../domain/merge';
+import { findFileLinks, removeFileLinks } from '../../shared/rules';
 import { messageFingerprint, type OutboxEntry, type OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
 import { acknowledgeReport, reconcileDraft } from './reconcile';
@@ -69,7 +70,7 @@ const saveDraft: Handler<'save_draft'> = async (ctx, entry, signal) => {
       },
     };
   }
-  const content = contentOf(draft);
+  const content = sendableContent(ctx, entry.reportId, contentOf(draft));
   const revision = draft.baseRevision ?? 0;
   if (draft.base && draft.baseRevision !== null && sameAsBase(draft.base, content)) return DONE;
   try {
@@ -86,6 +87,27 @@ const saveDraft: Handler<'save_draft'> = async (ctx, entry, signal) => {
     throw error;
   }
 };
+
+/**
+ * The draft as it may be sent now: a link to a file that is not a ready file on the server yet is
+ * sent as plain text, and the save queued after that file's upload sends the link. So no save
+ * ever links a file before it is ready, however the queue was coalesced.
+ */
+function sendableContent(
+  ctx: OutboxContext,
+  reportId: string,
+  content: DraftContent,
+): DraftContent {
+  const attachments = ctx.store.reports.getReport(reportId)?.attachments ?? {};
+  let description = content.description;
+  const pending = new Set(
+    findFileLinks(description)
+      .filter((link) => link.reportId !== reportId || attachments[link.fileId]?.state !== 'ready')
+      .map((link) => link.fileId),
+  );
+  for (const fileId of pending) description = removeFileLinks(description, fileId);
+  return { ...content, description };
+}
 
 function sameAsBase(
   base: ReturnType<typeof contentOf>,
@@ -263,8 +285,15 @@ const postMessage: Handler<'post_message'> = async (ctx, entry, signal) => {
     { body: entry.payload.body, files: entry.payload.files },
     { ...OUTBOX, signal },
   );
-  ctx.store.reports.upsertReports([report]);
-  for (const fileId of entry.payload.files) ctx.store.evidence.remove(fileId);
+  // The answer is the report; the thread (with our message and its files) is one more read.
+  const thread = await ctx.api
+    .listMessages(entry.reportId, { ...OUTBOX, signal })
+    .catch(() => null);
+  ctx.store.db.transaction(() => {
+    ctx.store.reports.upsertReports([report]);
+    if (thread) ctx.store.messages.replaceThread(entry.reportId, thread.messages);
+    for (const fileId of entry.payload.files) ctx.store.evidence.remove(fileId);
+  });
   ctx.requestSync();
   return DONE;
 };

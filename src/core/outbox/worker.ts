@@ -1,4 +1,4 @@
-import { backoff, DEFAULT_RETRY_POLICY, isApiError } from '../api';
+import { backoff, DEFAULT_RETRY_POLICY, isApiError, type RetryPolicy } from '../api';
 import type { OutboxEntry, OutboxKind } from '../store';
 import type { OutboxContext, Outcome } from './context';
 import { HANDLERS } from './handlers';
@@ -10,6 +10,8 @@ export interface OutboxWorkerOptions {
   maxTransientAttempts?: number;
   /** How often the worker looks for entries whose retry time has come. */
   idlePollMs?: number;
+  /** Backoff of entries that got no answer (the same policy as the API client's). */
+  retry?: Partial<RetryPolicy>;
 }
 
 /**
@@ -23,6 +25,7 @@ export class OutboxWorker {
   readonly #concurrency: number;
   readonly #maxTransient: number;
   readonly #idlePollMs: number;
+  readonly #retry: RetryPolicy;
   readonly #running = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
   #wake: (() => void) | null = null;
@@ -33,6 +36,7 @@ export class OutboxWorker {
     this.#concurrency = options.concurrency ?? 2;
     this.#maxTransient = options.maxTransientAttempts ?? 8;
     this.#idlePollMs = options.idlePollMs ?? 1_000;
+    this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   }
 
   start(): void {
@@ -136,7 +140,7 @@ export class OutboxWorker {
   #classify(error: unknown, entry: OutboxEntry): Outcome {
     if (!isApiError(error)) return { kind: 'park', error };
     const transient = entry.attempts < this.#maxTransient;
-    const wait = backoff(Math.min(entry.attempts, 6), DEFAULT_RETRY_POLICY);
+    const wait = backoff(Math.min(entry.attempts, 6), this.#retry);
     if (error.kind !== 'http') {
       // No answer: offline, or the request died on the way. Keep it and try again later.
       return { kind: 'later', delayMs: wait, error };

@@ -1,4 +1,10 @@
-export { SyncScheduler, DEFAULT_CADENCES, type Cadences, type SchedulerHooks } from './scheduler';
+export {
+  SyncScheduler,
+  DEFAULT_CADENCES,
+  type Cadences,
+  type SchedulerHooks,
+  type SyncJob,
+} from './scheduler';
 export { pollReports, type PollResult } from './report-poller';
 export { fetchReports, hasThread } from './report-fetcher';
 export { followPayouts, refreshPrograms, refreshAccount } from './follow-ups';

@@ -56,24 +56,26 @@ function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
   const { store, events } = ctx;
   const notices: (() => void)[] = [];
   store.db.transaction(() => {
-    const previousPayout = new Map(
-      batch.map(({ report }) => [report.id, store.reports.getReport(report.id)?.payout ?? null]),
+    // The stored full documents before this write (the list page may already have moved the
+    // summary columns). A report seen for the first time raises no decision or payout notice:
+    // the first mirror of an account must not notify about its whole history.
+    const before = new Map(
+      batch.map(({ report }) => [report.id, store.reports.getReport(report.id)]),
     );
     const { changes } = store.reports.upsertReports(batch.map((f) => f.report));
-    const byId = new Map(batch.map((f) => [f.report.id, f]));
+    const changed = new Set(changes.map((c) => c.id));
     for (const { report, messages } of batch) {
       if (messages) store.messages.replaceThread(report.id, messages);
       followLocalDraft(ctx, report);
-    }
-    for (const change of changes) {
-      const fetched = byId.get(change.id);
-      if (!fetched) continue;
-      const { report } = fetched;
-      notices.push(() => events.emit('report-changed', { reportId: report.id }));
+      const previous = before.get(report.id) ?? null;
+      if (changed.has(report.id) || !previous) {
+        notices.push(() => events.emit('report-changed', { reportId: report.id }));
+      }
       if (report.status === 'needs_info' && store.syncState.claimNeedsInfoNotification(report.id)) {
         notices.push(() => events.emit('needs-info', { reportId: report.id, title: report.title }));
       }
-      if (FINAL.has(report.status) && change.previousStatus !== report.status) {
+      if (!previous) continue;
+      if (FINAL.has(report.status) && previous.status !== report.status) {
         notices.push(() =>
           events.emit('decision', {
             reportId: report.id,
@@ -82,20 +84,15 @@ function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
           }),
         );
       }
-    }
-    for (const { report } of batch) {
-      const before = previousPayout.get(report.id) ?? null;
-      const after = report.payout ?? null;
-      if (
-        after &&
-        (before?.status !== after.status || before.amount_cents !== after.amount_cents)
-      ) {
+      const was = previous.payout ?? null;
+      const now = report.payout ?? null;
+      if (now && (was?.status !== now.status || was.amount_cents !== now.amount_cents)) {
         notices.push(() =>
           events.emit('payout-changed', {
             reportId: report.id,
             title: report.title,
-            status: after.status,
-            amountCents: after.amount_cents,
+            status: now.status,
+            amountCents: now.amount_cents,
           }),
         );
       }

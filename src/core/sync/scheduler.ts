@@ -21,7 +21,8 @@ export const DEFAULT_CADENCES: Readonly<Cadences> = {
   afterActionMs: 3_000,
 };
 
-type Job = 'reports' | 'payouts' | 'programs' | 'account';
+export type SyncJob = 'reports' | 'payouts' | 'programs' | 'account';
+type Job = SyncJob;
 
 export interface SchedulerHooks {
   onSyncStart(): void;
@@ -57,9 +58,9 @@ export class SyncScheduler {
     await this.#running?.catch(() => undefined);
   }
 
-  /** The user asked, or came back online: everything due, and the reports poll regardless. */
-  syncNow(): Promise<void> {
-    this.#forced.add('reports');
+  /** The user asked, or came back online: everything due, and the given jobs regardless. */
+  syncNow(jobs: readonly SyncJob[] = ['reports']): Promise<void> {
+    for (const job of jobs) this.#forced.add(job);
     return this.#runNow();
   }
 

@@ -1,0 +1,118 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../../src/core/engine';
+import { KeytarSecretStore } from '../../src/core/secrets';
+import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge/contract';
+import {
+  openSandbox,
+  pickPrograms,
+  writeKey,
+  type SandboxClient,
+  type WorldAccount,
+} from '../support/sandbox-client';
+
+/** Retries fast so tests do not wait for production backoffs; the rules stay the same. */
+export const FAST_RETRY = {
+  backoffBaseMs: 20,
+  backoffMaxMs: 200,
+  unavailableWaitMs: 200,
+  rateLimitWaitMs: 200,
+  random: () => 0.5,
+};
+
+export interface Harness {
+  sandbox: SandboxClient;
+  dataDir: string;
+  account: WorldAccount;
+  key: string;
+  programs: ReturnType<typeof pickPrograms>;
+  engine: Engine;
+  events: { [E in BridgeEventName]?: BridgeEvents[E][] };
+  /** A fresh engine on the same data folder (a restart). */
+  restart(): Promise<Engine>;
+  file(name: string, bytes: string | Buffer): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function openHarness(
+  account: { email_verified?: boolean; payments_status?: string } = {
+    email_verified: true,
+    payments_status: 'ready',
+  },
+  options: { rateLimits?: 'spec' | 'off' } = {},
+): Promise<Harness> {
+  const sandbox = await openSandbox({ rateLimits: options.rateLimits ?? 'spec' });
+  const world = await sandbox.world();
+  const created = await sandbox.newAccount(account);
+  const dataDir = await mkdtemp(join(tmpdir(), 'engine-'));
+  const events: Harness['events'] = {};
+  const make = (): Engine => {
+    const engine = new Engine({
+      dataDir,
+      secrets: new KeytarSecretStore(),
+      retry: FAST_RETRY,
+      // The scheduler's own timers stay slow: tests call syncNow to be deterministic.
+      cadences: { afterActionMs: 60_000 },
+    });
+    for (const name of [
+      'report-changed',
+      'needs-info',
+      'decision',
+      'payout-changed',
+      'connectivity',
+      'sync-error',
+    ] as const) {
+      engine.events.on(name, (payload) => {
+        ((events[name] ??= []) as unknown[]).push(payload);
+      });
+    }
+    return engine;
+  };
+  const harness: Harness = {
+    sandbox,
+    dataDir,
+    account: created,
+    key: writeKey(created),
+    programs: pickPrograms(world),
+    engine: make(),
+    events,
+    async restart() {
+      await harness.engine.close();
+      harness.engine = make();
+      await harness.engine.open();
+      return harness.engine;
+    },
+    async file(name, bytes) {
+      const path = join(dataDir, name);
+      await writeFile(path, bytes);
+      return path;
+    },
+    async close() {
+      await harness.engine.signOut().catch(() => undefined);
+      await harness.engine.close();
+      await sandbox.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+export const COMPLETE_DESCRIPTION = [
+  '## Steps to reproduce',
+  '',
+  '1. Open the login page with `?next=javascript:alert(1)`.',
+  '',
+  '## Expected behavior',
+  '',
+  'The redirect target is rejected.',
+  '',
+  '## Actual behavior',
+  '',
+  'The script runs after login.',
+  '',
+  '## Security impact',
+  '',
+  'Session theft through a crafted link.',
+  '',
+].join('\n');
