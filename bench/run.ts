@@ -1,0 +1,16 @@
+import { formatResults, type BenchResult } from './result';
+
+// Every benchmark suite of the project. Each prints figures and ratios against a baseline measured
+// in the same run; none of them fails the run on a missed target (timings are not tests).
+const suites: Record<string, () => Promise<BenchResult[]>> = {
+  sandbox: async () => (await import('./sandbox')).benchSandbox(),
+  store: async () => (await import('./store')).benchStore(),
+};
+
+const only = process.argv.slice(2);
+for (const [name, run] of Object.entries(suites)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  const results = await run();
+  console.log(formatResults(name, results));
+  console.log('');
+}
