@@ -129,7 +129,12 @@ export class Engine implements EngineCalls {
     const scope = await probeScope(probe);
     await this.#options.secrets.set(serverUrl, apiKey);
     await this.close();
-    const record: AccountRecord = { serverUrl, uid: me.uid, scope, sandbox: input.sandbox === true };
+    const record: AccountRecord = {
+      serverUrl,
+      uid: me.uid,
+      scope,
+      sandbox: input.sandbox === true,
+    };
     await writeAccountRecord(this.#options.dataDir, record);
     this.#begin(record, apiKey);
     this.session.store.account.setMe(me);
