@@ -47,7 +47,7 @@ export class SignInError extends Error {
 /** The calls the engine answers itself; main adds the ones that need Electron (dialogs, shell). */
 export type EngineCalls = Omit<
   BridgeCalls,
-  'connectSandbox' | 'openExternal' | 'downloadFile' | 'connect'
+  'connectSandbox' | 'openExternal' | 'openWebsite' | 'downloadFile' | 'connect'
 > & {
   connect(input: { serverUrl: string; apiKey: string; sandbox?: boolean }): Promise<AccountView>;
   downloadFile(reportId: string, fileId: string, destination: string): Promise<{ savedTo: string }>;

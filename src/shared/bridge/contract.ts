@@ -57,7 +57,11 @@ export interface BridgeCalls {
   refreshPayments(): Promise<void>;
   sendVerificationEmail(): Promise<{ alreadyVerified: boolean }>;
   openExternal(url: string): Promise<boolean>;
+  /** Steps the API cannot do happen on the website, opened in the user's browser. */
+  openWebsite(page: WebsitePage): Promise<boolean>;
 }
+
+export type WebsitePage = 'sign-up' | 'verify-email' | 'payment-onboarding' | 'api-keys';
 
 export interface BridgeEvents {
   'report-changed': { reportId: string };
@@ -68,6 +72,10 @@ export interface BridgeEvents {
   status: StatusView;
   'upload-progress': { reportId: string; fileId: string; sentBytes: number; size: number };
   'sync-error': ErrorView;
+  /** The user clicked a notification (or a menu item) that leads to this report. */
+  'open-report': { reportId: string };
+  /** A menu item or shortcut handled by main asks the UI to act. */
+  command: { name: 'new-report' | 'sync-now' | 'toggle-theme' | 'focus-search' };
 }
 
 export type BridgeCallName = keyof BridgeCalls;
@@ -99,6 +107,7 @@ export const BRIDGE_CALLS = [
   'refreshPayments',
   'sendVerificationEmail',
   'openExternal',
+  'openWebsite',
 ] as const satisfies readonly BridgeCallName[];
 
 export const BRIDGE_EVENTS = [
@@ -110,6 +119,8 @@ export const BRIDGE_EVENTS = [
   'status',
   'upload-progress',
   'sync-error',
+  'open-report',
+  'command',
 ] as const satisfies readonly BridgeEventName[];
 
 /** What `window.bountyDesk` offers the renderer. */
