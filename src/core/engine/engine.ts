@@ -18,11 +18,15 @@ import { AccountSession, type SessionOptions } from './session';
 
 export interface EngineOptions extends Pick<
   SessionOptions,
-  'clock' | 'cadences' | 'retry' | 'budgetLimit' | 'syncConcurrency' | 'fetch'
+  'clock' | 'cadences' | 'retry' | 'budgetLimit' | 'syncConcurrency' | 'fetch' | 'outboxConcurrency'
 > {
   /** The app's data folder: one mirror per account below it. */
   dataDir: string;
-  secrets: SecretStore;
+  /**
+   * The OS keychain. When it offers `checkAvailable` (KeytarSecretStore does), open and connect
+   * call it first, so a missing keychain fails at once with its clear error instead of later.
+   */
+  secrets: SecretStore & { checkAvailable?(): Promise<void> };
   /** Start the sync and the outbox on sign-in (tests may drive them by hand). */
   autoStart?: boolean;
 }
@@ -72,6 +76,7 @@ export class Engine implements EngineCalls {
   async open(): Promise<AccountView | null> {
     const record = await readAccountRecord(this.#options.dataDir);
     if (!record) return null;
+    await this.#checkKeychain();
     const key = await this.#options.secrets.get(record.serverUrl);
     if (!key) {
       // The keychain lost the key (or another app removed it): the user signs in again.
@@ -108,6 +113,8 @@ export class Engine implements EngineCalls {
     const apiKey = input.apiKey.trim();
     if (!isApiKeyShape(apiKey))
       throw new SignInError('apiKey', new InvalidApiKeyError(apiKey.length).message);
+    // Before any request: without a keychain the key could not be kept, so say so first.
+    await this.#checkKeychain();
     const probe = new ResearcherApi({
       serverUrl,
       apiKey,
@@ -151,6 +158,10 @@ export class Engine implements EngineCalls {
     if (record) await this.#options.secrets.delete(record.serverUrl);
   }
 
+  async #checkKeychain(): Promise<void> {
+    await this.#options.secrets.checkAvailable?.();
+  }
+
   #begin(record: AccountRecord, apiKey: string): void {
     const o = this.#options;
     this.#record = record;
@@ -165,6 +176,7 @@ export class Engine implements EngineCalls {
       ...(o.retry ? { retry: o.retry } : {}),
       ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
       ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
+      ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
       ...(o.fetch ? { fetch: o.fetch } : {}),
     });
     this.#session.store.account.setConnection({

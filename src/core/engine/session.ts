@@ -24,7 +24,7 @@ import { submitChecklist } from '../domain/checklist';
 import { contentOf } from '../domain/merge';
 import { validateFile, validateMessage, validateReportInput } from '../domain/validate';
 import { OutboxWorker } from '../outbox';
-import { messageFingerprint, openStore, type Store } from '../store';
+import { messageFingerprint, openStore, type EnqueueInput, type Store } from '../store';
 import { SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { describeError } from './describe-error';
 import type { EngineEvents } from './events';
@@ -59,6 +59,8 @@ export interface SessionOptions {
   retry?: Partial<RetryPolicy>;
   budgetLimit?: number;
   syncConcurrency?: number;
+  /** Reports whose queued writes are sent at once (each report's entries stay in order). */
+  outboxConcurrency?: number;
   fetch?: (input: Request) => Promise<Response>;
 }
 
@@ -108,7 +110,10 @@ export class AccountSession {
         now: () => this.#clock.now(),
         requestSync: () => this.#scheduler.soon(),
       },
-      options.retry ? { retry: options.retry } : {},
+      {
+        ...(options.retry ? { retry: options.retry } : {}),
+        ...(options.outboxConcurrency ? { concurrency: options.outboxConcurrency } : {}),
+      },
     );
     this.#scheduler = new SyncScheduler(ctx, options.cadences ?? {}, {
       onSyncStart: () => {
@@ -130,7 +135,8 @@ export class AccountSession {
     this.api.connectivity.on('online', () => {
       this.#events.emit('connectivity', { state: 'online' });
       this.#worker.kick();
-      void this.#scheduler.syncNow().catch(() => undefined);
+      // A flapping connection must not start a full poll on every answer: one poll, shortly.
+      this.#scheduler.soon();
       this.#emitStatus();
     });
     this.api.connectivity.on('offline', () => {
@@ -180,6 +186,32 @@ export class AccountSession {
 
   #writable(): void {
     if (this.scope !== 'write') throw new ReadOnlyError();
+  }
+
+  /**
+   * Queues a change of a draft's content or files. A parked submit (it waits for the user to fix
+   * its cause, e.g. incomplete_report) would otherwise hold the fix behind it in the report's
+   * queue, so the submit moves behind the new entry, still parked with its error: retrying it
+   * then submits the fixed draft.
+   */
+  #enqueueDraftChange<K extends 'save_draft' | 'upload_file' | 'remove_file'>(
+    input: EnqueueInput<K>,
+  ): void {
+    this.store.db.transaction(() => {
+      const parked = this.store.outbox
+        .list({ reportId: input.reportId })
+        .filter((e) => e.kind === 'submit' && e.state === 'parked');
+      for (const entry of parked) this.store.outbox.cancel(entry.id);
+      this.store.outbox.enqueue(input);
+      for (const entry of parked) {
+        const again = this.store.outbox.enqueue({
+          reportId: input.reportId,
+          kind: 'submit',
+          payload: {},
+        });
+        this.store.outbox.park(again.id, entry.lastError);
+      }
+    });
   }
 
   // ---- programs -----------------------------------------------------------------------------
@@ -295,7 +327,7 @@ export class AccountSession {
       const saved = this.store.drafts.saveContent(reportId, existing.programId, clean);
       const issues = validateReportInput({ program_id: existing.programId, ...clean, revision: 0 });
       if (issues.length === 0) {
-        this.store.outbox.enqueue({
+        this.#enqueueDraftChange({
           reportId,
           kind: 'save_draft',
           payload: { program_id: existing.programId, ...clean },
@@ -379,7 +411,7 @@ export class AccountSession {
         purpose,
       });
       this.store.db.transaction(() => {
-        this.store.outbox.enqueue({
+        this.#enqueueDraftChange({
           reportId,
           kind: 'upload_file',
           payload: {
@@ -400,7 +432,7 @@ export class AccountSession {
           });
           const content = { ...contentOf(current), description };
           this.store.drafts.saveContent(reportId, current.programId, content);
-          this.store.outbox.enqueue({
+          this.#enqueueDraftChange({
             reportId,
             kind: 'save_draft',
             payload: { program_id: current.programId, ...content },
@@ -423,21 +455,23 @@ export class AccountSession {
         if (description !== draft.description) {
           const content = { ...contentOf(draft), description };
           this.store.drafts.saveContent(reportId, draft.programId, content);
-          this.store.outbox.enqueue({
+          this.#enqueueDraftChange({
             reportId,
             kind: 'save_draft',
             payload: { program_id: draft.programId, ...content },
           });
         }
       }
-      // A file never uploaded only needs its queued upload cancelled.
+      // A file never tried only needs its queued upload cancelled. Once an attempt was made, the
+      // server may hold the file even though no answer came back (a dropped connection after
+      // the upload was carried out), so the removal must be sent.
       const queuedUpload = this.store.outbox
         .list({ reportId })
         .find(
           (e) =>
             e.kind === 'upload_file' &&
-            e.state !== 'in_flight' &&
-            e.state !== 'done' &&
+            e.state === 'pending' &&
+            e.attempts === 0 &&
             (e.payload as { file_id: string }).file_id === fileId,
         );
       const onServer = this.store.reports.getReport(reportId)?.attachments[fileId];
@@ -446,7 +480,7 @@ export class AccountSession {
         this.store.evidence.remove(fileId);
         return;
       }
-      this.store.outbox.enqueue({ reportId, kind: 'remove_file', payload: { file_id: fileId } });
+      this.#enqueueDraftChange({ reportId, kind: 'remove_file', payload: { file_id: fileId } });
     });
     this.#worker.kick();
   }

@@ -178,14 +178,12 @@ const uploadFile: Handler<'upload_file'> = async (ctx, entry, signal) => {
   }
 };
 
+/**
+ * The mirror may not know the file (an upload whose answer was lost), so the DELETE is always
+ * sent: 404 means the goal (no such file) already holds.
+ */
 const removeFile: Handler<'remove_file'> = async (ctx, entry, signal) => {
   const fileId = entry.payload.file_id;
-  const report = ctx.store.reports.getReport(entry.reportId);
-  const known = report?.attachments[fileId];
-  if (report && !known) {
-    ctx.store.evidence.remove(fileId);
-    return DONE;
-  }
   try {
     const updated = await ctx.api.deleteFile(
       entry.reportId,
@@ -207,7 +205,7 @@ const removeFile: Handler<'remove_file'> = async (ctx, entry, signal) => {
       reconcileDraft(ctx.store, current);
       return AGAIN;
     }
-    if (isApiError(error) && error.code === 'not_found' && report) {
+    if (isApiError(error) && error.code === 'not_found') {
       ctx.store.evidence.remove(fileId);
       return DONE;
     }

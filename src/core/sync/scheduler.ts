@@ -41,6 +41,9 @@ export class SyncScheduler {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
   #forced = new Set<Job>();
+  /** When the extra poll after the user's own write is due (epoch ms), if one is asked for. */
+  #soonAt: number | null = null;
+  readonly #failedAt = new Map<Job, number>();
 
   constructor(ctx: SyncContext, cadences: Partial<Cadences>, hooks: SchedulerHooks) {
     this.#ctx = ctx;
@@ -64,10 +67,15 @@ export class SyncScheduler {
     return this.#runNow();
   }
 
-  /** After the user's own write: one extra poll shortly. */
+  /**
+   * After the user's own write: one extra poll shortly. Repeated calls keep the earliest time (a
+   * busy user must not push the poll away), and the time survives a pass that ends meanwhile
+   * (it reschedules from #nextDueIn, which includes it).
+   */
   soon(): void {
-    this.#forced.add('reports');
-    this.#schedule(this.#cadences.afterActionMs);
+    const at = Date.now() + this.#cadences.afterActionMs;
+    if (this.#soonAt === null || at < this.#soonAt) this.#soonAt = at;
+    this.#schedule(this.#nextDueIn());
   }
 
   refreshAccountNow(): Promise<void> {
@@ -110,9 +118,13 @@ export class SyncScheduler {
   }
 
   #dueIn(job: Job): number {
+    const soon = job === 'reports' && this.#soonAt !== null ? this.#soonAt - Date.now() : Infinity;
     const last = this.#ctx.store.syncState.getLastSync(job);
-    if (!last) return 0;
-    return Date.parse(last) + this.#interval(job) - Date.now();
+    // A failed run counts as a run for the timing: without it a job that keeps failing (offline,
+    // server errors) would be due again at once, in a tight loop. Coming back online asks soon().
+    const tried = Math.max(last ? Date.parse(last) : -Infinity, this.#failedAt.get(job) ?? -Infinity);
+    if (tried === -Infinity) return 0;
+    return Math.min(soon, tried + this.#interval(job) - Date.now());
   }
 
   #nextDueIn(): number {
@@ -130,11 +142,14 @@ export class SyncScheduler {
     let failure: unknown = null;
     for (const job of todo) {
       if (signal.aborted) break;
+      // A soon() during this poll asks for another one: the poll may have listed already.
+      if (job === 'reports') this.#soonAt = null;
       try {
         await this.#runJob(job, signal);
         this.#ctx.store.syncState.setLastSync(job, new Date().toISOString());
       } catch (error) {
         failure = error;
+        this.#failedAt.set(job, Date.now());
         // Offline: the other jobs would fail the same way; the connectivity event restarts us.
         if (isApiError(error) && error.kind !== 'http') break;
       }
