@@ -1,9 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App(): React.JSX.Element {
-  return <main aria-label="Bounty Desk">Bounty Desk</main>;
-}
+import { App } from './app/App';
+import './styles/app.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');

@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+import { useSession } from '../stores/session';
+import { useRouter } from '../stores/router';
+import { useTheme } from './theme';
+import { useBridgeEvents } from './useBridgeEvents';
+import { Shell } from './Shell';
+import { FirstRun } from '../screens/first-run/FirstRun';
+import { ProgramsScreen } from '../screens/programs/ProgramsScreen';
+import { ProgramScreen } from '../screens/programs/ProgramScreen';
+import { ReportsScreen } from '../screens/reports/ReportsScreen';
+import { ReportScreen } from '../screens/report/ReportScreen';
+import { AccountScreen } from '../screens/account/AccountScreen';
+
+function CurrentScreen() {
+  const route = useRouter((s) => s.route);
+  switch (route.name) {
+    case 'programs':
+      return <ProgramsScreen />;
+    case 'program':
+      return <ProgramScreen key={route.programId} programId={route.programId} />;
+    case 'reports':
+      return <ReportsScreen />;
+    case 'report':
+      return <ReportScreen key={route.reportId} reportId={route.reportId} />;
+    case 'account':
+      return <AccountScreen />;
+  }
+}
+
+export function App() {
+  useTheme();
+  useBridgeEvents();
+  const phase = useSession((s) => s.phase);
+  const loadAccount = useSession((s) => s.loadAccount);
+  const refreshStatus = useSession((s) => s.refreshStatus);
+  useEffect(() => {
+    void loadAccount();
+  }, [loadAccount]);
+  useEffect(() => {
+    if (phase === 'signed-in') void refreshStatus();
+  }, [phase, refreshStatus]);
+
+  if (phase === 'loading') {
+    return (
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    );
+  }
+  if (phase === 'signed-out') return <FirstRun />;
+  return (
+    <Shell>
+      <CurrentScreen />
+    </Shell>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, type ReactNode } from 'react';
+import { useRouter, navigate } from '../stores/router';
+import { sectionOf, routeHash } from './routes';
+import { usePrefs } from '../stores/prefs';
+import { useNotices } from '../stores/notices';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { StatusBar } from './StatusBar';
+import { shortcutFor } from './shortcuts';
+import { runCommand } from './useBridgeEvents';
+
+const SECTIONS = [
+  { section: 'programs', label: 'Programs' },
+  { section: 'reports', label: 'Reports' },
+  { section: 'account', label: 'Account' },
+] as const;
+
+const isMac = /Mac/u.test(navigator.platform);
+
+function useShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const action = shortcutFor(e, isMac);
+      if (!action) return;
+      e.preventDefault();
+      if (action.kind === 'navigate') navigate({ name: action.section });
+      else runCommand(action.name);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+function Notices() {
+  const errors = useNotices((s) => s.errors);
+  const dismiss = useNotices((s) => s.dismiss);
+  if (errors.length === 0) return null;
+  return (
+    <div className="notices">
+      {errors.map((e) => (
+        <ErrorAlert key={e.key} error={e} onDismiss={() => dismiss(e.key)} />
+      ))}
+    </div>
+  );
+}
+
+export function Shell({ children }: { children: ReactNode }) {
+  const route = useRouter((s) => s.route);
+  const current = sectionOf(route);
+  const toggleTheme = usePrefs((s) => s.toggleTheme);
+  const theme = usePrefs((s) => s.theme);
+  useShortcuts();
+  return (
+    <div className="shell">
+      <header className="top-bar">
+        <span className="brand">Bounty Desk</span>
+        <nav aria-label="Main" className="main-nav">
+          {SECTIONS.map(({ section, label }) => (
+            <a
+              key={section}
+              href={routeHash({ name: section })}
+              aria-current={current === section ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate({ name: section });
+              }}
+            >
+              {label}
+            </a>
+          ))}
+        </nav>
+        <button
+          type="button"
+          className="theme-toggle"
+          aria-label="Toggle theme"
+          title={theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme'}
+          onClick={toggleTheme}
+        >
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+      </header>
+      <StatusBar />
+      <Notices />
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { useSession } from '../stores/session';
+import { formatTime } from '../lib/format';
+import { syncNow } from './useBridgeEvents';
+
+const CONNECTIVITY_TEXT = { online: 'Online', offline: 'Offline', unknown: 'Connecting' } as const;
+
+/** Online state, last sync, unsent changes, reports needing action and the request budget. */
+export function StatusBar() {
+  const status = useSession((s) => s.status);
+  const connectivity = status?.connectivity ?? 'unknown';
+  return (
+    <div className="status-bar">
+      <div role="status" aria-label="Connection" className="status-items">
+        <span className={`conn conn-${connectivity}`}>{CONNECTIVITY_TEXT[connectivity]}</span>
+        {status?.syncing ? <span>Syncing…</span> : null}
+        <span>Last sync: {status?.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
+        <span>{status?.unsent ?? 0} unsent</span>
+        <span>{status?.needsAction ?? 0} need your action</span>
+        <span title="Requests used in the current minute (the server allows this many per minute)">
+          Requests {status?.budget.used ?? 0}/{status?.budget.limit ?? 120}
+        </span>
+      </div>
+      <button type="button" onClick={() => void syncNow()} disabled={status?.syncing ?? false}>
+        Sync now
+      </button>
+    </div>
+  );
+}

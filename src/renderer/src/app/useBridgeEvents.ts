@@ -1,0 +1,82 @@
+import { useEffect } from 'react';
+import { bridge, onBridge } from '../bridge';
+import { emitCommand } from '../stores/commands';
+import { reportError } from '../stores/notices';
+import { usePrefs } from '../stores/prefs';
+import { useReport } from '../stores/report';
+import { useReports } from '../stores/reports';
+import { navigate } from '../stores/router';
+import { useSession } from '../stores/session';
+import { usePrograms } from '../stores/programs';
+
+/** Mirrors the events main pushes into the stores, for as long as the shell is mounted. */
+export function useBridgeEvents(): void {
+  useEffect(() => {
+    let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+    const reloadSoon = (): void => {
+      // Bursts of changes (a sync page) cost one list query.
+      clearTimeout(reloadTimer);
+      reloadTimer = setTimeout(() => void useReports.getState().reload(), 150);
+    };
+    const reportChanged = (reportId: string): void => {
+      reloadSoon();
+      if (useReport.getState().reportId === reportId) void useReport.getState().reload();
+    };
+    const offs = [
+      onBridge('status', (status) => {
+        const before = useSession.getState().status;
+        useSession.getState().setStatus(status);
+        // A finished sync may have brought programs (first run) or account changes.
+        if (before?.syncing && !status.syncing) {
+          void usePrograms.getState().load();
+          void useSession.getState().loadAccount();
+        }
+      }),
+      onBridge('connectivity', ({ state }) => {
+        const status = useSession.getState().status;
+        if (status) useSession.getState().setStatus({ ...status, connectivity: state });
+      }),
+      onBridge('report-changed', ({ reportId }) => reportChanged(reportId)),
+      onBridge('needs-info', ({ reportId }) => reportChanged(reportId)),
+      onBridge('decision', ({ reportId }) => reportChanged(reportId)),
+      onBridge('payout-changed', ({ reportId }) => reportChanged(reportId)),
+      onBridge('upload-progress', (p) => useReport.getState().onProgress(p)),
+      onBridge('sync-error', (error) => reportError(error)),
+      onBridge('open-report', ({ reportId }) => navigate({ name: 'report', reportId })),
+      onBridge('command', ({ name }) => {
+        if (name === 'toggle-theme') usePrefs.getState().toggleTheme();
+        else runCommand(name);
+      }),
+    ];
+    return () => {
+      clearTimeout(reloadTimer);
+      for (const off of offs) off();
+    };
+  }, []);
+}
+
+/** Commands with an app-wide fallback when no screen handles them. */
+export function runCommand(
+  name: 'new-report' | 'sync-now' | 'focus-search' | 'save-now' | 'send-reply',
+): void {
+  if (emitCommand(name)) return;
+  if (name === 'sync-now') {
+    void syncNow();
+  } else if (name === 'focus-search') {
+    navigate({ name: 'reports' });
+    // The reports screen focuses its searchbox when it mounts with this flag.
+    pendingSearchFocus.value = true;
+  }
+}
+
+export const pendingSearchFocus = { value: false };
+
+export async function syncNow(): Promise<void> {
+  try {
+    await bridge.syncNow();
+  } catch (e) {
+    reportError(e);
+  } finally {
+    void useSession.getState().refreshStatus();
+  }
+}

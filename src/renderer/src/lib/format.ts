@@ -1,0 +1,83 @@
+/** Display helpers. Pure. */
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+export function formatUsd(dollars: number): string {
+  return `$${Math.round(dollars).toLocaleString('en-US')}`;
+}
+
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+export function humanize(value: string): string {
+  const s = value.replace(/_/gu, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+export const ASSET_LABELS: Record<string, string> = {
+  web: 'web',
+  api: 'api',
+  mobile: 'mobile',
+  source_code: 'source code',
+  cloud: 'cloud',
+  hardware: 'hardware',
+  other: 'other',
+};
+
+export const REWARD_LABELS: Record<string, string> = {
+  under_1k: 'Under $1k',
+  '1k_5k': '$1k–$5k',
+  '5k_10k': '$5k–$10k',
+  over_10k: 'Over $10k',
+};
+
+export const UPDATED_LABELS: Record<string, string> = {
+  any: 'Any time',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+};
+
+export const INTAKE_LABELS: Record<string, string> = {
+  open: 'open',
+  paused: 'paused',
+  closed: 'closed',
+};
+
+export const STATUS_LABELS: Record<string, string> = {
+  draft: 'Draft',
+  triaging: 'Triaging',
+  needs_info: 'Needs info',
+  paused: 'Paused',
+  human_review: 'Human review',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  duplicate: 'Duplicate',
+  insufficient_info: 'Insufficient info',
+  withdrawn: 'Withdrawn',
+};
+
+/** "in 42 s" style countdown text. */
+export function formatCountdown(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+}

@@ -1,0 +1,124 @@
+import { useState, type FormEvent } from 'react';
+import { bridge } from '../../bridge';
+import { fieldErrorOf, toErrorView } from '../../lib/errors';
+import { useSession } from '../../stores/session';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { WebsiteLink } from '../../components/WebsiteLink';
+import type { ErrorView } from '../../../../shared/bridge/views';
+
+type Field = 'serverUrl' | 'apiKey';
+
+export function validateConnectInput(
+  serverUrl: string,
+  apiKey: string,
+): Partial<Record<Field, string>> {
+  const errors: Partial<Record<Field, string>> = {};
+  if (!serverUrl.trim())
+    errors.serverUrl = 'Enter the address of the server, e.g. https://example.com.';
+  else if (!/^https?:\/\/\S+$/iu.test(serverUrl.trim()))
+    errors.serverUrl = 'Use an http:// or https:// address.';
+  if (!apiKey.trim()) errors.apiKey = 'Paste an API key created on the website.';
+  return errors;
+}
+
+export function FirstRun() {
+  const setAccount = useSession((s) => s.setAccount);
+  const [serverUrl, setServerUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const [error, setError] = useState<ErrorView | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(
+    action: () => Promise<Awaited<ReturnType<typeof bridge.connectSandbox>>>,
+  ): Promise<void> {
+    setBusy(true);
+    setError(null);
+    try {
+      setAccount(await action());
+    } catch (e) {
+      const field = fieldErrorOf(e);
+      if (field && (field.field === 'serverUrl' || field.field === 'apiKey')) {
+        setFieldErrors({ [field.field]: field.message });
+      } else {
+        setError(toErrorView(e));
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function connect(e: FormEvent): void {
+    e.preventDefault();
+    const errors = validateConnectInput(serverUrl, apiKey);
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    void run(() => bridge.connect({ serverUrl: serverUrl.trim(), apiKey: apiKey.trim() }));
+  }
+
+  return (
+    <main className="first-run">
+      <h1>Welcome</h1>
+      <p>
+        Bounty Desk keeps your reports on this computer and sends them when you are online. Try it
+        with the built-in sandbox, or connect to a server with an API key.
+      </p>
+      {error ? <ErrorAlert error={error} onDismiss={() => setError(null)} /> : null}
+      <section className="card" aria-labelledby="sandbox-heading">
+        <h2 id="sandbox-heading">Try the sandbox</h2>
+        <p>A local practice server with demo programs. Nothing leaves your computer.</p>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void run(() => bridge.connectSandbox())}
+        >
+          Use the sandbox
+        </button>
+      </section>
+      <form className="card" aria-labelledby="server-heading" onSubmit={connect} noValidate>
+        <h2 id="server-heading">Connect to a server</h2>
+        <label className="field">
+          <span>Server URL</span>
+          <input
+            type="url"
+            value={serverUrl}
+            onChange={(e) => setServerUrl(e.target.value)}
+            placeholder="https://"
+            aria-invalid={fieldErrors.serverUrl ? true : undefined}
+            aria-describedby={fieldErrors.serverUrl ? 'server-url-error' : undefined}
+            autoComplete="url"
+          />
+        </label>
+        {fieldErrors.serverUrl ? (
+          <p id="server-url-error" className="field-error">
+            Server URL: {fieldErrors.serverUrl}
+          </p>
+        ) : null}
+        <label className="field">
+          <span>API key</span>
+          <input
+            type="password"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            aria-invalid={fieldErrors.apiKey ? true : undefined}
+            aria-describedby={fieldErrors.apiKey ? 'api-key-error' : undefined}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </label>
+        {fieldErrors.apiKey ? (
+          <p id="api-key-error" className="field-error">
+            API key: {fieldErrors.apiKey}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          Connect
+        </button>
+        <p className="hint">
+          No key yet? <WebsiteLink page="sign-up">Sign up</WebsiteLink>, then{' '}
+          <WebsiteLink page="api-keys">Create API keys</WebsiteLink> on the website.
+        </p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,131 @@
+import { useEffect, useState } from 'react';
+import { SEVERITIES } from '../../../../shared/api';
+import type { Program } from '../../../../shared/api';
+import { bridge } from '../../bridge';
+import { usePrograms } from '../../stores/programs';
+import { navigate } from '../../stores/router';
+import { reportError } from '../../stores/notices';
+import { useReadOnlyReason } from '../../stores/session';
+import { useCommand } from '../../stores/commands';
+import { Markdown } from '../../components/Markdown';
+import { DisabledReason } from '../../components/DisabledReason';
+import { formatTime, formatUsd, humanize } from '../../lib/format';
+import { ProgramBadges, newReportBlocker } from './ProgramBadges';
+
+const POLICY_SECTIONS = [
+  { field: 'scope', title: 'Scope' },
+  { field: 'exclusions', title: 'Exclusions' },
+  { field: 'rules', title: 'Rules' },
+  { field: 'eligibility', title: 'Eligibility' },
+  { field: 'disclosure', title: 'Disclosure' },
+] as const;
+
+function RewardTable({ program }: { program: Program }) {
+  return (
+    <table aria-label="Rewards" className="rewards-table">
+      <thead>
+        <tr>
+          <th scope="col">Severity</th>
+          <th scope="col">Reward (USD)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {SEVERITIES.filter((s) => program.rewards[s] !== undefined).map((s) => (
+          <tr key={s}>
+            <th scope="row">{humanize(s)}</th>
+            <td>{formatUsd(program.rewards[s] ?? 0)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function NewReportButton({ program }: { program: Program }) {
+  const readOnly = useReadOnlyReason();
+  const [busy, setBusy] = useState(false);
+  const reason = readOnly ?? newReportBlocker(program);
+  async function create(): Promise<void> {
+    if (reason || busy) return;
+    setBusy(true);
+    try {
+      const draft = await bridge.createDraft(program.id);
+      navigate({ name: 'report', reportId: draft.reportId });
+    } catch (e) {
+      reportError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+  useCommand('new-report', () => void create());
+  return (
+    <div className="action-row">
+      <button
+        type="button"
+        className="primary"
+        disabled={reason !== null || busy}
+        aria-describedby={reason ? 'new-report-reason' : undefined}
+        onClick={() => void create()}
+      >
+        New report
+      </button>
+      <DisabledReason id="new-report-reason" reason={reason} />
+    </div>
+  );
+}
+
+export function ProgramScreen({ programId }: { programId: string }) {
+  const program = usePrograms((s) => s.programs[programId]);
+  const loadProgram = usePrograms((s) => s.loadProgram);
+  useEffect(() => {
+    void loadProgram(programId);
+  }, [programId, loadProgram]);
+
+  if (program === undefined) return <p className="loading">Loading program…</p>;
+  if (program === null) {
+    return (
+      <div className="screen">
+        <h1>Program not found</h1>
+        <p>It is not in the offline copy yet, or it is private. Sync and try again.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="screen program-screen">
+      <p className="breadcrumb">
+        <a
+          href="#/programs"
+          onClick={(e) => {
+            e.preventDefault();
+            navigate({ name: 'programs' });
+          }}
+        >
+          ← All programs
+        </a>
+      </p>
+      <h1>{program.name}</h1>
+      <div className="row-meta">
+        <span>{program.customer_name}</span>
+        <ProgramBadges program={program} />
+        <span>Intake {program.intake}</span>
+        <span>{program.pool_paused ? 'Reward pool paused' : 'Reward pool active'}</span>
+        <span>Policy version {program.policy_version}</span>
+        <span>Updated {formatTime(program.updated_at)}</span>
+      </div>
+      <NewReportButton program={program} />
+      <p className="row-summary">{program.summary}</p>
+      <Markdown source={program.description} headingOffset={2} />
+      <h2>Rewards</h2>
+      <RewardTable program={program} />
+      <section aria-labelledby="policy-heading" className="policy">
+        <h2 id="policy-heading">Policy</h2>
+        {POLICY_SECTIONS.map(({ field, title }) => (
+          <div key={field} className="policy-section">
+            <h3>{title}</h3>
+            <Markdown source={program[field]} headingOffset={3} />
+          </div>
+        ))}
+      </section>
+    </div>
+  );
+}

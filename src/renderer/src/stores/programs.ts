@@ -1,0 +1,49 @@
+import { create } from 'zustand';
+import type { ProgramPageView, ProgramQuery, ProgramView } from '../../../shared/bridge/views';
+import { bridge } from '../bridge';
+import { reportError } from './notices';
+
+interface ProgramsState {
+  query: ProgramQuery;
+  page: ProgramPageView | null;
+  loading: boolean;
+  programs: Record<string, ProgramView | null | undefined>;
+  setQuery(patch: Partial<ProgramQuery>): void;
+  load(): Promise<void>;
+  loadProgram(programId: string): Promise<void>;
+}
+
+let loadSeq = 0;
+
+export const usePrograms = create<ProgramsState>((set, get) => ({
+  query: { page: 1, limit: 12 },
+  page: null,
+  loading: false,
+  programs: {},
+  setQuery(patch) {
+    // Any filter change goes back to the first page.
+    const resetsPage = Object.keys(patch).some((k) => k !== 'page');
+    set((s) => ({ query: { ...s.query, ...patch, ...(resetsPage ? { page: 1 } : {}) } }));
+    void get().load();
+  },
+  async load() {
+    const seq = ++loadSeq;
+    set({ loading: true });
+    try {
+      const page = await bridge.listPrograms(get().query);
+      if (seq === loadSeq) set({ page, loading: false });
+    } catch (e) {
+      if (seq === loadSeq) set({ loading: false });
+      reportError(e);
+    }
+  },
+  async loadProgram(programId) {
+    try {
+      const program = await bridge.getProgram(programId);
+      set((s) => ({ programs: { ...s.programs, [programId]: program } }));
+    } catch (e) {
+      set((s) => ({ programs: { ...s.programs, [programId]: null } }));
+      reportError(e);
+    }
+  },
+}));

@@ -1,0 +1,53 @@
+import { create } from 'zustand';
+import type { ReportDetailView } from '../../../shared/bridge/views';
+import { bridge } from '../bridge';
+import { reportError } from './notices';
+
+interface Progress {
+  sentBytes: number;
+  size: number;
+}
+
+/** The report on screen: its mirror view, and upload progress pushed by main. */
+interface ReportState {
+  reportId: string | null;
+  detail: ReportDetailView | null | undefined;
+  progress: Record<string, Progress>;
+  open(reportId: string): Promise<void>;
+  reload(): Promise<void>;
+  setDetail(detail: ReportDetailView): void;
+  onProgress(p: { reportId: string; fileId: string; sentBytes: number; size: number }): void;
+}
+
+let seq = 0;
+
+export const useReport = create<ReportState>((set, get) => ({
+  reportId: null,
+  detail: undefined,
+  progress: {},
+  async open(reportId) {
+    if (get().reportId !== reportId) set({ reportId, detail: undefined, progress: {} });
+    await get().reload();
+  },
+  async reload() {
+    const reportId = get().reportId;
+    if (!reportId) return;
+    const mine = ++seq;
+    try {
+      const detail = await bridge.getReport(reportId);
+      if (mine === seq && get().reportId === reportId) set({ detail });
+    } catch (e) {
+      reportError(e);
+      if (mine === seq && get().detail === undefined) set({ detail: null });
+    }
+  },
+  setDetail(detail) {
+    if (detail.id === get().reportId) set({ detail });
+  },
+  onProgress(p) {
+    if (p.reportId !== get().reportId) return;
+    set((s) => ({
+      progress: { ...s.progress, [p.fileId]: { sentBytes: p.sentBytes, size: p.size } },
+    }));
+  },
+}));
