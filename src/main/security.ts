@@ -20,6 +20,8 @@ export function secureWebPreferences(preloadPath: string): WebPreferences {
     navigateOnDragDrop: false,
     spellcheck: false,
     safeDialogs: true,
+    // Middle-click would otherwise try to open a link in a new window (denied anyway).
+    disableBlinkFeatures: 'Auxclick',
   };
 }
 
@@ -42,10 +44,20 @@ export interface ExternalOpener {
   openExternal(url: string): Promise<void>;
 }
 
+/**
+ * The app's only way to hand a URL to the OS: after `isSafeExternalUrl`, through
+ * `shell.openExternal`. False (and nothing opened) for anything else.
+ */
+export async function openSafeExternal(shell: ExternalOpener, url: string): Promise<boolean> {
+  if (!isSafeExternalUrl(url)) return false;
+  await shell.openExternal(url);
+  return true;
+}
+
 /** Denies every navigation and window the page itself asks for; safe links go to the OS browser. */
 export function hardenWebContents(contents: WebContents, shell: ExternalOpener): void {
   contents.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    void openSafeExternal(shell, url).catch(() => undefined);
     return { action: 'deny' };
   });
   contents.on('will-navigate', (event) => event.preventDefault());
@@ -54,19 +66,21 @@ export function hardenWebContents(contents: WebContents, shell: ExternalOpener):
 }
 
 /** No camera, microphone, notifications-from-page, geolocation, etc.: the UI needs none of them. */
-export function hardenSession(session: Session): void {
+export function hardenSession(session: Session, devServerOrigin?: string): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   session.setDevicePermissionHandler(() => false);
   session.webRequest.onBeforeRequest((details, callback) => {
     // The renderer is a local bundle: it never loads anything from the network.
-    callback({ cancel: !isLocalResource(details.url) });
+    // (`npm run dev` only: also the Vite dev server that serves it.)
+    callback({ cancel: !isLocalResource(details.url, devServerOrigin) });
   });
 }
 
-export function isLocalResource(raw: string): boolean {
+export function isLocalResource(raw: string, devServerOrigin?: string): boolean {
   try {
     const url = new URL(raw);
+    if (devServerOrigin && sameDevOrigin(url, devServerOrigin)) return true;
     return url.protocol === 'file:' || url.protocol === 'devtools:' || url.protocol === 'data:';
   } catch {
     return false;
@@ -82,8 +96,19 @@ export function isTrustedSender(
   try {
     const actual = new URL(frame.url);
     const expected = new URL(rendererUrl);
-    return actual.protocol === expected.protocol && actual.pathname === expected.pathname;
+    return (
+      actual.protocol === expected.protocol &&
+      actual.host === expected.host &&
+      actual.pathname === expected.pathname
+    );
   } catch {
     return false;
   }
+}
+
+/** The dev server over http, and its hot-reload socket over ws on the same host. */
+function sameDevOrigin(url: URL, devServerOrigin: string): boolean {
+  const dev = new URL(devServerOrigin);
+  const scheme = url.protocol === 'ws:' ? 'http:' : url.protocol;
+  return scheme === dev.protocol && url.host === dev.host;
 }

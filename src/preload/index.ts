@@ -7,14 +7,21 @@ import {
   type Bridge,
   type BridgeEventName,
   type BridgeEvents,
+  type BridgeResult,
 } from '../shared/bridge/contract';
 
 // The preload exposes exactly the typed bridge contract: one function per declared call, and
 // `on` for declared events. No generic ipcRenderer, no Node, nothing else crosses.
+// Main answers each call with a BridgeResult; a failure rejects with the plain BridgeError
+// (`{ name, message, field?, code?, status?, requestId? }`), which survives the context bridge.
 const calls = Object.fromEntries(
   BRIDGE_CALLS.map((name) => [
     name,
-    (...args: unknown[]) => ipcRenderer.invoke(callChannel(name), ...args),
+    async (...args: unknown[]): Promise<unknown> => {
+      const result = (await ipcRenderer.invoke(callChannel(name), ...args)) as BridgeResult;
+      if (result.ok) return result.value;
+      throw result.error;
+    },
   ]),
 );
 

@@ -130,3 +130,20 @@ export type Bridge = BridgeCalls & {
 
 export const callChannel = (name: BridgeCallName): string => `bridge:call:${name}`;
 export const eventChannel = (name: BridgeEventName): string => `bridge:event:${name}`;
+
+/**
+ * How a failed call reaches the renderer: plain data, never a stack, never the API key. `field`
+ * names the input at fault (`serverUrl`, `apiKey`, a draft field…); API errors add `code`,
+ * `status` and, for 500s, `requestId`. The preload rejects the call's promise with this object.
+ */
+export interface BridgeError {
+  name: string;
+  message: string;
+  field?: string;
+  code?: string;
+  status?: number;
+  requestId?: string;
+}
+
+/** What main answers on a call channel; the preload unwraps it (IPC would drop error fields). */
+export type BridgeResult<T = unknown> = { ok: true; value: T } | { ok: false; error: BridgeError };

@@ -1,0 +1,87 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import {
+  BRIDGE_CALLS,
+  BRIDGE_EVENTS,
+  callChannel,
+  eventChannel,
+  type BridgeCallName,
+  type BridgeCalls,
+  type BridgeEventName,
+  type BridgeEvents,
+  type BridgeResult,
+} from '../shared/bridge/contract';
+import { BridgeInputError, toBridgeError } from './errors';
+import { isTrustedSender } from './security';
+import { validateArgs } from './validate-args';
+
+/** The part of `ipcMain` the bridge uses. */
+export interface IpcMainLike {
+  handle(
+    channel: string,
+    listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>,
+  ): void;
+  removeHandler(channel: string): void;
+}
+
+export interface RegisterBridgeOptions {
+  ipcMain: IpcMainLike;
+  /** The `file:` URL of the bundled renderer page: the only trusted sender. */
+  rendererUrl: string;
+  calls: BridgeCalls;
+  /** Calls wait for this (the account restored at start) before they reach the engine. */
+  ready?: Promise<unknown>;
+  /** Told about failures (without the key: messages are already redacted). */
+  onError?: (name: BridgeCallName, error: ReturnType<typeof toBridgeError>) => void;
+}
+
+/**
+ * One `ipcMain.handle` per declared bridge call. Each checks the sender frame, then the shape of
+ * every argument, and only then calls the handler; the answer is a BridgeResult so errors cross
+ * as plain data. Returns a function that removes the handlers.
+ */
+export function registerBridge(options: RegisterBridgeOptions): () => void {
+  const { ipcMain, rendererUrl, calls } = options;
+  for (const name of BRIDGE_CALLS) {
+    ipcMain.handle(callChannel(name), async (event, ...args): Promise<BridgeResult> => {
+      try {
+        if (!isTrustedSender(event.senderFrame, rendererUrl)) {
+          throw new BridgeInputError('This call is only accepted from the app window.');
+        }
+        const valid = validateArgs(name, args);
+        await options.ready;
+        const call = calls[name] as (...a: unknown[]) => Promise<unknown>;
+        const value = await call(...valid);
+        return { ok: true, value };
+      } catch (error) {
+        const plain = toBridgeError(error);
+        options.onError?.(name, plain);
+        return { ok: false, error: plain };
+      }
+    });
+  }
+  return () => {
+    for (const name of BRIDGE_CALLS) ipcMain.removeHandler(callChannel(name));
+  };
+}
+
+/** Where events go: the window's `webContents.send`, when there is a window. */
+export type EventSink = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]) => void;
+
+export interface EventSource {
+  on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void): () => void;
+}
+
+/** Forwards every declared engine event to the renderer unchanged. Returns an unsubscribe. */
+export function forwardEvents(source: EventSource, sink: EventSink): () => void {
+  const offs = BRIDGE_EVENTS.map((name) =>
+    source.on(name, (payload) => sink(name, payload as BridgeEvents[typeof name])),
+  );
+  return () => offs.forEach((off) => off());
+}
+
+/** An EventSink onto a window's web contents (`bridge:event:<name>` channels). */
+export function sendTo(
+  getContents: () => { send(channel: string, payload: unknown): void } | null,
+): EventSink {
+  return (event, payload) => getContents()?.send(eventChannel(event), payload);
+}

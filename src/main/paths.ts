@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface AppPaths {
+  /** The engine's data folder: the account record and one SQLite mirror per account. */
+  dataDir: string;
+  /** The embedded sandbox's state and file bytes. */
+  sandboxDir: string;
+  /** main's own small settings: the sandbox choice. */
+  choiceFile: string;
+  preloadFile: string;
+  rendererFile: string;
+  rendererUrl: string;
+  /** The tray icon, copied next to the main bundle at build time (electron.vite.config.ts). */
+  iconFile: string;
+}
+
+/**
+ * Every path main uses. `userData` is `app.getPath('userData')`; `bundleDir` is the folder of the
+ * built main bundle (`out/main`), next to `out/preload` and `out/renderer`.
+ */
+export function appPaths(userData: string, bundleDir: string): AppPaths {
+  const rendererFile = join(bundleDir, '..', 'renderer', 'index.html');
+  return {
+    dataDir: join(userData, 'data'),
+    sandboxDir: join(userData, 'sandbox'),
+    choiceFile: join(userData, 'shell.json'),
+    preloadFile: join(bundleDir, '..', 'preload', 'index.cjs'),
+    rendererFile,
+    rendererUrl: pathToFileURL(rendererFile).href,
+    iconFile: join(bundleDir, 'icon.png'),
+  };
+}
