@@ -7,6 +7,8 @@ export interface Db {
   readonly sqlite: Database.Database;
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE, so a writer never upgrades mid-way). */
   transaction<T>(fn: () => T): T;
+  /** Calls `listener` after each outermost `transaction` commits; returns the unsubscribe. */
+  onCommit(listener: () => void): () => void;
   schemaVersion(): number;
   close(): void;
 }
@@ -37,10 +39,20 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     sqlite.close();
     throw error;
   }
+  const commitListeners = new Set<() => void>();
   return {
     file,
     sqlite,
-    transaction: <T>(fn: () => T): T => sqlite.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T): T => {
+      const outermost = !sqlite.inTransaction;
+      const result = sqlite.transaction(fn).immediate();
+      if (outermost) for (const listener of commitListeners) listener();
+      return result;
+    },
+    onCommit(listener) {
+      commitListeners.add(listener);
+      return () => commitListeners.delete(listener);
+    },
     schemaVersion: () => userVersion(sqlite),
     close: () => {
       if (!sqlite.open) return;

@@ -8,6 +8,7 @@ import { createEvidenceRepository, type EvidenceRepository } from './evidence';
 import { createMessagesRepository, type MessagesRepository } from './messages';
 import { createOutboxRepository, type OutboxRepository } from './outbox';
 import { createProgramsRepository, type ProgramsRepository } from './programs';
+import { createReportIndexer, type ReportIndexer } from './fts-index';
 import { createReportsRepository, type ReportsRepository } from './reports';
 import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
@@ -23,6 +24,8 @@ export interface Store {
   readonly outbox: OutboxRepository;
   readonly evidence: EvidenceRepository;
   readonly search: SearchRepository;
+  /** The report search index, filled after each write commits (see fts-index.ts). */
+  readonly searchIndex: ReportIndexer;
   close(): void;
 }
 
@@ -35,18 +38,26 @@ export interface OpenStoreOptions extends OpenOptions {
 
 export function openStore(options: OpenStoreOptions): Store {
   const db = openDatabase(options.file, options);
+  const searchIndex = createReportIndexer(db);
+  db.onCommit(() => searchIndex.schedule());
+  // A queue left by a crash (or by a close before the drain ended).
+  if (searchIndex.pending() > 0) searchIndex.schedule();
   return {
     db,
     programs: createProgramsRepository(db),
-    reports: createReportsRepository(db),
+    reports: createReportsRepository(db, searchIndex),
     messages: createMessagesRepository(db),
     account: createAccountRepository(db),
     syncState: createSyncStateRepository(db),
     drafts: createDraftsRepository(db),
     outbox: createOutboxRepository(db),
     evidence: createEvidenceRepository(db, options.dataDir),
-    search: createSearchRepository(db),
-    close: () => db.close(),
+    search: createSearchRepository(db, searchIndex),
+    searchIndex,
+    close: () => {
+      searchIndex.stop();
+      db.close();
+    },
   };
 }
 
@@ -61,6 +72,7 @@ export { rewardBand } from './program-filters';
 export type * from './account';
 export type * from './drafts';
 export type * from './evidence';
+export type { ReportIndexer } from './fts-index';
 export type * from './messages';
 export type * from './outbox';
 export type * from './programs';

@@ -7,6 +7,7 @@ import type {
   ReportStatus,
   ReportSummary,
 } from './api-types';
+import type { ReportIndexer } from './fts-index';
 import { toFtsMatch } from './fts-query';
 import { bit, placeholders, timeMs } from './sql-values';
 
@@ -131,7 +132,7 @@ function toListItem(row: ListRow): ReportListItem {
   };
 }
 
-export function createReportsRepository(db: Db): ReportsRepository {
+export function createReportsRepository(db: Db, index: ReportIndexer): ReportsRepository {
   const sqlite = db.sqlite;
   const selectVersion = sqlite.prepare<[string], StoredVersion>(
     `SELECT r.seq, r.status, r.revision, r.updated_ms, d.report_json
@@ -318,7 +319,11 @@ export function createReportsRepository(db: Db): ReportsRepository {
       const statuses = query.status === undefined ? [] : [query.status].flat();
       const match = query.search === undefined ? null : toFtsMatch(query.search);
       const params: unknown[] = [...statuses];
-      if (match !== null) params.push(match);
+      if (match !== null) {
+        // Reports written a moment ago may still be queued for the index.
+        index.flush();
+        params.push(match);
+      }
       params.push(Math.max(0, Math.trunc(query.limit)), Math.max(0, Math.trunc(query.offset ?? 0)));
       return listStatement(statuses.length, match !== null)
         .all(...params)

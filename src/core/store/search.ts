@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import type { ReportIndexer } from './fts-index';
 import { toFtsMatch } from './fts-query';
 
 export type SearchKind = 'report' | 'program';
@@ -21,7 +22,7 @@ export interface SearchRepository {
 const reportRank = 'bm25(reports_fts, 5.0, 1.0, 1.0)';
 const programRank = 'bm25(programs_fts, 5.0, 2.0, 2.0, 1.0)';
 
-export function createSearchRepository(db: Db): SearchRepository {
+export function createSearchRepository(db: Db, index: ReportIndexer): SearchRepository {
   const sqlite = db.sqlite;
   const reports = sqlite.prepare<[string, number], { id: string; rank: number }>(`
     SELECT r.id, f.rank FROM
@@ -37,6 +38,8 @@ export function createSearchRepository(db: Db): SearchRepository {
   function run(kind: SearchKind, query: string, limit: number): SearchHit[] {
     const match = toFtsMatch(query);
     if (match === null) return [];
+    // Reports written a moment ago may still be queued for the index.
+    if (kind === 'report') index.flush();
     const statement = kind === 'report' ? reports : programs;
     return statement.all(match, limit).map((row) => ({ kind, id: row.id, score: -row.rank }));
   }

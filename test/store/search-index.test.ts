@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrations, openDatabase, openStore } from '../../src/core/store';
+import { INDEX_BATCH } from '../../src/core/store/fts-index';
+import { makeMessage, makeReport, summaryOf, tempStore, type TempStore } from './fixtures';
+
+let t: TempStore;
+beforeEach(() => (t = tempStore()));
+afterEach(() => t.cleanup());
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const ids = (hits: { id: string }[]): string[] => hits.map((h) => h.id);
+
+function integrityCheck(): void {
+  t.store.db.sqlite.exec("INSERT INTO reports_fts (reports_fts) VALUES ('integrity-check')");
+}
+
+function indexedRows(): number {
+  return (t.store.db.sqlite.prepare('SELECT count(*) AS n FROM reports_fts').get() as { n: number })
+    .n;
+}
+
+describe('report search index, filled after the write', () => {
+  it('a search right after the write finds the report (it indexes what is still queued)', () => {
+    const report = makeReport({ title: 'Open redirect in login', description: 'next= param' });
+    t.store.reports.upsertReports([report]);
+    // Nothing has had a turn of the event loop: the report is still queued ...
+    expect(t.store.searchIndex.pending()).toBe(1);
+    // ... and both search paths find it anyway.
+    expect(ids(t.store.search.searchReports('redirect'))).toEqual([report.id]);
+    expect(t.store.searchIndex.pending()).toBe(0);
+    t.store.reports.upsertReports([{ ...report, revision: 2, description: 'returnTo param' }]);
+    expect(ids(t.store.reports.listReports({ search: 'returnto', limit: 10 }))).toEqual([
+      report.id,
+    ]);
+    expect(t.store.reports.listReports({ search: 'next', limit: 10 })).toEqual([]);
+    integrityCheck();
+  });
+
+  it('drains by itself after the commit, one batch per event-loop turn', async () => {
+    const count = 2 * INDEX_BATCH + 500;
+    const reports = Array.from({ length: count }, (_, i) =>
+      makeReport({ title: `Finding ${i}`, description: i === count - 1 ? 'needle' : 'hay' }),
+    );
+    t.store.reports.upsertReports(reports);
+    expect(t.store.searchIndex.pending()).toBe(count);
+    await turn();
+    expect(t.store.searchIndex.pending()).toBe(count - INDEX_BATCH);
+    await t.store.searchIndex.idle();
+    expect(t.store.searchIndex.pending()).toBe(0);
+    expect(indexedRows()).toBe(count);
+    expect(ids(t.store.search.searchReports('needle'))).toEqual([reports[count - 1]?.id]);
+    integrityCheck();
+  });
+
+  it('indexes a report once per write, with title, description and thread together', async () => {
+    const report = makeReport({ title: 'SSRF via webhook', description: 'metadata endpoint' });
+    // The sync's shape: list page, full report and thread in one transaction.
+    t.store.db.transaction(() => {
+      t.store.reports.upsertSummaries([summaryOf(report)]);
+      t.store.reports.upsertReports([report]);
+      t.store.messages.replaceThread(report.id, [
+        makeMessage({ body: 'Which cloud provider?' }),
+        makeMessage({ author: 'researcher', body: 'The staging cluster.' }),
+      ]);
+      // A search inside the transaction sees what it wrote so far.
+      expect(ids(t.store.search.searchReports('staging cluster'))).toEqual([report.id]);
+    });
+    t.store.reports.upsertReports([report]);
+    await t.store.searchIndex.idle();
+    expect(t.store.searchIndex.pending()).toBe(0);
+    expect(indexedRows()).toBe(1);
+    for (const query of ['ssrf', 'metadata', 'cloud provider'])
+      expect(ids(t.store.search.searchReports(query)), query).toEqual([report.id]);
+    integrityCheck();
+  });
+
+  it('a status or payout change queues nothing; title, description and thread changes do', () => {
+    const report = makeReport({ status: 'triaging', submitted_at: '2025-01-01T00:00:00Z' });
+    t.store.reports.upsertReports([report]);
+    t.store.searchIndex.flush();
+    t.store.reports.upsertReports([
+      { ...report, status: 'accepted', updated_at: '2026-01-01T00:00:00Z' },
+    ]);
+    expect(t.store.searchIndex.pending()).toBe(0);
+    t.store.reports.upsertSummaries([
+      summaryOf(report, { title: 'Renamed', revision: 2, updated_at: '2026-02-01T00:00:00Z' }),
+    ]);
+    expect(t.store.searchIndex.pending()).toBe(1);
+    expect(ids(t.store.search.searchReports('renamed'))).toEqual([report.id]);
+    expect(t.store.search.searchReports('stored')).toEqual([]);
+    t.store.messages.replaceThread(report.id, [makeMessage({ body: 'Thanks, paid.' })]);
+    expect(t.store.searchIndex.pending()).toBe(1);
+    expect(ids(t.store.search.searchReports('paid'))).toEqual([report.id]);
+  });
+
+  it('a deleted report leaves the index whether or not it was indexed yet', () => {
+    const indexed = makeReport({ title: 'Indexed finding' });
+    const queued = makeReport({ title: 'Queued finding' });
+    const kept = makeReport({ title: 'Kept finding' });
+    t.store.reports.upsertReports([indexed]);
+    t.store.messages.replaceThread(indexed.id, [makeMessage({ body: 'finding confirmed' })]);
+    t.store.searchIndex.flush();
+    t.store.reports.upsertReports([queued, kept]);
+    t.store.messages.replaceThread(queued.id, [makeMessage({ body: 'finding confirmed' })]);
+    t.store.reports.deleteReport(indexed.id);
+    t.store.reports.deleteReport(queued.id);
+    expect(t.store.searchIndex.pending()).toBe(1);
+    expect(ids(t.store.search.searchReports('finding'))).toEqual([kept.id]);
+    expect(indexedRows()).toBe(1);
+    integrityCheck();
+  });
+
+  it('a queue left in the file (closed before the drain) is indexed after the next open', async () => {
+    const report = makeReport({ title: 'Prototype pollution in merge' });
+    t.store.reports.upsertReports([report]);
+    t.reopen();
+    expect(t.store.searchIndex.pending()).toBe(1);
+    await t.store.searchIndex.idle();
+    expect(t.store.searchIndex.pending()).toBe(0);
+    expect(ids(t.store.search.searchReports('pollution'))).toEqual([report.id]);
+  });
+
+  it('a rolled-back write queues nothing and tells no commit listener', () => {
+    let commits = 0;
+    const off = t.store.db.onCommit(() => commits++);
+    t.store.db.transaction(() => {
+      t.store.db.transaction(() => t.store.reports.upsertReports([makeReport()]));
+    });
+    expect(commits).toBe(1);
+    t.store.searchIndex.flush();
+    expect(() =>
+      t.store.db.transaction(() => {
+        t.store.reports.upsertReports([makeReport()]);
+        throw new Error('abort');
+      }),
+    ).toThrow('abort');
+    expect(commits).toBe(1);
+    expect(t.store.searchIndex.pending()).toBe(0);
+    off();
+  });
+
+  it('migration 2 keeps a version-1 index and queues later writes', () => {
+    const v1 = openDatabase(`${t.file}.v1`, { migrations: migrations.slice(0, 1) });
+    // A version-1 file as the app left it (its triggers indexed inside the write).
+    v1.sqlite
+      .prepare(
+        `INSERT INTO reports (id, program_id, program_name, status, display_status, title,
+           revision, updated_ms) VALUES ('r1', 'p', 'P', 'draft', 'Draft', 'Legacy title', 1, 0)`,
+      )
+      .run();
+    v1.close();
+    const v2 = openStore({ file: `${t.file}.v1`, dataDir: t.dir });
+    try {
+      expect(v2.db.schemaVersion()).toBe(2);
+      expect(v2.searchIndex.pending()).toBe(0);
+      expect(ids(v2.search.searchReports('legacy'))).toEqual(['r1']);
+      v2.reports.upsertSummaries([
+        summaryOf(makeReport({ id: 'r1', title: 'Current title', revision: 2 })),
+      ]);
+      expect(v2.searchIndex.pending()).toBe(1);
+      expect(ids(v2.search.searchReports('current'))).toEqual(['r1']);
+      expect(v2.search.searchReports('legacy')).toEqual([]);
+    } finally {
+      v2.close();
+    }
+  });
+});
