@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  openSafeExternal,
   hardenSession,
   hardenWebContents,
   isLocalResource,
@@ -26,6 +27,7 @@ describe('window settings (Electron security checklist)', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
     });
   });
 });
@@ -122,5 +124,34 @@ describe('IPC sender check', () => {
       false,
     );
     expect(isTrustedSender(null, rendererUrl)).toBe(false);
+  });
+});
+
+describe('openSafeExternal: the only way a URL reaches the OS', () => {
+  it('opens safe URLs and refuses the rest without calling the shell', async () => {
+    const shell = { openExternal: vi.fn(async () => undefined) };
+    expect(await openSafeExternal(shell, 'mailto:security@example.com')).toBe(true);
+    expect(await openSafeExternal(shell, 'file:///etc/passwd')).toBe(false);
+    expect(await openSafeExternal(shell, 'ms-msdt:/id PCWDiagnostic')).toBe(false);
+    expect(shell.openExternal.mock.calls).toEqual([['mailto:security@example.com']]);
+  });
+});
+
+describe('development server (npm run dev only)', () => {
+  it('is a local resource only when given, on its own host, over http or its ws socket', () => {
+    const dev = 'http://localhost:5173/';
+    expect(isLocalResource('http://localhost:5173/src/main.tsx', dev)).toBe(true);
+    expect(isLocalResource('ws://localhost:5173/', dev)).toBe(true);
+    expect(isLocalResource('http://localhost:5173/src/main.tsx')).toBe(false);
+    expect(isLocalResource('http://localhost:6000/x', dev)).toBe(false);
+    expect(isLocalResource('https://evil.example/', dev)).toBe(false);
+  });
+
+  it('a dev page is trusted only on the same host and path', () => {
+    const dev = 'http://localhost:5173/';
+    expect(isTrustedSender({ url: 'http://localhost:5173/#/reports', parent: null }, dev)).toBe(
+      true,
+    );
+    expect(isTrustedSender({ url: 'http://evil.example/', parent: null }, dev)).toBe(false);
   });
 });

@@ -1,0 +1,51 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as electron from 'electron';
+import { createMainWindow, focusWindow } from '../../src/main/window';
+import { secureWebPreferences } from '../../src/main/security';
+import { appPaths } from '../../src/main/paths';
+import type { ElectronMock } from './electron-mock';
+
+vi.mock('electron', async () => (await import('./electron-mock')).electronMock());
+const { BrowserWindow } = electron as unknown as ElectronMock;
+
+describe('the app window', () => {
+  const paths = appPaths('/home/u/.config/Bounty Desk', '/opt/app/out/main');
+  beforeEach(() => (BrowserWindow.created.length = 0));
+
+  it('is created with exactly the tested secure webPreferences (written literally for the scanner)', () => {
+    createMainWindow(paths);
+    const [win] = BrowserWindow.created;
+    expect(win?.options['webPreferences']).toEqual(secureWebPreferences(paths.preloadFile));
+    expect(win?.options['webPreferences']).toMatchObject({
+      preload: '/opt/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      disableBlinkFeatures: 'Auxclick',
+    });
+    expect(win?.options['show']).toBe(false);
+  });
+
+  it('loads the bundled renderer file, or the dev server only when given one', () => {
+    createMainWindow(paths);
+    createMainWindow({ ...paths, devServerUrl: 'http://localhost:5173/' });
+    expect(BrowserWindow.created.map((w) => w.loaded)).toEqual([
+      ['/opt/app/out/renderer/index.html'],
+      ['http://localhost:5173/'],
+    ]);
+    expect(paths.rendererUrl).toBe('file:///opt/app/out/renderer/index.html');
+    expect(paths.dataDir).toBe('/home/u/.config/Bounty Desk/data');
+    expect(paths.sandboxDir).toBe('/home/u/.config/Bounty Desk/sandbox');
+    expect(paths.iconFile).toBe('/opt/app/out/main/icon.png');
+  });
+
+  it('shows itself once ready, and focusing restores a minimized window', () => {
+    const win = createMainWindow(paths) as unknown as InstanceType<typeof BrowserWindow>;
+    win.listeners.get('ready-to-show')?.();
+    expect(win.calls).toEqual(['show']);
+    win.calls = [];
+    win.minimized = true;
+    focusWindow(win as unknown as electron.BrowserWindow);
+    expect(win.calls).toEqual(['restore', 'show', 'focus']);
+  });
+});
