@@ -8,7 +8,7 @@ interface MarkdownProps {
   source: string;
   headingOffset?: number;
   /** When given, links to files of this report become "Download" buttons. */
-  onDownload?: (target: FileLinkTarget) => void;
+  onDownload?: (target: FileLinkTarget, label: string) => void;
   className?: string;
 }
 
@@ -23,7 +23,7 @@ export function Markdown({ source, headingOffset, onDownload, className }: Markd
       renderMarkdown(source, {
         headingOffset: headingOffset ?? 0,
         openExternal,
-        ...(onDownload ? { downloadFile: (target) => onDownload(target) } : {}),
+        ...(onDownload ? { downloadFile: (target, label) => onDownload(target, label) } : {}),
       }),
     [source, headingOffset, onDownload],
   );

@@ -56,3 +56,19 @@ export function sanitizeEditorHref(raw: string | null | undefined): string {
   if (link.kind === 'file') return (raw ?? '').trim();
   return '';
 }
+
+// eslint-disable-next-line no-control-regex
+const IGNORED_IN_SCHEME = /[\u0000-\u0020\u007f-\u00a0\u200b-\u200d\u2028\u2029\ufeff]/gu;
+
+/**
+ * Whether an editor link target must go: it names a scheme other than http, https or mailto
+ * (javascript:, data:, vbscript:, file:, blob: …), once the characters browsers ignore in a
+ * scheme are removed. Relative targets and file links stay: the editor never navigates them.
+ */
+export function isDangerousEditorHref(raw: string | null | undefined): boolean {
+  if (typeof raw !== 'string') return false;
+  const squeezed = raw.replace(IGNORED_IN_SCHEME, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/iu.exec(squeezed)?.[1]?.toLowerCase();
+  if (!scheme) return false;
+  return !['http', 'https', 'mailto'].includes(scheme);
+}

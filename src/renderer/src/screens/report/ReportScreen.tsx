@@ -1,13 +1,32 @@
 import { useEffect } from 'react';
 import { useReport } from '../../stores/report';
+import { DraftEditor } from './editor/DraftEditor';
+import { SubmittedReport } from './page/SubmittedReport';
 
+/** A draft opens in the editor; anything the server holds as submitted opens as its page. */
 export function ReportScreen({ reportId }: { reportId: string }) {
-  const detail = useReport((s) => s.detail);
+  const detail = useReport((s) => (s.reportId === reportId ? s.detail : undefined));
   const open = useReport((s) => s.open);
   useEffect(() => {
     void open(reportId);
   }, [reportId, open]);
   if (detail === undefined) return <p className="loading">Loading report…</p>;
-  if (detail === null) return <h1>Report not found</h1>;
-  return <h1>{detail.draft?.content.title || detail.report?.title || 'Untitled draft'}</h1>;
+  if (detail === null) {
+    return (
+      <div className="screen">
+        <h1>Report not found</h1>
+        <p>It is not in the offline copy. Sync and try again.</p>
+      </div>
+    );
+  }
+  const report = detail.report;
+  if (report && report.status !== 'draft')
+    return <SubmittedReport detail={detail} report={report} />;
+  if (detail.draft) return <DraftEditor key={detail.id} detail={detail} draft={detail.draft} />;
+  return (
+    <div className="screen">
+      <h1>{report?.title ?? 'Report'}</h1>
+      <p>This draft has no local copy yet. Sync to fetch it.</p>
+    </div>
+  );
 }

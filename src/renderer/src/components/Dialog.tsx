@@ -1,0 +1,46 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface DialogProps {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  /** An alertdialog asks to confirm something destructive. */
+  alert?: boolean;
+  className?: string;
+}
+
+/** A modal `<dialog>` (focus kept inside, Escape closes), named by its heading. */
+export function Dialog({ title, onClose, children, alert, className }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    const onCancel = (e: Event): void => {
+      e.preventDefault();
+      onCloseRef.current();
+    };
+    dialog.addEventListener('cancel', onCancel);
+    return () => {
+      dialog.removeEventListener('cancel', onCancel);
+      if (dialog.open) dialog.close();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      role={alert ? 'alertdialog' : 'dialog'}
+      aria-modal="true"
+      aria-labelledby={headingId}
+      className={`dialog ${className ?? ''}`}
+    >
+      <h2 id={headingId}>{title}</h2>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * Mapping a point in the rich-text editor to an offset in the Markdown the engine stores.
+ *
+ * The editor inserts a marker word at the drop point in a copy of its document and serializes
+ * that copy; the marker's index in the result is the offset. Serializing may format the text
+ * around a marker differently (a marker between blocks becomes its own paragraph), so the offset
+ * is clamped to the longest prefix the marked text shares with the unmarked Markdown. Pure.
+ */
+
+/** A marker that Markdown serialization leaves alone (letters and digits only). */
+export function makeMarker(random: () => number = Math.random): string {
+  return `BDDROP${Math.floor(random() * 1e12).toString(36)}X`;
+}
+
+export function offsetFromMarked(marked: string, marker: string, markdown: string): number {
+  const index = marked.indexOf(marker);
+  if (index < 0) return markdown.length;
+  const before = marked.slice(0, index);
+  if (markdown.startsWith(before)) return before.length;
+  let common = 0;
+  const max = Math.min(before.length, markdown.length);
+  while (common < max && before.charCodeAt(common) === markdown.charCodeAt(common)) common++;
+  return common;
+}
+
+/** Offsets for several files dropped at one point, each after the links before it. */
+export function successiveOffsets(start: number, insertedLengths: readonly number[]): number[] {
+  const out: number[] = [];
+  let at = start;
+  for (const length of insertedLengths) {
+    out.push(at);
+    at += length;
+  }
+  return out;
+}

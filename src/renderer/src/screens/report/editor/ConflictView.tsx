@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import type { ConflictChoice, DraftField, FieldConflict } from '../../../../../shared/bridge/views';
+import { bridge } from '../../../bridge';
+import { reportError } from '../../../stores/notices';
+import { useReport } from '../../../stores/report';
+
+const FIELD_TITLES: Record<DraftField, string> = {
+  title: 'Title',
+  asset: 'Asset',
+  description: 'Description',
+  cvss_vector: 'CVSS vector',
+};
+
+type Choice = { kind: 'ours' } | { kind: 'theirs' } | { kind: 'custom'; text: string };
+
+function toConflictChoice(c: Choice): ConflictChoice {
+  return c.kind === 'custom' ? { custom: c.text } : c.kind;
+}
+
+function FieldConflictView({
+  conflict,
+  choice,
+  onChoose,
+}: {
+  conflict: FieldConflict;
+  choice: Choice | undefined;
+  onChoose(c: Choice): void;
+}) {
+  const name = FIELD_TITLES[conflict.field];
+  const editing = choice?.kind === 'custom';
+  return (
+    <fieldset className="conflict-field">
+      <legend>{name}</legend>
+      <div className="conflict-sides">
+        <div className={`conflict-side${choice?.kind === 'ours' ? ' chosen' : ''}`}>
+          <h4>Your version</h4>
+          <pre className="conflict-text">{conflict.ours || '(empty)'}</pre>
+          <button
+            type="button"
+            aria-pressed={choice?.kind === 'ours'}
+            onClick={() => onChoose({ kind: 'ours' })}
+          >
+            Keep mine
+          </button>
+        </div>
+        <div className={`conflict-side${choice?.kind === 'theirs' ? ' chosen' : ''}`}>
+          <h4>Server version</h4>
+          <pre className="conflict-text">{conflict.theirs || '(empty)'}</pre>
+          <button
+            type="button"
+            aria-pressed={choice?.kind === 'theirs'}
+            onClick={() => onChoose({ kind: 'theirs' })}
+          >
+            Keep theirs
+          </button>
+        </div>
+      </div>
+      {editing ? (
+        <label className="field">
+          <span>Edit {name}</span>
+          <textarea
+            rows={conflict.field === 'description' ? 10 : 2}
+            value={choice.text}
+            onChange={(e) => onChoose({ kind: 'custom', text: e.target.value })}
+          />
+        </label>
+      ) : (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => onChoose({ kind: 'custom', text: conflict.ours })}
+        >
+          Edit {name} by hand
+        </button>
+      )}
+    </fieldset>
+  );
+}
+
+/** Both versions of each field changed on both sides, side by side; the user chooses or edits. */
+export function ConflictView({
+  reportId,
+  conflicts,
+  disabledReason,
+  beforeSave,
+}: {
+  reportId: string;
+  conflicts: FieldConflict[];
+  disabledReason: string | null;
+  beforeSave(): Promise<void>;
+}) {
+  const [choices, setChoices] = useState<Partial<Record<DraftField, Choice>>>({});
+  const [busy, setBusy] = useState(false);
+  const missing = conflicts.filter((c) => !choices[c.field]).length;
+  async function save(): Promise<void> {
+    setBusy(true);
+    try {
+      await beforeSave();
+      const out: Partial<Record<DraftField, ConflictChoice>> = {};
+      for (const c of conflicts) {
+        const choice = choices[c.field];
+        if (choice) out[c.field] = toConflictChoice(choice);
+      }
+      await bridge.resolveConflicts(reportId, out);
+      setChoices({});
+      await useReport.getState().reload();
+    } catch (e) {
+      reportError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const reason =
+    disabledReason ??
+    (missing > 0 ? `Choose a version for ${missing} more field${missing > 1 ? 's' : ''}.` : null);
+  return (
+    <section aria-labelledby="conflicts-heading" className="conflicts card">
+      <h2 id="conflicts-heading">Conflicts</h2>
+      <p>
+        This draft was changed elsewhere while you edited it. For each field below, keep your
+        version, the server's, or edit a combined text. Your other changes are already merged.
+      </p>
+      {conflicts.map((c) => (
+        <FieldConflictView
+          key={c.field}
+          conflict={c}
+          choice={choices[c.field]}
+          onChoose={(choice) => setChoices((s) => ({ ...s, [c.field]: choice }))}
+        />
+      ))}
+      <div className="action-row">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || reason !== null}
+          aria-describedby={reason ? 'resolution-reason' : undefined}
+          onClick={() => void save()}
+        >
+          Save resolution
+        </button>
+        {reason ? (
+          <span id="resolution-reason" className="disabled-reason">
+            {reason}
+          </span>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import type { EvidenceState, EvidenceView } from '../../../../../shared/bridge/views';
+import { formatBytes } from '../../../lib/format';
+import { useReport } from '../../../stores/report';
+
+const STATE_TEXT: Record<EvidenceState, string> = {
+  queued: 'Queued',
+  uploading: 'Uploading',
+  uploaded: 'Uploaded',
+  failed: 'Failed',
+};
+
+interface EvidenceListProps {
+  files: EvidenceView[];
+  onRemove?(file: EvidenceView): void;
+  removeDisabledReason?: string | null;
+  label?: string;
+}
+
+/** Evidence files with live upload progress, hash and state. */
+export function EvidenceList({
+  files,
+  onRemove,
+  removeDisabledReason,
+  label = 'Evidence',
+}: EvidenceListProps) {
+  const progress = useReport((s) => s.progress);
+  if (files.length === 0) {
+    return (
+      <ul aria-label={label} className="evidence-list empty-list">
+        <li className="muted">
+          No files yet. Drop files on the description or use "Attach files".
+        </li>
+      </ul>
+    );
+  }
+  return (
+    <ul aria-label={label} className="evidence-list">
+      {files.map((f) => {
+        const live = progress[f.fileId];
+        const size = live?.size ?? f.size;
+        const sent = f.state === 'uploaded' ? size : Math.max(live?.sentBytes ?? 0, f.sentBytes);
+        return (
+          <li key={f.fileId} className={`evidence evidence-${f.state}`}>
+            <span className="evidence-name">{f.name}</span>
+            <progress aria-label={f.name} max={Math.max(size, 1)} value={Math.min(sent, size)} />
+            <span className="muted">{formatBytes(f.size)}</span>
+            <span className="mono" title={`sha256 ${f.sha256}`}>
+              {f.sha256.slice(0, 12)}
+            </span>
+            <span className="evidence-state">{STATE_TEXT[f.state]}</span>
+            {onRemove ? (
+              <button
+                type="button"
+                disabled={!!removeDisabledReason}
+                title={removeDisabledReason ?? undefined}
+                onClick={() => onRemove(f)}
+              >
+                Remove {f.name}
+              </button>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ChecklistView } from '../../../../../shared/bridge/views';
+import { bridge } from '../../../bridge';
+import { Dialog } from '../../../components/Dialog';
+import { reportError } from '../../../stores/notices';
+import { useReport } from '../../../stores/report';
+
+interface SubmitChecklistProps {
+  reportId: string;
+  readOnlyReason: string | null;
+  onClose(): void;
+  onSubmitted(): void;
+}
+
+/** Every submit precondition with its live state and how to fix it; submit when all pass. */
+export function SubmitChecklist({
+  reportId,
+  readOnlyReason,
+  onClose,
+  onSubmitted,
+}: SubmitChecklistProps) {
+  const [checklist, setChecklist] = useState<ChecklistView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const detail = useReport((s) => s.detail);
+  const refresh = useCallback(async () => {
+    try {
+      setChecklist(await bridge.getChecklist(reportId));
+    } catch (e) {
+      reportError(e);
+    }
+  }, [reportId]);
+  useEffect(() => {
+    void refresh();
+    // Live: uploads finish, the account changes, the program reopens.
+    const t = setInterval(() => void refresh(), 2000);
+    return () => clearInterval(t);
+  }, [refresh, detail]);
+
+  async function submit(): Promise<void> {
+    setBusy(true);
+    try {
+      await bridge.submit(reportId);
+      await useReport.getState().reload();
+      onSubmitted();
+    } catch (e) {
+      reportError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const reason =
+    readOnlyReason ??
+    (checklist && !checklist.ok ? 'Fix the failed items first.' : checklist ? null : 'Checking…');
+  return (
+    <Dialog title="Submit checklist" onClose={onClose} className="checklist-dialog">
+      <ul aria-label="Checklist" className="checklist">
+        {checklist?.items.map((item) => (
+          <li key={item.id} className={item.ok ? 'check-ok' : 'check-failed'}>
+            <span className="check-label">{item.label}</span>{' '}
+            <strong className={item.ok ? 'passed' : 'failed'}>
+              {item.ok ? 'Passed' : 'Failed'}
+            </strong>
+            {item.detail ? <span className="check-detail"> — {item.detail}</span> : null}
+            {!item.ok && item.fix ? (
+              <span className="check-fix"> How to fix: {item.fix}</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <div className="action-row">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || reason !== null}
+          aria-describedby={reason ? 'submit-reason' : undefined}
+          onClick={() => void submit()}
+        >
+          Submit report
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        {reason ? (
+          <span id="submit-reason" className="disabled-reason">
+            {reason}
+          </span>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

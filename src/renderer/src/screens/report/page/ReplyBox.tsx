@@ -1,0 +1,137 @@
+import { useRef, useState, type DragEvent } from 'react';
+import { LIMITS } from '../../../../../shared/api';
+import { bridge, pathForFile } from '../../../bridge';
+import { CharCounter } from '../../../components/CharCounter';
+import { DisabledReason } from '../../../components/DisabledReason';
+import { useCommand } from '../../../stores/commands';
+import { reportError } from '../../../stores/notices';
+import { useReport } from '../../../stores/report';
+
+interface Picked {
+  path: string;
+  name: string;
+}
+
+/** The reply: text, files by drag-and-drop or picker, sent with Ctrl/Cmd+Enter or the button. */
+export function ReplyBox({
+  reportId,
+  disabledReason,
+}: {
+  reportId: string;
+  disabledReason: string | null;
+}) {
+  const [body, setBody] = useState('');
+  const [files, setFiles] = useState<Picked[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+
+  function add(list: File[]): void {
+    const picked: Picked[] = [];
+    for (const f of list) {
+      const path = pathForFile(f);
+      if (path) picked.push({ path, name: f.name });
+      else reportError(new Error(`file: "${f.name}" cannot be read from disk.`));
+    }
+    setFiles((now) => [...now, ...picked].slice(0, LIMITS.filesPerMessage));
+  }
+
+  const empty = body.trim() === '' && files.length === 0;
+  const tooLong = body.length > LIMITS.messageBodyChars;
+  const reason =
+    disabledReason ??
+    (tooLong ? 'The reply is too long.' : empty ? 'Write a reply or attach a file.' : null);
+
+  async function send(): Promise<void> {
+    if (reason || busy) return;
+    setBusy(true);
+    try {
+      await bridge.postMessage(reportId, { body, filePaths: files.map((f) => f.path) });
+      setBody('');
+      setFiles([]);
+      setSent('Reply queued: it is sent when the server is reachable.');
+      await useReport.getState().reload();
+    } catch (e) {
+      reportError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+  useCommand('send-reply', () => void send());
+
+  const onDrop = (e: DragEvent): void => {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (!disabledReason) add(Array.from(e.dataTransfer.files));
+  };
+
+  return (
+    <section
+      aria-labelledby="reply-heading"
+      className="reply"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) e.preventDefault();
+      }}
+      onDrop={onDrop}
+    >
+      <h2 id="reply-heading">Reply</h2>
+      <textarea
+        aria-label="Reply"
+        rows={5}
+        value={body}
+        disabled={!!disabledReason}
+        onChange={(e) => {
+          setBody(e.target.value);
+          setSent(null);
+        }}
+        aria-describedby="reply-count"
+        placeholder="Answer the triage questions. Drop files here to attach them."
+      />
+      <CharCounter id="reply-count" length={body.length} max={LIMITS.messageBodyChars} />
+      {files.length > 0 ? (
+        <ul aria-label="Reply files" className="reply-files">
+          {files.map((f, i) => (
+            <li key={`${f.path}-${i}`}>
+              {f.name}{' '}
+              <button
+                type="button"
+                onClick={() => setFiles((now) => now.filter((_, j) => j !== i))}
+              >
+                Remove {f.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="action-row">
+        <button type="button" disabled={!!disabledReason} onClick={() => input.current?.click()}>
+          Attach files to reply
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={reason !== null || busy}
+          aria-describedby={reason ? 'reply-reason' : undefined}
+          onClick={() => void send()}
+        >
+          Send reply
+        </button>
+        <DisabledReason id="reply-reason" reason={reason} />
+        {sent ? <span role="status">{sent}</span> : null}
+        <input
+          ref={input}
+          type="file"
+          multiple
+          hidden
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => {
+            add(Array.from(e.target.files ?? []));
+            e.target.value = '';
+          }}
+        />
+      </div>
+    </section>
+  );
+}

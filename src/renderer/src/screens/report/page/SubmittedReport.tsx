@@ -1,0 +1,232 @@
+import { useState } from 'react';
+import { isTerminalStatus, type Report } from '../../../../../shared/api';
+import type { ReportDetailView } from '../../../../../shared/bridge/views';
+import { bridge } from '../../../bridge';
+import { Dialog } from '../../../components/Dialog';
+import { DisabledReason } from '../../../components/DisabledReason';
+import { Markdown } from '../../../components/Markdown';
+import { formatBytes, formatCents, formatTime, humanize, STATUS_LABELS } from '../../../lib/format';
+import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
+import { reportError } from '../../../stores/notices';
+import { useReport } from '../../../stores/report';
+import { useReadOnlyReason } from '../../../stores/session';
+import { OutboxPanel } from '../OutboxPanel';
+import { MessageThread } from './MessageThread';
+import { ReplyBox } from './ReplyBox';
+import { useDownload } from './useDownload';
+
+function Timeline({ detail, report }: { detail: ReportDetailView; report: Report }) {
+  const events = buildTimeline(report, detail.messages);
+  return (
+    <ul aria-label="Timeline" className="timeline">
+      {events.map((e, i) => (
+        <li key={`${e.at}-${i}`}>
+          <time dateTime={e.at}>{formatTime(e.at)}</time> {e.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DecisionPanel({ report }: { report: Report }) {
+  return (
+    <section aria-labelledby="decision-heading" className="card">
+      <h2 id="decision-heading">Decision</h2>
+      {report.decision ? (
+        <>
+          <p>
+            <strong>{outcomeLabel(report.decision.outcome)}</strong> —{' '}
+            {formatTime(report.decision.at)}
+          </p>
+          {report.decision.message ? (
+            <Markdown source={report.decision.message} headingOffset={3} />
+          ) : null}
+        </>
+      ) : (
+        <p className="muted">No decision yet.</p>
+      )}
+    </section>
+  );
+}
+
+function PayoutPanel({ report }: { report: Report }) {
+  const p = report.payout;
+  return (
+    <section aria-labelledby="payout-heading" className="card">
+      <h2 id="payout-heading">Payout</h2>
+      {p ? (
+        <dl className="facts">
+          <dt>Status</dt>
+          <dd>{humanize(p.status)}</dd>
+          <dt>Amount</dt>
+          <dd>{formatCents(p.amount_cents)}</dd>
+          <dt>Approved</dt>
+          <dd>{formatTime(p.approved_at)}</dd>
+          <dt>Transferred</dt>
+          <dd>{formatTime(p.transferred_at)}</dd>
+          <dt>Received</dt>
+          <dd>{formatTime(p.received_at)}</dd>
+          {p.payout_failed_at ? (
+            <>
+              <dt>Failed</dt>
+              <dd>{formatTime(p.payout_failed_at)}</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : (
+        <p className="muted">No reward approved yet.</p>
+      )}
+    </section>
+  );
+}
+
+function SubmissionPanel({
+  report,
+  onDownload,
+}: {
+  report: Report;
+  onDownload(id: string, name: string): void;
+}) {
+  const s = report.submission;
+  if (!s) return null;
+  const files = Object.entries(s.attachments);
+  return (
+    <section aria-labelledby="submission-heading" className="card submission">
+      <h2 id="submission-heading">Submission</h2>
+      <p className="muted">
+        Frozen at {formatTime(s.submitted_at)} under policy version {s.program.policy_version} of{' '}
+        {s.program.name}. Payments status then: {humanize(s.payments.status)}.
+      </p>
+      <dl className="facts">
+        <dt>Title</dt>
+        <dd>{s.content.title}</dd>
+        <dt>Asset</dt>
+        <dd>{s.content.asset}</dd>
+        <dt>CVSS vector</dt>
+        <dd className="mono">{s.content.cvss_vector || '—'}</dd>
+      </dl>
+      <Markdown
+        source={s.content.description}
+        headingOffset={2}
+        onDownload={(t, label) => {
+          if (t.reportId === report.id) onDownload(t.fileId, label);
+        }}
+      />
+      <h3>Files</h3>
+      {files.length === 0 ? <p className="muted">No files.</p> : null}
+      <ul className="submission-files">
+        {files.map(([id, a]) => (
+          <li key={id}>
+            <button type="button" onClick={() => onDownload(id, a.name)}>
+              Download {a.name}
+            </button>{' '}
+            <span className="muted">
+              {formatBytes(a.size)} · sha256 <span className="mono">{a.sha256.slice(0, 12)}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function WithdrawButton({ reportId, reason }: { reportId: string; reason: string | null }) {
+  const [confirming, setConfirming] = useState(false);
+  async function withdraw(): Promise<void> {
+    setConfirming(false);
+    try {
+      await bridge.withdraw(reportId);
+      await useReport.getState().reload();
+    } catch (e) {
+      reportError(e);
+    }
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="danger"
+        disabled={reason !== null}
+        aria-describedby={reason ? 'withdraw-reason' : undefined}
+        onClick={() => setConfirming(true)}
+      >
+        Withdraw report
+      </button>
+      <DisabledReason id="withdraw-reason" reason={reason} />
+      {confirming ? (
+        <Dialog title="Withdraw this report?" alert onClose={() => setConfirming(false)}>
+          <p>
+            The report leaves triage for good and gives back its active-report slot. This cannot be
+            undone.
+          </p>
+          <div className="action-row">
+            <button type="button" className="danger" onClick={() => void withdraw()}>
+              Withdraw
+            </button>
+            <button type="button" onClick={() => setConfirming(false)} autoFocus>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+/** A report after submission: status, timeline, decision, payout, thread, reply, withdraw. */
+export function SubmittedReport({ detail, report }: { detail: ReportDetailView; report: Report }) {
+  const readOnly = useReadOnlyReason();
+  const { download, saved } = useDownload(report.id);
+  const terminal = isTerminalStatus(report.status);
+  const withdrawing = detail.outbox.some((e) => e.kind === 'withdraw' && e.state !== 'done');
+  const withdrawReason =
+    readOnly ??
+    (terminal
+      ? report.status === 'withdrawn'
+        ? 'This report is withdrawn.'
+        : 'A decision was made: the report can no longer be withdrawn.'
+      : withdrawing
+        ? 'Withdrawal is being sent.'
+        : null);
+  const replyReason =
+    readOnly ?? (terminal ? 'The report is closed: replies are no longer possible.' : null);
+  return (
+    <div className="screen report-page">
+      <h1>{report.title}</h1>
+      <p className="report-status">
+        <strong className={`status status-${report.status}`}>
+          {STATUS_LABELS[report.status] ?? report.status}
+        </strong>
+        {report.display_status ? <span> — {report.display_status}</span> : null}
+        <span className="muted"> · {report.program_name}</span>
+      </p>
+      {report.status === 'needs_info' ? (
+        <p className="callout">
+          The triage team needs more information: answer in the reply box below.
+        </p>
+      ) : null}
+      {saved ? (
+        <p role="status" className="muted">
+          {saved}
+        </p>
+      ) : null}
+      <OutboxPanel entries={detail.outbox} readOnly={!!readOnly} />
+      <div className="two-columns">
+        <div>
+          <h2>Timeline</h2>
+          <Timeline detail={detail} report={report} />
+        </div>
+        <div>
+          <DecisionPanel report={report} />
+          <PayoutPanel report={report} />
+        </div>
+      </div>
+      <MessageThread messages={detail.messages} reportId={report.id} onDownload={download} />
+      <ReplyBox reportId={report.id} disabledReason={replyReason} />
+      <div className="action-row">
+        <WithdrawButton reportId={report.id} reason={withdrawReason} />
+      </div>
+      <SubmissionPanel report={report} onDownload={download} />
+    </div>
+  );
+}
