@@ -12,14 +12,9 @@ import {
   type WorldAccount,
 } from '../support/sandbox-client';
 
-/** Retries fast so tests do not wait for production backoffs; the rules stay the same. */
-export const FAST_RETRY = {
-  backoffBaseMs: 20,
-  backoffMaxMs: 200,
-  unavailableWaitMs: 200,
-  rateLimitWaitMs: 200,
-  random: () => 0.5,
-};
+import { FAST_RETRY } from './fast-retry';
+
+export { FAST_RETRY };
 
 export interface Harness {
   sandbox: SandboxClient;
