@@ -44,6 +44,8 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     plugins: [react()],
     build: {
+      // As for main: the scanner cannot analyse class private fields (here from dependencies).
+      target: 'es2021',
       rollupOptions: {
         input: { index: resolve(root, 'src/renderer/index.html') },
         // Stable names (no content hash: a local file:// app has no cache to bust), so the
