@@ -66,15 +66,7 @@ interface ReportModel {
   withdrawQueued: boolean;
 }
 
-type OpKind =
-  | 'create'
-  | 'edit'
-  | 'attach'
-  | 'remove'
-  | 'submit'
-  | 'message'
-  | 'withdraw'
-  | 'act';
+type OpKind = 'create' | 'edit' | 'attach' | 'remove' | 'submit' | 'message' | 'withdraw' | 'act';
 
 const sortFiles = (files: FileModel[]): FileModel[] =>
   [...files].sort((a, b) => a.name.localeCompare(b.name) || a.sha256.localeCompare(b.sha256));
@@ -302,131 +294,127 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
     }
   }
 
-  it(
-    `keeps exactly the intended state on the server (seed ${SEED})`,
-    async () => {
-      const began = Date.now();
-      try {
-        await sandbox.faults({
-          rate: 0.2,
-          statuses: [429, 503, 500],
-          reset_connection: true,
-          latency_ms: 120,
-          seed: SEED,
-        });
-        const killAt = new Set(
-          Array.from({ length: RESTARTS }, (_, i) =>
-            Math.floor(((i + 1) * OPERATIONS) / (RESTARTS + 1) + (random() - 0.5) * 20),
-          ),
-        );
-        for (let op = 0; op < OPERATIONS; op++) {
-          await operate(choose());
-          figures.operations++;
-          if (killAt.has(op)) {
-            // A random moment while the engine is sending: no shutdown code runs.
-            await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 250)));
-            await child.kill();
-            await start();
-            figures.restarts++;
-          }
+  it(`keeps exactly the intended state on the server (seed ${SEED})`, async () => {
+    const began = Date.now();
+    try {
+      await sandbox.faults({
+        rate: 0.2,
+        statuses: [429, 503, 500],
+        reset_connection: true,
+        latency_ms: 120,
+        seed: SEED,
+      });
+      const killAt = new Set(
+        Array.from({ length: RESTARTS }, (_, i) =>
+          Math.floor(((i + 1) * OPERATIONS) / (RESTARTS + 1) + (random() - 0.5) * 20),
+        ),
+      );
+      for (let op = 0; op < OPERATIONS; op++) {
+        await operate(choose());
+        figures.operations++;
+        if (killAt.has(op)) {
+          // A random moment while the engine is sending: no shutdown code runs.
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 250)));
+          await child.kill();
+          await start();
+          figures.restarts++;
         }
-
-        await sandbox.clearFaults();
-        await child.call('drain', 120_000);
-        const parked = (
-          await child.call<{ id: number; kind: string; reportId: string; lastError: unknown }[]>(
-            'outbox',
-          )
-        ).filter((e) => (e as unknown as { state: string }).state === 'parked');
-        expect(parked, 'no entry may give up').toEqual([]);
-        await child.call('sync');
-
-        // No report the user did not ask for, none twice.
-        const ids: string[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await sandbox.api<ReportPage>('GET', '/api/reports', {
-            token: key,
-            query: { limit: 100, ...(cursor ? { cursor } : {}) },
-          });
-          ids.push(...page.body.reports.map((r) => r.id));
-          cursor = page.body.next_cursor ?? undefined;
-        } while (cursor);
-        expect([...ids].sort()).toEqual([...reports.keys()].sort());
-
-        for (const model of reports.values()) {
-          const report = (
-            await sandbox.api<Report>('GET', `/api/reports/${model.id}`, { token: key })
-          ).body;
-          const where = `report ${model.id}`;
-          expect(report.status, where).toBe(model.status);
-          const draftFiles = Object.values(report.attachments)
-            .filter((a) => a.reply !== true)
-            .map((a) => ({ name: a.name, sha256: a.sha256 }));
-          if (model.status === 'draft') {
-            expect(
-              {
-                title: report.title,
-                asset: report.asset,
-                description: report.description,
-                cvss_vector: report.cvss_vector,
-              },
-              where,
-            ).toEqual(model.content);
-            expect(sortFiles(draftFiles), where).toEqual(sortFiles([...model.files.values()]));
-          }
-          if (model.submitted) {
-            expect(report.submission?.content, where).toEqual(model.submitted.content);
-            const frozen = Object.values(report.submission?.attachments ?? {}).map((a) => ({
-              name: a.name,
-              sha256: a.sha256,
-            }));
-            expect(sortFiles(frozen), where).toEqual(sortFiles(model.submitted.files));
-          } else {
-            expect(report.submission, where).toBeNull();
-          }
-          const thread = (
-            await sandbox.api<MessageList>('GET', `/api/reports/${model.id}/messages`, {
-              token: key,
-            })
-          ).body.messages.filter((m) => m.author === 'researcher');
-          const sent = thread.map((m) => ({
-            body: m.body,
-            files: sortFiles(
-              m.attachments.map((f) => ({
-                name: f.name,
-                sha256: report.attachments[f.id]?.sha256 ?? 'missing',
-              })),
-            ),
-          }));
-          expect(sent, `${where}: exactly one message per intended message`).toEqual(
-            model.messages.map((m) => ({ body: m.body, files: sortFiles(m.files) })),
-          );
-          const strayMessageFiles = Object.values(report.attachments).filter(
-            (a) => a.reply === true && !a.message_id,
-          );
-          expect(strayMessageFiles, where).toEqual([]);
-        }
-        const stats = await sandbox.control<{ by_status: Record<string, number>; requests: number }>(
-          'GET',
-          '/__sandbox/stats',
-        );
-        console.log(
-          `chaos seed ${SEED}: ${figures.operations} operations (${figures.submits} submits, ` +
-            `${figures.messages} messages, ${figures.files} files, ${figures.acts} team acts), ` +
-            `${figures.restarts} kill -9 restarts, ${stats.requests} requests, faults seen: ` +
-            `${stats.by_status['0'] ?? 0} dropped, ${stats.by_status['429'] ?? 0}×429, ` +
-            `${stats.by_status['503'] ?? 0}×503, ${stats.by_status['500'] ?? 0}×500; ` +
-            `${Math.round((Date.now() - began) / 1000)} s`,
-        );
-        expect(figures.restarts).toBeGreaterThanOrEqual(10);
-        expect(figures.operations).toBeGreaterThanOrEqual(500);
-      } catch (error) {
-        console.error(`chaos test failed with seed ${SEED} (rerun with CHAOS_SEED=${SEED})`);
-        console.error(child?.stderr.slice(-3000));
-        throw error;
       }
-    },
-    240_000,
-  );
+
+      await sandbox.clearFaults();
+      await child.call('drain', 120_000);
+      const parked = (
+        await child.call<{ id: number; kind: string; reportId: string; lastError: unknown }[]>(
+          'outbox',
+        )
+      ).filter((e) => (e as unknown as { state: string }).state === 'parked');
+      expect(parked, 'no entry may give up').toEqual([]);
+      await child.call('sync');
+
+      // No report the user did not ask for, none twice.
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await sandbox.api<ReportPage>('GET', '/api/reports', {
+          token: key,
+          query: { limit: 100, ...(cursor ? { cursor } : {}) },
+        });
+        ids.push(...page.body.reports.map((r) => r.id));
+        cursor = page.body.next_cursor ?? undefined;
+      } while (cursor);
+      expect([...ids].sort()).toEqual([...reports.keys()].sort());
+
+      for (const model of reports.values()) {
+        const report = (
+          await sandbox.api<Report>('GET', `/api/reports/${model.id}`, { token: key })
+        ).body;
+        const where = `report ${model.id}`;
+        expect(report.status, where).toBe(model.status);
+        const draftFiles = Object.values(report.attachments)
+          .filter((a) => a.reply !== true)
+          .map((a) => ({ name: a.name, sha256: a.sha256 }));
+        if (model.status === 'draft') {
+          expect(
+            {
+              title: report.title,
+              asset: report.asset,
+              description: report.description,
+              cvss_vector: report.cvss_vector,
+            },
+            where,
+          ).toEqual(model.content);
+          expect(sortFiles(draftFiles), where).toEqual(sortFiles([...model.files.values()]));
+        }
+        if (model.submitted) {
+          expect(report.submission?.content, where).toEqual(model.submitted.content);
+          const frozen = Object.values(report.submission?.attachments ?? {}).map((a) => ({
+            name: a.name,
+            sha256: a.sha256,
+          }));
+          expect(sortFiles(frozen), where).toEqual(sortFiles(model.submitted.files));
+        } else {
+          expect(report.submission, where).toBeNull();
+        }
+        const thread = (
+          await sandbox.api<MessageList>('GET', `/api/reports/${model.id}/messages`, {
+            token: key,
+          })
+        ).body.messages.filter((m) => m.author === 'researcher');
+        const sent = thread.map((m) => ({
+          body: m.body,
+          files: sortFiles(
+            m.attachments.map((f) => ({
+              name: f.name,
+              sha256: report.attachments[f.id]?.sha256 ?? 'missing',
+            })),
+          ),
+        }));
+        expect(sent, `${where}: exactly one message per intended message`).toEqual(
+          model.messages.map((m) => ({ body: m.body, files: sortFiles(m.files) })),
+        );
+        const strayMessageFiles = Object.values(report.attachments).filter(
+          (a) => a.reply === true && !a.message_id,
+        );
+        expect(strayMessageFiles, where).toEqual([]);
+      }
+      const stats = await sandbox.control<{ by_status: Record<string, number>; requests: number }>(
+        'GET',
+        '/__sandbox/stats',
+      );
+      console.log(
+        `chaos seed ${SEED}: ${figures.operations} operations (${figures.submits} submits, ` +
+          `${figures.messages} messages, ${figures.files} files, ${figures.acts} team acts), ` +
+          `${figures.restarts} kill -9 restarts, ${stats.requests} requests, faults seen: ` +
+          `${stats.by_status['0'] ?? 0} dropped, ${stats.by_status['429'] ?? 0}×429, ` +
+          `${stats.by_status['503'] ?? 0}×503, ${stats.by_status['500'] ?? 0}×500; ` +
+          `${Math.round((Date.now() - began) / 1000)} s`,
+      );
+      expect(figures.restarts).toBeGreaterThanOrEqual(10);
+      expect(figures.operations).toBeGreaterThanOrEqual(500);
+    } catch (error) {
+      console.error(`chaos test failed with seed ${SEED} (rerun with CHAOS_SEED=${SEED})`);
+      console.error(child?.stderr.slice(-3000));
+      throw error;
+    }
+  }, 240_000);
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../src/core/engine';
+import { Engine, type EngineOptions } from '../../src/core/engine';
 import { KeytarSecretStore } from '../../src/core/secrets';
 import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge/contract';
 import {
@@ -35,7 +35,7 @@ export async function openHarness(
     email_verified: true,
     payments_status: 'ready',
   },
-  options: { rateLimits?: 'spec' | 'off' } = {},
+  options: { rateLimits?: 'spec' | 'off'; engine?: Partial<EngineOptions> } = {},
 ): Promise<Harness> {
   const sandbox = await openSandbox({ rateLimits: options.rateLimits ?? 'spec' });
   const world = await sandbox.world();
@@ -49,6 +49,7 @@ export async function openHarness(
       retry: FAST_RETRY,
       // The scheduler's own timers stay slow: tests call syncNow to be deterministic.
       cadences: { afterActionMs: 60_000 },
+      ...options.engine,
     });
     for (const name of [
       'report-changed',

@@ -65,7 +65,9 @@ describe('engine: full researcher journey', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const status = await h.engine.getStatus();
     expect(status.unsent).toBeGreaterThan(0);
-    expect(status.connectivity).toBe('offline');
+    // An answer can still arrive (a retried save answered 409 by the sandbox when the first try
+    // was carried out and its answer dropped), so the check is that the engine went offline.
+    expect(h.events.connectivity?.map((e) => e.state)).toContain('offline');
   });
 
   it('goes online and sends everything in order: the file is ready before the save that links it', async () => {
@@ -142,10 +144,6 @@ describe('engine: full researcher journey', () => {
   it('sees the decision and follows the payout until received', async () => {
     await h.sandbox.act(reportId, { actor: 'founder', status: 'accepted', message: 'Thanks!' });
     await h.engine.syncNow();
-    console.log(
-      JSON.stringify(h.events),
-      JSON.stringify((await h.engine.getReport(reportId))?.report?.status),
-    );
     expect(h.events.decision?.map((e) => e.outcome)).toEqual(['accepted']);
     for (const status of ['approving', 'transferred', 'received']) {
       await h.sandbox.payout(reportId, { status, amount_cents: 125_000 });

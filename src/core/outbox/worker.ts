@@ -85,8 +85,9 @@ export class OutboxWorker {
           this.#running.set(entry.reportId, job);
         }
       }
+      const sleepMs = this.#untilNextDue();
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#idlePollMs);
+        const timer = setTimeout(resolve, sleepMs);
         this.#wake = () => {
           clearTimeout(timer);
           resolve();
@@ -94,6 +95,22 @@ export class OutboxWorker {
       });
       this.#wake = null;
     }
+  }
+
+  /**
+   * How long the loop may sleep: until the earliest retry time of a report's first entry that is
+   * not running, at most idlePollMs. A fixed poll would add up to a second to every backoff.
+   */
+  #untilNextDue(): number {
+    const seen = new Set<string>();
+    let earliest = Infinity;
+    for (const entry of this.#ctx.store.outbox.list()) {
+      if (seen.has(entry.reportId)) continue;
+      seen.add(entry.reportId);
+      if (entry.state !== 'pending' || this.#running.has(entry.reportId)) continue;
+      earliest = Math.min(earliest, entry.nextAttemptAt);
+    }
+    return Math.min(this.#idlePollMs, Math.max(0, earliest - this.#ctx.now()));
   }
 
   async #process(entry: OutboxEntry): Promise<void> {

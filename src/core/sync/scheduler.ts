@@ -122,7 +122,10 @@ export class SyncScheduler {
     const last = this.#ctx.store.syncState.getLastSync(job);
     // A failed run counts as a run for the timing: without it a job that keeps failing (offline,
     // server errors) would be due again at once, in a tight loop. Coming back online asks soon().
-    const tried = Math.max(last ? Date.parse(last) : -Infinity, this.#failedAt.get(job) ?? -Infinity);
+    const tried = Math.max(
+      last ? Date.parse(last) : -Infinity,
+      this.#failedAt.get(job) ?? -Infinity,
+    );
     if (tried === -Infinity) return 0;
     return Math.min(soon, tried + this.#interval(job) - Date.now());
   }
