@@ -26,9 +26,18 @@ export async function fetchWorldAccounts(url: string): Promise<WorldAccount[]> {
   return body.accounts ?? [];
 }
 
-/** The demo user: verified e-mail, payments ready, a write key (docs/sandbox.md: `ada`). */
+/**
+ * The demo user: verified e-mail, payments ready, a write key. `dana` comes first when present:
+ * her seeded reports in every status make the first screen show what the app does
+ * (docs/sandbox.md).
+ */
+export const PREFERRED_DEMO_UID = 'dana';
+
 export function demoAccount(accounts: WorldAccount[]): { uid: string; key: string } {
-  for (const account of accounts) {
+  const ordered = [...accounts].sort(
+    (a, b) => Number(b.uid === PREFERRED_DEMO_UID) - Number(a.uid === PREFERRED_DEMO_UID),
+  );
+  for (const account of ordered) {
     const key = account.keys.find((k) => k.scope === 'write')?.key;
     if (account.email_verified && account.payments_status === 'ready' && key) {
       return { uid: account.uid, key };

@@ -211,14 +211,14 @@ describe('calls forwarded to the real engine', () => {
     account = await value<AccountView>('connectSandbox');
     expect(account.sandbox).toBe(true);
     expect(account.scope).toBe('write');
-    expect(account.me?.uid).toBe('ada');
+    expect(account.me?.uid).toBe('dana');
     expect(account.me?.email_verified).toBe(true);
     expect(account.serverUrl).toBe(sandbox.url);
     expect(account.serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await value<AccountView>('getAccount')).toMatchObject({
       serverUrl: account.serverUrl,
       sandbox: true,
-      me: { uid: 'ada' },
+      me: { uid: 'dana' },
     });
     // main stores the choice, never the URL or the key.
     const choice = await readFile(join(tmp, 'userData', 'shell.json'), 'utf8');
