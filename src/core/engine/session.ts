@@ -24,7 +24,7 @@ import { submitChecklist } from '../domain/checklist';
 import { contentOf } from '../domain/merge';
 import { validateFile, validateMessage, validateReportInput } from '../domain/validate';
 import { OutboxWorker } from '../outbox';
-import { messageFingerprint, openStore, type EnqueueInput, type Store } from '../store';
+import { messageFingerprint, openStore, type Draft, type EnqueueInput, type Store } from '../store';
 import { SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { describeError } from './describe-error';
 import type { EngineEvents } from './events';
@@ -184,6 +184,39 @@ export class AccountSession {
     this.#events.emit('status', this.getStatus());
   }
 
+  /**
+   * A draft made elsewhere (the website, another device) as this client's merge base, without
+   * writing anything: the report views show it as an editable draft.
+   */
+  #serverDraft(reportId: string): Draft | null {
+    const report = this.store.reports.getReport(reportId);
+    if (!report || report.status !== 'draft') return null;
+    const content = contentOf(report);
+    return {
+      reportId,
+      programId: report.program_id,
+      ...content,
+      base: content,
+      baseRevision: report.revision,
+      conflict: null,
+      localOnly: false,
+      updatedAt: report.updated_at ?? new Date(0).toISOString(),
+    };
+  }
+
+  /** The local draft, created from the mirror on the first edit of a draft made elsewhere. */
+  #adoptDraft(reportId: string): Draft | null {
+    const local = this.store.drafts.get(reportId);
+    if (local) return local;
+    const server = this.#serverDraft(reportId);
+    if (!server) return null;
+    return this.store.db.transaction(() => {
+      this.store.drafts.saveContent(reportId, server.programId, contentOf(server));
+      this.store.drafts.acknowledge(reportId, contentOf(server), server.baseRevision ?? 0);
+      return this.store.drafts.get(reportId);
+    });
+  }
+
   #writable(): void {
     if (this.scope !== 'write') throw new ReadOnlyError();
   }
@@ -271,7 +304,7 @@ export class AccountSession {
 
   getReport(reportId: string): ReportDetailView | null {
     const report = this.store.reports.getReport(reportId);
-    const draft = this.store.drafts.get(reportId);
+    const draft = this.store.drafts.get(reportId) ?? this.#serverDraft(reportId);
     if (!report && !draft) return null;
     const outbox = this.store.outbox.list({ reportId });
     if (report?.status === 'needs_info') this.store.reports.markNeedsInfoSeen(reportId);
@@ -320,7 +353,7 @@ export class AccountSession {
    */
   saveDraft(reportId: string, content: DraftContent): DraftView {
     this.#writable();
-    const existing = this.store.drafts.get(reportId);
+    const existing = this.#adoptDraft(reportId);
     if (!existing) throw new EngineInputError('report_id', 'no local draft with this id');
     const clean = contentOf(content);
     const draft = this.store.db.transaction(() => {
@@ -391,7 +424,7 @@ export class AccountSession {
     purpose: 'report' | 'message' = 'report',
   ): Promise<EvidenceView[]> {
     this.#writable();
-    const draft = this.store.drafts.get(reportId);
+    const draft = this.#adoptDraft(reportId);
     if (purpose === 'report' && !draft)
       throw new EngineInputError('report_id', 'only a draft takes evidence');
     const added: EvidenceView[] = [];
@@ -449,7 +482,7 @@ export class AccountSession {
   removeFile(reportId: string, fileId: string): void {
     this.#writable();
     this.store.db.transaction(() => {
-      const draft = this.store.drafts.get(reportId);
+      const draft = this.#adoptDraft(reportId);
       if (draft) {
         const description = removeFileLinks(draft.description, fileId);
         if (description !== draft.description) {

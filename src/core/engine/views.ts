@@ -6,6 +6,7 @@ import type {
   ReportListItem,
 } from '../../shared/bridge/views';
 import { contentOf } from '../domain/merge';
+import type { ConflictSides } from '../outbox/reconcile';
 import { validateReportInput } from '../domain/validate';
 import type { Draft, EvidenceFile, OutboxEntry, ReportListItem as StoredListItem } from '../store';
 import { describeError } from './describe-error';
@@ -19,12 +20,15 @@ export function toDraftView(draft: Draft, unsent: boolean): DraftView {
     programId: draft.programId,
     content,
     baseRevision: draft.baseRevision,
-    conflicts: Object.entries(draft.conflict ?? {}).map(([field, sides]) => ({
-      field: field as keyof typeof content,
-      base: draft.base?.[field as keyof typeof content] ?? '',
-      ours: sides.local,
-      theirs: sides.remote,
-    })),
+    conflicts: Object.entries(draft.conflict ?? {}).map(([field, recorded]) => {
+      const sides = recorded as ConflictSides;
+      return {
+        field: field as keyof typeof content,
+        base: sides.base ?? draft.base?.[field as keyof typeof content] ?? '',
+        ours: sides.local,
+        theirs: sides.remote,
+      };
+    }),
     unsent,
     issues: validateReportInput({ program_id: draft.programId, ...content, revision: 0 }),
   };

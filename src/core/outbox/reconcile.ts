@@ -2,6 +2,13 @@ import type { Report } from '../../shared/api';
 import { contentOf, mergeDraft, type MergeResult } from '../domain/merge';
 import type { DraftConflict, DraftContent, Store } from '../store';
 
+/** One conflicting field as recorded: both sides and, when known, their common ancestor. */
+export interface ConflictSides {
+  local: string;
+  remote: string;
+  base?: string;
+}
+
 export type ReconcileResult =
   | { kind: 'not-draft'; report: Report }
   | { kind: 'no-local-draft' }
@@ -42,8 +49,13 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
       store.drafts.setConflict(current.id, null);
       return { kind: 'clean', merge };
     }
+    // The common ancestor rides along (the store keeps the JSON as given): the draft's base is
+    // `theirs` from now on, and the conflict view must still show what both sides started from.
     const conflict: DraftConflict = {};
-    for (const c of merge.conflicts) conflict[c.field] = { local: c.ours, remote: c.theirs };
+    for (const c of merge.conflicts) {
+      const sides: ConflictSides = { local: c.ours, remote: c.theirs, base: c.base };
+      conflict[c.field] = sides;
+    }
     store.drafts.setConflict(current.id, conflict);
     return { kind: 'conflict', merge };
   });

@@ -57,15 +57,25 @@ export class OutboxWorker {
     await Promise.allSettled([...this.#running.values()]);
   }
 
-  /** Resolves once no entry is pending or in flight (parked ones do not count). */
+  /**
+   * Resolves once no entry is pending or in flight. Parked entries do not count, nor do the
+   * entries queued behind one (they wait for the user as well).
+   */
   async idle(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (
-      this.#ctx.store.outbox.list().some((e) => e.state === 'pending' || e.state === 'in_flight')
-    ) {
+    while (this.#hasWork()) {
       if (Date.now() > deadline) throw new Error('outbox did not drain in time');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  #hasWork(): boolean {
+    const held = new Set<string>();
+    for (const entry of this.#ctx.store.outbox.list()) {
+      if (entry.state === 'parked') held.add(entry.reportId);
+      else if (!held.has(entry.reportId)) return true;
+    }
+    return false;
   }
 
   async #run(): Promise<void> {

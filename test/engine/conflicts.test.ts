@@ -1,0 +1,167 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { KeytarSecretStore } from '../../src/core/secrets';
+import type { DraftContent } from '../../src/shared/bridge/views';
+import type { Report } from '../support/sandbox-client';
+import { COMPLETE_DESCRIPTION, FAST_RETRY, openHarness, type Harness } from './harness';
+
+/**
+ * Revision conflicts with a second client changing the same draft (direct HTTP with the same key,
+ * or a second Engine on another data folder): different fields merge cleanly, the same field
+ * differently waits for the user without overwriting either side, and description edits on
+ * different lines merge line by line.
+ */
+const BASE: DraftContent = {
+  title: 'IDOR on invoices',
+  asset: 'https://billing.example.com/invoices',
+  description: COMPLETE_DESCRIPTION,
+  cvss_vector: '',
+};
+
+describe('engine: revision conflicts with a second client', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await openHarness();
+    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  async function server(reportId: string): Promise<Report> {
+    return (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
+  }
+
+  /** The second client: a full save over HTTP at the server's current revision. */
+  async function otherClientSaves(reportId: string, change: Partial<DraftContent>): Promise<void> {
+    const current = await server(reportId);
+    const res = await h.sandbox.api('PUT', `/api/reports/${reportId}`, {
+      token: h.key,
+      body: {
+        program_id: current.program_id,
+        title: current.title,
+        asset: current.asset,
+        description: current.description,
+        cvss_vector: current.cvss_vector,
+        ...change,
+        revision: current.revision,
+      },
+    });
+    expect(res.status).toBe(200);
+  }
+
+  async function newDraft(): Promise<string> {
+    const draft = await h.engine.createDraft(h.programs.open.id);
+    await h.engine.saveDraft(draft.reportId, BASE);
+    await h.engine.session.drain();
+    return draft.reportId;
+  }
+
+  const putCount = async (): Promise<number> => {
+    const stats = await h.sandbox.control<{ by_route: Record<string, number> }>(
+      'GET',
+      '/__sandbox/stats',
+    );
+    return stats.by_route['PUT /api/reports/{report_id}'] ?? 0;
+  };
+
+  it('different fields: a clean three-way merge puts both changes on the server', async () => {
+    const id = await newDraft();
+    await otherClientSaves(id, { title: 'IDOR on invoices (theirs)' });
+    await h.engine.saveDraft(id, { ...BASE, asset: 'https://billing.example.com/api/invoices' });
+    await h.engine.session.drain();
+    const report = await server(id);
+    expect(report.title).toBe('IDOR on invoices (theirs)');
+    expect(report.asset).toBe('https://billing.example.com/api/invoices');
+    const view = await h.engine.getReport(id);
+    expect(view?.draft?.conflicts).toEqual([]);
+    expect(view?.draft?.content.title).toBe('IDOR on invoices (theirs)');
+    expect(view?.draft?.baseRevision).toBe(report.revision);
+    expect(view?.outbox.filter((e) => e.state !== 'done')).toEqual([]);
+  });
+
+  it('the same field differently: marked in conflict, nothing overwrites either side, then resolved', async () => {
+    const id = await newDraft();
+    await otherClientSaves(id, { title: 'Theirs: IDOR via invoice id' });
+    const before = await server(id);
+    const puts = await putCount();
+    await h.engine.saveDraft(id, {
+      ...BASE,
+      title: 'Ours: IDOR via sequential ids',
+      cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+    });
+    await h.engine.submit(id);
+    await h.engine.session.drain();
+
+    const view = await h.engine.getReport(id);
+    expect(view?.draft?.conflicts).toEqual([
+      {
+        field: 'title',
+        base: BASE.title,
+        ours: 'Ours: IDOR via sequential ids',
+        theirs: 'Theirs: IDOR via invoice id',
+      },
+    ]);
+    const parked = view?.outbox.find((e) => e.state === 'parked');
+    expect(parked?.kind).toBe('save_draft');
+    expect(parked?.error?.code).toBe('merge_conflict');
+    // Exactly one PUT (the one answered 409): no save, no submit went out after it.
+    expect(await putCount()).toBe(puts + 1);
+    const untouched = await server(id);
+    expect(untouched.revision).toBe(before.revision);
+    expect(untouched.title).toBe('Theirs: IDOR via invoice id');
+    expect(untouched.status).toBe('draft');
+    expect((await h.engine.listReports({})).items.find((r) => r.id === id)?.conflict).toBe(true);
+
+    await h.engine.resolveConflicts(id, { title: 'ours' });
+    await h.engine.session.drain();
+    const resolved = await server(id);
+    expect(resolved.title).toBe('Ours: IDOR via sequential ids');
+    // The field only we changed went out with it, and the queued submit followed.
+    expect(resolved.submission?.content.cvss_vector).toBe(
+      'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+    );
+    expect(resolved.status).toBe('triaging');
+    expect((await h.engine.getReport(id))?.draft).toBeNull();
+  });
+
+  it('the description edited on different lines by a second engine: a line-level merge', async () => {
+    const id = await newDraft();
+    const otherDir = await mkdtemp(join(tmpdir(), 'engine-second-'));
+    const second = new Engine({
+      dataDir: otherDir,
+      secrets: new KeytarSecretStore(),
+      retry: FAST_RETRY,
+      cadences: { afterActionMs: 60_000 },
+    });
+    try {
+      await second.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+      await second.syncNow();
+      const theirs = BASE.description.replace(
+        'The redirect target is rejected.',
+        'The redirect target is rejected with 400.',
+      );
+      const seen = await second.getReport(id);
+      expect(seen?.draft?.content.description).toBe(BASE.description);
+      await second.saveDraft(id, { ...BASE, description: theirs });
+      await second.session.drain();
+    } finally {
+      await second.close();
+      await rm(otherDir, { recursive: true, force: true });
+    }
+    const ours = BASE.description.replace(
+      'Session theft through a crafted link.',
+      'Session theft through a crafted link sent by e-mail.',
+    );
+    await h.engine.saveDraft(id, { ...BASE, description: ours });
+    await h.engine.session.drain();
+    const report = await server(id);
+    expect(report.description).toContain('The redirect target is rejected with 400.');
+    expect(report.description).toContain('Session theft through a crafted link sent by e-mail.');
+    expect((await h.engine.getReport(id))?.draft?.conflicts).toEqual([]);
+  });
+});
