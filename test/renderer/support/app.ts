@@ -144,3 +144,14 @@ export async function openApp(
     },
   };
 }
+
+/** Keeps a picture of the page when a test fails (under test-results/, ignored by git). */
+export async function keepFailureShot(
+  page: Page | undefined,
+  file: string,
+  test: { name: string; result?: { state?: string } },
+): Promise<void> {
+  if (!page || page.isClosed() || test.result?.state !== 'fail') return;
+  const name = test.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  await page.screenshot({ path: `test-results/${file}-${name}.png` }).catch(() => undefined);
+}

@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { MessageList, Report } from '../../src/shared/api';
+import { TEMPLATE_HEADINGS } from '../../src/shared/api';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { BridgeHost } from './support/host';
+import {
+  connection,
+  expectNoText,
+  expectText,
+  isEnabled,
+  nav,
+  pointAfterText,
+  until,
+} from './support/ui';
+
+/**
+ * The researcher journey through the UI only, in Chromium, against the real engine and sandbox:
+ * first run, a program, a draft written offline from the template, evidence dropped on the
+ * editor, back online, the checklist failing on payments and passing once fixed, submission,
+ * needs_info, a reply with a file, the decision and the payout received.
+ */
+describe('renderer: full researcher journey', () => {
+  let suite: Suite;
+  let host: BridgeHost;
+  let app: AppPage;
+  let page: Page;
+  let reportId = '';
+
+  const TITLE = 'Open redirect on the login page';
+  const ASSET = 'https://app.example.com/login';
+  const CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N';
+  const SECTIONS: Record<(typeof TEMPLATE_HEADINGS)[number], string> = {
+    'Steps to reproduce': 'Open the login page with a crafted next parameter and sign in.',
+    'Expected behavior': 'The redirect target outside the site is rejected.',
+    'Actual behavior': 'The browser follows the crafted target after login.',
+    'Security impact': 'Phishing pages can borrow the trusted login flow.',
+  };
+  const EVIDENCE = 'GET /login?next=//evil.example HTTP/1.1\n';
+  const REPLY_FILE = 'browser.txt';
+  const REPLY_BYTES = 'Firefox 140 on Linux, default settings.\n';
+
+  const serverReport = async (): Promise<Report> => {
+    const res = await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, {
+      token: host.key,
+    });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const openReportFromList = async (): Promise<void> => {
+    await nav(page, 'Reports').click();
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await page
+      .getByRole('list', { name: 'Reports', exact: true })
+      .getByRole('link', { name: new RegExp(`^${TITLE}`) })
+      .first()
+      .click();
+  };
+
+  beforeAll(async () => {
+    suite = await startSuite();
+    host = await BridgeHost.open({
+      account: { email_verified: true, payments_status: 'not_started' },
+    });
+    app = await openApp(suite, host);
+    page = app.page;
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(page, 'journey', ctx.task);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await host?.close();
+    await suite?.close();
+  });
+
+  it('first run: "Use the sandbox" signs in and shows the programs', async () => {
+    await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Use the sandbox', exact: true }).click();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    expect(host.calls.map((c) => c.name)).toContain('connectSandbox');
+    expect((await host.engine.getAccount())?.me?.uid).toBe(host.account.uid);
+    await expectText(connection(page), /Online/);
+    for (const link of ['Programs', 'Reports', 'Account'] as const) {
+      expect(await nav(page, link).count()).toBe(1);
+    }
+  });
+
+  it('picks a program: its policy, rewards and "New report"', async () => {
+    const programs = page.getByRole('list', { name: 'Programs', exact: true });
+    await programs.getByRole('link', { name: 'Acme Web Platform', exact: true }).click();
+    // The description may repeat the name as a heading of its own: the page heading comes first.
+    await page.getByRole('heading', { name: 'Acme Web Platform', exact: true }).first().waitFor();
+    const policy = page.getByRole('region', { name: 'Policy', exact: true });
+    for (const heading of ['Scope', 'Exclusions', 'Rules', 'Eligibility', 'Disclosure']) {
+      expect(await policy.getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
+    }
+    expect(await page.getByRole('table', { name: 'Rewards', exact: true }).count()).toBe(1);
+    expect(await isEnabled(page.getByRole('button', { name: 'New report', exact: true }))).toBe(
+      true,
+    );
+  });
+
+  it('writes a draft offline with the template: on disk at once, shown as unsent', async () => {
+    await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 1 });
+    await page.getByRole('button', { name: 'New report', exact: true }).click();
+    const description = page.getByRole('textbox', { name: 'Description', exact: true });
+    await description.waitFor();
+    for (const heading of TEMPLATE_HEADINGS) {
+      await description.getByRole('heading', { name: heading, exact: true }).waitFor();
+    }
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill(TITLE);
+    await expectText(page.getByText(`${TITLE.length} / 180`, { exact: true }), /180/);
+    await page.getByRole('textbox', { name: 'Asset', exact: true }).fill(ASSET);
+    await page.getByRole('textbox', { name: 'CVSS vector', exact: true }).fill(CVSS);
+    for (const heading of TEMPLATE_HEADINGS) {
+      await description.getByRole('heading', { name: heading, exact: true }).click();
+      // A person looks at the caret before typing; the editor may still be settling.
+      await page.waitForTimeout(300);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(SECTIONS[heading]);
+    }
+
+    // Autosave: the content reaches the engine's SQLite mirror while the server is unreachable.
+    await until('the draft saved locally', async () => {
+      const { items } = await host.engine.listReports({});
+      const draft = items[0] ? await host.engine.getReport(items[0].id) : null;
+      reportId = draft?.id ?? '';
+      const content = draft?.draft?.content;
+      return (
+        content?.title === TITLE &&
+        content.asset === ASSET &&
+        content.cvss_vector === CVSS &&
+        Object.values(SECTIONS).every((text) => content.description.includes(text))
+      );
+    });
+    await expectText(connection(page), /Offline/);
+    await expectText(connection(page), /[1-9]\d* unsent/);
+    expect((await host.engine.getStatus()).unsent).toBeGreaterThan(0);
+  });
+
+  it('drops an evidence file on the editor: hashed, listed as queued, linked at the drop point', async () => {
+    const path = await host.file('poc.txt', EVIDENCE);
+    const description = page.getByRole('textbox', { name: 'Description', exact: true });
+    // Dropped just past the end of the last sentence: the link goes there, not elsewhere.
+    const box = await description.boundingBox();
+    const end = await pointAfterText(description, SECTIONS['Security impact']);
+    if (!box) throw new Error('the editor is not visible');
+    await host.dropFiles(description, [{ path, bytes: EVIDENCE, type: 'text/plain' }], {
+      x: end.x - box.x,
+      y: end.y - box.y,
+    });
+    const sha = createHash('sha256').update(EVIDENCE).digest('hex');
+    const evidence = page.getByRole('list', { name: 'Evidence', exact: true });
+    const item = evidence.getByRole('listitem').filter({ hasText: 'poc.txt' });
+    await expectText(item, new RegExp(sha.slice(0, 12)));
+    await expectText(item, /Queued|Uploading/);
+    expect(await item.getByRole('progressbar', { name: 'poc.txt' }).count()).toBe(1);
+    expect(
+      await evidence.getByRole('button', { name: 'Remove poc.txt', exact: true }).count(),
+    ).toBe(1);
+    const attach = host.calls.filter((c) => c.name === 'attachFiles');
+    expect(attach.at(-1)?.args).toEqual([reportId, [{ path, insertAt: expect.any(Number) }]]);
+    await until('the link to the file in the draft', async () => {
+      const draft = (await host.engine.getReport(reportId))?.draft;
+      return /\]\(\/?reports\/[^)]+\/files\/[^)]+\)/.test(draft?.content.description ?? '');
+    });
+    const linked = (await host.engine.getReport(reportId))?.draft?.content.description ?? '';
+    const afterLastSentence = new RegExp(
+      `login flow\\.\\s?!?\\[poc\\.txt\\]\\(/reports/${reportId}/files/[0-9a-f-]+\\)`,
+    );
+    expect(linked).toMatch(afterLastSentence);
+  });
+
+  it('goes online: the file is uploaded and the draft with its link reaches the server', async () => {
+    await host.sandbox.clearFaults();
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await expectText(connection(page), /Online/, 15_000);
+    const item = page
+      .getByRole('list', { name: 'Evidence', exact: true })
+      .getByRole('listitem')
+      .filter({ hasText: 'poc.txt' });
+    await expectText(item, /Uploaded/, 15_000);
+    await expectText(connection(page), /\b0 unsent/, 15_000);
+    const report = await serverReport();
+    expect(report.status).toBe('draft');
+    expect(report.title).toBe(TITLE);
+    const files = Object.entries(report.attachments);
+    expect(files.map(([, f]) => [f.name, f.state])).toEqual([['poc.txt', 'ready']]);
+    expect(report.description).toContain(`/reports/${reportId}/files/${files[0]?.[0]}`);
+    for (const text of Object.values(SECTIONS)) expect(report.description).toContain(text);
+  });
+
+  it('fails the checklist on payments: "Submit report" stays disabled', async () => {
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await dialog.waitFor();
+    const payments = dialog.getByRole('listitem').filter({ hasText: 'Payout account ready' });
+    await expectText(payments, /Failed/);
+    await expectText(dialog.getByRole('listitem').filter({ hasText: 'Report complete' }), /Passed/);
+    await expectText(
+      dialog.getByRole('listitem').filter({ hasText: 'Evidence uploaded' }),
+      /Passed/,
+    );
+    expect(
+      await dialog.getByRole('button', { name: 'Submit report', exact: true }).isDisabled(),
+    ).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(host.calls.some((c) => c.name === 'submit')).toBe(false);
+  });
+
+  it('fixes payments from the account screen, then submits', async () => {
+    await host.sandbox.patchAccount(host.account.uid, { payments_status: 'ready' });
+    await nav(page, 'Account').click();
+    await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
+    const main = page.getByRole('main');
+    await expectText(main, /not.started/i);
+    await page.getByRole('button', { name: 'Refresh payments status', exact: true }).click();
+    await expectText(main, /\bready\b/i);
+    await expectNoText(main, /not.started/i);
+
+    await openReportFromList();
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await dialog.waitFor();
+    await expectText(
+      dialog.getByRole('listitem').filter({ hasText: 'Payout account ready' }),
+      /Passed/,
+    );
+    await expectNoText(dialog, /Failed/);
+    const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
+    await until('"Submit report" enabled', () => submit.isEnabled());
+    await submit.click();
+    await until('the server has the submission', async () => {
+      const report = await serverReport();
+      return report.status === 'triaging';
+    });
+    const report = await serverReport();
+    expect(report.submission?.content.title).toBe(TITLE);
+  });
+
+  it('shows the report page, then notices needs_info once after "Sync now"', async () => {
+    await openReportFromList();
+    await page.getByRole('heading', { name: TITLE, exact: true }).waitFor();
+    await expectText(page.getByRole('main'), /In triage/);
+    const submission = page.getByRole('region', { name: 'Submission', exact: true });
+    await expectText(submission, /poc\.txt/);
+    expect(await page.getByRole('list', { name: 'Timeline', exact: true }).count()).toBe(1);
+
+    await host.sandbox.act(reportId, {
+      actor: 'agent',
+      status: 'needs_info',
+      message: 'Which browser did you use?',
+    });
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the needs-info event', () => (host.events['needs-info'] ?? []).length > 0);
+    expect(host.events['needs-info']).toEqual([{ reportId, title: TITLE }]);
+    await expectText(page.getByRole('main'), /Needs your input/);
+    const messages = page.getByRole('region', { name: 'Messages', exact: true });
+    const question = messages.getByRole('article', { name: /^agent at / });
+    await expectText(question, /Which browser did you use\?/);
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the sync to finish', async () => !(await host.engine.getStatus()).syncing);
+    expect(host.events['needs-info']).toHaveLength(1);
+  });
+
+  it('replies with a file: one message with its attachment, back to triage', async () => {
+    const path = await host.file(REPLY_FILE, REPLY_BYTES);
+    await host.registerFile(page, path);
+    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('Firefox 140 on Linux.');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser', { timeout: 10_000 }),
+      page.getByRole('button', { name: 'Attach files to reply', exact: true }).click(),
+    ]);
+    await chooser.setFiles(path);
+    await expectText(page.getByRole('main'), new RegExp(REPLY_FILE.replace('.', '\\.')));
+    await page.getByRole('button', { name: 'Send reply', exact: true }).click();
+    const thread = async (): Promise<MessageList['messages']> => {
+      const res = await host.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
+        token: host.key,
+      });
+      expect(res.status).toBe(200);
+      return res.body.messages;
+    };
+    await until('the reply on the server', async () =>
+      (await thread()).some((m) => m.author === 'researcher'),
+    );
+    const mine = (await thread()).filter((m) => m.author === 'researcher');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.body).toBe('Firefox 140 on Linux.');
+    expect(mine[0]?.attachments.map((a) => a.name)).toEqual([REPLY_FILE]);
+    expect((await serverReport()).status).toBe('triaging');
+
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const messages = page.getByRole('region', { name: 'Messages', exact: true });
+    const reply = messages.getByRole('article', { name: /^researcher at / });
+    await expectText(reply, /Firefox 140 on Linux\./);
+    await expectText(page.getByRole('main'), /In triage/);
+  });
+
+  it('downloads an attachment of the thread to disk without opening it', async () => {
+    const messages = page.getByRole('region', { name: 'Messages', exact: true });
+    await messages.getByRole('button', { name: `Download ${REPLY_FILE}`, exact: true }).click();
+    const dir = join(host.dataDir, 'downloads');
+    await until('the downloaded file', async () =>
+      (await readdir(dir).catch(() => [])).some((f) => f.endsWith(REPLY_FILE)),
+    );
+    const saved = (await readdir(dir)).find((f) => f.endsWith(REPLY_FILE)) ?? '';
+    expect(await readFile(join(dir, saved), 'utf8')).toBe(REPLY_BYTES);
+    expect(host.external).toEqual([]);
+  });
+
+  it('sees the decision and the payout received after "Sync now"', async () => {
+    await host.sandbox.act(reportId, {
+      actor: 'founder',
+      status: 'accepted',
+      message: 'Confirmed and fixed, thank you!',
+    });
+    for (const status of ['approving', 'transferred', 'received']) {
+      await host.sandbox.payout(reportId, { status, amount_cents: 125_000 });
+    }
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const decision = page.getByRole('region', { name: 'Decision', exact: true });
+    await expectText(decision, /Accepted/i, 15_000);
+    await expectText(
+      page.getByRole('region', { name: 'Messages', exact: true }),
+      /Confirmed and fixed, thank you!/,
+    );
+    const payout = page.getByRole('region', { name: 'Payout', exact: true });
+    await expectText(payout, /received/i);
+    await expectText(payout, /1,?250(\.00)?/);
+    expect(host.events.decision?.map((e) => [e.reportId, e.outcome])).toEqual([
+      [reportId, 'accepted'],
+    ]);
+    expect(app.guard.pageErrors).toEqual([]);
+    expect(app.guard.dialogs).toEqual([]);
+  });
+});
