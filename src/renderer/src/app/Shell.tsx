@@ -30,6 +30,21 @@ function useShortcuts(): void {
   }, []);
 }
 
+/** A file dropped outside a drop zone must not make the window load it. */
+function useNoStrayDrops(): void {
+  useEffect(() => {
+    const stop = (e: DragEvent): void => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    window.addEventListener('dragover', stop);
+    window.addEventListener('drop', stop);
+    return () => {
+      window.removeEventListener('dragover', stop);
+      window.removeEventListener('drop', stop);
+    };
+  }, []);
+}
+
 function Notices() {
   const errors = useNotices((s) => s.errors);
   const dismiss = useNotices((s) => s.dismiss);
@@ -49,6 +64,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const toggleTheme = usePrefs((s) => s.toggleTheme);
   const theme = usePrefs((s) => s.theme);
   useShortcuts();
+  useNoStrayDrops();
   return (
     <div className="shell">
       <header className="top-bar">

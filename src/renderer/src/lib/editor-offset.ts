@@ -33,3 +33,19 @@ export function successiveOffsets(start: number, insertedLengths: readonly numbe
   }
   return out;
 }
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * A link dropped inside a word would split it: move the offset to the end of that word.
+ * Offsets between words, at line ends or next to punctuation stay where they are.
+ */
+export function snapOutOfWord(markdown: string, offset: number): number {
+  let at = Math.max(0, Math.min(offset, markdown.length));
+  const before = markdown[at - 1];
+  const after = markdown[at];
+  if (before === undefined || after === undefined || !WORD.test(before) || !WORD.test(after))
+    return at;
+  while (at < markdown.length && WORD.test(markdown[at] as string)) at++;
+  return at;
+}

@@ -13,9 +13,9 @@ import { gfm } from '@milkdown/kit/preset/gfm';
 import { history } from '@milkdown/kit/plugin/history';
 import { clipboard } from '@milkdown/kit/plugin/clipboard';
 import { $prose, replaceAll } from '@milkdown/kit/utils';
-import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
+import { Plugin, PluginKey, Selection } from '@milkdown/kit/prose/state';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
-import { makeMarker, offsetFromMarked } from '../../../lib/editor-offset';
+import { makeMarker, offsetFromMarked, snapOutOfWord } from '../../../lib/editor-offset';
 import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
 
 /** What the draft editor asks of the description editor. */
@@ -111,7 +111,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     };
   }, []);
 
-  function offsetAt(pos: number | null): { offset: number; markdown: string } | null {
+  function offsetAt(pos: number | null, snap = false): { offset: number; markdown: string } | null {
     const editor = editorRef.current;
     if (!editor) return null;
     return editor.action((ctx) => {
@@ -122,7 +122,8 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       const marker = makeMarker();
       try {
         const marked = serialize(view.state.tr.insertText(marker, at).doc);
-        return { offset: offsetFromMarked(marked, marker, markdown), markdown };
+        const offset = offsetFromMarked(marked, marker, markdown);
+        return { offset: snap ? snapOutOfWord(markdown, offset) : offset, markdown };
       } catch {
         return { offset: markdown.length, markdown };
       }
@@ -153,10 +154,13 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     if (editor) {
       pos = editor.action((ctx) => {
         const view = ctx.get(editorViewCtx);
+        const end = Selection.atEnd(view.state.doc).from;
+        // Below the last line means "at the end", not "on the last line".
+        if (e.clientY > view.coordsAtPos(end).bottom) return end;
         return view.posAtCoords({ left: e.clientX, top: e.clientY })?.pos ?? null;
       });
     }
-    propsRef.current.onDropFiles(files, offsetAt(pos));
+    propsRef.current.onDropFiles(files, offsetAt(pos, true));
   }
 
   return (

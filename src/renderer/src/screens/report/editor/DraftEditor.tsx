@@ -69,6 +69,9 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
 
   const content = useRef<DraftContent>(draft.content);
   const lastSaved = useRef<DraftContent>(draft.content);
+  /** Contents this editor saved lately: the engine echoing one of them back is not news. */
+  const ownSaves = useRef<DraftContent[]>([draft.content]);
+  const saving = useRef(0);
   const dirty = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const chain = useRef<Promise<void>>(Promise.resolve());
@@ -88,6 +91,8 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       return;
     }
     setSaveState('saving');
+    saving.current++;
+    ownSaves.current = [...ownSaves.current.slice(-19), next];
     try {
       const view = await bridge.saveDraft(reportId, next);
       lastSaved.current = next;
@@ -97,6 +102,8 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       reportError(e);
       dirty.current = true;
       setSaveState('error');
+    } finally {
+      saving.current--;
     }
   }, [reportId]);
 
@@ -127,11 +134,13 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
   // The engine changed the draft (a merge, a file link, a resolution): adopt it while idle.
   useEffect(() => {
     const incoming = draft.content;
-    if (dirty.current || sameContent(incoming, lastSaved.current)) {
+    const echo = ownSaves.current.some((c) => sameContent(c, incoming));
+    if (dirty.current || saving.current > 0 || echo || sameContent(incoming, lastSaved.current)) {
       setIssues(draft.issues);
       return;
     }
     lastSaved.current = incoming;
+    ownSaves.current = [incoming];
     content.current = incoming;
     setFields({ title: incoming.title, asset: incoming.asset, cvss_vector: incoming.cvss_vector });
     setDescriptionLength(incoming.description.length);
@@ -275,10 +284,11 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       </label>
       <CharCounter id="asset-count" length={fields.asset.length} max={LIMITS.assetChars} />
       <FieldError id="asset-error" messages={errors.asset} />
-      <label className="field">
-        <span>CVSS vector</span>
+      <div className="field">
+        <label htmlFor="cvss-vector-input">CVSS vector</label>
         <span className="field-row">
           <input
+            id="cvss-vector-input"
             value={fields.cvss_vector}
             onChange={(e) => setField('cvss_vector', e.target.value)}
             readOnly={!!locked}
@@ -291,7 +301,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
             CVSS calculator
           </button>
         </span>
-      </label>
+      </div>
       <span id="cvss-score" className="cvss-score-inline">
         {vectorState.kind === 'ok'
           ? scoreText(vectorState.score, vectorState.severity)

@@ -17,7 +17,7 @@ export function MessageThread({
       <h2 id="messages-heading">Messages</h2>
       {messages.length === 0 ? <p className="muted">No messages yet.</p> : null}
       {messages.map((m) => {
-        const name = `${authorName(m.author)} at ${formatTime(m.at)}`;
+        const name = `${m.author} at ${formatTime(m.at)}`;
         return (
           <article key={m.id} aria-label={name} className={`message message-${m.author}`}>
             <header className="message-head">

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { cleanMessage, fieldErrorOf, toErrorView } from '../../src/renderer/src/lib/errors';
+import { buildTimeline } from '../../src/renderer/src/lib/timeline';
+import type { Message, Report } from '../../src/shared/api';
+
+describe('errors in words', () => {
+  it('strips the IPC prefix and error names', () => {
+    expect(
+      cleanMessage(
+        new Error("Error invoking remote method 'bridge:call:connect': SignInError: apiKey: bad"),
+      ),
+    ).toBe('apiKey: bad');
+  });
+
+  it('reads field errors from input errors, as an object or a message', () => {
+    expect(
+      fieldErrorOf(Object.assign(new Error('serverUrl: not a URL'), { field: 'serverUrl' })),
+    ).toEqual({
+      field: 'serverUrl',
+      message: 'not a URL',
+    });
+    expect(fieldErrorOf(new Error('apiKey: must start with the key prefix'))).toEqual({
+      field: 'apiKey',
+      message: 'must start with the key prefix',
+    });
+    expect(fieldErrorOf(new Error('plain failure'))).toBeNull();
+  });
+
+  it('describes API errors by code, with the request ID only for 5xx', () => {
+    const e500 = toErrorView(
+      Object.assign(new Error('boom'), { code: 'internal_error', status: 500, requestId: 'req-1' }),
+    );
+    expect(e500.title).toMatch(/unexpected error/i);
+    expect(e500.advice).toMatch(/request ID/);
+    expect(e500.requestId).toBe('req-1');
+    const e409 = toErrorView(
+      Object.assign(new Error('x'), { code: 'active_limit', status: 409, requestId: 'req-2' }),
+    );
+    expect(e409.title).toMatch(/five active reports/);
+    expect(e409.requestId).toBeUndefined();
+  });
+
+  it('keeps an ErrorView that arrives whole, also inside a message', () => {
+    const view = {
+      status: 503,
+      code: 'busy',
+      title: 'Server busy',
+      advice: 'Wait.',
+      requestId: 'r',
+    };
+    expect(toErrorView(view)).toEqual(view);
+    expect(
+      toErrorView(new Error(`Error invoking remote method 'x': Error: ${JSON.stringify(view)}`)),
+    ).toEqual(view);
+  });
+
+  it('never leaves the user without a title and advice', () => {
+    const unknown = toErrorView(new Error('something odd'));
+    expect(unknown.title).toBeTruthy();
+    expect(unknown.advice).toBe('something odd');
+    expect(
+      toErrorView(Object.assign(new Error('m'), { code: 'brand_new_code', status: 418 })).title,
+    ).toMatch(/brand_new_code/);
+  });
+});
+
+describe('timeline', () => {
+  const base: Report = {
+    id: 'r',
+    program_id: 'p',
+    program_name: 'P',
+    status: 'accepted',
+    display_status: 'Accepted',
+    title: 'T',
+    revision: 3,
+    created_at: '2026-01-01T10:00:00Z',
+    updated_at: '2026-01-05T10:00:00Z',
+    submitted_at: '2026-01-02T10:00:00Z',
+    withdrawn_at: null,
+    asset: 'a',
+    description: 'd',
+    cvss_vector: '',
+    attachments: {},
+    submission: null,
+    decision: { outcome: 'accepted', at: '2026-01-04T10:00:00Z', message: null },
+    payout: {
+      status: 'received',
+      amount_cents: 50000,
+      approved_at: '2026-01-04T11:00:00Z',
+      transferred_at: '2026-01-04T12:00:00Z',
+      received_at: '2026-01-05T09:00:00Z',
+      payout_failed_at: null,
+    },
+  };
+  const message: Message = {
+    id: 'm',
+    author: 'agent',
+    body: 'q?',
+    at: '2026-01-03T10:00:00Z',
+    attachments: [],
+  };
+
+  it('orders every event of the report and its thread by time', () => {
+    expect(buildTimeline(base, [message]).map((e) => e.label)).toEqual([
+      'Draft created',
+      'Submitted for triage',
+      'Message from Triage agent',
+      'Decision: Accepted',
+      'Reward approved',
+      'Payout transferred',
+      'Payout received',
+    ]);
+  });
+
+  it('leaves out what has not happened', () => {
+    const t = buildTimeline({ ...base, decision: null, payout: null, submitted_at: null }, []);
+    expect(t.map((e) => e.label)).toEqual(['Draft created']);
+  });
+});
