@@ -18,7 +18,14 @@ import { AccountSession, type SessionOptions } from './session';
 
 export interface EngineOptions extends Pick<
   SessionOptions,
-  'clock' | 'cadences' | 'retry' | 'budgetLimit' | 'syncConcurrency' | 'fetch' | 'outboxConcurrency'
+  | 'clock'
+  | 'cadences'
+  | 'retry'
+  | 'budgetLimit'
+  | 'syncConcurrency'
+  | 'fetch'
+  | 'outboxConcurrency'
+  | 'timeouts'
 > {
   /** The app's data folder: one mirror per account below it. */
   dataDir: string;
@@ -177,6 +184,7 @@ export class Engine implements EngineCalls {
       ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
       ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
       ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
+      ...(o.timeouts ? { timeouts: o.timeouts } : {}),
       ...(o.fetch ? { fetch: o.fetch } : {}),
     });
     this.#session.store.account.setConnection({

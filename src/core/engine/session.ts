@@ -19,7 +19,14 @@ import type {
   StatusView,
 } from '../../shared/bridge/views';
 import { descriptionTemplate, insertFileLink, removeFileLinks } from '../../shared/rules';
-import { RequestBudget, ResearcherApi, type Clock, type RetryPolicy, systemClock } from '../api';
+import {
+  RequestBudget,
+  ResearcherApi,
+  type Clock,
+  type ResearcherApiOptions,
+  type RetryPolicy,
+  systemClock,
+} from '../api';
 import { submitChecklist } from '../domain/checklist';
 import { contentOf } from '../domain/merge';
 import { validateFile, validateMessage, validateReportInput } from '../domain/validate';
@@ -61,6 +68,8 @@ export interface SessionOptions {
   syncConcurrency?: number;
   /** Reports whose queued writes are sent at once (each report's entries stay in order). */
   outboxConcurrency?: number;
+  /** Request timeouts (tests shorten them to provoke the uncertain outcome of a timeout). */
+  timeouts?: ResearcherApiOptions['timeouts'];
   fetch?: (input: Request) => Promise<Response>;
 }
 
@@ -94,6 +103,7 @@ export class AccountSession {
       clock: this.#clock,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       ...(options.budgetLimit
         ? { budget: new RequestBudget({ clock: this.#clock, limit: options.budgetLimit }) }
         : {}),

@@ -128,6 +128,7 @@ export class OutboxWorker {
     store.outbox.markInFlight(entry.id);
     const current = store.outbox.get(entry.id) ?? entry;
     let outcome: Outcome;
+    const startedAt = Date.now();
     try {
       const handler = HANDLERS[current.kind] as (
         ctx: OutboxContext,
@@ -137,6 +138,7 @@ export class OutboxWorker {
       outcome = await handler(this.#ctx, current, this.#abort.signal);
     } catch (error) {
       outcome = this.#classify(error, current);
+      outcome = holdUnansweredMessage(outcome, current, Date.now() - startedAt);
     }
     if (this.#abort.signal.aborted && outcome.kind !== 'done') {
       // Shutting down: leave it in flight; the next start makes it pending again.
@@ -189,6 +191,18 @@ export class OutboxWorker {
     // Other 4xx: resending it unchanged would fail the same way.
     return { kind: 'park', error };
   }
+}
+
+/**
+ * A message post that got no answer (timeout, dropped connection) may still be carried out by the
+ * server after we gave up: a request that sat in a slow server for as long as we waited can be
+ * processed right after. The next attempt reads the thread before sending again, so it waits at
+ * least as long as the lost attempt took, to read a thread the late request has reached.
+ */
+function holdUnansweredMessage(outcome: Outcome, entry: OutboxEntry, elapsedMs: number): Outcome {
+  if (entry.kind !== 'post_message' || outcome.kind !== 'later') return outcome;
+  if (!isApiError(outcome.error) || outcome.error.kind === 'http') return outcome;
+  return { ...outcome, delayMs: Math.max(outcome.delayMs, elapsedMs) };
 }
 
 /** What the UI may show: status, code, detail, request id. Never a token or a stack. */

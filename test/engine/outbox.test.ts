@@ -1,0 +1,202 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DraftContent } from '../../src/shared/bridge/views';
+import type { MessageList, Report } from '../support/sandbox-client';
+import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+
+/**
+ * The outbox's guarantees one by one: file removal without file_referenced, withdraw, messages at
+ * most once after uncertain outcomes, permanent 4xx parked without blocking other reports.
+ */
+const CONTENT: DraftContent = {
+  title: 'SSRF through the avatar URL',
+  asset: 'https://app.example.com/settings/avatar',
+  description: COMPLETE_DESCRIPTION,
+  cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:C/C:H/I:N/A:N',
+};
+
+interface Stats {
+  by_status: Record<string, number>;
+  by_route: Record<string, number>;
+}
+
+describe('engine outbox', () => {
+  let h: Harness | null = null;
+  afterEach(async () => {
+    await h?.sandbox.clearFaults();
+    await h?.close();
+    h = null;
+  });
+
+  async function open(engine: Parameters<typeof openHarness>[1] = {}): Promise<Harness> {
+    h = await openHarness(undefined, engine);
+    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    await h.engine.session.syncNow(['reports', 'account', 'programs']);
+    return h;
+  }
+
+  async function server(x: Harness, reportId: string): Promise<Report> {
+    return (await x.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: x.key })).body;
+  }
+
+  async function researcherMessages(x: Harness, reportId: string) {
+    const res = await x.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
+      token: x.key,
+    });
+    return res.body.messages.filter((m) => m.author === 'researcher');
+  }
+
+  async function submitted(x: Harness, title = CONTENT.title): Promise<string> {
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, { ...CONTENT, title });
+    await x.engine.submit(draft.reportId);
+    await x.engine.session.drain();
+    expect((await server(x, draft.reportId)).status).toBe('triaging');
+    return draft.reportId;
+  }
+
+  it('removes a linked file: the link goes first, then DELETE, never 409 file_referenced', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const path = await x.file('request.txt', 'GET /avatar?url=http://169.254.169.254/\n');
+    const [file] = await x.engine.attachFiles(draft.reportId, [
+      { path, insertAt: CONTENT.description.length },
+    ]);
+    const fileId = file?.fileId ?? '';
+    await x.engine.session.drain();
+    const linked = await server(x, draft.reportId);
+    expect(linked.attachments[fileId]?.state).toBe('ready');
+    expect(linked.description).toContain(`/reports/${draft.reportId}/files/${fileId}`);
+
+    await x.engine.removeFile(draft.reportId, fileId);
+    await x.engine.session.drain();
+    const after = await server(x, draft.reportId);
+    expect(after.attachments).toEqual({});
+    expect(after.description).not.toContain(fileId);
+    const stats = await x.sandbox.control<Stats>('GET', '/__sandbox/stats');
+    expect(stats.by_route['DELETE /api/reports/{report_id}/files/{file_id}']).toBe(1);
+    expect(stats.by_status['409'] ?? 0).toBe(0);
+    const view = await x.engine.getReport(draft.reportId);
+    expect(view?.evidence).toEqual([]);
+    expect(view?.draft?.content.description).toBe(after.description);
+  });
+
+  it('removes a file whose upload answer was lost: the server keeps nothing the user removed', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.session.drain();
+    // Every answer is lost; half of the uploads are carried out all the same.
+    await x.sandbox.faults({ rate: 1, reset_connection: true, seed: 3 });
+    const paths = await Promise.all(
+      ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((n) => x.file(n, `evidence ${n}\n`)),
+    );
+    const files = await x.engine.attachFiles(
+      draft.reportId,
+      paths.map((path) => ({ path })),
+    );
+    const deadline = Date.now() + 5_000;
+    // The first upload has been tried (its report's later entries wait behind it).
+    while (!(await x.engine.getReport(draft.reportId))?.outbox.some((e) => e.attempts > 1)) {
+      if (Date.now() > deadline) throw new Error('uploads were not tried');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const file of files) await x.engine.removeFile(draft.reportId, file.fileId);
+    await x.sandbox.clearFaults();
+    await x.engine.session.drain();
+    expect((await server(x, draft.reportId)).attachments).toEqual({});
+  });
+
+  it('withdraws a submitted report and discards a draft', async () => {
+    const x = await open();
+    const id = await submitted(x);
+    await x.engine.withdraw(id);
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.withdraw(draft.reportId);
+    await x.engine.session.drain();
+    expect((await server(x, id)).status).toBe('withdrawn');
+    expect((await server(x, draft.reportId)).status).toBe('withdrawn');
+    expect((await x.engine.getReport(id))?.report?.status).toBe('withdrawn');
+    expect((await x.engine.getReport(draft.reportId))?.draft).toBeNull();
+  });
+
+  it('sends each message exactly once through dropped connections and server errors', async () => {
+    const x = await open();
+    const id = await submitted(x);
+    await x.sandbox.faults({
+      rate: 0.4,
+      statuses: [500, 503],
+      reset_connection: true,
+      seed: 13,
+    });
+    const bodies = Array.from(
+      { length: 12 },
+      (_, i) => `Detail ${i}: the request reaches 10.0.0.${i}.`,
+    );
+    bodies.push(bodies[0] as string); // the same text twice is two messages
+    for (const body of bodies) await x.engine.postMessage(id, { body, filePaths: [] });
+    const shot = await x.file('metadata.txt', 'ami-id\nhostname\n');
+    await x.engine.postMessage(id, { body: 'With the response.', filePaths: [shot] });
+    await x.engine.session.drain(60_000);
+    await x.sandbox.clearFaults();
+    const stats = await x.sandbox.control<Stats>('GET', '/__sandbox/stats');
+    expect(stats.by_status['0'] ?? 0).toBeGreaterThan(0);
+    const sent = await researcherMessages(x, id);
+    expect(sent.map((m) => m.body)).toEqual([...bodies, 'With the response.']);
+    expect(sent.at(-1)?.attachments.map((a) => a.name)).toEqual(['metadata.txt']);
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  });
+
+  it('after a timeout reads the thread before sending the message again', async () => {
+    // The engine's own requests in order, as they leave through the real fetch.
+    const sent: string[] = [];
+    const recordingFetch = (request: Request): Promise<Response> => {
+      if (request.url.includes('/messages')) sent.push(request.method);
+      return fetch(request);
+    };
+    const x = await open({ engine: { timeouts: { jsonMs: 300 }, fetch: recordingFetch } });
+    const id = await submitted(x);
+    // The server takes longer than the client waits: nobody knows whether it carried it out.
+    await x.sandbox.faults({ rate: 1, latency_ms: 450, seed: 5 });
+    await x.sandbox.control('DELETE', '/__sandbox/stats');
+    await x.engine.postMessage(id, { body: 'Sent once, answered too late.', filePaths: [] });
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const entry = (await x.engine.getReport(id))?.outbox.find((e) => e.kind === 'post_message');
+      if (entry?.error?.code === 'timeout') break;
+      if (Date.now() > deadline) throw new Error('the post did not time out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await x.sandbox.clearFaults();
+    await x.engine.session.drain();
+    expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
+      'Sent once, answered too late.',
+    ]);
+    // The lost post, the thread read before the resend, the resend, the read that mirrors it.
+    expect(sent.slice(0, 4)).toEqual(['POST', 'GET', 'POST', 'GET']);
+  });
+
+  it('parks a permanent 4xx with its error, never retries it, and other reports go on', async () => {
+    const x = await open();
+    const closed = await submitted(x, 'Decided already');
+    const other = await submitted(x, 'Still open');
+    await x.sandbox.act(closed, { actor: 'founder', status: 'rejected', message: 'Out of scope.' });
+    await x.engine.postMessage(closed, { body: 'But please look again.', filePaths: [] });
+    await x.engine.postMessage(other, { body: 'One more detail.', filePaths: [] });
+    await x.engine.session.drain();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const parked = (await x.engine.getReport(closed))?.outbox.find((e) => e.state === 'parked');
+    expect(parked?.kind).toBe('post_message');
+    expect(parked?.attempts).toBe(1);
+    expect(parked?.error?.code).toBe('invalid_state');
+    expect(parked?.error?.title).toBe('Not possible in the current status');
+    expect((await researcherMessages(x, other)).map((m) => m.body)).toEqual(['One more detail.']);
+    expect(await researcherMessages(x, closed)).toEqual([]);
+    const stats = await x.sandbox.control<Stats>('GET', '/__sandbox/stats');
+    expect(stats.by_route['POST /api/reports/{report_id}/messages']).toBe(2);
+    // The user gives up on it: discarding clears "needs your action".
+    await x.engine.discardEntry(parked?.id ?? -1);
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  });
+});
