@@ -112,6 +112,8 @@ export async function openApp(
   page.on('console', (message) => {
     if (message.type() === 'error') guard.consoleErrors.push(message.text());
   });
+  // Under tsx (esbuild keepNames) serialized functions call a `__name` helper: give the page one.
+  await page.addInitScript('globalThis.__name ??= (fn) => fn;');
   await page.addInitScript(() => {
     const w = globalThis as unknown as {
       __cspViolations: CspViolation[];
