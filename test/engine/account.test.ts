@@ -20,6 +20,7 @@ describe('engine account and key', () => {
 
   it('a read key signs in with scope read: writes fail with a clear error, the sync still works', async () => {
     h = await openHarness();
+    const x = h;
     // Another client with the write key has a report the read-only client should see.
     const id = '6b0f7c1e-2f55-4c3a-9d65-5d1c3f8f2a10';
     const created = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
@@ -41,20 +42,16 @@ describe('engine account and key', () => {
     expect(account.scope).toBe('read');
     expect((await h.engine.getAccount())?.scope).toBe('read');
     const writes: [string, () => Promise<unknown>][] = [
-      ['createDraft', () => h!.engine.createDraft(h!.programs.open.id)],
+      ['createDraft', () => x.engine.createDraft(x.programs.open.id)],
       [
         'saveDraft',
-        () =>
-          h!.engine.saveDraft(id, { title: 'x', asset: 'y', description: 'z', cvss_vector: '' }),
+        () => x.engine.saveDraft(id, { title: 'x', asset: 'y', description: 'z', cvss_vector: '' }),
       ],
-      [
-        'attachFiles',
-        async () => h!.engine.attachFiles(id, [{ path: await h!.file('a.txt', 'a') }]),
-      ],
-      ['removeFile', () => h!.engine.removeFile(id, '9a3c1d2e-0f4b-4c5d-8e6f-7a8b9c0d1e2f')],
-      ['submit', () => h!.engine.submit(id)],
-      ['withdraw', () => h!.engine.withdraw(id)],
-      ['postMessage', () => h!.engine.postMessage(id, { body: 'hi', filePaths: [] })],
+      ['attachFiles', async () => x.engine.attachFiles(id, [{ path: await x.file('a.txt', 'a') }])],
+      ['removeFile', () => x.engine.removeFile(id, '9a3c1d2e-0f4b-4c5d-8e6f-7a8b9c0d1e2f')],
+      ['submit', () => x.engine.submit(id)],
+      ['withdraw', () => x.engine.withdraw(id)],
+      ['postMessage', () => x.engine.postMessage(id, { body: 'hi', filePaths: [] })],
     ];
     for (const [name, write] of writes) {
       const error = await write().then(
