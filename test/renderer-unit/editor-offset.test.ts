@@ -24,6 +24,13 @@ describe('drop point → Markdown offset', () => {
     expect(md.slice(0, offset)).toBe('## Steps to reproduce\n\nOpen the page.\n\n');
   });
 
+  it('ignores escapes the marker made the serializer add', () => {
+    const marker = 'BDDROPabcX';
+    const text = 'Phishing pages can borrow the trusted login flow.\n';
+    const marked = `Phishing pages can borrow the trusted login flow\\.${marker}\n`;
+    expect(offsetFromMarked(marked, marker, text)).toBe(text.length - 1);
+  });
+
   it('falls back to the end when the marker is missing', () => {
     expect(offsetFromMarked(md, 'BDDROPnopeX', md)).toBe(md.length);
   });

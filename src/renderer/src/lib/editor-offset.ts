@@ -17,10 +17,23 @@ export function offsetFromMarked(marked: string, marker: string, markdown: strin
   if (index < 0) return markdown.length;
   const before = marked.slice(0, index);
   if (markdown.startsWith(before)) return before.length;
-  let common = 0;
-  const max = Math.min(before.length, markdown.length);
-  while (common < max && before.charCodeAt(common) === markdown.charCodeAt(common)) common++;
-  return common;
+  // The marker can make the serializer escape a character next to it ("flow.X" would read as a
+  // domain, so it writes "flow\.X"): walk both texts, skipping backslashes only one side has.
+  let i = 0;
+  let j = 0;
+  while (i < before.length && j < markdown.length) {
+    if (before[i] === markdown[j]) {
+      i++;
+      j++;
+    } else if (before[i] === '\\') {
+      i++;
+    } else if (markdown[j] === '\\') {
+      j++;
+    } else {
+      break;
+    }
+  }
+  return j;
 }
 
 /** Offsets for several files dropped at one point, each after the links before it. */

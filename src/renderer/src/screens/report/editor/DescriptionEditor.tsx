@@ -17,6 +17,7 @@ import { Plugin, PluginKey, Selection } from '@milkdown/kit/prose/state';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
 import { makeMarker, offsetFromMarked, snapOutOfWord } from '../../../lib/editor-offset';
 import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
+import { remarkNullTitles } from './remark-null-titles';
 
 /** What the draft editor asks of the description editor. */
 export interface DescriptionHandle {
@@ -92,6 +93,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
           ['image', imagePlaceholderView] satisfies [string, NodeViewConstructor],
         ]);
       })
+      .use(remarkNullTitles)
       .use(commonmark)
       .use(gfm)
       .use(history)
@@ -157,6 +159,15 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
         const end = Selection.atEnd(view.state.doc).from;
         // Below the last line means "at the end", not "on the last line".
         if (e.clientY > view.coordsAtPos(end).bottom) return end;
+        // The caret the browser would place at the point is the most faithful drop point.
+        const caret = document.caretRangeFromPoint?.(e.clientX, e.clientY);
+        if (caret && view.dom.contains(caret.startContainer)) {
+          try {
+            return view.posAtDOM(caret.startContainer, caret.startOffset);
+          } catch {
+            // Not a position ProseMirror maps (a widget): fall back to coordinates.
+          }
+        }
         return view.posAtCoords({ left: e.clientX, top: e.clientY })?.pos ?? null;
       });
     }

@@ -1,48 +1,67 @@
-/**
- * ProseMirror plugins that keep hostile Markdown inert inside the Milkdown editor:
- * - link targets with a dangerous scheme (typed, pasted or loaded) lose their link mark, and
- *   images with such a source become their alt text;
- * - a click on a link never navigates; Ctrl/Cmd+click opens an allowed external link through
- *   the app (main checks it again);
- * - images are never loaded: they show as a text placeholder.
- */
-import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
+import { Plugin, PluginKey, type Transaction } from '@milkdown/kit/prose/state';
 import type { Node as ProseNode } from '@milkdown/kit/prose/model';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
 import { classifyLink, isDangerousEditorHref } from '../../../lib/safe-url';
 
+/**
+ * ProseMirror plugin that keeps hostile Markdown inert inside the Milkdown editor:
+ * - the researcher's own text is kept as written (a report may quote a `javascript:` payload on
+ *   purpose); Milkdown already renders unsafe link targets as empty hrefs, images never load
+ *   (see `imagePlaceholderView`), and allow-listing happens when Markdown is rendered;
+ * - what comes from outside, pasted or dropped content, loses link marks with a dangerous scheme
+ *   and images with such a source become their alt text;
+ * - a click on a link never navigates; Ctrl/Cmd+click opens an allowed external link through
+ *   the app (main checks it again).
+ */
 export function linkGuardPlugin(openExternal: (href: string) => void): Plugin {
+  // Set while a paste or drop event is being handled: its transactions carry outside content.
+  let untrusted = false;
+  const markUntrusted = (): false => {
+    untrusted = true;
+    setTimeout(() => {
+      untrusted = false;
+    }, 0);
+    return false;
+  };
   return new Plugin({
     key: new PluginKey('bounty-desk-link-guard'),
     appendTransaction(transactions, _old, state) {
-      if (!transactions.some((t) => t.docChanged)) return null;
+      if (!untrusted || !transactions.some((t) => t.docChanged)) return null;
+      const ranges = changedRanges(transactions);
       const linkType = state.schema.marks.link;
       const tr = state.tr;
-      let changed = false;
       const images: { pos: number; node: ProseNode }[] = [];
-      state.doc.descendants((node, pos) => {
-        if (node.type.name === 'image' && isDangerousEditorHref(node.attrs.src as string)) {
-          images.push({ pos, node });
-        }
-        if (linkType && node.isText) {
-          for (const mark of node.marks) {
-            if (mark.type === linkType && isDangerousEditorHref(mark.attrs.href as string)) {
-              tr.removeMark(pos, pos + node.nodeSize, mark);
-              changed = true;
+      for (const [from, to] of ranges) {
+        state.doc.nodesBetween(from, Math.min(to, state.doc.content.size), (node, pos) => {
+          if (node.type.name === 'image' && isDangerousEditorHref(node.attrs.src as string)) {
+            images.push({ pos, node });
+          }
+          if (linkType && node.isText) {
+            for (const mark of node.marks) {
+              if (mark.type === linkType && isDangerousEditorHref(mark.attrs.href as string)) {
+                tr.removeMark(pos, pos + node.nodeSize, mark);
+              }
             }
           }
-        }
-      });
-      // Replace from the end so earlier positions stay valid.
-      for (const { pos, node } of images.reverse()) {
-        const alt = String(node.attrs.alt ?? '') || 'image';
-        tr.replaceWith(pos, pos + node.nodeSize, state.schema.text(alt));
-        changed = true;
+        });
       }
-      return changed ? tr : null;
+      // Replace from the end so earlier positions stay valid.
+      const seen = new Set<number>();
+      for (const { pos, node } of images.sort((a, b) => b.pos - a.pos)) {
+        if (seen.has(pos)) continue;
+        seen.add(pos);
+        tr.replaceWith(
+          pos,
+          pos + node.nodeSize,
+          state.schema.text(String(node.attrs.alt ?? '') || 'image'),
+        );
+      }
+      return tr.docChanged ? tr : null;
     },
     props: {
       handleDOMEvents: {
+        paste: markUntrusted,
+        drop: markUntrusted,
         click(_view, event) {
           const anchor = (event.target as Element | null)?.closest?.('a');
           if (!anchor) return false;
@@ -62,11 +81,27 @@ export function linkGuardPlugin(openExternal: (href: string) => void): Plugin {
   });
 }
 
+/** The ranges of the final document that the transactions inserted or changed. */
+function changedRanges(transactions: readonly Transaction[]): [number, number][] {
+  let ranges: [number, number][] = [];
+  for (const tr of transactions) {
+    for (const map of tr.mapping.maps) {
+      ranges = ranges.map(([a, b]) => [map.map(a, -1), map.map(b, 1)]);
+      map.forEach((_oldStart, _oldEnd, newStart, newEnd) => {
+        ranges.push([newStart, newEnd]);
+      });
+    }
+  }
+  return ranges;
+}
+
 /** Images render as a placeholder: nothing is fetched, the Markdown keeps its target. */
 export const imagePlaceholderView: NodeViewConstructor = (node) => {
   const dom = document.createElement('span');
   dom.className = 'editor-image';
   dom.textContent = `[image: ${String(node.attrs.alt ?? '') || String(node.attrs.src ?? '')}]`;
   dom.contentEditable = 'false';
-  return { dom };
+  dom.dataset.src = String(node.attrs.src ?? '');
+  // The placeholder is ours: ProseMirror must not re-read it as content (it would drop the image).
+  return { dom, ignoreMutation: () => true, stopEvent: () => false };
 };
