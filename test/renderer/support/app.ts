@@ -17,6 +17,9 @@ export const CHROMIUM_FLAGS = [
 ];
 export const VIEWPORT = { width: 1280, height: 800 };
 
+/** Under tsx (esbuild keepNames) serialized functions call a `__name` helper: pages get one. */
+export const NAME_SHIM = 'globalThis.__name ??= (fn) => fn;';
+
 /** One browser and one static server for a test file. */
 export interface Suite {
   browser: Browser;
@@ -112,8 +115,7 @@ export async function openApp(
   page.on('console', (message) => {
     if (message.type() === 'error') guard.consoleErrors.push(message.text());
   });
-  // Under tsx (esbuild keepNames) serialized functions call a `__name` helper: give the page one.
-  await page.addInitScript('globalThis.__name ??= (fn) => fn;');
+  await page.addInitScript(NAME_SHIM);
   await page.addInitScript(() => {
     const w = globalThis as unknown as {
       __cspViolations: CspViolation[];

@@ -21,6 +21,8 @@ const TYPES: Record<string, string> = {
 export interface StaticServer {
   /** `http://127.0.0.1:<port>` without a trailing slash. */
   origin: string;
+  /** The folder served. */
+  root: string;
   /** Paths requested, in order (the tests check nothing else was asked for). */
   requests: string[];
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function serveDir(root: string): Promise<StaticServer> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    root,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
