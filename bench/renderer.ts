@@ -183,7 +183,6 @@ export async function benchRenderer(): Promise<BenchResult[]> {
     engine: { autoStart: false, budgetLimit: 1_000_000_000, syncConcurrency: 8 },
   });
   try {
-
     // Baseline first: the first-run screen of the same bundle, before signing in.
     const empty = await openApp(suite, host);
     const emptyPaint = await firstPaint(empty.page, 'main');
