@@ -1,4 +1,5 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useSession } from '../stores/session';
 import { useRouter, navigate } from '../stores/router';
 import { sectionOf, routeHash } from './routes';
 import { usePrefs } from '../stores/prefs';
@@ -48,9 +49,21 @@ function useNoStrayDrops(): void {
 function Notices() {
   const errors = useNotices((s) => s.errors);
   const dismiss = useNotices((s) => s.dismiss);
-  if (errors.length === 0) return null;
+  const lastError = useSession((s) => s.status?.lastError ?? null);
+  const [dismissedSync, setDismissedSync] = useState<string | null>(null);
+  const syncKey = lastError
+    ? `${lastError.code}|${lastError.title}|${lastError.requestId ?? ''}`
+    : null;
+  const showSync =
+    lastError !== null &&
+    syncKey !== dismissedSync &&
+    !errors.some((e) => e.code === lastError.code);
+  if (errors.length === 0 && !showSync) return null;
   return (
     <div className="notices">
+      {showSync && lastError ? (
+        <ErrorAlert error={lastError} onDismiss={() => setDismissedSync(syncKey)} />
+      ) : null}
       {errors.map((e) => (
         <ErrorAlert key={e.key} error={e} onDismiss={() => dismiss(e.key)} />
       ))}
