@@ -186,13 +186,24 @@ describe('renderer: hostile content renders inert', () => {
       seen++;
       await expectInert(app, host, origin);
       // Anything the tooltip offers to click must do nothing for a dangerous target.
-      const tooltipLinks = page.locator('.milkdown-link-preview a, [class*="link-preview"] a');
+      await target.first().click({ modifiers: ['Control'] });
+      const tooltipLinks = page.locator(
+        '[role="tooltip"] a, [class*="tooltip"] a, [class*="link-preview"] a',
+      );
       for (let i = 0; i < (await tooltipLinks.count()); i++) {
         if (await tooltipLinks.nth(i).isVisible()) await tooltipLinks.nth(i).click();
       }
       await expectInert(app, host, origin);
     }
     expect(seen).toBeGreaterThan(0);
+    // Ctrl+click is how the editor opens a link: only the allowed one reaches openExternal.
+    const opened = host.external.length;
+    await description
+      .getByText(SAFE_TEXT, { exact: true })
+      .first()
+      .click({ modifiers: ['Control'] });
+    await until('openExternal from the editor', () => host.external.length > opened);
+    expect(host.external.slice(opened)).toEqual([SAFE_LINK]);
     expect(host.external.filter((url) => url !== SAFE_LINK)).toEqual([]);
     expect(app.guard.pageErrors).toEqual([]);
   });
@@ -222,7 +233,8 @@ describe('renderer: hostile content renders inert', () => {
       'data:text/html;base64,',
       'vbscript:msgbox(1)',
       'file:///etc/passwd',
-      "[evil]: javascript:window.__pwned='reference'",
+      // A reference link may come back inline: its target is what must survive.
+      "javascript:window.__pwned='reference'",
       '![pwn-image](https://evil.example/pixel.png)',
       '![pwn-svg](data:image/svg+xml;base64,',
       `[${SAFE_TEXT}](${SAFE_LINK})`,

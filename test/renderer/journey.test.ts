@@ -15,6 +15,7 @@ import {
   nav,
   pointAfterText,
   until,
+  caretAtEndOf,
 } from './support/ui';
 
 /**
@@ -117,10 +118,7 @@ describe('renderer: full researcher journey', () => {
     await page.getByRole('textbox', { name: 'Asset', exact: true }).fill(ASSET);
     await page.getByRole('textbox', { name: 'CVSS vector', exact: true }).fill(CVSS);
     for (const heading of TEMPLATE_HEADINGS) {
-      await description.getByRole('heading', { name: heading, exact: true }).click();
-      // A person looks at the caret before typing; the editor may still be settling.
-      await page.waitForTimeout(300);
-      await page.keyboard.press('End');
+      await caretAtEndOf(description.getByRole('heading', { name: heading, exact: true }), heading);
       await page.keyboard.press('Enter');
       await page.keyboard.type(SECTIONS[heading]);
     }

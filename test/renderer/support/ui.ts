@@ -93,3 +93,27 @@ export async function pointAfterText(
   if (!point) throw new Error(`no text "${text}" in the element`);
   return point;
 }
+
+/**
+ * Puts the caret at the end of a block of the rich-text editor (click, End) and checks it is
+ * there before the test types; a click in the first moments after the editor mounts can be
+ * undone by its initial load, so it is repeated (bounded) until the caret stays.
+ */
+export async function caretAtEndOf(block: Locator, text: string): Promise<void> {
+  const page = block.page();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await block.click();
+    await page.waitForTimeout(150);
+    await page.keyboard.press('End');
+    const ok = await page.evaluate((wanted) => {
+      const g = globalThis as unknown as {
+        getSelection(): { anchorNode: { textContent: string | null } | null; anchorOffset: number };
+      };
+      const s = g.getSelection();
+      const node = s.anchorNode?.textContent ?? '';
+      return node.endsWith(wanted) && s.anchorOffset === node.length;
+    }, text);
+    if (ok) return;
+  }
+  throw new Error(`the caret does not stay at the end of "${text}"`);
+}
