@@ -310,6 +310,10 @@ describe('renderer: full researcher journey', () => {
     );
     const saved = (await readdir(dir)).find((f) => f.endsWith(REPLY_FILE)) ?? '';
     expect(await readFile(join(dir, saved), 'utf8')).toBe(REPLY_BYTES);
+    await expectText(
+      page.getByRole('status').filter({ hasText: `Saved ${REPLY_FILE} to` }),
+      new RegExp(`Saved ${REPLY_FILE.replace('.', '\\.')} to .*downloads`),
+    );
     expect(host.external).toEqual([]);
   });
 

@@ -294,7 +294,6 @@ describe('renderer: screens', () => {
     await choose('Integrity', /^High/);
     await choose('Availability', /^High/);
     await expectText(dialog, /Score 9\.8 \(Critical\)/);
-    // Not in docs/ui-names.md yet: the dialog applies its vector with "Use this vector".
     await dialog.getByRole('button', { name: 'Use this vector', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     const vector = page.getByRole('textbox', { name: 'CVSS vector', exact: true });
@@ -387,6 +386,47 @@ describe('renderer: screens', () => {
     });
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await expectText(page.getByRole('main'), /Withdrawn/);
+  });
+
+  it('a refused submit is parked: "Unsent changes" offers Retry and Discard, the list says it needs action', async () => {
+    const { host, page } = await open();
+    const program = host.programs.open.id;
+    const draft = await host.engine.createDraft(program);
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Parked submit',
+      asset: 'https://a.example/',
+      description: COMPLETE,
+      cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
+    });
+    await host.engine.session.drain();
+    await page.goto(`${suite.server.origin}/#/reports/${draft.reportId}`);
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
+    await until('"Submit report" enabled', () => submit.isEnabled());
+    // The program closes between the check and the submit: the server refuses it.
+    await host.sandbox.patchProgram(program, { intake: 'closed' });
+    await submit.click();
+    const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
+    await expectText(unsent, /does not accept reports/, 15_000);
+    expect(await unsent.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(1);
+    await expectText(connection(page), /1 need your action/);
+    await nav(page, 'Reports').click();
+    const link = page
+      .getByRole('list', { name: 'Reports', exact: true })
+      .getByRole('link', { name: /^Parked submit/ });
+    // The badges sit next to the row's link, in its list item.
+    const row = page
+      .getByRole('list', { name: 'Reports', exact: true })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: /^Parked submit/ }) });
+    await expectText(row, /Needs your action/);
+    await link.click();
+    await unsent.getByRole('button', { name: 'Discard', exact: true }).first().click();
+    await expectText(connection(page), /0 need your action/);
+    expect(
+      (await host.engine.getReport(draft.reportId))?.outbox.some((e) => e.state === 'parked'),
+    ).toBe(false);
   });
 
   it('a notification click ("open-report" from main) opens that report', async () => {
