@@ -27,6 +27,7 @@ export class EngineChild {
   /** Everything the child wrote to stdout. */
   stdout = '';
   #nextId = 1;
+  #dead = false;
 
   private constructor(proc: ChildProcess) {
     this.#proc = proc;
@@ -35,6 +36,7 @@ export class EngineChild {
       this.stderr += chunk.toString('utf8');
     });
     proc.once('exit', () => {
+      this.#dead = true;
       for (const [, p] of this.#pending) {
         clearTimeout(p.timer);
         p.reject(new Error('engine process exited'));
@@ -92,6 +94,7 @@ export class EngineChild {
 
   call<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
     const id = this.#nextId++;
+    if (this.#dead) return Promise.reject(new Error('engine process exited'));
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
