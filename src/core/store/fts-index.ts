@@ -88,7 +88,6 @@ export function createReportIndexer(db: Db): ReportIndexer {
     try {
       if (indexBatch() > 0 && hasPending.get()?.n === 1) {
         timer = setImmediate(step);
-        timer.unref();
         return;
       }
     } catch {
@@ -106,7 +105,6 @@ export function createReportIndexer(db: Db): ReportIndexer {
     schedule() {
       if (stopped || timer) return;
       timer = setImmediate(step);
-      timer.unref();
     },
     idle() {
       if (!timer) return Promise.resolve();
