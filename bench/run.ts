@@ -5,6 +5,7 @@ import { formatResults, type BenchResult } from './result';
 const suites: Record<string, () => Promise<BenchResult[]>> = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
   store: async () => (await import('./store')).benchStore(),
+  engine: async () => (await import('./engine')).benchEngine(),
   renderer: async () => (await import('./renderer')).benchRenderer(),
 };
 
