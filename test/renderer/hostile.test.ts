@@ -12,6 +12,7 @@ import {
   SAFE_TEXT,
   clickHostileLinks,
   expectInert,
+  scanDom,
   xssCorpus,
 } from './support/xss';
 
@@ -130,6 +131,17 @@ describe('renderer: hostile content renders inert', () => {
     const policy = page.getByRole('region', { name: 'Policy', exact: true });
     await expectText(policy, /Marker policy/);
     await expectInert(app, host, origin);
+    // Allowed schemes still render as links: the allow-list keeps, it does not only remove.
+    const hrefs = await policy
+      .getByRole('link')
+      .evaluateAll((links) =>
+        links.map((a) =>
+          (a as unknown as { getAttribute(n: string): string | null }).getAttribute('href'),
+        ),
+      );
+    expect(hrefs).toContain(SAFE_LINK);
+    expect(hrefs).toContain('mailto:security@example.com');
+    expect(hrefs).toContain('https://evil.example/auto');
     const clicked = await clickHostileLinks(page, policy);
     expect(clicked).toBeGreaterThan(0);
     await expectInert(app, host, origin);
@@ -241,5 +253,30 @@ describe('renderer: hostile content renders inert', () => {
     ];
     expect(kept.filter((text) => !saved.includes(text))).toEqual([]);
     expect(app.guard.consoleErrors.filter((e) => /RangeError|TypeError/.test(e))).toEqual([]);
+  });
+
+  it('control: the same checks catch live markup when it is there', async () => {
+    // Markup a vulnerable renderer would produce, put in by hand after every test above.
+    await page.evaluate(() => {
+      const d = (
+        globalThis as unknown as {
+          document: { body: { insertAdjacentHTML(where: string, html: string): void } };
+        }
+      ).document;
+      d.body.insertAdjacentHTML(
+        'beforeend',
+        '<a href="javascript:void 0">a</a><img src="x" onerror="window.__pwned=1"><a href="data:text/html,x">d</a>' +
+          '<div style="background:url(https://evil.example/a)"></div><iframe src="about:blank"></iframe>',
+      );
+    });
+    const problems = await page.evaluate(scanDom, { origin });
+    expect(problems.join('\n')).toMatch(/href="javascript:void 0"/);
+    expect(problems.join('\n')).toMatch(/event handler onerror/);
+    expect(problems.join('\n')).toMatch(/href="data:text\/html,x"/);
+    expect(problems.join('\n')).toMatch(/style with a URL/);
+    expect(problems.join('\n')).toMatch(/<iframe> element/);
+    await until('the CSP report of the blocked handler', async () =>
+      (await app.guard.cspViolations()).some((v) => v.directive.startsWith('script-src')),
+    );
   });
 });
