@@ -29,6 +29,8 @@ import { sendWithRetry, type RetryNotice, type RetryPolicy } from './retry';
 import { normalizeServerUrl } from './server-url';
 import { RequestStats } from './stats';
 
+const UPLOAD_CHUNK_BYTES = 1024 * 1024;
+
 export interface CallOptions {
   priority: Priority;
   /** Overrides the route's own answer to "is sending this twice harmless?". */
@@ -226,7 +228,10 @@ export class ResearcherApi {
     const call = async (signal: AbortSignal): Promise<FetchOutcome<Report>> => {
       const { size } = await stat(source.path);
       const body = Readable.toWeb(
-        createReadStream(source.path).pipe(progressCounter(size, source.onProgress)),
+        // Large chunks: a 10 MiB upload in ten writes instead of 160 keeps it close to a plain fetch.
+        createReadStream(source.path, { highWaterMark: UPLOAD_CHUNK_BYTES }).pipe(
+          progressCounter(size, source.onProgress),
+        ),
       ) as ReadableStream<Uint8Array>;
       return this.#client.PUT('/api/reports/{report_id}/files/{file_id}', {
         params: {
