@@ -6,7 +6,7 @@ import { KeytarSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
 import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
 import { BridgeHost, type HostOptions } from './support/host';
-import { connection, expectNoText, expectText, nav, until } from './support/ui';
+import { caretAtEndOf, connection, expectNoText, expectText, nav, until } from './support/ui';
 
 const COMPLETE = [
   '## Steps to reproduce',
@@ -427,6 +427,41 @@ describe('renderer: screens', () => {
     expect(
       (await host.engine.getReport(draft.reportId))?.outbox.some((e) => e.state === 'parked'),
     ).toBe(false);
+  });
+
+  it('editor: empty lines never reach the description as HTML; an empty section stays incomplete', async () => {
+    const { host, page } = await open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await page.goto(`${suite.server.origin}/#/reports/${draft.reportId}`);
+    const description = page.getByRole('textbox', { name: 'Description', exact: true });
+    await caretAtEndOf(
+      description.getByRole('heading', { name: 'Expected behavior', exact: true }),
+      'Expected behavior',
+    );
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Typed after empty lines.');
+    // Empty lines alone under "Actual behavior": that section has no text.
+    await caretAtEndOf(
+      description.getByRole('heading', { name: 'Actual behavior', exact: true }),
+      'Actual behavior',
+    );
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await until('the text saved', async () =>
+      ((await host.engine.getReport(draft.reportId))?.draft?.content.description ?? '').includes(
+        'Typed after empty lines.',
+      ),
+    );
+    await page.waitForTimeout(1_000);
+    const saved = (await host.engine.getReport(draft.reportId))?.draft?.content.description ?? '';
+    expect(saved).not.toMatch(/<br\s*\/?>/i);
+    // The "Actual behavior" section is still empty: the checklist must say so.
+    const check = await host.engine.getChecklist(draft.reportId);
+    expect(check.items.find((i) => i.id === 'incomplete_report')?.detail).toMatch(
+      /Actual behavior/,
+    );
   });
 
   it('a notification click ("open-report" from main) opens that report', async () => {
