@@ -40,6 +40,22 @@ async function sourceHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Builds of older sources, left by earlier runs; one still in use is younger than this. */
+const OLD_BUILD_MS = 30 * 60_000;
+
+async function removeOldBuilds(current: string): Promise<void> {
+  for (const name of await readdir(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith('bounty-desk-renderer-') || name.endsWith('.lock') || path === current) {
+      continue;
+    }
+    const info = await stat(path).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > OLD_BUILD_MS) {
+      await rm(path, { recursive: true, force: true });
+    }
+  }
+}
+
 /**
  * Builds the shipped renderer (the project's own electron-vite renderer config, unchanged) into a
  * temporary folder and returns the folder holding `index.html`. Test files run in parallel
@@ -84,6 +100,7 @@ export async function buildRenderer(): Promise<string> {
         { cwd: ROOT, timeout: BUILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
       );
       await writeFile(done, new Date().toISOString());
+      await removeOldBuilds(outDir);
     } finally {
       await rm(lock, { recursive: true, force: true });
     }
