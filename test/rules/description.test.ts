@@ -120,6 +120,8 @@ describe('checkDescription', () => {
     ['a link reference definition', '[x]: https://example.com'],
     ['an empty block quote', '>'],
     ['an empty list item', '-'],
+    ['an editor line break', '<br />'],
+    ['two editor line breaks', '<br />\n\n<br>'],
   ])('%s does not count as text', (_name, body) => {
     const check = checkDescription(all(body));
     expect(check.complete).toBe(false);

@@ -7,7 +7,8 @@
  *   ("## steps TO reproduce " matches; "Steps to reproduce:" does not);
  * - below it there must be some content before its section ends: a paragraph with non-blank text,
  *   a list, a non-empty code block, a table, a block quote with content, an image or a link...
- *   HTML comments, thematic breaks, blank HTML and link reference definitions are not content;
+ *   HTML comments, line-break tags (`<br />`), thematic breaks, blank HTML and link reference
+ *   definitions are not content;
  * - a section ends at the next top-level heading of the same or a higher level (fewer `#`), or at
  *   any other template heading, so content under a sub-heading ("### Setup" under "## Steps to
  *   reproduce") counts for the section. Headings inside lists or block quotes are content;
@@ -55,6 +56,8 @@ export function templateHeadingOf(text: string): TemplateHeading | undefined {
   return TEMPLATE_BY_KEY.get(normalizeHeading(text));
 }
 
+const LINE_BREAK_TAGS = /<br\s*\/?>/gi;
+
 /** Whether a node shows something a reader would count as text below a heading. */
 export function hasContent(node: Nodes): boolean {
   switch (node.type) {
@@ -63,7 +66,8 @@ export function hasContent(node: Nodes): boolean {
     case 'code':
       return node.value.trim() !== '';
     case 'html':
-      return withoutHtmlComments(node.value).trim() !== '';
+      // Editors write an empty line as `<br />`: a line break is not text.
+      return withoutHtmlComments(node.value).replace(LINE_BREAK_TAGS, '').trim() !== '';
     case 'image':
     case 'imageReference':
     case 'link':
