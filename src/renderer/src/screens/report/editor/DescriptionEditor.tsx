@@ -8,7 +8,7 @@ import {
   rootCtx,
   serializerCtx,
 } from '@milkdown/kit/core';
-import { commonmark } from '@milkdown/kit/preset/commonmark';
+import { commonmark, remarkPreserveEmptyLinePlugin } from '@milkdown/kit/preset/commonmark';
 import { gfm } from '@milkdown/kit/preset/gfm';
 import { history } from '@milkdown/kit/plugin/history';
 import { clipboard } from '@milkdown/kit/plugin/clipboard';
@@ -18,6 +18,15 @@ import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
 import { makeMarker, offsetFromMarked, snapOutOfWord } from '../../../lib/editor-offset';
 import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
 import { remarkNullTitles } from './remark-null-titles';
+
+/**
+ * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
+ * the triager and, worse, made an empty template section look written: empty lines stay empty.
+ */
+const emptyLineTags: readonly unknown[] = remarkPreserveEmptyLinePlugin;
+const commonmarkWithoutEmptyLineTags = commonmark.filter(
+  (plugin) => !emptyLineTags.includes(plugin),
+);
 
 /** What the draft editor asks of the description editor. */
 export interface DescriptionHandle {
@@ -94,7 +103,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
         ]);
       })
       .use(remarkNullTitles)
-      .use(commonmark)
+      .use(commonmarkWithoutEmptyLineTags)
       .use(gfm)
       .use(history)
       .use(clipboard)
