@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftContent, DraftView, EvidenceView } from '../../src/shared/bridge/views';
 import { descriptionTemplate, insertFileLink, removeFileLinks } from '../../src/shared/rules';
+import { startSandbox } from '../../src/sandbox';
 import {
-  openSandbox,
+  SandboxClient,
   pickPrograms,
   writeKey,
   type MessageList,
   type Report,
   type ReportPage,
-  type SandboxClient,
 } from '../support/sandbox-client';
 import { EngineChild } from './child';
 import { COMPLETE_DESCRIPTION } from './harness';
@@ -95,7 +95,16 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
   beforeAll(async () => {
     // Rate limits off here: the injected 429s exercise the same path, and the sandbox's real
     // 120/min would make 500 operations take minutes (the focused tests run with them on).
-    sandbox = await openSandbox({ rateLimits: 'off' });
+    // A killed upload can leave its file `uploading` until the server's file body time runs out
+    // (the engine waits it out): 5 s instead of 120 s keeps the run short.
+    const started = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      agent: 'manual',
+      rateLimits: 'off',
+      fileBodyTimeoutMs: 5_000,
+    });
+    sandbox = new SandboxClient(started.url.replace(/\/$/, ''), () => started.close());
     const account = await sandbox.newAccount({ email_verified: true, payments_status: 'ready' });
     key = writeKey(account);
     programId = pickPrograms(await sandbox.world()).open.id;

@@ -8,6 +8,12 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** A 5xx or a network failure is retried this many times before the entry waits for the user. */
   maxTransientAttempts?: number;
+  /**
+   * How long a file may stay busy on the server before the entry waits for the user. An upload
+   * whose client vanished (a crash, a lost connection) holds its file `uploading` until the
+   * server gives up on the body: part 8 allows 120 s to send a file.
+   */
+  busyWindowMs?: number;
   /** How often the worker looks for entries whose retry time has come. */
   idlePollMs?: number;
   /** Backoff of entries that got no answer (the same policy as the API client's). */
@@ -24,6 +30,9 @@ export class OutboxWorker {
   readonly #ctx: OutboxContext;
   readonly #concurrency: number;
   readonly #maxTransient: number;
+  readonly #busyWindowMs: number;
+  /** Entry id → when its current run of `file_busy` answers began (this process only). */
+  readonly #busySince = new Map<number, number>();
   readonly #idlePollMs: number;
   readonly #retry: RetryPolicy;
   readonly #running = new Map<string, Promise<void>>();
@@ -35,6 +44,7 @@ export class OutboxWorker {
     this.#ctx = ctx;
     this.#concurrency = options.concurrency ?? 2;
     this.#maxTransient = options.maxTransientAttempts ?? 8;
+    this.#busyWindowMs = options.busyWindowMs ?? 150_000;
     this.#idlePollMs = options.idlePollMs ?? 1_000;
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   }
@@ -144,6 +154,7 @@ export class OutboxWorker {
       // Shutting down: leave it in flight; the next start makes it pending again.
       return;
     }
+    if (outcome.kind !== 'later') this.#busySince.delete(current.id);
     switch (outcome.kind) {
       case 'done':
         store.outbox.markDone(current.id);
@@ -167,6 +178,8 @@ export class OutboxWorker {
 
   /** The retry rules of part 7 as they apply to a queued write. */
   #classify(error: unknown, entry: OutboxEntry): Outcome {
+    const busy = isApiError(error) && error.code === 'file_busy';
+    if (!busy) this.#busySince.delete(entry.id);
     if (!isApiError(error)) return { kind: 'park', error };
     const transient = entry.attempts < this.#maxTransient;
     const wait = backoff(Math.min(entry.attempts, 6), this.#retry);
@@ -177,11 +190,15 @@ export class OutboxWorker {
     if (error.status === 429 || error.status === 503) {
       return { kind: 'later', delayMs: error.retryAfterMs ?? 60_000, error };
     }
-    if (
-      error.code === 'file_busy' ||
-      error.code === 'files_pending' ||
-      error.code === 'file_not_ready'
-    ) {
+    if (busy) {
+      // Our own file is still being processed (often our own earlier, vanished attempt): wait at
+      // least a second between tries, for as long as the server may keep it busy.
+      const since = this.#busySince.get(entry.id) ?? this.#ctx.now();
+      this.#busySince.set(entry.id, since);
+      if (this.#ctx.now() - since > this.#busyWindowMs) return { kind: 'park', error };
+      return { kind: 'later', delayMs: Math.max(wait, 1_000), error };
+    }
+    if (error.code === 'files_pending' || error.code === 'file_not_ready') {
       // The server is still finishing an upload: a short wait, not the user's problem yet.
       return transient ? { kind: 'later', delayMs: wait, error } : { kind: 'park', error };
     }
