@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
 import { Engine } from '../../src/core/engine';
 import { KeytarSecretStore } from '../../src/core/secrets';
 import type { DraftContent } from '../../src/shared/bridge/views';
@@ -14,6 +15,9 @@ import { COMPLETE_DESCRIPTION, FAST_RETRY, openHarness, type Harness } from './h
  * differently waits for the user without overwriting either side, and description edits on
  * different lines merge line by line.
  */
+/** DEFAULT_RETRY_POLICY.networkRetries: the resends of one attempt after no answer. */
+const FAST_RETRY_NETWORK_RESENDS = DEFAULT_RETRY_POLICY.networkRetries;
+
 const BASE: DraftContent = {
   title: 'IDOR on invoices',
   asset: 'https://billing.example.com/invoices',
@@ -163,5 +167,51 @@ describe('engine: revision conflicts with a second client', () => {
     expect(report.description).toContain('The redirect target is rejected with 400.');
     expect(report.description).toContain('Session theft through a crafted link sent by e-mail.');
     expect((await h.engine.getReport(id))?.draft?.conflicts).toEqual([]);
+  });
+
+  it('our own save whose answer was lost is not a conflict with ourselves', async () => {
+    // The answer of one save is lost after the server carried it out, and the user types on
+    // meanwhile: the retry meets 409 with our own earlier content as "theirs".
+    // Every answer of the attempt is lost: the API client's own resends (the same body) too.
+    let dropSaves = 0;
+    let typeMeanwhile: (() => Promise<unknown>) | null = null;
+    const losingFetch = async (request: Request): Promise<Response> => {
+      const response = await fetch(request);
+      if (dropSaves > 0 && request.method === 'PUT' && !request.url.includes('/files/')) {
+        dropSaves--;
+        const type = typeMeanwhile;
+        typeMeanwhile = null;
+        await type?.();
+        throw new TypeError('fetch failed: the connection closed before the answer');
+      }
+      return response;
+    };
+    const otherDir = await mkdtemp(join(tmpdir(), 'engine-lost-'));
+    const engine = new Engine({
+      dataDir: otherDir,
+      secrets: new KeytarSecretStore(),
+      retry: FAST_RETRY,
+      cadences: { afterActionMs: 60_000 },
+      fetch: losingFetch,
+    });
+    try {
+      await engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+      const draft = await engine.createDraft(h.programs.open.id);
+      await engine.saveDraft(draft.reportId, BASE);
+      await engine.session.drain();
+      const id = draft.reportId;
+      typeMeanwhile = () => engine.saveDraft(id, { ...BASE, title: 'Second edit of the title' });
+      dropSaves = 1 + FAST_RETRY_NETWORK_RESENDS;
+      await engine.saveDraft(id, { ...BASE, title: 'First edit of the title' });
+      await engine.session.drain();
+      expect(dropSaves).toBe(0);
+      const view = await engine.getReport(id);
+      expect(view?.draft?.conflicts).toEqual([]);
+      expect(view?.outbox.filter((e) => e.state !== 'done')).toEqual([]);
+      expect((await server(id)).title).toBe('Second edit of the title');
+    } finally {
+      await engine.close();
+      await rm(otherDir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,7 @@ import { contentOf, type DraftContent } from '../domain/merge';
 import { findFileLinks, removeFileLinks } from '../../shared/rules';
 import { messageFingerprint, type OutboxEntry, type OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
-import { acknowledgeReport, reconcileDraft } from './reconcile';
+import { acknowledgeReport, reconcileDraft, recordSent } from './reconcile';
 
 type Handler<K extends OutboxKind> = (
   ctx: OutboxContext,
@@ -73,6 +73,7 @@ const saveDraft: Handler<'save_draft'> = async (ctx, entry, signal) => {
   const content = sendableContent(ctx, entry.reportId, contentOf(draft));
   const revision = draft.baseRevision ?? 0;
   if (draft.base && draft.baseRevision !== null && sameAsBase(draft.base, content)) return DONE;
+  recordSent(ctx.store, entry.reportId, content);
   try {
     const report = await ctx.api.saveDraft(
       entry.reportId,

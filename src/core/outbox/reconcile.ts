@@ -38,9 +38,13 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
     if (current.status !== 'draft') return { kind: 'not-draft', report: current };
     const theirs = contentOf(current);
     const ours = contentOf(draft);
-    // A draft never acknowledged was created by this client: the server holds an earlier save of
-    // ours (the answer was lost), so the server's content is the base and ours wins.
-    const merge = mergeDraft(draft.base ?? theirs, ours, theirs);
+    // The server may hold our own last save whose answer was lost (a dropped connection, a
+    // crash). That is no foreign change: it becomes the base, and ours (which may have moved on
+    // since) wins. Likewise a draft never acknowledged was created by this client.
+    const sent = store.syncState.get<DraftContent[]>(sentKey(current.id)) ?? [];
+    const ownWrite = sent.some((content) => sameContent(contentOf(content), theirs));
+    const merge = mergeDraft(ownWrite ? theirs : (draft.base ?? theirs), ours, theirs);
+    if (ownWrite) store.syncState.delete(sentKey(current.id));
     store.drafts.acknowledge(current.id, theirs, current.revision);
     if (!sameContent(merge.merged, ours)) {
       store.drafts.saveContent(current.id, draft.programId, merge.merged);
@@ -61,10 +65,26 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
   });
 }
 
+const sentKey = (reportId: string): string => `outbox.sent.${reportId}`;
+
+/** Saves sent without an answer since the last acknowledged write; a few are plenty. */
+const SENT_KEPT = 8;
+
+/**
+ * Written (durably) just before a save goes out, so that after a lost answer or a crash the
+ * reconcile recognises the server's content as our own write rather than someone else's. Every
+ * unanswered save is kept (the user may type between the attempts), until one is acknowledged.
+ */
+export function recordSent(store: Store, reportId: string, content: DraftContent): void {
+  const sent = store.syncState.get<DraftContent[]>(sentKey(reportId)) ?? [];
+  store.syncState.set(sentKey(reportId), [...sent, contentOf(content)].slice(-SENT_KEPT));
+}
+
 /** The server accepted a write: its report is mirrored and, for a draft, becomes the base. */
 export function acknowledgeReport(store: Store, report: Report, sent?: DraftContent): void {
   store.db.transaction(() => {
     store.reports.upsertReports([report]);
+    store.syncState.delete(sentKey(report.id));
     const draft = store.drafts.get(report.id);
     if (!draft) return;
     if (report.status !== 'draft') {
