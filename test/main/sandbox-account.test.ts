@@ -110,6 +110,9 @@ describe('sandbox account across restarts', () => {
         sandbox: { port: number };
       };
       expect(stored.sandbox.port).toBe(Number(new URL(account?.serverUrl ?? '').port));
+      // The local mirror is the same one: the draft of the first run is still there.
+      const reports = await app.engine.listReports({});
+      expect(reports.items.map((r) => r.id)).toContain(draftId);
       // The sandbox's own state (its dataDir) survived: the server still knows ada.
       expect((await fetchWorldAccounts(app.sandbox.url ?? '')).map((a) => a.uid)).toContain('ada');
     } finally {

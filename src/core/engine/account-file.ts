@@ -41,11 +41,16 @@ export async function removeAccountRecord(dataDir: string): Promise<void> {
   await rm(join(dataDir, FILE), { force: true });
 }
 
-/** One mirror folder per (server, account): switching accounts never mixes their data. */
+/**
+ * One mirror folder per (server, account): switching accounts never mixes their data. The
+ * embedded sandbox may come back on another port, so it is one server whatever its URL: its
+ * unsent drafts survive a port change.
+ */
 export function accountDir(
   dataDir: string,
-  record: Pick<AccountRecord, 'serverUrl' | 'uid'>,
+  record: Pick<AccountRecord, 'serverUrl' | 'uid' | 'sandbox'>,
 ): string {
-  const id = createHash('sha256').update(`${record.serverUrl}\n${record.uid}`).digest('hex');
+  const server = record.sandbox ? 'embedded-sandbox' : record.serverUrl;
+  const id = createHash('sha256').update(`${server}\n${record.uid}`).digest('hex');
   return join(dataDir, 'accounts', id.slice(0, 24));
 }

@@ -221,7 +221,8 @@ export class Engine implements EngineCalls {
     return this.#session.getStatus();
   }
 
-  syncNow: EngineCalls['syncNow'] = () => this.session.syncNow();
+  /** The user's "Sync now": reports, payouts (which the poll cannot see) and the account. */
+  syncNow: EngineCalls['syncNow'] = () => this.session.syncNow(['account', 'reports', 'payouts']);
   listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.listPrograms(q);
   getProgram: EngineCalls['getProgram'] = async (id) => this.session.getProgram(id);
   listReports: EngineCalls['listReports'] = async (q) => this.session.listReports(q);

@@ -113,6 +113,7 @@ export class AccountSession {
       store: this.store,
       events: this.#events,
       concurrency: options.syncConcurrency ?? 4,
+      fetchedAt: new Map<string, number>(),
     };
     this.#worker = new OutboxWorker(
       {

@@ -8,6 +8,8 @@ export interface SyncContext {
   events: EngineEvents;
   /** Reports whose detail requests run at once during a pass (the budget still rules the rate). */
   concurrency: number;
+  /** When each report was last read in full (this run): follow-ups skip what a poll just read. */
+  fetchedAt?: Map<string, number>;
 }
 
 /** Runs `work` over `items` with at most `limit` running at once, in order of start. */

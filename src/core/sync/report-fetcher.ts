@@ -25,7 +25,9 @@ export async function fetchReports(
   ids: readonly string[],
   priority: Priority,
   signal?: AbortSignal,
+  options: { threads?: boolean } = {},
 ): Promise<number> {
+  const threads = options.threads ?? true;
   const batch: Fetched[] = [];
   let written = 0;
   const flush = (): void => {
@@ -35,9 +37,11 @@ export async function fetchReports(
   await forEachLimited(ids, ctx.concurrency, async (id) => {
     try {
       const report = await ctx.api.getReport(id, { priority, ...(signal ? { signal } : {}) });
-      const messages = hasThread(report)
-        ? (await ctx.api.listMessages(id, { priority, ...(signal ? { signal } : {}) })).messages
-        : null;
+      ctx.fetchedAt?.set(id, Date.now());
+      const messages =
+        threads && hasThread(report)
+          ? (await ctx.api.listMessages(id, { priority, ...(signal ? { signal } : {}) })).messages
+          : null;
       batch.push({ report, messages });
       if (batch.length >= 200) flush();
     } catch (error) {

@@ -139,6 +139,7 @@ export class SyncScheduler {
     const signal = this.#abort.signal;
     const jobs: Job[] = ['account', 'reports', 'payouts', 'programs'];
     const todo = jobs.filter((job) => this.#forced.has(job) || this.#dueIn(job) <= 0);
+    const forced = new Set(this.#forced);
     this.#forced.clear();
     if (todo.length === 0) return;
     this.#hooks.onSyncStart();
@@ -148,7 +149,7 @@ export class SyncScheduler {
       // A soon() during this poll asks for another one: the poll may have listed already.
       if (job === 'reports') this.#soonAt = null;
       try {
-        await this.#runJob(job, signal);
+        await this.#runJob(job, signal, forced.has(job));
         this.#ctx.store.syncState.setLastSync(job, new Date().toISOString());
       } catch (error) {
         failure = error;
@@ -160,13 +161,17 @@ export class SyncScheduler {
     this.#hooks.onSyncEnd(failure);
   }
 
-  async #runJob(job: Job, signal: AbortSignal): Promise<void> {
+  async #runJob(job: Job, signal: AbortSignal, forced: boolean): Promise<void> {
     switch (job) {
       case 'reports':
         await pollReports(this.#ctx, signal);
         return;
       case 'payouts':
-        await followPayouts(this.#ctx, signal);
+        // On its cadence, skip what the poll just read; when the user asks, read them all.
+        await followPayouts(this.#ctx, {
+          signal,
+          skipFetchedWithinMs: forced ? 0 : this.#cadences.payoutsMs / 2,
+        });
         return;
       case 'programs':
         await refreshPrograms(this.#ctx, signal);
