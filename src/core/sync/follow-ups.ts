@@ -4,20 +4,20 @@ import type { SyncContext } from './context';
 /**
  * Payout progress does not change `updated_at` (part 6), so the poll never sees it: accepted
  * reports whose payout is not `received` yet are read one by one on a slower cadence. Only the
- * report: an accepted report is final, so its thread cannot grow. A report the poll read within
- * `skipFetchedWithinMs` is already fresh (the first mirror would otherwise read them twice).
+ * report: an accepted report is final, so its thread cannot grow. A report read since
+ * `skipFetchedSince` (by the poll of the same pass) is already fresh: the first mirror would
+ * otherwise read every accepted report twice.
  */
 export async function followPayouts(
   ctx: SyncContext,
-  options: { signal?: AbortSignal; skipFetchedWithinMs?: number } = {},
+  options: { signal?: AbortSignal; skipFetchedSince?: number } = {},
 ): Promise<number> {
-  const now = Date.now();
-  const skipWithin = options.skipFetchedWithinMs ?? 0;
+  const since = options.skipFetchedSince ?? Number.POSITIVE_INFINITY;
   const ids = ctx.store.reports
     .listReports({ status: 'accepted', limit: Number.MAX_SAFE_INTEGER })
     .filter((item) => item.payout_status !== 'received')
     .map((item) => item.id)
-    .filter((id) => now - (ctx.fetchedAt?.get(id) ?? Number.NEGATIVE_INFINITY) > skipWithin);
+    .filter((id) => (ctx.fetchedAt?.get(id) ?? Number.NEGATIVE_INFINITY) < since);
   return fetchReports(ctx, ids, 'prefetch', options.signal, { threads: false });
 }
 

@@ -139,7 +139,7 @@ export class SyncScheduler {
     const signal = this.#abort.signal;
     const jobs: Job[] = ['account', 'reports', 'payouts', 'programs'];
     const todo = jobs.filter((job) => this.#forced.has(job) || this.#dueIn(job) <= 0);
-    const forced = new Set(this.#forced);
+    const passStartedAt = Date.now();
     this.#forced.clear();
     if (todo.length === 0) return;
     this.#hooks.onSyncStart();
@@ -149,7 +149,7 @@ export class SyncScheduler {
       // A soon() during this poll asks for another one: the poll may have listed already.
       if (job === 'reports') this.#soonAt = null;
       try {
-        await this.#runJob(job, signal, forced.has(job));
+        await this.#runJob(job, signal, passStartedAt);
         this.#ctx.store.syncState.setLastSync(job, new Date().toISOString());
       } catch (error) {
         failure = error;
@@ -161,17 +161,14 @@ export class SyncScheduler {
     this.#hooks.onSyncEnd(failure);
   }
 
-  async #runJob(job: Job, signal: AbortSignal, forced: boolean): Promise<void> {
+  async #runJob(job: Job, signal: AbortSignal, passStartedAt: number): Promise<void> {
     switch (job) {
       case 'reports':
         await pollReports(this.#ctx, signal);
         return;
       case 'payouts':
-        // On its cadence, skip what the poll just read; when the user asks, read them all.
-        await followPayouts(this.#ctx, {
-          signal,
-          skipFetchedWithinMs: forced ? 0 : this.#cadences.payoutsMs / 2,
-        });
+        // What the poll of this same pass read is current (the first mirror reads them all).
+        await followPayouts(this.#ctx, { signal, skipFetchedSince: passStartedAt });
         return;
       case 'programs':
         await refreshPrograms(this.#ctx, signal);
