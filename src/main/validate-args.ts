@@ -108,6 +108,11 @@ export function object<R extends Shape, O extends Shape = Record<never, never>>(
   });
 }
 
+/** An argument that may be left out. */
+export function optional<T>(inner: Check<T>): Check<T | undefined> {
+  return check((v) => (v === undefined ? null : inner(v)));
+}
+
 export function either<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
   return check((v) => {
     const first = a(v);
@@ -185,7 +190,7 @@ export const BRIDGE_ARGS = {
   ],
   getReport: [uuid],
   createDraft: [programId],
-  saveDraft: [uuid, draftContent],
+  saveDraft: [uuid, draftContent, optional(draftContent)],
   resolveConflicts: [
     uuid,
     object({}, { title: choice, asset: choice, description: choice, cvss_vector: choice }),

@@ -136,3 +136,8 @@ export function contentOf(report: DraftContent): DraftContent {
     cvss_vector: report.cvss_vector ?? '',
   };
 }
+
+/** Whether two contents are the same, field by field. */
+export function sameContent(a: DraftContent, b: DraftContent): boolean {
+  return DRAFT_FIELDS.every((field) => (a[field] ?? '') === (b[field] ?? ''));
+}

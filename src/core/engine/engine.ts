@@ -229,7 +229,8 @@ export class Engine implements EngineCalls {
   getReport: EngineCalls['getReport'] = async (id) => this.session.getReport(id);
   createDraft: EngineCalls['createDraft'] = async (programId) =>
     this.session.createDraft(programId);
-  saveDraft: EngineCalls['saveDraft'] = async (id, content) => this.session.saveDraft(id, content);
+  saveDraft: EngineCalls['saveDraft'] = async (id, content, basedOn) =>
+    this.session.saveDraft(id, content, basedOn);
   resolveConflicts: EngineCalls['resolveConflicts'] = async (id, choices) =>
     this.session.resolveConflicts(id, choices);
   attachFiles: EngineCalls['attachFiles'] = (id, files) => this.session.attachFiles(id, files);

@@ -28,10 +28,17 @@ import {
   systemClock,
 } from '../api';
 import { submitChecklist } from '../domain/checklist';
-import { contentOf } from '../domain/merge';
+import { contentOf, mergeDraft, sameContent } from '../domain/merge';
 import { validateFile, validateMessage, validateReportInput } from '../domain/validate';
 import { OutboxWorker } from '../outbox';
-import { messageFingerprint, openStore, type Draft, type EnqueueInput, type Store } from '../store';
+import {
+  messageFingerprint,
+  openStore,
+  type Draft,
+  type DraftConflict,
+  type EnqueueInput,
+  type Store,
+} from '../store';
 import { SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { describeError } from './describe-error';
 import type { EngineEvents } from './events';
@@ -362,13 +369,14 @@ export class AccountSession {
    * Autosave: the content is on disk before anything else happens. Invalid content is kept and
    * reported field by field; it is sent once it is valid.
    */
-  saveDraft(reportId: string, content: DraftContent): DraftView {
+  saveDraft(reportId: string, content: DraftContent, basedOn?: DraftContent): DraftView {
     this.#writable();
     const existing = this.#adoptDraft(reportId);
     if (!existing) throw new EngineInputError('report_id', 'no local draft with this id');
-    const clean = contentOf(content);
     const draft = this.store.db.transaction(() => {
+      const { content: clean, conflict } = this.#rebaseEdit(existing, content, basedOn);
       const saved = this.store.drafts.saveContent(reportId, existing.programId, clean);
+      if (conflict) this.store.drafts.setConflict(reportId, conflict);
       const issues = validateReportInput({ program_id: existing.programId, ...clean, revision: 0 });
       if (issues.length === 0) {
         this.#enqueueDraftChange({
@@ -377,10 +385,37 @@ export class AccountSession {
           payload: { program_id: existing.programId, ...clean },
         });
       }
-      return saved;
+      return conflict ? (this.store.drafts.get(reportId) ?? saved) : saved;
     });
     this.#worker.kick();
     return toDraftView(draft, this.store.outbox.countUnsent(reportId) > 0);
+  }
+
+  /**
+   * The editor sends what the user typed on top of `basedOn`, the content it last received. If
+   * the engine changed the draft since (the server's edits merged in while the user typed), a
+   * plain save would silently undo that merge: fold the edit in with the same three-way merge,
+   * and where both touched a field differently keep both for the user to choose.
+   */
+  #rebaseEdit(
+    existing: Draft,
+    edit: DraftContent,
+    basedOn: DraftContent | undefined,
+  ): { content: DraftContent; conflict: DraftConflict | null } {
+    const local = contentOf(existing);
+    const typed = contentOf(edit);
+    if (!basedOn || sameContent(contentOf(basedOn), local))
+      return { content: typed, conflict: null };
+    const merge = mergeDraft(contentOf(basedOn), typed, local);
+    if (merge.conflicts.length === 0) return { content: merge.merged, conflict: null };
+    const conflict: DraftConflict = { ...(existing.conflict ?? {}) };
+    for (const c of merge.conflicts) {
+      conflict[c.field] = {
+        local: c.ours,
+        remote: existing.conflict?.[c.field]?.remote ?? c.theirs,
+      };
+    }
+    return { content: merge.merged, conflict };
   }
 
   resolveConflicts(

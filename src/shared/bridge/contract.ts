@@ -36,7 +36,12 @@ export interface BridgeCalls {
   listReports(query: ReportQuery): Promise<{ items: ReportListItem[]; total: number }>;
   getReport(reportId: string): Promise<ReportDetailView | null>;
   createDraft(programId: string): Promise<DraftView>;
-  saveDraft(reportId: string, content: DraftContent): Promise<DraftView>;
+  /**
+   * `basedOn` is the content the editor last received from the engine. When the engine changed
+   * the draft since (a merge with the server's version), the edit is merged into it instead of
+   * replacing it; the answer then holds content the editor must adopt.
+   */
+  saveDraft(reportId: string, content: DraftContent, basedOn?: DraftContent): Promise<DraftView>;
   resolveConflicts(
     reportId: string,
     choices: Partial<Record<DraftField, ConflictChoice>>,

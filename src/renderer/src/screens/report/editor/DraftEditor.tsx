@@ -69,6 +69,8 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
 
   const content = useRef<DraftContent>(draft.content);
   const lastSaved = useRef<DraftContent>(draft.content);
+  /** The engine's content the editor's text derives from: sent with each save as `basedOn`. */
+  const basis = useRef<DraftContent>(draft.content);
   /** Contents this editor saved lately: the engine echoing one of them back is not news. */
   const ownSaves = useRef<DraftContent[]>([draft.content]);
   const saving = useRef(0);
@@ -94,10 +96,14 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
     saving.current++;
     ownSaves.current = [...ownSaves.current.slice(-19), next];
     try {
-      const view = await bridge.saveDraft(reportId, next);
+      const view = await bridge.saveDraft(reportId, next, basis.current);
       lastSaved.current = next;
+      basis.current = next;
       setIssues(view.issues);
       setSaveState(dirty.current ? 'pending' : 'saved');
+      // The engine merged changes made elsewhere into this edit: show them unless the user has
+      // typed on since (then the next save carries `basedOn` and is merged the same way).
+      if (!sameContent(view.content, next) && !dirty.current) adopt(view.content);
     } catch (e) {
       reportError(e);
       dirty.current = true;
@@ -131,6 +137,19 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
     };
   }, [flush]);
 
+  /** Shows the engine's content in every field; later saves build on it. */
+  function adopt(incoming: DraftContent): void {
+    lastSaved.current = incoming;
+    basis.current = incoming;
+    ownSaves.current = [incoming];
+    content.current = incoming;
+    setFields({ title: incoming.title, asset: incoming.asset, cvss_vector: incoming.cvss_vector });
+    setDescriptionLength(incoming.description.length);
+    if (description.current?.markdown() !== incoming.description) {
+      description.current?.replace(incoming.description);
+    }
+  }
+
   // The engine changed the draft (a merge, a file link, a resolution): adopt it while idle.
   useEffect(() => {
     const incoming = draft.content;
@@ -139,15 +158,8 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       setIssues(draft.issues);
       return;
     }
-    lastSaved.current = incoming;
-    ownSaves.current = [incoming];
-    content.current = incoming;
-    setFields({ title: incoming.title, asset: incoming.asset, cvss_vector: incoming.cvss_vector });
-    setDescriptionLength(incoming.description.length);
+    adopt(incoming);
     setIssues(draft.issues);
-    if (description.current?.markdown() !== incoming.description) {
-      description.current?.replace(incoming.description);
-    }
   }, [draft]);
 
   useCommand('save-now', () => void flush());
