@@ -36,7 +36,7 @@ describe('errors in words', () => {
     const e409 = toErrorView(
       Object.assign(new Error('x'), { code: 'active_limit', status: 409, requestId: 'req-2' }),
     );
-    expect(e409.title).toMatch(/five active reports/);
+    expect(e409.title).toMatch(/five reports are already active/i);
     expect(e409.requestId).toBeUndefined();
   });
 

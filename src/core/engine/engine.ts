@@ -12,7 +12,7 @@ import {
   writeAccountRecord,
   type AccountRecord,
 } from './account-file';
-import { describeError } from './describe-error';
+import { describeError } from '../../shared/errors/describe-error';
 import { EngineEvents } from './events';
 import { AccountSession, type SessionOptions } from './session';
 

@@ -7,4 +7,4 @@ export {
 } from './engine';
 export { AccountSession, EngineInputError, ReadOnlyError } from './session';
 export { EngineEvents } from './events';
-export { describeError, DESCRIBED_CODES } from './describe-error';
+export { describeError, DESCRIBED_CODES } from '../../shared/errors/describe-error';

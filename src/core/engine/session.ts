@@ -40,7 +40,7 @@ import {
   type Store,
 } from '../store';
 import { SyncScheduler, type Cadences, type SyncJob } from '../sync';
-import { describeError } from './describe-error';
+import { describeError } from '../../shared/errors/describe-error';
 import type { EngineEvents } from './events';
 import { contentTypeFor } from './content-type';
 import { toDraftView, toEvidenceView, toOutboxView, toListItem } from './views';

@@ -9,7 +9,7 @@ import { contentOf } from '../domain/merge';
 import type { ConflictSides } from '../outbox/reconcile';
 import { validateReportInput } from '../domain/validate';
 import type { Draft, EvidenceFile, OutboxEntry, ReportListItem as StoredListItem } from '../store';
-import { describeError } from './describe-error';
+import { describeError } from '../../shared/errors/describe-error';
 
 /** Mirror rows → what the renderer shows. Pure mapping, no I/O. */
 

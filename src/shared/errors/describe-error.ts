@@ -1,6 +1,10 @@
-import type { ErrorView } from '../../shared/bridge/views';
+import type { ErrorView } from '../bridge/views';
 
-/** Words for every error code of the API document (part 7), with what the researcher can do next. */
+/**
+ * Words for every error code of the API document (part 7), with what the researcher can do next.
+ * One table for the whole app: the engine describes the errors it stores, the renderer the ones a
+ * call throws.
+ */
 const WORDS: Record<string, { title: string; advice: string }> = {
   unauthenticated: {
     title: 'The API key is not accepted',
@@ -106,7 +110,7 @@ const WORDS: Record<string, { title: string; advice: string }> = {
   },
   internal_error: {
     title: 'The service had an unexpected error',
-    advice: 'Try again later. If it persists, quote the request id to support.',
+    advice: 'Try again later. If it persists, quote the request ID shown here to support.',
   },
   busy: { title: 'The service is busy', advice: 'The app waits and tries again by itself.' },
   storage_unavailable: {
@@ -167,3 +171,8 @@ export function describeError(input: {
 }
 
 export const DESCRIBED_CODES = Object.keys(WORDS);
+
+/** The words for a code, if it is one the app knows. */
+export function errorWords(code: string): { title: string; advice: string } | undefined {
+  return Object.hasOwn(WORDS, code) ? WORDS[code] : undefined;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/shared/api';
+import { describeError, errorWords } from '../../src/shared/errors/describe-error';
+
+describe('7. Errors — words for every code, with what to do next', () => {
+  it.each(Object.keys(ERROR_CODES))('%s has a title and advice', (code) => {
+    const words = errorWords(code);
+    expect(words?.title.length).toBeGreaterThan(5);
+    expect(words?.advice.length).toBeGreaterThan(5);
+  });
+
+  it('quotes the X-Request-ID for 500s only', () => {
+    expect(describeError({ status: 500, code: 'internal_error', requestId: 'r-1' }).requestId).toBe(
+      'r-1',
+    );
+    expect(
+      describeError({ status: 409, code: 'pool_low', requestId: 'r-2' }).requestId,
+    ).toBeUndefined();
+  });
+
+  it('names the field of a validation error', () => {
+    const view = describeError({
+      status: 422,
+      code: 'validation_error',
+      detail: 'title: must be at most 180 characters',
+    });
+    expect(view.advice).toContain('title: must be at most 180 characters');
+  });
+
+  it('an unknown code still gets words, from the detail', () => {
+    const view = describeError({ status: 418, code: 'teapot', detail: 'Short and stout.' });
+    expect(view.title).toContain('418');
+    expect(view.advice).toBe('Short and stout.');
+    expect(errorWords('toString')).toBeUndefined();
+  });
+});
