@@ -27,7 +27,7 @@ import { KeytarSecretStore } from '../src/core/secrets';
 import { openStore } from '../src/core/store';
 import { startSandbox, type SandboxHandle } from '../src/sandbox';
 import { SandboxLinkedClock } from './engine-clock';
-import { makeReports } from './engine-reports';
+import { makeReports } from './report-fixtures';
 import { formatResults, median, type BenchResult } from './result';
 
 /** `BENCH_ENGINE_REPORTS=1000` runs the two mirror figures on a smaller account (quick checks). */

@@ -1,7 +1,7 @@
 /**
- * Full reports shaped like real ones for the SQLite figure of `bench/engine.ts`: the same
- * generator as `bench/store.ts` (about 200 words of Markdown each, a skewed vocabulary), so the
- * two suites' upsert figures compare.
+ * Full reports shaped like real ones for the SQLite figures of `bench/store.ts` and
+ * `bench/engine.ts` (about 200 words of Markdown each, a skewed vocabulary): one generator, so
+ * the two suites' upsert figures compare.
  */
 import { randomUUID } from 'node:crypto';
 import type { Report, ReportStatus } from '../src/shared/api';
@@ -12,10 +12,10 @@ const words = (
   'graphql webhook oauth saml cache poisoning clickjacking cors idor privilege escalation ' +
   'password reset email mobile certificate pinning bucket storage lambda kubernetes secret'
 ).split(' ');
-const statuses: ReportStatus[] = ['draft', 'triaging', 'needs_info', 'accepted', 'rejected'];
+export const statuses: ReportStatus[] = ['draft', 'triaging', 'needs_info', 'accepted', 'rejected'];
 
 /** Deterministic pseudo-random numbers, so runs compare. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
