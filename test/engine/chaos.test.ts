@@ -82,6 +82,8 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
   const reports = new Map<string, ReportModel>();
   const figures = { operations: 0, restarts: 0, acts: 0, messages: 0, files: 0, submits: 0 };
   let counter = 0;
+  /** What happened, for the failure report: operation, report, resulting intended status. */
+  const trace: string[] = [];
 
   const start = async (): Promise<void> => {
     ({ child } = await EngineChild.start({
@@ -179,6 +181,12 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
     return options[0]?.[0] ?? 'create';
   };
 
+  let lastReport = '';
+  const touch = (r: ReportModel): ReportModel => {
+    lastReport = r.id;
+    return r;
+  };
+
   async function operate(kind: OpKind): Promise<void> {
     const n = ++counter;
     switch (kind) {
@@ -192,6 +200,7 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
           cvss_vector: pick(VECTORS),
         };
         await child.call('saveDraft', draft.reportId, content);
+        lastReport = draft.reportId;
         reports.set(draft.reportId, {
           id: draft.reportId,
           status: 'draft',
@@ -204,7 +213,7 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
         return;
       }
       case 'edit': {
-        const r = pick(drafts());
+        const r = touch(pick(drafts()));
         const field = pick(['title', 'asset', 'description', 'cvss_vector'] as const);
         const content = { ...r.content };
         if (field === 'title') content.title = `Finding ${n} (edited)`;
@@ -218,7 +227,7 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
         return;
       }
       case 'attach': {
-        const r = pick(drafts().filter((d) => d.files.size < 5));
+        const r = touch(pick(drafts().filter((d) => d.files.size < 5)));
         const file = await newFile();
         const link = random() < 0.5;
         const [added] = await child.call<EvidenceView[]>('attachFiles', r.id, [
@@ -242,7 +251,7 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
         return;
       }
       case 'remove': {
-        const r = pick(drafts().filter((d) => d.files.size > 0));
+        const r = touch(pick(drafts().filter((d) => d.files.size > 0)));
         const fileId = pick([...r.files.keys()]);
         await child.call('removeFile', r.id, fileId);
         r.files.delete(fileId);
@@ -256,7 +265,7 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
           w.withdrawQueued = false;
         }
         if (slotsHeld() >= 5) return;
-        const r = pick(drafts());
+        const r = touch(pick(drafts()));
         await child.call('submit', r.id);
         r.status = 'triaging';
         r.submitted = { content: { ...r.content }, files: [...r.files.values()] };
@@ -264,7 +273,7 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
         return;
       }
       case 'message': {
-        const r = pick(submittedOpen());
+        const r = touch(pick(submittedOpen()));
         const attach = r.messages.length < 6 ? Math.floor(random() * 3) : 0;
         const files: ({ path: string } & FileModel)[] = [];
         for (let i = 0; i < attach; i++) files.push(await newFile('log'));
@@ -277,24 +286,31 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
         return;
       }
       case 'withdraw': {
-        const r = pick([...drafts(), ...submittedOpen()]);
+        const r = touch(pick([...drafts(), ...submittedOpen()]));
         await child.call('withdraw', r.id);
         r.withdrawQueued = ACTIVE.has(r.status);
         r.status = 'withdrawn';
         return;
       }
       case 'act': {
-        const r = pick(submittedOpen());
+        const r = touch(pick(submittedOpen()));
         // The team acts on what the server holds: the user's queued writes go first.
         await settle(r.id);
-        const [actor, status] = pick([
-          ['agent', 'needs_info'],
-          ['agent', 'needs_info'],
-          ['agent', 'human_review'],
-          ['agent', 'paused'],
+        const decisions = [
           ['founder', 'accepted'],
           ['founder', 'rejected'],
-        ] as const);
+        ] as const;
+        // Back into an active status only from an active one: taking a free slot here could race
+        // with a submit the engine has not sent yet (the sandbox's team may exceed the limit).
+        const [actor, status] = ACTIVE.has(r.status)
+          ? pick([
+              ['agent', 'needs_info'],
+              ['agent', 'needs_info'],
+              ['agent', 'human_review'],
+              ['agent', 'paused'],
+              ...decisions,
+            ] as const)
+          : pick(decisions);
         await sandbox.act(r.id, { actor, status, message: `The ${actor} says ${status} (${n}).` });
         r.status = status;
         figures.acts++;
@@ -319,8 +335,11 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
         ),
       );
       for (let op = 0; op < OPERATIONS; op++) {
-        await operate(choose());
+        const kind = choose();
+        await operate(kind);
         figures.operations++;
+        const r = reports.get(lastReport);
+        trace.push(`${op} ${kind} ${lastReport} → ${r?.status} (held ${slotsHeld()})`);
         if (killAt.has(op)) {
           // A random moment while the engine is sending: no shutdown code runs.
           await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 250)));
@@ -422,6 +441,18 @@ describe('engine chaos: random operations, 20% faults, kill -9 restarts', () => 
       expect(figures.operations).toBeGreaterThanOrEqual(500);
     } catch (error) {
       console.error(`chaos test failed with seed ${SEED} (rerun with CHAOS_SEED=${SEED})`);
+      console.error(trace.slice(-60).join('\n'));
+      // Where the model and the server disagree on statuses (faults off to read them).
+      await sandbox.clearFaults().catch(() => undefined);
+      for (const model of reports.values()) {
+        const res = await sandbox
+          .api<Report>('GET', `/api/reports/${model.id}`, { token: key })
+          .catch(() => null);
+        const status = res?.status === 200 ? res.body.status : `HTTP ${res?.status}`;
+        if (status !== model.status) {
+          console.error(`  ${model.id}: intended ${model.status}, server ${status}`);
+        }
+      }
       console.error(child?.stderr.slice(-3000));
       throw error;
     }
