@@ -36,6 +36,12 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
       reject(tooLarge(limits.maxBytes));
       return;
     }
+    // The client may be gone before the body is read (an injected latency, a killed client):
+    // its `close` has fired already and would never fire again, leaving a file `uploading`.
+    if (!req.complete && (req.destroyed || req.socket?.destroyed)) {
+      reject(new ClientGone());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
