@@ -30,10 +30,10 @@ export interface EngineOptions extends Pick<
   /** The app's data folder: one mirror per account below it. */
   dataDir: string;
   /**
-   * The OS keychain. When it offers `checkAvailable` (KeytarSecretStore does), open and connect
-   * call it first, so a missing keychain fails at once with its clear error instead of later.
+   * The OS keychain. Open and connect call `checkAvailable` first, so a missing keychain fails at
+   * once with its clear error instead of later.
    */
-  secrets: SecretStore & { checkAvailable?(): Promise<void> };
+  secrets: SecretStore;
   /** Start the sync and the outbox on sign-in (tests may drive them by hand). */
   autoStart?: boolean;
 }
@@ -166,7 +166,7 @@ export class Engine implements EngineCalls {
   }
 
   async #checkKeychain(): Promise<void> {
-    await this.#options.secrets.checkAvailable?.();
+    await this.#options.secrets.checkAvailable();
   }
 
   #begin(record: AccountRecord, apiKey: string): void {

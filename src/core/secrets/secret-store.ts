@@ -6,6 +6,8 @@ export interface SecretStore {
   set(serverUrl: string, key: string): Promise<void>;
   /** Forgets the key for this server; false when there was none. */
   delete(serverUrl: string): Promise<boolean>;
+  /** Fails with a clear error when no usable keychain is there (checked before a key is needed). */
+  checkAvailable(): Promise<void>;
 }
 
 /** The keychain "service" under which every key of this app is filed. */
