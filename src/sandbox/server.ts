@@ -100,8 +100,18 @@ async function handleApi(router: Router, pathname: string, base: Base): Promise<
     throw methodNotAllowed(match.allowed);
   }
   const route = match.route;
-  const principal = authorize(env, route, base);
-  const reply = await route.handle({ ...base, params: match.params, principal });
+  let reply: Awaited<ReturnType<typeof route.handle>>;
+  try {
+    const principal = authorize(env, route, base);
+    reply = await route.handle({ ...base, params: match.params, principal });
+  } catch (error) {
+    // An injected drop loses the error answer too (the fault rate is the share of lost answers).
+    if (fault?.kind === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    throw error;
+  }
   if (fault?.kind === 'drop') {
     // The change happened, the answer is lost: what a client must survive for safe repeats.
     req.socket.destroy();
