@@ -4,8 +4,9 @@
  *   the app's empty first-run screen;
  * - scrolling the whole virtualized list, counting frames slower than 16 ms (rAF deltas), against
  *   the same scroll over a plain static list of as many rows;
- * - keystroke-to-paint latency in the editor holding a 30,000-character description (keydown to a
- *   rAF after the input), against a plain <textarea> with the same text;
+ * - keystroke-to-paint latency in the editor holding a 30,000-character description (keydown to the
+ *   task after the next frame, frames not held to 60 Hz), against a plain <textarea> with the
+ *   same text;
  * - the renderer bundle gzipped (every file under assets/), against its raw size.
  * Run alone with `bash scripts/with-keyring.sh npx tsx bench/renderer.ts`, or `npm run bench`.
  */
@@ -126,6 +127,8 @@ async function scrollThrough(page: Page, selector: string, step: number): Promis
   );
 }
 
+const UNTHROTTLED_FRAMES = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
+
 /** Types `count` characters at the caret, timing keydown → a rAF after the input event. */
 async function keystrokes(page: Page, count: number): Promise<number[]> {
   await page.evaluate(() => {
@@ -136,7 +139,10 @@ async function keystrokes(page: Page, count: number): Promise<number[]> {
       'input',
       () => {
         const t0 = g.__t0;
-        g.requestAnimationFrame(() => g.__lat.push(g.performance.now() - t0));
+        // The rAF callback runs before the frame's paint; a task queued from it runs after.
+        g.requestAnimationFrame(() =>
+          g.setTimeout(() => g.__lat.push(g.performance.now() - t0), 0),
+        );
       },
       true,
     );
@@ -177,6 +183,7 @@ async function bundleSize(dir: string): Promise<{ raw: number; gzip: number }> {
 
 export async function benchRenderer(): Promise<BenchResult[]> {
   const suite: Suite = await startSuite();
+  const suites: Suite[] = [suite];
   const results: BenchResult[] = [];
   const host = await BridgeHost.open({
     rateLimits: 'off',
@@ -254,7 +261,12 @@ export async function benchRenderer(): Promise<BenchResult[]> {
       description,
       cvss_vector: '',
     });
-    const editor = await openApp(suite, host, { path: `/#/reports/${draft.reportId}` });
+    // Frames are not held to the display's 60 Hz here: at 60 Hz every keystroke waits for the
+    // next vsync (up to 16.7 ms, the same for a plain textarea), which is the screen's latency,
+    // not the editor's. Unthrottled, keydown-to-paint is the work the keystroke costs.
+    const unthrottled = await startSuite(UNTHROTTLED_FRAMES);
+    suites.push(unthrottled);
+    const editor = await openApp(unthrottled, host, { path: `/#/reports/${draft.reportId}` });
     const box = editor.page.getByRole('textbox', { name: 'Description', exact: true });
     await box.waitFor({ timeout: 30_000 });
     await box.getByText('Security impact', { exact: true }).click();
@@ -263,7 +275,7 @@ export async function benchRenderer(): Promise<BenchResult[]> {
     const editorLat = await keystrokes(editor.page, KEYSTROKES);
     await editor.close();
 
-    const textarea = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const textarea = await unthrottled.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await textarea.setContent('<textarea style="width:1200px;height:700px"></textarea>');
     await textarea.evaluate(NAME_SHIM);
     await textarea.locator('textarea').fill(description);
@@ -299,7 +311,7 @@ export async function benchRenderer(): Promise<BenchResult[]> {
     });
   } finally {
     await host.close();
-    await suite.close();
+    for (const open of suites) await open.close();
   }
   return results;
 }

@@ -27,12 +27,12 @@ export interface Suite {
   close(): Promise<void>;
 }
 
-export async function startSuite(): Promise<Suite> {
+export async function startSuite(extraFlags: readonly string[] = []): Promise<Suite> {
   const dir = await buildRenderer();
   const server = await serveDir(dir);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...extraFlags],
     headless: true,
     timeout: 30_000,
   });
