@@ -94,6 +94,7 @@ export class AccountSession {
   readonly #worker: OutboxWorker;
   readonly #scheduler: SyncScheduler;
   readonly #clock: Clock;
+  readonly #unsubscribe: (() => void)[] = [];
   #syncing = false;
   #lastSyncAt: string | null = null;
   #lastError: StatusView['lastError'] = null;
@@ -161,7 +162,8 @@ export class AccountSession {
       this.#events.emit('connectivity', { state: 'offline' });
       this.#emitStatus();
     });
-    this.#events.on('report-changed', () => this.#emitStatus());
+    // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.
+    this.#unsubscribe.push(this.#events.on('report-changed', () => this.#emitStatus()));
   }
 
   start(): void {
@@ -170,6 +172,7 @@ export class AccountSession {
   }
 
   async stop(): Promise<void> {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     await this.#scheduler.stop();
     await this.#worker.stop();
     this.store.close();

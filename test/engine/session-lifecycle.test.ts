@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHarness, type Harness } from './harness';
+
+/**
+ * The engine's event bus outlives each signed-in session. A session that ended (sign-out, or a
+ * new sign-in) must leave nothing listening on it: its mirror is closed.
+ */
+describe('engine: a session that ended leaves no listener behind', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await openHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('events after a sign-out and a new sign-in reach only the live session', async () => {
+    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    await h.engine.signOut();
+    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    const statuses: number[] = [];
+    const off = h.engine.events.on('status', (s) => statuses.push(s.unsent));
+    expect(() => h.engine.events.emit('report-changed', { reportId: randomUUID() })).not.toThrow();
+    off();
+    expect(statuses).toHaveLength(1);
+  });
+});
