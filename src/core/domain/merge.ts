@@ -19,15 +19,11 @@ import type {
   DraftField,
   FieldConflict,
 } from '../../shared/bridge/views';
+import { DRAFT_FIELDS, sameContent } from '../../shared/bridge/draft-content';
 
 export type { ConflictChoice, DraftContent, DraftField, FieldConflict };
 
-export const DRAFT_FIELDS = [
-  'title',
-  'asset',
-  'description',
-  'cvss_vector',
-] as const satisfies readonly DraftField[];
+export { DRAFT_FIELDS, sameContent };
 
 export interface MergeResult {
   /** The merged content; a conflicting field holds `ours` until it is resolved. */
@@ -135,9 +131,4 @@ export function contentOf(report: DraftContent): DraftContent {
     description: report.description,
     cvss_vector: report.cvss_vector ?? '',
   };
-}
-
-/** Whether two contents are the same, field by field. */
-export function sameContent(a: DraftContent, b: DraftContent): boolean {
-  return DRAFT_FIELDS.every((field) => (a[field] ?? '') === (b[field] ?? ''));
 }

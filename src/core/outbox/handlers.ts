@@ -1,6 +1,6 @@
 import type { Report } from '../../shared/api';
 import { isApiError } from '../api';
-import { contentOf, type DraftContent } from '../domain/merge';
+import { contentOf, sameContent, type DraftContent } from '../domain/merge';
 import { findFileLinks, removeFileLinks } from '../../shared/rules';
 import { messageFingerprint, type OutboxEntry, type OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
@@ -72,7 +72,7 @@ const saveDraft: Handler<'save_draft'> = async (ctx, entry, signal) => {
   }
   const content = sendableContent(ctx, entry.reportId, contentOf(draft));
   const revision = draft.baseRevision ?? 0;
-  if (draft.base && draft.baseRevision !== null && sameAsBase(draft.base, content)) return DONE;
+  if (draft.base && draft.baseRevision !== null && sameContent(draft.base, content)) return DONE;
   recordSent(ctx.store, entry.reportId, content);
   try {
     const report = await ctx.api.saveDraft(
@@ -108,18 +108,6 @@ function sendableContent(
   );
   for (const fileId of pending) description = removeFileLinks(description, fileId);
   return { ...content, description };
-}
-
-function sameAsBase(
-  base: ReturnType<typeof contentOf>,
-  content: ReturnType<typeof contentOf>,
-): boolean {
-  return (
-    base.title === content.title &&
-    base.asset === content.asset &&
-    base.description === content.description &&
-    base.cvss_vector === content.cvss_vector
-  );
 }
 
 const uploadFile: Handler<'upload_file'> = async (ctx, entry, signal) => {
@@ -235,7 +223,7 @@ const submit: Handler<'submit'> = async (ctx, entry, signal) => {
     if (result.kind === 'clean') {
       const draft = ctx.store.drafts.get(entry.reportId);
       // Submit only what the user saw: if our side still differs, it must be saved first.
-      if (draft && draft.base && sameAsBase(draft.base, contentOf(draft))) return AGAIN;
+      if (draft && draft.base && sameContent(draft.base, contentOf(draft))) return AGAIN;
     }
     return {
       kind: 'park',

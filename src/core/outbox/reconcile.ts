@@ -1,5 +1,5 @@
 import type { Report } from '../../shared/api';
-import { contentOf, mergeDraft, type MergeResult } from '../domain/merge';
+import { contentOf, mergeDraft, sameContent, type MergeResult } from '../domain/merge';
 import type { DraftConflict, DraftContent, Store } from '../store';
 
 /** One conflicting field as recorded: both sides and, when known, their common ancestor. */
@@ -14,15 +14,6 @@ export type ReconcileResult =
   | { kind: 'no-local-draft' }
   | { kind: 'clean'; merge: MergeResult }
   | { kind: 'conflict'; merge: MergeResult };
-
-function sameContent(a: DraftContent, b: DraftContent): boolean {
-  return (
-    a.title === b.title &&
-    a.asset === b.asset &&
-    a.description === b.description &&
-    a.cvss_vector === b.cvss_vector
-  );
-}
 
 /**
  * The server holds `current`, newer than what this client acknowledged (409 revision_conflict, or
@@ -94,5 +85,3 @@ export function acknowledgeReport(store: Store, report: Report, sent?: DraftCont
     store.drafts.acknowledge(report.id, sent ?? contentOf(report), report.revision);
   });
 }
-
-export { sameContent };

@@ -1,7 +1,6 @@
 import { FINAL_DECISIONS, type Message, type Report, type ReportStatus } from '../../shared/api';
 import { isApiError, type Priority } from '../api';
-import { contentOf } from '../domain/merge';
-import { sameContent } from '../outbox/reconcile';
+import { contentOf, sameContent } from '../domain/merge';
 import { forEachLimited, type SyncContext } from './context';
 
 const FINAL = new Set<ReportStatus>(FINAL_DECISIONS);

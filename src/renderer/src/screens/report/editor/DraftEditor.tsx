@@ -6,6 +6,7 @@ import type {
   EvidenceView,
   ReportDetailView,
 } from '../../../../../shared/bridge/views';
+import { sameContent } from '../../../../../shared/bridge/draft-content';
 import { fileLinkMarkdown } from '../../../../../shared/rules/file-links';
 import { bridge, pathForFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
@@ -25,15 +26,6 @@ import { SubmitChecklist } from './SubmitChecklist';
 import { OutboxPanel } from '../OutboxPanel';
 
 const SAVE_DELAY_MS = 300;
-
-function sameContent(a: DraftContent, b: DraftContent): boolean {
-  return (
-    a.title === b.title &&
-    a.asset === b.asset &&
-    a.description === b.description &&
-    a.cvss_vector === b.cvss_vector
-  );
-}
 
 function FieldError({ id, messages }: { id: string; messages: string[] }) {
   if (messages.length === 0) return null;
