@@ -20,6 +20,7 @@ import {
 } from '../../src/shared/bridge/contract';
 import type { AccountView, DraftView, ReportDetailView } from '../../src/shared/bridge/views';
 import type { ElectronMock } from './electron-mock';
+import { COMPLETE_DESCRIPTION as DESCRIPTION } from '../support/fixtures';
 
 // IPC handlers in front of a REAL engine (temp dir, real keychain) and a REAL sandbox. Only
 // `electron` is mocked: its shell and dialog record what the handlers ask of the OS.
@@ -27,17 +28,6 @@ vi.mock('electron', async () => (await import('./electron-mock')).electronMock()
 const { shell, dialog } = electron as unknown as ElectronMock;
 
 const BUNDLE = '/opt/bounty-desk/out/main';
-const DESCRIPTION = [
-  '## Steps to reproduce',
-  '1. Open /search?q=<script>',
-  '## Expected behavior',
-  'Escaped output.',
-  '## Actual behavior',
-  'The script runs.',
-  '## Security impact',
-  'Session theft.',
-].join('\n\n');
-
 let tmp: string;
 let engine: Engine;
 let sandbox: SandboxAccount;

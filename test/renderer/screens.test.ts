@@ -7,25 +7,7 @@ import { readKey } from '../support/sandbox-client';
 import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
 import { BridgeHost, type HostOptions } from './support/host';
 import { caretAtEndOf, connection, expectNoText, expectText, nav, until } from './support/ui';
-
-const COMPLETE = [
-  '## Steps to reproduce',
-  '',
-  'Open the page.',
-  '',
-  '## Expected behavior',
-  '',
-  'Nothing happens.',
-  '',
-  '## Actual behavior',
-  '',
-  'Something happens.',
-  '',
-  '## Security impact',
-  '',
-  'Data of other users.',
-  '',
-].join('\n');
+import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
 /**
  * Each screen of docs/ui-names.md, one behaviour per test, through the UI only (roles and names),

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox';
+import { COMPLETE_DESCRIPTION as DESCRIPTION } from '../support/fixtures';
 
 export interface WorldAccount {
   uid: string;
@@ -95,25 +96,6 @@ export class Sbx {
   }
 }
 
-export const DESCRIPTION = [
-  '## Steps to reproduce',
-  '',
-  'Open the page.',
-  '',
-  '## Expected behavior',
-  '',
-  'Nothing happens.',
-  '',
-  '## Actual behavior',
-  '',
-  'Something happens.',
-  '',
-  '## Security impact',
-  '',
-  'Data leaks.',
-  '',
-].join('\n');
-
 export interface ReportBody {
   id: string;
   status: string;
@@ -188,3 +170,5 @@ export async function submit(
     body: { revision: report.revision },
   });
 }
+
+export { DESCRIPTION };
