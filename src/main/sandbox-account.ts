@@ -2,21 +2,13 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Engine } from '../core/engine';
 import type { SandboxOptions } from '../sandbox';
+import type { WorldAccount } from '../shared/api/sandbox-world';
 import type { AccountView } from '../shared/bridge/views';
 
 /** The part of `startSandbox` this module uses (the real one in the app and in tests). */
 export type StartSandbox = (
   options: SandboxOptions,
 ) => Promise<{ url: string; close(): Promise<void> }>;
-
-export interface WorldAccount {
-  uid: string;
-  email: string | null;
-  email_verified: boolean;
-  payments_status: string;
-  session_token: string;
-  keys: { id: string; scope: 'read' | 'write'; key: string }[];
-}
 
 /** `GET <url>/__sandbox/world`: the sandbox's accounts with their keys (sandbox only). */
 export async function fetchWorldAccounts(url: string): Promise<WorldAccount[]> {

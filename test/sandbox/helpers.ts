@@ -4,26 +4,10 @@ import { startSandbox } from '../../src/sandbox';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox';
 import { COMPLETE_DESCRIPTION as DESCRIPTION } from '../support/fixtures';
 
-export interface WorldAccount {
-  uid: string;
-  email: string | null;
-  email_verified: boolean;
-  payments_status: string;
-  session_token: string;
-  keys: { id: string; scope: 'read' | 'write'; key: string }[];
-}
+import type { World, WorldAccount } from '../../src/shared/api/sandbox-world';
 
-export interface WorldView {
-  accounts: WorldAccount[];
-  programs: {
-    id: string;
-    intake: string;
-    pool_paused: boolean;
-    private: boolean;
-    published: boolean;
-    invited: string[];
-  }[];
-}
+export type { WorldAccount };
+export type WorldView = World;
 
 export interface Res<T = Record<string, unknown>> {
   status: number;

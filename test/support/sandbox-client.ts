@@ -35,34 +35,14 @@ export interface ErrorBody {
   current?: Report;
 }
 
-export interface WorldKey {
-  id: string;
-  scope: 'read' | 'write';
-  key: string;
-}
+import type {
+  World,
+  WorldAccount,
+  WorldKey,
+  WorldProgram,
+} from '../../src/shared/api/sandbox-world';
 
-export interface WorldAccount {
-  uid: string;
-  email: string | null;
-  email_verified: boolean;
-  payments_status: string;
-  session_token: string;
-  keys: WorldKey[];
-}
-
-export interface WorldProgram {
-  id: string;
-  intake: 'open' | 'paused' | 'closed';
-  pool_paused: boolean;
-  private: boolean;
-  published: boolean;
-  invited: string[];
-}
-
-export interface World {
-  accounts: WorldAccount[];
-  programs: WorldProgram[];
-}
+export type { World, WorldAccount, WorldKey, WorldProgram };
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 

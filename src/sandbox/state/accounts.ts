@@ -9,6 +9,7 @@ import {
   stableUuid,
   tokenHash,
 } from '../ids';
+import type { WorldAccount } from '../../shared/api/sandbox-world';
 import type { World } from './world';
 import type { AccountRecord, KeyRecord } from './types';
 import { keyHint } from '../../shared/api/api-key';
@@ -76,16 +77,7 @@ export function endKeysBeforeNow(world: World, account: AccountRecord): void {
   for (const k of world.keysOf(account.uid)) if (k.created_ms <= now) world.deleteKey(k);
 }
 
-export interface WorldAccountView {
-  uid: string;
-  email: string | null;
-  email_verified: boolean;
-  payments_status: PaymentsAccountStatus;
-  session_token: string;
-  keys: { id: string; scope: KeyScope; key: string }[];
-}
-
-export function worldAccountView(world: World, account: AccountRecord): WorldAccountView {
+export function worldAccountView(world: World, account: AccountRecord): WorldAccount {
   return {
     uid: account.uid,
     email: account.email,

@@ -1,28 +1,8 @@
 import { startSandbox } from '../../../src/sandbox';
 
-/** One entry of `GET /__sandbox/world` (sandbox-contract.md). */
-export interface WorldAccount {
-  uid: string;
-  email: string | null;
-  email_verified: boolean;
-  payments_status: string;
-  session_token: string;
-  keys: { id: string; scope: 'read' | 'write'; key: string }[];
-}
+import type { World, WorldAccount } from '../../../src/shared/api/sandbox-world';
 
-export interface WorldProgram {
-  id: string;
-  intake: 'open' | 'paused' | 'closed';
-  pool_paused: boolean;
-  private: boolean;
-  published: boolean;
-  invited: string[];
-}
-
-export interface World {
-  accounts: WorldAccount[];
-  programs: WorldProgram[];
-}
+export type { World, WorldAccount };
 
 /** A running sandbox and its control routes, reached over HTTP like any other client would. */
 export class SandboxHandle {
