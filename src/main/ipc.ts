@@ -3,7 +3,6 @@ import {
   BRIDGE_CALLS,
   BRIDGE_EVENTS,
   callChannel,
-  eventChannel,
   type BridgeCallName,
   type BridgeCalls,
   type BridgeEventName,
@@ -77,11 +76,4 @@ export function forwardEvents(source: EventSource, sink: EventSink): () => void 
     source.on(name, (payload) => sink(name, payload as BridgeEvents[typeof name])),
   );
   return () => offs.forEach((off) => off());
-}
-
-/** An EventSink onto a window's web contents (`bridge:event:<name>` channels). */
-export function sendTo(
-  getContents: () => { send(channel: string, payload: unknown): void } | null,
-): EventSink {
-  return (event, payload) => getContents()?.send(eventChannel(event), payload);
 }
