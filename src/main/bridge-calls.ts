@@ -47,6 +47,7 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
     submit: (reportId) => engine.submit(reportId),
     withdraw: (reportId) => engine.withdraw(reportId),
     postMessage: (reportId, input) => engine.postMessage(reportId, input),
+    markThreadRead: (reportId) => engine.markThreadRead(reportId),
     downloadFile: (reportId, fileId) => downloadWithDialog(deps, reportId, fileId),
     retryEntry: (entryId) => engine.retryEntry(entryId),
     discardEntry: (entryId) => engine.discardEntry(entryId),

@@ -207,6 +207,7 @@ export const BRIDGE_ARGS = {
     uuid,
     object({ body: str(MAX.messageBody), filePaths: arrayOf(existingFile, MAX.files) }),
   ],
+  markThreadRead: [uuid],
   downloadFile: [uuid, uuid],
   retryEntry: [entryId],
   discardEntry: [entryId],

@@ -91,9 +91,9 @@ describe('typed calls against the sandbox', () => {
     const api = apiFor(account);
     const programId = await sandbox.openProgramId();
     const id = newId();
-    const created = await api.saveDraft(id, completeDraft(programId, 0), { priority: 'outbox' });
+    const created = await api.saveReport(id, completeDraft(programId, 0), { priority: 'outbox' });
     expect(created).toMatchObject({ id, status: 'draft', program_id: programId });
-    const saved = await api.saveDraft(
+    const saved = await api.saveReport(
       id,
       { ...completeDraft(programId, created.revision), title: 'Second title' },
       { priority: 'outbox' },
@@ -120,7 +120,7 @@ describe('typed calls against the sandbox', () => {
     const api = apiFor(account);
     const reportId = newId();
     const fileId = newId();
-    const draft = await api.saveDraft(reportId, completeDraft(await sandbox.openProgramId()), {
+    const draft = await api.saveReport(reportId, completeDraft(await sandbox.openProgramId()), {
       priority: 'outbox',
     });
     const source = join(workDir, 'evidence.png');
@@ -163,7 +163,7 @@ describe('typed calls against the sandbox', () => {
     const account = await sandbox.newAccount();
     const api = apiFor(account);
     const id = newId();
-    const draft = await api.saveDraft(id, completeDraft(await sandbox.openProgramId()), {
+    const draft = await api.saveReport(id, completeDraft(await sandbox.openProgramId()), {
       priority: 'outbox',
     });
     await api.submitReport(id, draft.revision, { priority: 'outbox' });
@@ -196,8 +196,8 @@ describe('errors as one typed value', () => {
     const api = apiFor(account);
     const id = newId();
     const programId = await sandbox.openProgramId();
-    const created = await api.saveDraft(id, completeDraft(programId), { priority: 'outbox' });
-    await api.saveDraft(
+    const created = await api.saveReport(id, completeDraft(programId), { priority: 'outbox' });
+    await api.saveReport(
       id,
       { ...completeDraft(programId, created.revision), title: 'Saved elsewhere' },
       { priority: 'outbox' },
@@ -205,7 +205,7 @@ describe('errors as one typed value', () => {
     const before = api.stats.snapshot().requests;
 
     const error = await caught(
-      api.saveDraft(id, completeDraft(programId, created.revision), { priority: 'outbox' }),
+      api.saveReport(id, completeDraft(programId, created.revision), { priority: 'outbox' }),
     );
     expect(error).toMatchObject({ kind: 'http', status: 409, code: 'revision_conflict' });
     expect(error.requestId).toMatch(/\S+/);
@@ -225,7 +225,7 @@ describe('errors as one typed value', () => {
     const account = await sandbox.newAccount();
     const api = apiFor(account, 'read');
     const error = await caught(
-      api.saveDraft(newId(), completeDraft(await sandbox.openProgramId()), { priority: 'user' }),
+      api.saveReport(newId(), completeDraft(await sandbox.openProgramId()), { priority: 'user' }),
     );
     expect(error).toMatchObject({ status: 403, code: 'read_only_key' });
     expect(api.stats.snapshot()).toMatchObject({ requests: 1, byStatus: { 403: 1 } });
@@ -283,7 +283,7 @@ describe('retry rules over HTTP', () => {
     const account = await sandbox.newAccount();
     const api = apiFor(account);
     const id = newId();
-    const draft = await api.saveDraft(id, completeDraft(await sandbox.openProgramId()), {
+    const draft = await api.saveReport(id, completeDraft(await sandbox.openProgramId()), {
       priority: 'outbox',
     });
     await api.submitReport(id, draft.revision, { priority: 'outbox' });

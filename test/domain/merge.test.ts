@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  contentOf,
+  applyChoices,
+  conflictOf,
   mergeDraft,
   mergeLines,
-  resolveConflicts,
   splitLines,
-  type DraftContent,
-} from '../../src/core/domain/index';
+} from '../../src/core/domain';
+import { contentOf } from '../../src/shared/bridge/draft-content';
+import type { DraftContent } from '../../src/shared/bridge/views';
 
 const base: DraftContent = {
   title: 'XSS in search',
@@ -182,45 +183,62 @@ describe('mergeDraft: description', () => {
   });
 });
 
-describe('resolveConflicts', () => {
+describe('applyChoices', () => {
   const conflicted = mergeDraft(
     base,
     { title: 'T-ours', asset: 'A-ours', description: 'D-ours', cvss_vector: '' },
     { title: 'T-theirs', asset: 'A-theirs', description: 'D-theirs', cvss_vector: '' },
   );
+  const recorded = conflictOf(conflicted.conflicts);
 
   it('applies ours, theirs and custom choices', () => {
-    const result = resolveConflicts(conflicted, {
+    const result = applyChoices(conflicted.merged, recorded, {
       title: 'theirs',
       asset: 'ours',
       description: { custom: 'D-both' },
     });
     expect(result).toEqual({
-      merged: { title: 'T-theirs', asset: 'A-ours', description: 'D-both', cvss_vector: '' },
-      conflicts: [],
+      content: { title: 'T-theirs', asset: 'A-ours', description: 'D-both', cvss_vector: '' },
+      remaining: {},
     });
   });
 
   it('keeps conflicts without a choice', () => {
-    const result = resolveConflicts(conflicted, { title: 'theirs' });
-    expect(result.conflicts.map((c) => c.field)).toEqual(['asset', 'description']);
-    expect(result.merged.title).toBe('T-theirs');
-    expect(result.merged.asset).toBe('A-ours');
+    const result = applyChoices(conflicted.merged, recorded, { title: 'theirs' });
+    expect(Object.keys(result.remaining)).toEqual(['asset', 'description']);
+    expect(result.remaining.asset).toEqual({
+      base: base.asset,
+      ours: 'A-ours',
+      theirs: 'A-theirs',
+    });
+    expect(result.content.title).toBe('T-theirs');
+    expect(result.content.asset).toBe('A-ours');
   });
 
   it('ignores choices for fields that are not in conflict', () => {
     const clean = mergeDraft(base, withChanges({ title: 'mine' }), base);
-    expect(resolveConflicts(clean, { title: 'theirs', asset: { custom: 'x' } })).toEqual(clean);
+    expect(
+      applyChoices(clean.merged, conflictOf(clean.conflicts), {
+        title: 'theirs',
+        asset: { custom: 'x' },
+      }),
+    ).toEqual({ content: clean.merged, remaining: {} });
   });
 
   it('does not change its input', () => {
-    const before = JSON.stringify(conflicted);
-    resolveConflicts(conflicted, { title: 'theirs', asset: 'theirs', description: 'theirs' });
-    expect(JSON.stringify(conflicted)).toBe(before);
+    const before = JSON.stringify([conflicted, recorded]);
+    applyChoices(conflicted.merged, recorded, {
+      title: 'theirs',
+      asset: 'theirs',
+      description: 'theirs',
+    });
+    expect(JSON.stringify([conflicted, recorded])).toBe(before);
   });
 
   it('an empty custom value is allowed', () => {
-    expect(resolveConflicts(conflicted, { title: { custom: '' } }).merged.title).toBe('');
+    expect(applyChoices(conflicted.merged, recorded, { title: { custom: '' } }).content.title).toBe(
+      '',
+    );
   });
 });
 

@@ -111,7 +111,7 @@ describe('engine: revision conflicts with a second client', () => {
       },
     ]);
     const parked = view?.outbox.find((e) => e.state === 'parked');
-    expect(parked?.kind).toBe('save_draft');
+    expect(parked?.kind).toBe('save_report');
     expect(parked?.error?.code).toBe('merge_conflict');
     // Exactly one PUT (the one answered 409): no save, no submit went out after it.
     expect(await putCount()).toBe(puts + 1);

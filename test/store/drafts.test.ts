@@ -15,11 +15,11 @@ const content = (title: string) => ({
 describe('drafts', () => {
   it('saves content offline as local-only, then keeps the acknowledged base apart', () => {
     const { drafts } = t.store;
-    const saved = drafts.saveContent('R1', 'acme-web', content('v1'), '2025-01-01T00:00:00.000Z');
+    const saved = drafts.setContent('R1', 'acme-web', content('v1'), '2025-01-01T00:00:00.000Z');
     expect(saved).toMatchObject({ title: 'v1', localOnly: true, base: null, baseRevision: null });
 
     drafts.acknowledge('R1', content('v1'), 1);
-    drafts.saveContent('R1', 'acme-web', content('v2 typing'));
+    drafts.setContent('R1', 'acme-web', content('v2 typing'));
     expect(drafts.get('R1')).toMatchObject({
       title: 'v2 typing',
       base: content('v1'),
@@ -29,23 +29,25 @@ describe('drafts', () => {
   });
 
   it('keeps the program fixed once created, like the server', () => {
-    t.store.drafts.saveContent('R1', 'acme-web', content('v1'));
-    t.store.drafts.saveContent('R1', 'other', content('v2'));
+    t.store.drafts.setContent('R1', 'acme-web', content('v1'));
+    t.store.drafts.setContent('R1', 'other', content('v2'));
     expect(t.store.drafts.get('R1')?.programId).toBe('acme-web');
   });
 
   it('records and clears a conflict', () => {
     const { drafts } = t.store;
-    drafts.saveContent('R1', 'acme-web', content('mine'));
-    drafts.setConflict('R1', { title: { local: 'mine', remote: 'theirs' } });
-    expect(drafts.get('R1')?.conflict).toEqual({ title: { local: 'mine', remote: 'theirs' } });
+    drafts.setContent('R1', 'acme-web', content('mine'));
+    drafts.setConflict('R1', { title: { base: 'v1', ours: 'mine', theirs: 'theirs' } });
+    expect(drafts.get('R1')?.conflict).toEqual({
+      title: { base: 'v1', ours: 'mine', theirs: 'theirs' },
+    });
     drafts.setConflict('R1', null);
     expect(drafts.get('R1')?.conflict).toBeNull();
   });
 
   it('survives a re-open, lists newest first and deletes', () => {
-    t.store.drafts.saveContent('old', 'p', content('a'), '2025-01-01T00:00:00.000Z');
-    t.store.drafts.saveContent('new', 'p', content('b'), '2025-01-02T00:00:00.000Z');
+    t.store.drafts.setContent('old', 'p', content('a'), '2025-01-01T00:00:00.000Z');
+    t.store.drafts.setContent('new', 'p', content('b'), '2025-01-02T00:00:00.000Z');
     t.reopen();
     expect(t.store.drafts.list().map((d) => d.reportId)).toEqual(['new', 'old']);
     t.store.drafts.delete('old');

@@ -185,8 +185,8 @@ export class ResearcherApi {
   }
 
   /** Creates (revision 0, new id) or saves a draft. A repeat with the same id is safe. */
-  saveDraft(reportId: string, input: ReportInput, options: CallOptions): Promise<Report> {
-    return this.#json('saveDraft', true, options, (signal) =>
+  saveReport(reportId: string, input: ReportInput, options: CallOptions): Promise<Report> {
+    return this.#json('saveReport', true, options, (signal) =>
       this.#client.PUT('/api/reports/{report_id}', {
         params: { path: { report_id: reportId } },
         body: input,

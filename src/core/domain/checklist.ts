@@ -11,7 +11,7 @@ import type { Attachment, Me, PaymentsStatus, ProgramSummary } from '../../share
 import { LIMITS } from '../../shared/api/index';
 import type { ChecklistItemView, ChecklistView } from '../../shared/bridge/views';
 import { checkDescription } from '../../shared/rules/index';
-import type { DraftContent } from './merge';
+import type { DraftContent } from '../../shared/bridge/views';
 
 export type ChecklistId =
   | 'email_unverified'

@@ -8,7 +8,7 @@
  * Per field: a side that did not change takes the other side; both sides changed the same way →
  * that value; both changed differently → for `description` a line-level diff3 merge
  * (node-diff3), kept only when it has no conflicting region; otherwise the field is a conflict.
- * While `conflicts` is not empty the caller sends nothing; `resolveConflicts` applies the user's
+ * While `conflicts` is not empty the caller sends nothing; `applyChoices` applies the user's
  * choices. After a clean merge the caller resends `merged` with `current.revision`, and `theirs`
  * becomes the new base once the server acknowledges.
  */
@@ -19,11 +19,7 @@ import type {
   DraftField,
   FieldConflict,
 } from '../../shared/bridge/views';
-import { DRAFT_FIELDS, sameContent } from '../../shared/bridge/draft-content';
-
-export type { ConflictChoice, DraftContent, DraftField, FieldConflict };
-
-export { DRAFT_FIELDS, sameContent };
+import { DRAFT_FIELDS, type DraftConflict } from '../../shared/bridge/draft-content';
 
 export interface MergeResult {
   /** The merged content; a conflicting field holds `ours` until it is resolved. */
@@ -102,33 +98,32 @@ export function mergeDraft(
   return { merged, conflicts };
 }
 
-function chosen(conflict: FieldConflict, choice: ConflictChoice): string {
-  if (choice === 'ours') return conflict.ours;
-  if (choice === 'theirs') return conflict.theirs;
-  return choice.custom;
+/** The conflicts of a merge as a draft keeps them, field by field. */
+export function conflictOf(conflicts: readonly FieldConflict[]): DraftConflict {
+  const recorded: DraftConflict = {};
+  for (const { field, base, ours, theirs } of conflicts) recorded[field] = { base, ours, theirs };
+  return recorded;
 }
 
-/** Applies choices; conflicts without a choice stay. Does not change `result`. */
-export function resolveConflicts(result: MergeResult, choices: ConflictChoices): MergeResult {
-  const merged = { ...result.merged };
-  const conflicts: FieldConflict[] = [];
-  for (const conflict of result.conflicts) {
-    const choice = choices[conflict.field];
-    if (choice === undefined) {
-      conflicts.push(conflict);
-      continue;
-    }
-    merged[conflict.field] = chosen(conflict, choice);
+/**
+ * Applies the user's choices to a draft's content: each chosen field takes `ours`, `theirs` or a
+ * custom text; a conflict without a choice stays. Does not change its arguments.
+ */
+export function applyChoices(
+  content: DraftContent,
+  conflict: DraftConflict,
+  choices: ConflictChoices,
+): { content: DraftContent; remaining: DraftConflict } {
+  const next = { ...content };
+  const remaining: DraftConflict = {};
+  for (const field of DRAFT_FIELDS) {
+    const sides = conflict[field];
+    if (!sides) continue;
+    const choice = choices[field];
+    if (choice === undefined) remaining[field] = sides;
+    else
+      next[field] =
+        choice === 'ours' ? sides.ours : choice === 'theirs' ? sides.theirs : choice.custom;
   }
-  return { merged, conflicts };
-}
-
-/** The content fields of a report (or anything shaped like one). */
-export function contentOf(report: DraftContent): DraftContent {
-  return {
-    title: report.title,
-    asset: report.asset,
-    description: report.description,
-    cvss_vector: report.cvss_vector ?? '',
-  };
+  return { content: next, remaining };
 }

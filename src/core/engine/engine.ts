@@ -13,6 +13,7 @@ import {
   type AccountRecord,
 } from './account-file';
 import { describeError } from '../../shared/errors/describe-error';
+import { NotSignedInError, SignInError } from './errors';
 import { EngineEvents } from './events';
 import { AccountSession, type SessionOptions } from './session';
 
@@ -36,23 +37,6 @@ export interface EngineOptions extends Pick<
   secrets: SecretStore;
   /** Start the sync and the outbox on sign-in (tests may drive them by hand). */
   autoStart?: boolean;
-}
-
-export class NotSignedInError extends Error {
-  override readonly name = 'NotSignedInError';
-  constructor() {
-    super('Not signed in: connect to a server first.');
-  }
-}
-
-export class SignInError extends Error {
-  override readonly name = 'SignInError';
-  constructor(
-    readonly field: 'serverUrl' | 'apiKey',
-    message: string,
-  ) {
-    super(`${field}: ${message}`);
-  }
 }
 
 /** The calls the engine answers itself; main adds the ones that need Electron (dialogs, shell). */
@@ -223,29 +207,36 @@ export class Engine implements EngineCalls {
 
   /** The user's "Sync now": reports, payouts (which the poll cannot see) and the account. */
   syncNow: EngineCalls['syncNow'] = () => this.session.syncNow(['account', 'reports', 'payouts']);
-  listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.listPrograms(q);
-  getProgram: EngineCalls['getProgram'] = async (id) => this.session.getProgram(id);
-  listReports: EngineCalls['listReports'] = async (q) => this.session.listReports(q);
-  getReport: EngineCalls['getReport'] = async (id) => this.session.getReport(id);
+  listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.views.listPrograms(q);
+  getProgram: EngineCalls['getProgram'] = async (id) => this.session.views.getProgram(id);
+  listReports: EngineCalls['listReports'] = async (q) => this.session.views.listReports(q);
+  getReport: EngineCalls['getReport'] = async (id) => this.session.views.getReport(id);
+  getChecklist: EngineCalls['getChecklist'] = async (id) => this.session.views.getChecklist(id);
   createDraft: EngineCalls['createDraft'] = async (programId) =>
-    this.session.createDraft(programId);
+    this.session.drafts.createDraft(programId);
   saveDraft: EngineCalls['saveDraft'] = async (id, content, basedOn) =>
-    this.session.saveDraft(id, content, basedOn);
+    this.session.drafts.saveDraft(id, content, basedOn);
   resolveConflicts: EngineCalls['resolveConflicts'] = async (id, choices) =>
-    this.session.resolveConflicts(id, choices);
-  attachFiles: EngineCalls['attachFiles'] = (id, files) => this.session.attachFiles(id, files);
-  removeFile: EngineCalls['removeFile'] = async (id, fileId) => this.session.removeFile(id, fileId);
-  getChecklist: EngineCalls['getChecklist'] = async (id) => this.session.getChecklist(id);
-  submit: EngineCalls['submit'] = async (id) => this.session.submit(id);
-  withdraw: EngineCalls['withdraw'] = async (id) => this.session.withdraw(id);
-  postMessage: EngineCalls['postMessage'] = (id, input) => this.session.postMessage(id, input);
+    this.session.drafts.resolveConflicts(id, choices);
+  attachFiles: EngineCalls['attachFiles'] = (id, files) =>
+    this.session.evidence.attachFiles(id, files);
+  removeFile: EngineCalls['removeFile'] = async (id, fileId) =>
+    this.session.evidence.removeFile(id, fileId);
   downloadFile: EngineCalls['downloadFile'] = (id, fileId, destination) =>
-    this.session.downloadFile(id, fileId, destination);
-  retryEntry: EngineCalls['retryEntry'] = async (entryId) => this.session.retryEntry(entryId);
-  discardEntry: EngineCalls['discardEntry'] = async (entryId) => this.session.discardEntry(entryId);
-  refreshPayments: EngineCalls['refreshPayments'] = () => this.session.refreshPayments();
+    this.session.evidence.downloadFile(id, fileId, destination);
+  submit: EngineCalls['submit'] = async (id) => this.session.triage.submit(id);
+  withdraw: EngineCalls['withdraw'] = async (id) => this.session.triage.withdraw(id);
+  postMessage: EngineCalls['postMessage'] = (id, input) =>
+    this.session.triage.postMessage(id, input);
+  markThreadRead: EngineCalls['markThreadRead'] = async (id) =>
+    this.session.triage.markThreadRead(id);
+  retryEntry: EngineCalls['retryEntry'] = async (entryId) =>
+    this.session.outbox.retryEntry(entryId);
+  discardEntry: EngineCalls['discardEntry'] = async (entryId) =>
+    this.session.outbox.discardEntry(entryId);
+  refreshPayments: EngineCalls['refreshPayments'] = () => this.session.account.refreshPayments();
   sendVerificationEmail: EngineCalls['sendVerificationEmail'] = () =>
-    this.session.sendVerificationEmail();
+    this.session.account.sendVerificationEmail();
 }
 
 /**

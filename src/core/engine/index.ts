@@ -1,10 +1,5 @@
-export {
-  Engine,
-  NotSignedInError,
-  SignInError,
-  type EngineCalls,
-  type EngineOptions,
-} from './engine';
-export { AccountSession, EngineInputError, ReadOnlyError } from './session';
+export { Engine, type EngineCalls, type EngineOptions } from './engine';
+export { EngineInputError, NotSignedInError, ReadOnlyError, SignInError } from './errors';
+export { AccountSession } from './session';
 export { EngineEvents } from './events';
 export { describeError, DESCRIBED_CODES } from '../../shared/errors/describe-error';

@@ -5,8 +5,7 @@ import type {
   OutboxEntryView,
   ReportListItem,
 } from '../../shared/bridge/views';
-import { contentOf } from '../domain/merge';
-import type { ConflictSides } from '../outbox/reconcile';
+import { contentOf, DRAFT_FIELDS } from '../../shared/bridge/draft-content';
 import { validateReportInput } from '../domain/validate';
 import type { Draft, EvidenceFile, OutboxEntry, ReportListItem as StoredListItem } from '../store';
 import { describeError } from '../../shared/errors/describe-error';
@@ -20,14 +19,9 @@ export function toDraftView(draft: Draft, unsent: boolean): DraftView {
     programId: draft.programId,
     content,
     baseRevision: draft.baseRevision,
-    conflicts: Object.entries(draft.conflict ?? {}).map(([field, recorded]) => {
-      const sides = recorded as ConflictSides;
-      return {
-        field: field as keyof typeof content,
-        base: sides.base ?? draft.base?.[field as keyof typeof content] ?? '',
-        ours: sides.local,
-        theirs: sides.remote,
-      };
+    conflicts: DRAFT_FIELDS.flatMap((field) => {
+      const sides = draft.conflict?.[field];
+      return sides ? [{ field, ...sides }] : [];
     }),
     unsent,
     issues: validateReportInput({ program_id: draft.programId, ...content, revision: 0 }),

@@ -1,6 +1,7 @@
 import type { Report } from '../../shared/api';
 import { isApiError } from '../api';
-import { contentOf, sameContent, type DraftContent } from '../domain/merge';
+import { contentOf, sameContent } from '../../shared/bridge/draft-content';
+import type { DraftContent } from '../../shared/bridge/views';
 import { findFileLinks, removeFileLinks } from '../../shared/rules';
 import { messageFingerprint, type OutboxEntry, type OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
@@ -57,7 +58,7 @@ function conflictDetail(fields: string[]): string {
   return `Both you and the server changed ${fields.join(', ')}: choose what to keep.`;
 }
 
-const saveDraft: Handler<'save_draft'> = async (ctx, entry, signal) => {
+const saveReport: Handler<'save_report'> = async (ctx, entry, signal) => {
   const draft = ctx.store.drafts.get(entry.reportId);
   if (!draft) return DONE; // discarded locally before it was sent
   if (draft.conflict) {
@@ -75,7 +76,7 @@ const saveDraft: Handler<'save_draft'> = async (ctx, entry, signal) => {
   if (draft.base && draft.baseRevision !== null && sameContent(draft.base, content)) return DONE;
   recordSent(ctx.store, entry.reportId, content);
   try {
-    const report = await ctx.api.saveDraft(
+    const report = await ctx.api.saveReport(
       entry.reportId,
       { program_id: draft.programId, ...content, revision },
       { ...OUTBOX, signal },
@@ -286,12 +287,10 @@ const postMessage: Handler<'post_message'> = async (ctx, entry, signal) => {
 };
 
 export const HANDLERS: { [K in OutboxKind]: Handler<K> } = {
-  save_draft: saveDraft,
+  save_report: saveReport,
   upload_file: uploadFile,
   remove_file: removeFile,
   submit,
   withdraw,
   post_message: postMessage,
 };
-
-export { contentOf };

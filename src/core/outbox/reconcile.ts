@@ -1,13 +1,8 @@
 import type { Report } from '../../shared/api';
-import { contentOf, mergeDraft, sameContent, type MergeResult } from '../domain/merge';
-import type { DraftConflict, DraftContent, Store } from '../store';
-
-/** One conflicting field as recorded: both sides and, when known, their common ancestor. */
-export interface ConflictSides {
-  local: string;
-  remote: string;
-  base?: string;
-}
+import { contentOf, sameContent } from '../../shared/bridge/draft-content';
+import type { DraftContent } from '../../shared/bridge/views';
+import { conflictOf, mergeDraft, type MergeResult } from '../domain/merge';
+import type { Store } from '../store';
 
 export type ReconcileResult =
   | { kind: 'not-draft'; report: Report }
@@ -38,20 +33,15 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
     if (ownWrite) store.syncState.delete(sentKey(current.id));
     store.drafts.acknowledge(current.id, theirs, current.revision);
     if (!sameContent(merge.merged, ours)) {
-      store.drafts.saveContent(current.id, draft.programId, merge.merged);
+      store.drafts.setContent(current.id, draft.programId, merge.merged);
     }
     if (merge.conflicts.length === 0) {
       store.drafts.setConflict(current.id, null);
       return { kind: 'clean', merge };
     }
-    // The common ancestor rides along (the store keeps the JSON as given): the draft's base is
-    // `theirs` from now on, and the conflict view must still show what both sides started from.
-    const conflict: DraftConflict = {};
-    for (const c of merge.conflicts) {
-      const sides: ConflictSides = { local: c.ours, remote: c.theirs, base: c.base };
-      conflict[c.field] = sides;
-    }
-    store.drafts.setConflict(current.id, conflict);
+    // The common ancestor is kept with each field: the draft's base is `theirs` from now on, and
+    // the conflict view must still show what both sides started from.
+    store.drafts.setConflict(current.id, conflictOf(merge.conflicts));
     return { kind: 'conflict', merge };
   });
 }

@@ -1,16 +1,9 @@
+import { contentOf, type DraftConflict } from '../../shared/bridge/draft-content';
+import type { DraftContent } from '../../shared/bridge/views';
 import type { Db } from './database';
 import { parseJson } from './sql-values';
 
-/** The editable content of a draft (ReportInput without program_id and revision). */
-export interface DraftContent {
-  title: string;
-  asset: string;
-  description: string;
-  cvss_vector: string;
-}
-
-/** Per conflicting field: what the user has and what the server has (for the merge UI). */
-export type DraftConflict = Partial<Record<keyof DraftContent, { local: string; remote: string }>>;
+export type { DraftConflict, DraftContent };
 
 export interface Draft extends DraftContent {
   reportId: string;
@@ -26,7 +19,7 @@ export interface Draft extends DraftContent {
 
 export interface DraftsRepository {
   /** The user's current content (keystroke debounce); never touches the base. */
-  saveContent(reportId: string, programId: string, content: DraftContent, at?: string): Draft;
+  setContent(reportId: string, programId: string, content: DraftContent, at?: string): Draft;
   /** The server accepted `content` at `revision`: it becomes the merge base. */
   acknowledge(reportId: string, content: DraftContent, revision: number): void;
   setConflict(reportId: string, conflict: DraftConflict | null): void;
@@ -61,15 +54,6 @@ function toDraft(row: DraftRow): Draft {
   };
 }
 
-function contentOnly(content: DraftContent): DraftContent {
-  return {
-    title: content.title,
-    asset: content.asset,
-    description: content.description,
-    cvss_vector: content.cvss_vector,
-  };
-}
-
 export function createDraftsRepository(db: Db): DraftsRepository {
   const sqlite = db.sqlite;
   // program_id is fixed once the draft exists, as on the server.
@@ -95,17 +79,17 @@ export function createDraftsRepository(db: Db): DraftsRepository {
   }
 
   return {
-    saveContent(reportId, programId, content, at = new Date().toISOString()) {
+    setContent(reportId, programId, content, at = new Date().toISOString()) {
       upsertContent.run({
         report_id: reportId,
         program_id: programId,
-        ...contentOnly(content),
+        ...contentOf(content),
         updated_at: at,
       });
       return get(reportId) as Draft;
     },
     acknowledge(reportId, content, revision) {
-      updateBase.run(JSON.stringify(contentOnly(content)), revision, reportId);
+      updateBase.run(JSON.stringify(contentOf(content)), revision, reportId);
     },
     setConflict(reportId, conflict) {
       updateConflict.run(conflict === null ? null : JSON.stringify(conflict), reportId);

@@ -1,11 +1,12 @@
 import type { Db } from './database';
 import { redactedJson } from './redact';
 import { parseJson } from './sql-values';
-import type { DraftContent } from './drafts';
-
-/** What each kind of queued write carries; the outbox worker reads revisions at send time. */
+/**
+ * What each kind of queued write carries; the outbox worker reads revisions at send time. A
+ * `save_report` carries nothing: it sends the local draft as it is when it goes out.
+ */
 export interface OutboxPayloads {
-  save_draft: DraftContent & { program_id: string };
+  save_report: Record<string, never>;
   upload_file: {
     file_id: string;
     name: string;
@@ -51,9 +52,9 @@ export interface EnqueueInput<K extends OutboxKind> {
 
 export interface OutboxRepository {
   /**
-   * Adds a write at the end of its report's queue. A `save_draft` replaces the payload of a
-   * pending `save_draft` that is the last open entry of the same report (coalescing) instead
-   * of adding a second one; later entries are never overtaken.
+   * Adds a write at the end of its report's queue. A `save_report` whose report already ends
+   * with a pending `save_report` is that entry (coalescing: it will send the draft as it is
+   * then); later entries are never overtaken.
    */
   enqueue<K extends OutboxKind>(input: EnqueueInput<K>): OutboxEntry<K>;
   /** For each report, its first open entry if pending and due; parked or in-flight heads block. */
@@ -119,8 +120,8 @@ export function createOutboxRepository(db: Db): OutboxRepository {
   const selectTail = sqlite.prepare<[string], OutboxRow>(
     `SELECT * FROM outbox WHERE report_id = ? AND ${OPEN} ORDER BY id DESC LIMIT 1`,
   );
-  const replacePayload = sqlite.prepare<[string, string, number]>(
-    "UPDATE outbox SET payload_json = ?, updated_at = ? WHERE id = ? AND state = 'pending'",
+  const touch = sqlite.prepare<[string, number]>(
+    "UPDATE outbox SET updated_at = ? WHERE id = ? AND state = 'pending'",
   );
   const selectOne = sqlite.prepare<[number], OutboxRow>('SELECT * FROM outbox WHERE id = ?');
   const heads = `SELECT report_id, min(id) AS head FROM outbox WHERE ${OPEN} GROUP BY report_id`;
@@ -183,10 +184,10 @@ export function createOutboxRepository(db: Db): OutboxRepository {
       return db.transaction(() => {
         const at = nowIso();
         const payloadJson = JSON.stringify(input.payload);
-        if (input.kind === 'save_draft') {
+        if (input.kind === 'save_report') {
           const tail = selectTail.get(input.reportId);
-          if (tail?.kind === 'save_draft' && tail.state === 'pending') {
-            replacePayload.run(payloadJson, at, tail.id);
+          if (tail?.kind === 'save_report' && tail.state === 'pending') {
+            touch.run(at, tail.id);
             return get(tail.id) as OutboxEntry<K>;
           }
         }

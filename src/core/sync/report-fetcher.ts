@@ -1,6 +1,6 @@
 import { FINAL_DECISIONS, type Message, type Report, type ReportStatus } from '../../shared/api';
 import { isApiError, type Priority } from '../api';
-import { contentOf, sameContent } from '../domain/merge';
+import { contentOf, sameContent } from '../../shared/bridge/draft-content';
 import { forEachLimited, type SyncContext } from './context';
 
 const FINAL = new Set<ReportStatus>(FINAL_DECISIONS);
@@ -126,5 +126,5 @@ function followLocalDraft(ctx: SyncContext, report: Report): void {
   if (draft.base && !sameContent(draft.base, local)) return; // edits not queued yet
   const theirs = contentOf(report);
   store.drafts.acknowledge(report.id, theirs, report.revision);
-  store.drafts.saveContent(report.id, draft.programId, theirs);
+  store.drafts.setContent(report.id, draft.programId, theirs);
 }

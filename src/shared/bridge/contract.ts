@@ -55,6 +55,8 @@ export interface BridgeCalls {
   submit(reportId: string): Promise<void>;
   withdraw(reportId: string): Promise<void>;
   postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
+  /** The researcher opened the report's thread: what it asked of them is read. */
+  markThreadRead(reportId: string): Promise<void>;
   downloadFile(reportId: string, fileId: string): Promise<{ savedTo: string } | null>;
   retryEntry(entryId: number): Promise<void>;
   discardEntry(entryId: number): Promise<void>;
@@ -106,6 +108,7 @@ export const BRIDGE_CALLS = [
   'submit',
   'withdraw',
   'postMessage',
+  'markThreadRead',
   'downloadFile',
   'retryEntry',
   'discardEntry',

@@ -50,11 +50,18 @@ export interface DraftContent {
 
 export type DraftField = keyof DraftContent;
 
-export interface FieldConflict {
-  field: DraftField;
+/**
+ * One field both sides changed differently: `base` is the common ancestor (the content the server
+ * last acknowledged), `ours` the local text, `theirs` the server's.
+ */
+export interface FieldSides {
   base: string;
   ours: string;
   theirs: string;
+}
+
+export interface FieldConflict extends FieldSides {
+  field: DraftField;
 }
 
 export type ConflictChoice = 'ours' | 'theirs' | { custom: string };
@@ -85,8 +92,9 @@ export interface EvidenceView {
   forMessage: boolean;
 }
 
+/** The queued writes, each named after the API operation it sends. */
 export type OutboxKind =
-  'save_draft' | 'upload_file' | 'remove_file' | 'submit' | 'withdraw' | 'post_message';
+  'save_report' | 'upload_file' | 'remove_file' | 'submit' | 'withdraw' | 'post_message';
 
 export interface OutboxEntryView {
   id: number;

@@ -5,7 +5,7 @@ import { reportError } from '../../stores/notices';
 import { useReport } from '../../stores/report';
 
 const KIND_TEXT: Record<OutboxKind, string> = {
-  save_draft: 'Save the draft',
+  save_report: 'Save the draft',
   upload_file: 'Upload a file',
   remove_file: 'Remove a file',
   submit: 'Submit',

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { contentOf, sameContent, type DraftConflict } from '../../shared/bridge/draft-content';
+import type {
+  ConflictChoice,
+  DraftContent,
+  DraftField,
+  DraftView,
+} from '../../shared/bridge/views';
+import { descriptionTemplate } from '../../shared/rules';
+import { applyChoices, mergeDraft } from '../domain/merge';
+import { validateReportInput } from '../domain/validate';
+import type { Draft } from '../store';
+import { EngineInputError } from './errors';
+import { adoptDraft, queueSave } from './local-drafts';
+import { requireWritable, type SessionContext } from './session-context';
+import { toDraftView } from './views';
+
+const PROGRAM_ID = /^[a-z0-9-]{1,80}$/;
+
+/**
+ * Writing a draft: create it, save what the user typed, resolve a conflict. Every call writes
+ * the content to SQLite first; the outbox sends it when it can (`save_report`).
+ */
+export class DraftCommands {
+  readonly #ctx: SessionContext;
+
+  constructor(ctx: SessionContext) {
+    this.#ctx = ctx;
+  }
+
+  createDraft(programId: string): DraftView {
+    requireWritable(this.#ctx);
+    const { store } = this.#ctx;
+    if (!PROGRAM_ID.test(programId)) {
+      throw new EngineInputError('program_id', 'must be 1 to 80 lowercase letters, digits or "-"');
+    }
+    const reportId = randomUUID();
+    const content: DraftContent = {
+      title: '',
+      asset: '',
+      description: descriptionTemplate(),
+      cvss_vector: '',
+    };
+    const draft = store.db.transaction(() => {
+      const created = store.drafts.setContent(reportId, programId, content);
+      queueSave(store, reportId);
+      return created;
+    });
+    this.#ctx.kick();
+    return toDraftView(draft, true);
+  }
+
+  /**
+   * Autosave: the content is on disk before anything else happens. Invalid content is kept and
+   * reported field by field; it is sent once it is valid.
+   */
+  saveDraft(reportId: string, content: DraftContent, basedOn?: DraftContent): DraftView {
+    requireWritable(this.#ctx);
+    const { store } = this.#ctx;
+    const existing = adoptDraft(store, reportId);
+    if (!existing) throw new EngineInputError('report_id', 'no local draft with this id');
+    const draft = store.db.transaction(() => {
+      const { content: clean, conflict } = rebaseEdit(existing, content, basedOn);
+      const saved = store.drafts.setContent(reportId, existing.programId, clean);
+      if (conflict) store.drafts.setConflict(reportId, conflict);
+      const issues = validateReportInput({ program_id: existing.programId, ...clean, revision: 0 });
+      if (issues.length === 0) queueSave(store, reportId);
+      return conflict ? (store.drafts.get(reportId) ?? saved) : saved;
+    });
+    this.#ctx.kick();
+    return toDraftView(draft, store.outbox.countUnsent(reportId) > 0);
+  }
+
+  resolveConflicts(
+    reportId: string,
+    choices: Partial<Record<DraftField, ConflictChoice>>,
+  ): DraftView {
+    requireWritable(this.#ctx);
+    const { store } = this.#ctx;
+    const draft = store.drafts.get(reportId);
+    if (!draft) throw new EngineInputError('report_id', 'no local draft with this id');
+    const { content, remaining } = applyChoices(contentOf(draft), draft.conflict ?? {}, choices);
+    const resolved = Object.keys(remaining).length === 0;
+    const saved = store.db.transaction(() => {
+      const next = store.drafts.setContent(reportId, draft.programId, content);
+      store.drafts.setConflict(reportId, resolved ? null : remaining);
+      if (resolved) {
+        for (const entry of store.outbox.list({ reportId })) {
+          if (entry.state === 'parked') store.outbox.unpark(entry.id, this.#ctx.clock.now());
+        }
+        store.outbox.enqueue({ reportId, kind: 'save_report', payload: {} });
+      }
+      return store.drafts.get(reportId) ?? next;
+    });
+    this.#ctx.kick();
+    return toDraftView(saved, true);
+  }
+}
+
+/**
+ * The editor sends what the user typed on top of `basedOn`, the content it last received. If
+ * the engine changed the draft since (the server's edits merged in while the user typed), a
+ * plain save would silently undo that merge: fold the edit in with the same three-way merge,
+ * and where both touched a field differently keep both for the user to choose.
+ */
+function rebaseEdit(
+  existing: Draft,
+  edit: DraftContent,
+  basedOn: DraftContent | undefined,
+): { content: DraftContent; conflict: DraftConflict | null } {
+  const local = contentOf(existing);
+  const typed = contentOf(edit);
+  if (!basedOn || sameContent(contentOf(basedOn), local)) return { content: typed, conflict: null };
+  const merge = mergeDraft(contentOf(basedOn), typed, local);
+  if (merge.conflicts.length === 0) return { content: merge.merged, conflict: null };
+  // `theirs` is the server's side: the one a field already in conflict recorded, else the local
+  // content the engine merged it into; the ancestor shown is the last acknowledged content.
+  const conflict: DraftConflict = { ...existing.conflict };
+  for (const c of merge.conflicts) {
+    const earlier = existing.conflict?.[c.field];
+    conflict[c.field] = {
+      base: earlier?.base ?? existing.base?.[c.field] ?? c.base,
+      ours: c.ours,
+      theirs: earlier?.theirs ?? c.theirs,
+    };
+  }
+  return { content: merge.merged, conflict };
+}
