@@ -27,7 +27,15 @@ export default defineConfig({
     // analyse them and would skip the whole main bundle.
     oxc: { target: 'es2021' },
     build: {
-      rollupOptions: { input: { index: resolve(root, 'src/main/index.ts') } },
+      rollupOptions: {
+        // Main, and the two processes it starts: the engine and the embedded sandbox. Modules
+        // they share land in chunks next to them.
+        input: {
+          index: resolve(root, 'src/main/index.ts'),
+          engine: resolve(root, 'src/core/host/engine-process.ts'),
+          sandbox: resolve(root, 'src/sandbox/sandbox-process.ts'),
+        },
+      },
     },
   },
   preload: {

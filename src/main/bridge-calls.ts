@@ -1,62 +1,83 @@
-import type { Engine } from '../core/engine';
-import type { BridgeCalls } from '../shared/bridge/contract';
+import type { EngineCalls } from '../core/engine/engine';
+import { FORWARDED_CALLS, type ForwardedCallName } from '../core/host/protocol';
+import type { BridgeCalls, PickedFile } from '../shared/bridge/contract';
 import { downloadWithDialog, type SaveDialog } from './download';
+import type { FileTokens } from './file-tokens';
 import type { SandboxAccount } from './sandbox-account';
 import { openSafeExternal, type ExternalOpener } from './security';
 import { websitePageUrl } from './website';
 
+/** The part of Electron's `dialog` that picks files to attach. */
+export interface OpenDialog {
+  showOpenDialog(options: {
+    title: string;
+    buttonLabel: string;
+    properties: ('openFile' | 'multiSelections')[];
+  }): Promise<{ canceled: boolean; filePaths: string[] }>;
+}
+
 export interface BridgeCallDeps {
-  engine: Engine;
+  /** A call to the engine process, by name, with its arguments as they are. */
+  call(name: keyof EngineCalls, args: unknown[]): Promise<unknown>;
+  engine: EngineCalls;
   sandbox: Pick<SandboxAccount, 'connect' | 'forget'>;
   shell: ExternalOpener;
-  dialog: SaveDialog;
+  dialog: SaveDialog & OpenDialog;
+  files: FileTokens;
   downloadsDir: string;
 }
 
+type Forwarded = Pick<BridgeCalls, ForwardedCallName>;
+/** Compile-time: a forwarded call means the same to the page and to the engine. */
+const sameMeaning: Forwarded extends Pick<EngineCalls, ForwardedCallName> ? true : never = true;
+void sameMeaning;
+
 /**
- * Every bridge call as main answers it: the engine's own calls as they are, plus the few that
- * need Electron or the embedded sandbox (sign-in to the sandbox, save dialog, OS browser).
- * Arguments are already checked by `validateArgs` when these run.
+ * Every bridge call as main answers it. The engine's calls are forwarded generically: the page's
+ * arguments go on as a list, so none can be dropped on the way. Main answers the few that need
+ * Electron, the sandbox process or a file token itself. Arguments are already checked by
+ * `validateArgs` when these run.
  */
 export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
-  const { engine, sandbox, shell } = deps;
-  return {
-    getAccount: () => engine.getAccount(),
+  const { engine, sandbox, shell, files } = deps;
+  const forwarded = Object.fromEntries(
+    FORWARDED_CALLS.map((name) => [name, (...args: unknown[]) => deps.call(name, args)]),
+  ) as unknown as Forwarded;
+  const own: Omit<BridgeCalls, ForwardedCallName> = {
     connectSandbox: () => sandbox.connect(),
     async connect(input) {
       const account = await engine.connect({ ...input, sandbox: false });
       await sandbox.forget();
       return account;
     },
-    async signOut() {
-      await engine.signOut();
-      await sandbox.forget();
+    attachFiles: (reportId, list) =>
+      engine.attachFiles(
+        reportId,
+        list.map(({ file, insertAt }) => ({
+          path: files.resolve(file),
+          ...(insertAt === undefined ? {} : { insertAt }),
+        })),
+      ),
+    postMessage: (reportId, input) =>
+      engine.postMessage(reportId, {
+        body: input.body,
+        filePaths: input.files.map((token) => files.resolve(token)),
+      }),
+    downloadFile: (reportId, fileId) => downloadWithDialog({ ...deps, engine }, reportId, fileId),
+    async pickFiles(): Promise<PickedFile[]> {
+      const choice = await deps.dialog.showOpenDialog({
+        title: 'Attach files',
+        buttonLabel: 'Attach',
+        properties: ['openFile', 'multiSelections'],
+      });
+      if (choice.canceled) return [];
+      return Promise.all(choice.filePaths.map((path) => files.register(path)));
     },
-    getStatus: () => engine.getStatus(),
-    syncNow: () => engine.syncNow(),
-    listPrograms: (query) => engine.listPrograms(query),
-    getProgram: (programId) => engine.getProgram(programId),
-    listReports: (query) => engine.listReports(query),
-    getReport: (reportId) => engine.getReport(reportId),
-    createDraft: (programId) => engine.createDraft(programId),
-    saveDraft: (reportId, content) => engine.saveDraft(reportId, content),
-    resolveConflicts: (reportId, choices) => engine.resolveConflicts(reportId, choices),
-    attachFiles: (reportId, files) => engine.attachFiles(reportId, files),
-    removeFile: (reportId, fileId) => engine.removeFile(reportId, fileId),
-    getChecklist: (reportId) => engine.getChecklist(reportId),
-    submit: (reportId) => engine.submit(reportId),
-    withdraw: (reportId) => engine.withdraw(reportId),
-    postMessage: (reportId, input) => engine.postMessage(reportId, input),
-    markThreadRead: (reportId) => engine.markThreadRead(reportId),
-    downloadFile: (reportId, fileId) => downloadWithDialog(deps, reportId, fileId),
-    retryEntry: (entryId) => engine.retryEntry(entryId),
-    discardEntry: (entryId) => engine.discardEntry(entryId),
-    refreshPayments: () => engine.refreshPayments(),
-    sendVerificationEmail: () => engine.sendVerificationEmail(),
     openExternal: (url) => openSafeExternal(shell, url),
     async openWebsite(page) {
       const url = await websitePageUrl(await engine.getAccount(), page);
       return url ? openSafeExternal(shell, url) : false;
     },
   };
+  return { ...forwarded, ...own };
 }

@@ -1,22 +1,33 @@
 import type { BrowserWindow } from 'electron';
-import { app, dialog, ipcMain, Menu, Notification, session, shell, Tray } from 'electron';
-import { Engine } from '../core/engine';
-import { KeytarSecretStore } from '../core/secrets';
-import { startSandbox } from '../sandbox';
+import {
+  app,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  session,
+  shell,
+  Tray,
+  utilityProcess,
+} from 'electron';
 import { eventChannel, type BridgeEventName, type BridgeEvents } from '../shared/bridge/contract';
 import { createBridgeCalls } from './bridge-calls';
+import { EngineClient } from './engine-client';
 import { toBridgeError } from './errors';
+import { FileTokens } from './file-tokens';
 import { forwardEvents, registerBridge } from './ipc';
 import { menuTemplate } from './menu';
 import { wireNotifications } from './notifications';
 import { appPaths } from './paths';
 import { SandboxAccount } from './sandbox-account';
+import { sandboxInProcess } from './sandbox-launcher';
 import { hardenSession, hardenWebContents } from './security';
 import { createTray } from './tray';
 import { createMainWindow, focusWindow } from './window';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
-// dependencies as parameters (unit-tested in test/main with `electron` mocked).
+// dependencies as parameters. The engine (SQLite, keychain, sync, outbox) and the embedded
+// sandbox run in utility processes of their own, so nothing they do can stall a window.
 
 app.enableSandbox();
 app.setAppUserModelId('com.bountydesk.app');
@@ -32,13 +43,6 @@ function start(): void {
   // `npm run dev` serves the renderer from Vite; a packaged or previewed app loads the bundle.
   const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const rendererUrl = devServerUrl ?? paths.rendererUrl;
-  const engine = new Engine({ dataDir: paths.dataDir, secrets: new KeytarSecretStore() });
-  const sandbox = new SandboxAccount({
-    engine,
-    dataDir: paths.sandboxDir,
-    choiceFile: paths.choiceFile,
-    start: startSandbox,
-  });
   let win: BrowserWindow | null = null;
 
   const showWindow = (): BrowserWindow => {
@@ -53,19 +57,46 @@ function start(): void {
     if (win && !win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
   };
 
+  const engine = new EngineClient({
+    fork: () =>
+      utilityProcess.fork(paths.engineEntry, [], {
+        serviceName: 'Bounty Desk engine',
+      }),
+    options: { dataDir: paths.dataDir },
+    onState: (state) => send('engine', { state }),
+  });
+  const sandbox = new SandboxAccount({
+    engine: engine.calls,
+    dataDir: paths.sandboxDir,
+    choiceFile: paths.choiceFile,
+    start: sandboxInProcess(() =>
+      utilityProcess.fork(paths.sandboxEntry, [], {
+        serviceName: 'Bounty Desk sandbox',
+      }),
+    ),
+  });
+  const files = new FileTokens();
   const calls = createBridgeCalls({
-    engine,
+    call: (name, args) => engine.call(name, args),
+    engine: engine.calls,
     sandbox,
     shell,
+    files,
     dialog: {
       showSaveDialog: (options) =>
         win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options),
+      showOpenDialog: (options) =>
+        win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options),
     },
     downloadsDir: app.getPath('downloads'),
   });
-  // The account is restored before any call reaches the engine (calls wait for it).
+  // The engine starts with the app; the account is restored before any call reaches it.
   const ready = app
     .whenReady()
+    .then(() => {
+      engine.start();
+      return engine.whenReady();
+    })
     .then(() => sandbox.restore())
     .catch((error: unknown) => {
       console.error('Could not restore the account:', toBridgeError(error).message);
@@ -75,6 +106,7 @@ function start(): void {
     ipcMain,
     rendererUrl,
     calls,
+    files,
     ready,
     onError: (name, error) => console.warn(`bridge ${name}: ${error.name}: ${error.message}`),
   });
@@ -135,7 +167,7 @@ function start(): void {
       buildMenu: (template) => Menu.buildFromTemplate(template),
       iconPath: paths.iconFile,
       open: () => showWindow(),
-      syncNow: () => void ready.then(() => engine.syncNow()).catch(() => undefined),
+      syncNow: () => void ready.then(() => engine.calls.syncNow()).catch(() => undefined),
     });
     engine.events.on('status', (status) => tray.setUnsent(status.unsent));
     app.on('will-quit', () => tray.destroy());

@@ -2,6 +2,7 @@ import type { IpcMainInvokeEvent } from 'electron';
 import {
   BRIDGE_CALLS,
   BRIDGE_EVENTS,
+  DROP_CHANNEL,
   callChannel,
   type BridgeCallName,
   type BridgeCalls,
@@ -10,6 +11,7 @@ import {
   type BridgeResult,
 } from '../shared/bridge/contract';
 import { BridgeInputError, toBridgeError } from './errors';
+import type { FileTokens } from './file-tokens';
 import { isTrustedSender } from './security';
 import { validateArgs } from './validate-args';
 
@@ -27,39 +29,60 @@ export interface RegisterBridgeOptions {
   /** The `file:` URL of the bundled renderer page: the only trusted sender. */
   rendererUrl: string;
   calls: BridgeCalls;
+  /** Where a dropped file's path, sent by the preload, becomes a token for the page. */
+  files: FileTokens;
   /** Calls wait for this (the account restored at start) before they reach the engine. */
   ready?: Promise<unknown>;
   /** Told about failures (without the key: messages are already redacted). */
-  onError?: (name: BridgeCallName, error: ReturnType<typeof toBridgeError>) => void;
+  onError?: (
+    name: BridgeCallName | 'tokenForFile',
+    error: ReturnType<typeof toBridgeError>,
+  ) => void;
 }
 
 /**
- * One `ipcMain.handle` per declared bridge call. Each checks the sender frame, then the shape of
- * every argument, and only then calls the handler; the answer is a BridgeResult so errors cross
- * as plain data. Returns a function that removes the handlers.
+ * One `ipcMain.handle` per declared bridge call, and one for the preload's dropped files. Each
+ * checks the sender frame, then the shape of every argument, and only then calls the handler; the
+ * answer is a BridgeResult so errors cross as plain data. Returns a function that removes them.
  */
 export function registerBridge(options: RegisterBridgeOptions): () => void {
   const { ipcMain, rendererUrl, calls } = options;
-  for (const name of BRIDGE_CALLS) {
-    ipcMain.handle(callChannel(name), async (event, ...args): Promise<BridgeResult> => {
+  const handle = (
+    channel: string,
+    name: BridgeCallName | 'tokenForFile',
+    answer: (args: unknown[]) => Promise<unknown>,
+  ): void => {
+    ipcMain.handle(channel, async (event, ...args): Promise<BridgeResult> => {
       try {
         if (!isTrustedSender(event.senderFrame, rendererUrl)) {
           throw new BridgeInputError('This call is only accepted from the app window.');
         }
-        const valid = validateArgs(name, args);
-        await options.ready;
-        const call = calls[name] as (...a: unknown[]) => Promise<unknown>;
-        const value = await call(...valid);
-        return { ok: true, value };
+        return { ok: true, value: await answer(args) };
       } catch (error) {
         const plain = toBridgeError(error);
         options.onError?.(name, plain);
         return { ok: false, error: plain };
       }
     });
+  };
+  for (const name of BRIDGE_CALLS) {
+    handle(callChannel(name), name, async (args) => {
+      const valid = validateArgs(name, args);
+      await options.ready;
+      const call = calls[name] as (...a: unknown[]) => Promise<unknown>;
+      return call(...valid);
+    });
   }
+  // Only the preload sends here: the path of a File the user dropped (webUtils.getPathForFile).
+  handle(DROP_CHANNEL, 'tokenForFile', async ([path, ...rest]) => {
+    if (typeof path !== 'string' || rest.length > 0) {
+      throw new BridgeInputError('tokenForFile: expects the path of a dropped file', 'file');
+    }
+    return options.files.register(path);
+  });
   return () => {
     for (const name of BRIDGE_CALLS) ipcMain.removeHandler(callChannel(name));
+    ipcMain.removeHandler(DROP_CHANNEL);
   };
 }
 

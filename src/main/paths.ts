@@ -13,6 +13,9 @@ export interface AppPaths {
   rendererUrl: string;
   /** The tray icon, copied next to the main bundle at build time (electron.vite.config.ts). */
   iconFile: string;
+  /** Entry points of the app's own processes, built next to the main bundle. */
+  engineEntry: string;
+  sandboxEntry: string;
 }
 
 /**
@@ -29,5 +32,7 @@ export function appPaths(userData: string, bundleDir: string): AppPaths {
     rendererFile,
     rendererUrl: pathToFileURL(rendererFile).href,
     iconFile: join(bundleDir, 'icon.png'),
+    engineEntry: join(bundleDir, 'engine.js'),
+    sandboxEntry: join(bundleDir, 'sandbox.js'),
   };
 }

@@ -38,5 +38,11 @@ export function createTray(deps: TrayDeps): { setUnsent(n: number): void; destro
     tray.setToolTip(trayTooltip(n));
   };
   setUnsent(0);
-  return { setUnsent, destroy: () => tray.destroy() };
+  let destroyed = false;
+  const destroy = (): void => {
+    if (destroyed) return;
+    destroyed = true;
+    tray.destroy();
+  };
+  return { setUnsent, destroy };
 }

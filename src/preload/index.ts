@@ -2,27 +2,29 @@ import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import {
   BRIDGE_CALLS,
   BRIDGE_EVENTS,
+  DROP_CHANNEL,
   callChannel,
   eventChannel,
   type Bridge,
   type BridgeEventName,
   type BridgeEvents,
+  type BridgeFiles,
   type BridgeResult,
+  type PickedFile,
 } from '../shared/bridge/contract';
 
 // The preload exposes exactly the typed bridge contract: one function per declared call, and
 // `on` for declared events. No generic ipcRenderer, no Node, nothing else crosses.
 // Main answers each call with a BridgeResult; a failure rejects with the plain BridgeError
 // (`{ name, message, field?, code?, status?, requestId? }`), which survives the context bridge.
+async function invoke(channel: string, args: unknown[]): Promise<unknown> {
+  const result = (await ipcRenderer.invoke(channel, ...args)) as BridgeResult;
+  if (result.ok) return result.value;
+  throw result.error;
+}
+
 const calls = Object.fromEntries(
-  BRIDGE_CALLS.map((name) => [
-    name,
-    async (...args: unknown[]): Promise<unknown> => {
-      const result = (await ipcRenderer.invoke(callChannel(name), ...args)) as BridgeResult;
-      if (result.ok) return result.value;
-      throw result.error;
-    },
-  ]),
+  BRIDGE_CALLS.map((name) => [name, (...args: unknown[]) => invoke(callChannel(name), args)]),
 );
 
 const events = new Set<string>(BRIDGE_EVENTS);
@@ -40,10 +42,15 @@ function on<E extends BridgeEventName>(
   };
 }
 
-/** Drag-and-drop gives File objects; with context isolation only the preload can map them to paths. */
-function pathForFile(file: File): string {
-  return webUtils.getPathForFile(file);
+/**
+ * Drag-and-drop gives File objects; only the preload can map one to its path, and the path goes to
+ * main, which answers with a token: the page never sees a path, and cannot name one.
+ */
+async function tokenForFile(file: File): Promise<PickedFile | null> {
+  const path = webUtils.getPathForFile(file);
+  if (!path) return null;
+  return (await invoke(DROP_CHANNEL, [path])) as PickedFile;
 }
 
 contextBridge.exposeInMainWorld('bountyDesk', { ...calls, on } as Bridge);
-contextBridge.exposeInMainWorld('bountyDeskFiles', { pathForFile });
+contextBridge.exposeInMainWorld('bountyDeskFiles', { tokenForFile } satisfies BridgeFiles);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { KeyScope, Me } from '../../shared/api';
 import { isApiKeyShape } from '../../shared/api/api-key';
 import type { BridgeCalls } from '../../shared/bridge/contract';
-import type { AccountView, StatusView } from '../../shared/bridge/views';
+import type { AccountView, EvidenceView, StatusView } from '../../shared/bridge/views';
 import { isApiError, normalizeServerUrl, ResearcherApi } from '../api';
 import { InvalidApiKeyError, type SecretStore } from '../secrets';
 import {
@@ -15,6 +15,7 @@ import {
 import { describeError } from '../../shared/errors/describe-error';
 import { NotSignedInError, SignInError } from './errors';
 import { EngineEvents } from './events';
+import type { FileInput } from './evidence-commands';
 import { AccountSession, type SessionOptions } from './session';
 
 export interface EngineOptions extends Pick<
@@ -39,12 +40,27 @@ export interface EngineOptions extends Pick<
   autoStart?: boolean;
 }
 
-/** The calls the engine answers itself; main adds the ones that need Electron (dialogs, shell). */
-export type EngineCalls = Omit<
-  BridgeCalls,
-  'connectSandbox' | 'openExternal' | 'openWebsite' | 'downloadFile' | 'connect'
-> & {
+/** Calls of the bridge that main answers itself (dialogs, the OS browser, the sandbox process). */
+export type MainCallName =
+  | 'connectSandbox'
+  | 'openExternal'
+  | 'openWebsite'
+  | 'pickFiles'
+  | 'downloadFile'
+  | 'attachFiles'
+  | 'postMessage'
+  | 'connect';
+
+/**
+ * The calls the engine answers: the bridge's own, except where main stands between (a file is a
+ * path here, a token in the page; a download has its destination chosen in main's dialog), plus
+ * `open`, which restores the signed-in account at start.
+ */
+export type EngineCalls = Omit<BridgeCalls, MainCallName> & {
+  open(): Promise<AccountView | null>;
   connect(input: { serverUrl: string; apiKey: string; sandbox?: boolean }): Promise<AccountView>;
+  attachFiles(reportId: string, files: FileInput[]): Promise<EvidenceView[]>;
+  postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
   downloadFile(reportId: string, fileId: string, destination: string): Promise<{ savedTo: string }>;
 };
 

@@ -1,11 +1,11 @@
-import type { Bridge } from '../../shared/bridge/contract';
+import type { Bridge, BridgeFiles } from '../../shared/bridge/contract';
 
 declare global {
   interface Window {
     /** The one typed contract with the rest of the app (see src/shared/bridge). */
     bountyDesk: Bridge;
-    /** Maps a dropped or picked File to its path on disk (the preload alone can). */
-    bountyDeskFiles?: { pathForFile(file: File): string };
+    /** Turns a dropped File into a token from main (the preload alone can read its path). */
+    bountyDeskFiles?: BridgeFiles;
   }
 }
 

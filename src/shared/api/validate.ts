@@ -3,8 +3,8 @@
  * of OpenAPI 3.1), for the sandbox's request checks and for tests of responses. Kept out of
  * `index.ts` so that importing the types does not pull Ajv into a bundle.
  */
-import Ajv2020 from 'ajv/dist/2020';
-import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import openapiDocument from './openapi.json';
 import type { components } from './schema';

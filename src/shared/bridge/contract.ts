@@ -46,18 +46,21 @@ export interface BridgeCalls {
     reportId: string,
     choices: Partial<Record<DraftField, ConflictChoice>>,
   ): Promise<DraftView>;
+  /** Files the user dropped or picked (tokens from main), linked at `insertAt` when given. */
   attachFiles(
     reportId: string,
-    files: { path: string; insertAt?: number }[],
+    files: { file: FileToken; insertAt?: number }[],
   ): Promise<EvidenceView[]>;
   removeFile(reportId: string, fileId: string): Promise<void>;
   getChecklist(reportId: string): Promise<ChecklistView>;
   submit(reportId: string): Promise<void>;
   withdraw(reportId: string): Promise<void>;
-  postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
+  postMessage(reportId: string, input: { body: string; files: FileToken[] }): Promise<void>;
   /** The researcher opened the report's thread: what it asked of them is read. */
   markThreadRead(reportId: string): Promise<void>;
   downloadFile(reportId: string, fileId: string): Promise<{ savedTo: string } | null>;
+  /** Main's own open dialog: the files the user picked there, as tokens. */
+  pickFiles(): Promise<PickedFile[]>;
   retryEntry(entryId: number): Promise<void>;
   discardEntry(entryId: number): Promise<void>;
 
@@ -69,6 +72,21 @@ export interface BridgeCalls {
 }
 
 export type WebsitePage = 'sign-up' | 'verify-email' | 'payment-onboarding' | 'api-keys';
+
+/**
+ * A file the user handed to the app (dropped on the window or picked in main's open dialog), as
+ * main knows it. The page never sees or names a path: it passes the token back.
+ */
+export type FileToken = string;
+
+export interface PickedFile {
+  token: FileToken;
+  name: string;
+  size: number;
+}
+
+/** The engine runs in its own process; while main restarts it, calls wait or fail clearly. */
+export type EngineState = 'starting' | 'ready' | 'restarting';
 
 export interface BridgeEvents {
   'report-changed': { reportId: string };
@@ -83,6 +101,7 @@ export interface BridgeEvents {
   'open-report': { reportId: string };
   /** A menu item or shortcut handled by main asks the UI to act. */
   command: { name: 'new-report' | 'sync-now' | 'toggle-theme' | 'focus-search' };
+  engine: { state: EngineState };
 }
 
 export type BridgeCallName = keyof BridgeCalls;
@@ -110,6 +129,7 @@ export const BRIDGE_CALLS = [
   'postMessage',
   'markThreadRead',
   'downloadFile',
+  'pickFiles',
   'retryEntry',
   'discardEntry',
   'refreshPayments',
@@ -129,6 +149,7 @@ export const BRIDGE_EVENTS = [
   'sync-error',
   'open-report',
   'command',
+  'engine',
 ] as const satisfies readonly BridgeEventName[];
 
 /** What `window.bountyDesk` offers the renderer. */
@@ -136,8 +157,19 @@ export type Bridge = BridgeCalls & {
   on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void): () => void;
 };
 
+/**
+ * What `window.bountyDeskFiles` offers: a dropped `File` as a token. Only the preload can map a
+ * File to its path (`webUtils.getPathForFile`); it hands the path to main, never to the page.
+ * Null for a File that is not on disk (made by a script, or dragged from a web page).
+ */
+export interface BridgeFiles {
+  tokenForFile(file: File): Promise<PickedFile | null>;
+}
+
 export const callChannel = (name: BridgeCallName): string => `bridge:call:${name}`;
 export const eventChannel = (name: BridgeEventName): string => `bridge:event:${name}`;
+/** preload → main: the path of a dropped file (see BridgeFiles). */
+export const DROP_CHANNEL = 'bridge:files:drop';
 
 /**
  * How a failed call reaches the renderer: plain data, never a stack, never the API key. `field`

@@ -7,11 +7,16 @@ const CONNECTIVITY_TEXT = { online: 'Online', offline: 'Offline', unknown: 'Conn
 /** Online state, last sync, unsent changes, reports needing action and the request budget. */
 export function StatusBar() {
   const status = useSession((s) => s.status);
+  const engine = useSession((s) => s.engine);
   const connectivity = status?.connectivity ?? 'unknown';
   return (
     <div className="status-bar">
       <div role="status" aria-label="Connection" className="status-items">
-        <span className={`conn conn-${connectivity}`}>{CONNECTIVITY_TEXT[connectivity]}</span>
+        {engine === 'restarting' ? (
+          <span className="conn conn-unknown">Reconnecting to the engine…</span>
+        ) : (
+          <span className={`conn conn-${connectivity}`}>{CONNECTIVITY_TEXT[connectivity]}</span>
+        )}
         {status?.syncing ? <span>Syncing…</span> : null}
         <span>Last sync: {status?.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
         <span>{status?.unsent ?? 0} unsent</span>

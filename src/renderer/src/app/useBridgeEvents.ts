@@ -43,6 +43,16 @@ export function useBridgeEvents(): void {
       onBridge('upload-progress', (p) => useReport.getState().onProgress(p)),
       onBridge('sync-error', (error) => reportError(error)),
       onBridge('open-report', ({ reportId }) => navigate({ name: 'report', reportId })),
+      onBridge('engine', ({ state }) => {
+        const before = useSession.getState().engine;
+        useSession.getState().setEngine(state);
+        // Back after a restart: what is on screen may have changed meanwhile.
+        if (before === 'restarting' && state === 'ready') {
+          void useSession.getState().refreshStatus();
+          reloadSoon();
+          void useReport.getState().reload();
+        }
+      }),
       onBridge('command', ({ name }) => {
         if (name === 'toggle-theme') usePrefs.getState().toggleTheme();
         else runCommand(name);

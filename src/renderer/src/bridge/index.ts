@@ -2,9 +2,14 @@
  * The one place the renderer reaches the rest of the app. Everything else imports `bridge` from
  * here, never `window.bountyDesk` directly, so tests and screens agree on a single entry point.
  */
-import type { Bridge, BridgeEventName, BridgeEvents } from '../../../shared/bridge/contract';
+import type {
+  Bridge,
+  BridgeEventName,
+  BridgeEvents,
+  PickedFile,
+} from '../../../shared/bridge/contract';
 
-export type { Bridge, BridgeEventName, BridgeEvents };
+export type { Bridge, BridgeEventName, BridgeEvents, PickedFile };
 
 function windowBridge(): Bridge {
   const b = (window as Partial<Window>).bountyDesk;
@@ -28,12 +33,19 @@ export function onBridge<E extends BridgeEventName>(
   return windowBridge().on(event, listener);
 }
 
-/** The file's path on disk, or null when the preload cannot tell (e.g. a file from a web page). */
-export function pathForFile(file: File): string | null {
-  try {
-    const path = window.bountyDeskFiles?.pathForFile(file);
-    return path && path.length > 0 ? path : null;
-  } catch {
-    return null;
+/**
+ * Dropped files as tokens from main (the page never sees a path). Files that are not on disk
+ * (made by a script, dragged from a web page) are named in `refused`.
+ */
+export async function tokensForFiles(
+  files: File[],
+): Promise<{ picked: PickedFile[]; refused: string[] }> {
+  const picked: PickedFile[] = [];
+  const refused: string[] = [];
+  for (const file of files) {
+    const token = await window.bountyDeskFiles?.tokenForFile(file).catch(() => null);
+    if (token) picked.push(token);
+    else refused.push(file.name);
   }
+  return { picked, refused };
 }

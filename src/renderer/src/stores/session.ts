@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { EngineState } from '../../../shared/bridge/contract';
 import type { AccountView, StatusView } from '../../../shared/bridge/views';
 import { bridge } from '../bridge';
 import { reportError } from './notices';
@@ -8,6 +9,9 @@ interface SessionState {
   phase: 'loading' | 'signed-out' | 'signed-in';
   account: AccountView | null;
   status: StatusView | null;
+  /** The engine process: 'restarting' while main starts it again after it stopped. */
+  engine: EngineState;
+  setEngine(state: EngineState): void;
   loadAccount(): Promise<void>;
   setAccount(account: AccountView | null): void;
   refreshStatus(): Promise<void>;
@@ -19,6 +23,10 @@ export const useSession = create<SessionState>((set) => ({
   phase: 'loading',
   account: null,
   status: null,
+  engine: 'ready',
+  setEngine(engine) {
+    set({ engine });
+  },
   async loadAccount() {
     try {
       const account = await bridge.getAccount();

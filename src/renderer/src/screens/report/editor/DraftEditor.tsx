@@ -8,7 +8,7 @@ import type {
 } from '../../../../../shared/bridge/views';
 import { sameContent } from '../../../../../shared/bridge/draft-content';
 import { fileLinkMarkdown } from '../../../../../shared/rules/file-links';
-import { bridge, pathForFile } from '../../../bridge';
+import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';
 import { describeVector, scoreText } from '../../../lib/cvss-state';
@@ -70,7 +70,6 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const chain = useRef<Promise<void>>(Promise.resolve());
   const description = useRef<DescriptionHandle | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const saveOnce = useCallback(async (): Promise<void> => {
     clearTimeout(timer.current);
@@ -162,21 +161,33 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
     schedule();
   }
 
-  async function attach(
+  async function attachDropped(
     files: File[],
     at: { offset: number; markdown: string } | null,
   ): Promise<void> {
     if (locked) return;
-    const paths: string[] = [];
-    for (const file of files) {
-      const path = pathForFile(file);
-      if (path) paths.push(path);
-      else
-        reportError(
-          new Error(`file: "${file.name}" cannot be read from disk; attach it from a folder.`),
-        );
+    const { picked, refused } = await tokensForFiles(files);
+    for (const name of refused) {
+      reportError(new Error(`file: "${name}" cannot be read from disk; attach it from a folder.`));
     }
-    if (paths.length === 0) return;
+    await attach(picked, at);
+  }
+
+  async function attachPicked(): Promise<void> {
+    if (locked) return;
+    const at = description.current?.offsetAtCursor() ?? null;
+    try {
+      await attach(await bridge.pickFiles(), at);
+    } catch (e) {
+      reportError(e);
+    }
+  }
+
+  async function attach(
+    picked: PickedFile[],
+    at: { offset: number; markdown: string } | null,
+  ): Promise<void> {
+    if (locked || picked.length === 0) return;
     setAttachBusy(true);
     try {
       // The offset refers to the document as the editor shows it: store exactly that first.
@@ -186,9 +197,9 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       }
       await flush();
       let offset = at?.offset;
-      for (const path of paths) {
+      for (const { token } of picked) {
         const [added] = await bridge.attachFiles(reportId, [
-          offset === undefined ? { path } : { path, insertAt: offset },
+          offset === undefined ? { file: token } : { file: token, insertAt: offset },
         ]);
         if (added && offset !== undefined) {
           offset += fileLinkMarkdown({
@@ -324,7 +335,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
           readOnly={!!locked}
           handleRef={description}
           onDirty={schedule}
-          onDropFiles={(files, at) => void attach(files, at)}
+          onDropFiles={(files, at) => void attachDropped(files, at)}
           openExternal={openExternal}
           describedBy={describedBy('description')}
           invalid={errors.description.length > 0}
@@ -343,7 +354,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
             type="button"
             disabled={!!locked || attachBusy}
             aria-describedby={locked ? 'attach-reason' : undefined}
-            onClick={() => fileInput.current?.click()}
+            onClick={() => void attachPicked()}
           >
             Attach files
           </button>
@@ -352,19 +363,6 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
             Up to {LIMITS.draftFiles} files of 10 MiB. Drop files on the description to link them
             where you drop.
           </span>
-          <input
-            ref={fileInput}
-            type="file"
-            multiple
-            hidden
-            tabIndex={-1}
-            aria-hidden="true"
-            onChange={(e) => {
-              const files = Array.from(e.target.files ?? []);
-              e.target.value = '';
-              if (files.length) void attach(files, description.current?.offsetAtCursor() ?? null);
-            }}
-          />
         </div>
         <EvidenceList
           files={evidence}

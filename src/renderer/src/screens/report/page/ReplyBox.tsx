@@ -1,16 +1,11 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import { LIMITS } from '../../../../../shared/api';
-import { bridge, pathForFile } from '../../../bridge';
+import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';
 import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
-
-interface Picked {
-  path: string;
-  name: string;
-}
 
 /** The reply: text, files by drag-and-drop or picker, sent with Ctrl/Cmd+Enter or the button. */
 export function ReplyBox({
@@ -21,19 +16,26 @@ export function ReplyBox({
   disabledReason: string | null;
 }) {
   const [body, setBody] = useState('');
-  const [files, setFiles] = useState<Picked[]>([]);
+  const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
 
-  function add(list: File[]): void {
-    const picked: Picked[] = [];
-    for (const f of list) {
-      const path = pathForFile(f);
-      if (path) picked.push({ path, name: f.name });
-      else reportError(new Error(`file: "${f.name}" cannot be read from disk.`));
-    }
+  function add(picked: PickedFile[]): void {
     setFiles((now) => [...now, ...picked].slice(0, LIMITS.filesPerMessage));
+  }
+
+  async function addDropped(list: File[]): Promise<void> {
+    const { picked, refused } = await tokensForFiles(list);
+    for (const name of refused) reportError(new Error(`file: "${name}" cannot be read from disk.`));
+    add(picked);
+  }
+
+  async function pick(): Promise<void> {
+    try {
+      add(await bridge.pickFiles());
+    } catch (e) {
+      reportError(e);
+    }
   }
 
   const empty = body.trim() === '' && files.length === 0;
@@ -46,7 +48,7 @@ export function ReplyBox({
     if (reason || busy) return;
     setBusy(true);
     try {
-      await bridge.postMessage(reportId, { body, filePaths: files.map((f) => f.path) });
+      await bridge.postMessage(reportId, { body, files: files.map((f) => f.token) });
       setBody('');
       setFiles([]);
       setSent('Reply queued: it is sent when the server is reachable.');
@@ -63,7 +65,7 @@ export function ReplyBox({
     if (!e.dataTransfer.types.includes('Files')) return;
     e.preventDefault();
     e.stopPropagation();
-    if (!disabledReason) add(Array.from(e.dataTransfer.files));
+    if (!disabledReason) void addDropped(Array.from(e.dataTransfer.files));
   };
 
   return (
@@ -92,7 +94,7 @@ export function ReplyBox({
       {files.length > 0 ? (
         <ul aria-label="Reply files" className="reply-files">
           {files.map((f, i) => (
-            <li key={`${f.path}-${i}`}>
+            <li key={`${f.token}-${i}`}>
               {f.name}{' '}
               <button
                 type="button"
@@ -105,7 +107,7 @@ export function ReplyBox({
         </ul>
       ) : null}
       <div className="action-row">
-        <button type="button" disabled={!!disabledReason} onClick={() => input.current?.click()}>
+        <button type="button" disabled={!!disabledReason} onClick={() => void pick()}>
           Attach files to reply
         </button>
         <button
@@ -119,18 +121,6 @@ export function ReplyBox({
         </button>
         <DisabledReason id="reply-reason" reason={reason} />
         {sent ? <span role="status">{sent}</span> : null}
-        <input
-          ref={input}
-          type="file"
-          multiple
-          hidden
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => {
-            add(Array.from(e.target.files ?? []));
-            e.target.value = '';
-          }}
-        />
       </div>
     </section>
   );

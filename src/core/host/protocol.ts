@@ -1,0 +1,77 @@
+/**
+ * The engine runs in its own process (an Electron utility process in the app, a forked child under
+ * plain Node). Main and the engine speak this protocol over the process's message port: typed
+ * calls with their answers, and the engine's events. The calls are the bridge contract's,
+ * minus the ones main answers itself, plus `open` (restore the account at start).
+ */
+import {
+  BRIDGE_CALLS,
+  type BridgeError,
+  type BridgeEventName,
+  type BridgeEvents,
+} from '../../shared/bridge/contract';
+import type { EngineCalls, MainCallName } from '../engine/engine';
+
+export type EngineCallName = keyof EngineCalls;
+
+/** Main answers these itself, then may call the engine with arguments of its own. */
+export const MAIN_CALLS = [
+  'connectSandbox',
+  'openExternal',
+  'openWebsite',
+  'pickFiles',
+  'downloadFile',
+  'attachFiles',
+  'postMessage',
+  'connect',
+] as const satisfies readonly MainCallName[];
+
+const mainCalls = new Set<string>(MAIN_CALLS);
+
+/** Bridge calls that reach the engine exactly as the page made them. */
+export type ForwardedCallName = Exclude<(typeof BRIDGE_CALLS)[number], MainCallName>;
+
+export const FORWARDED_CALLS = BRIDGE_CALLS.filter(
+  (name): name is ForwardedCallName => !mainCalls.has(name),
+);
+
+/** Every call the engine process answers. */
+export const ENGINE_CALLS: readonly EngineCallName[] = [
+  ...FORWARDED_CALLS,
+  'open',
+  'connect',
+  'attachFiles',
+  'postMessage',
+  'downloadFile',
+];
+
+/** What main tells the engine process at start. */
+export interface EngineProcessOptions {
+  /** The engine's data folder (`<userData>/data`). */
+  dataDir: string;
+}
+
+/** main → engine */
+export type ToEngine =
+  | { type: 'init'; options: EngineProcessOptions }
+  | { type: 'call'; id: number; name: EngineCallName; args: unknown[] }
+  | { type: 'close' };
+
+/** engine → main */
+export type FromEngine =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: BridgeError }
+  | { type: 'event'; name: BridgeEventName; payload: BridgeEvents[BridgeEventName] };
+
+/** The bridge events the engine emits (main adds its own: open-report, command, engine). */
+export const ENGINE_EVENTS = [
+  'report-changed',
+  'needs-info',
+  'decision',
+  'payout-changed',
+  'connectivity',
+  'status',
+  'upload-progress',
+  'sync-error',
+] as const satisfies readonly BridgeEventName[];
