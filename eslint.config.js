@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 const nodeBuiltins = [
   'fs',
@@ -28,6 +29,11 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  // Plain-JavaScript Node modules: the Electron stand-in of the tests and small scripts.
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
   // The direction of dependencies is part of the architecture: enforce it.
   {

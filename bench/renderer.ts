@@ -1,5 +1,6 @@
 /**
- * Renderer benchmark, in Chromium through the test bridge against a real engine and sandbox:
+ * Renderer benchmark, the app as built (renderer in Chromium, main under the Electron stand-in,
+ * the engine in its own process) against the sandbox:
  * - first paint of the reports screen with 10,000 mirrored reports, against the first paint of
  *   the app's empty first-run screen;
  * - scrolling the whole virtualized list, counting frames slower than 16 ms (rAF deltas), against
@@ -16,8 +17,9 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { TEMPLATE_HEADINGS } from '../src/shared/api';
+import { AppHost } from '../test/app/host';
 import { NAME_SHIM, openApp, startSuite, type Suite } from '../test/renderer/support/app';
-import { BridgeHost } from '../test/renderer/support/host';
+import { ROOT } from '../test/app/build';
 import { formatResults, median, percentile, type BenchResult } from './result';
 
 const REPORTS = 10_000;
@@ -185,29 +187,27 @@ export async function benchRenderer(): Promise<BenchResult[]> {
   const suite: Suite = await startSuite();
   const suites: Suite[] = [suite];
   const results: BenchResult[] = [];
-  const host = await BridgeHost.open({
-    rateLimits: 'off',
-    engine: { autoStart: false, budgetLimit: 1_000_000_000, syncConcurrency: 8 },
-  });
+  // Baseline first: the first-run screen of the same bundle, before signing in.
+  const fresh = await AppHost.open({ rateLimits: 'off' });
+  const host = await AppHost.open({ rateLimits: 'off' });
   try {
-    // Baseline first: the first-run screen of the same bundle, before signing in.
-    const empty = await openApp(suite, host);
+    const empty = await openApp(suite, fresh);
     const emptyPaint = await firstPaint(empty.page, 'main');
     await empty.close();
+    await fresh.close();
 
     await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
       uid: host.account.uid,
       count: REPORTS,
       submitted_share: 0.5,
     });
-    await host.signIn();
     const syncStart = performance.now();
-    await host.engine.syncNow();
+    await host.mirrorBeforeStart();
     const syncMs = performance.now() - syncStart;
     const mirrored = (await host.engine.listReports({ limit: 1 })).total;
     results.push({ name: `engine sync of ${mirrored} reports (setup)`, value: syncMs, unit: 'ms' });
 
-    const app = await openApp(suite, host, { path: '/#/reports' });
+    const app = await openApp(suite, host, { hash: '#/reports' });
     const listPaint = await firstPaint(app.page, '[aria-label="Reports"]');
     results.push({
       name: `reports screen first paint, ${mirrored} reports (median of ${PAINT_RUNS})`,
@@ -266,7 +266,7 @@ export async function benchRenderer(): Promise<BenchResult[]> {
     // not the editor's. Unthrottled, keydown-to-paint is the work the keystroke costs.
     const unthrottled = await startSuite(UNTHROTTLED_FRAMES);
     suites.push(unthrottled);
-    const editor = await openApp(unthrottled, host, { path: `/#/reports/${draft.reportId}` });
+    const editor = await openApp(unthrottled, host, { hash: `#/reports/${draft.reportId}` });
     const box = editor.page.getByRole('textbox', { name: 'Description', exact: true });
     await box.waitFor({ timeout: 30_000 });
     await box.getByText('Security impact', { exact: true }).click();
@@ -301,7 +301,7 @@ export async function benchRenderer(): Promise<BenchResult[]> {
       ratio: median(editorLat) / median(plainLat),
     });
 
-    const size = await bundleSize(join(suite.server.root));
+    const size = await bundleSize(join(ROOT, 'out/renderer'));
     results.push({
       name: 'renderer bundle, assets/* gzipped',
       value: size.gzip / 1024,

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { TEMPLATE_HEADINGS } from '../../src/shared/api';
 import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { BridgeHost } from './support/host';
+import { AppHost } from '../app/host';
 import { expectText, nav, until } from './support/ui';
 import {
   HOSTILE_LINK_TEXTS,
@@ -24,10 +24,9 @@ import {
  */
 describe('renderer: hostile content renders inert', () => {
   let suite: Suite;
-  let host: BridgeHost;
+  let host: AppHost;
   let app: AppPage;
   let page: Page;
-  let origin: string;
   let reportId: string;
   let draftId: string;
   let programName: string;
@@ -39,8 +38,7 @@ describe('renderer: hostile content renders inert', () => {
 
   beforeAll(async () => {
     suite = await startSuite();
-    origin = suite.server.origin;
-    host = await BridgeHost.open();
+    host = await AppHost.open();
     const program = host.programs.open.id;
     const policy = xssCorpus('policy');
     await host.sandbox.patchProgram(program, {
@@ -130,7 +128,7 @@ describe('renderer: hostile content renders inert', () => {
       .click();
     const policy = page.getByRole('region', { name: 'Policy', exact: true });
     await expectText(policy, /Marker policy/);
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
     // Allowed schemes still render as links: the allow-list keeps, it does not only remove.
     const hrefs = await policy
       .getByRole('link')
@@ -144,12 +142,12 @@ describe('renderer: hostile content renders inert', () => {
     expect(hrefs).toContain('https://evil.example/auto');
     const clicked = await clickHostileLinks(page, policy);
     expect(clicked).toBeGreaterThan(0);
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
     expect(host.external).toEqual([]);
 
     await policy.getByText(SAFE_TEXT, { exact: true }).first().click();
     await until('openExternal with the safe link', () => host.external.includes(SAFE_LINK));
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
   });
 
   it('report page: title, submission, thread and decision render inert', async () => {
@@ -168,12 +166,12 @@ describe('renderer: hostile content renders inert', () => {
       page.getByRole('region', { name: 'Submission', exact: true }),
       /Marker submission/,
     );
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
     const before = host.external.length;
     expect(await clickHostileLinks(page, messages)).toBeGreaterThan(0);
     await clickHostileLinks(page, page.getByRole('region', { name: 'Submission', exact: true }));
     await clickHostileLinks(page, page.getByRole('region', { name: 'Decision', exact: true }));
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
     expect(host.external.length).toBe(before);
   });
 
@@ -186,7 +184,7 @@ describe('renderer: hostile content renders inert', () => {
       .click();
     const description = page.getByRole('textbox', { name: 'Description', exact: true });
     await expectText(description, /Marker draft Steps to reproduce/);
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
     // Put the caret on each link (the tooltip shows its target) and hover it.
     let seen = 0;
     for (const text of HOSTILE_LINK_TEXTS) {
@@ -196,7 +194,7 @@ describe('renderer: hostile content renders inert', () => {
       await target.first().hover();
       await page.waitForTimeout(150);
       seen++;
-      await expectInert(app, host, origin);
+      await expectInert(app, host);
       // Anything the tooltip offers to click must do nothing for a dangerous target.
       await target.first().click({ modifiers: ['Control'] });
       const tooltipLinks = page.locator(
@@ -205,7 +203,7 @@ describe('renderer: hostile content renders inert', () => {
       for (let i = 0; i < (await tooltipLinks.count()); i++) {
         if (await tooltipLinks.nth(i).isVisible()) await tooltipLinks.nth(i).click();
       }
-      await expectInert(app, host, origin);
+      await expectInert(app, host);
     }
     expect(seen).toBeGreaterThan(0);
     // Ctrl+click is how the editor opens a link: only the allowed one reaches openExternal.
@@ -234,7 +232,7 @@ describe('renderer: hostile content renders inert', () => {
         ' edited',
       ),
     );
-    await expectInert(app, host, origin);
+    await expectInert(app, host);
     // Markdown escapes may change; the targets themselves must survive the editor's round trip.
     const saved = (
       (await host.engine.getReport(draftId))?.draft?.content.description ?? ''
@@ -269,7 +267,7 @@ describe('renderer: hostile content renders inert', () => {
           '<div style="background:url(https://evil.example/a)"></div><iframe src="about:blank"></iframe>',
       );
     });
-    const problems = await page.evaluate(scanDom, { origin });
+    const problems = await page.evaluate(scanDom, { base: host.rendererBase });
     expect(problems.join('\n')).toMatch(/href="javascript:void 0"/);
     expect(problems.join('\n')).toMatch(/event handler onerror/);
     expect(problems.join('\n')).toMatch(/href="data:text\/html,x"/);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MessageList, Report } from '../../src/shared/api';
 import { TEMPLATE_HEADINGS } from '../../src/shared/api';
 import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { BridgeHost } from './support/host';
+import { AppHost } from '../app/host';
 import {
   connection,
   expectNoText,
@@ -19,14 +19,15 @@ import {
 } from './support/ui';
 
 /**
- * The researcher journey through the UI only, in Chromium, against the real engine and sandbox:
+ * The researcher journey through the UI only, in the app as built (renderer and preload in
+ * Chromium, main in its own process, the engine in a utility process) against the sandbox:
  * first run, a program, a draft written offline from the template, evidence dropped on the
  * editor, back online, the checklist failing on payments and passing once fixed, submission,
  * needs_info, a reply with a file, the decision and the payout received.
  */
 describe('renderer: full researcher journey', () => {
   let suite: Suite;
-  let host: BridgeHost;
+  let host: AppHost;
   let app: AppPage;
   let page: Page;
   let reportId = '';
@@ -63,7 +64,7 @@ describe('renderer: full researcher journey', () => {
 
   beforeAll(async () => {
     suite = await startSuite();
-    host = await BridgeHost.open({
+    host = await AppHost.open({
       account: { email_verified: true, payments_status: 'not_started' },
     });
     app = await openApp(suite, host);
@@ -78,11 +79,13 @@ describe('renderer: full researcher journey', () => {
     await suite?.close();
   });
 
-  it('first run: "Use the sandbox" signs in and shows the programs', async () => {
+  it('first run: connecting with a server URL and an API key signs in and shows the programs', async () => {
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Use the sandbox', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Server URL', exact: true }).fill(host.sandbox.url);
+    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(host.key);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    expect(host.calls.map((c) => c.name)).toContain('connectSandbox');
+    expect(host.calls.map((c) => c.name)).toContain('connect');
     expect((await host.engine.getAccount())?.me?.uid).toBe(host.account.uid);
     await expectText(connection(page), /Online/);
     for (const link of ['Programs', 'Reports', 'Account'] as const) {
@@ -162,7 +165,12 @@ describe('renderer: full researcher journey', () => {
       await evidence.getByRole('button', { name: 'Remove poc.txt', exact: true }).count(),
     ).toBe(1);
     const attach = host.calls.filter((c) => c.name === 'attachFiles');
-    expect(attach.at(-1)?.args).toEqual([reportId, [{ path, insertAt: expect.any(Number) }]]);
+    // The page hands main a token for the dropped file, never its path.
+    expect(attach.at(-1)?.args).toEqual([
+      reportId,
+      [{ file: expect.stringMatching(/^[0-9a-f-]{36}$/), insertAt: expect.any(Number) }],
+    ]);
+    expect(JSON.stringify(host.calls)).not.toContain(path);
     await until('the link to the file in the draft', async () => {
       const draft = (await host.engine.getReport(reportId))?.draft;
       return /\]\(\/?reports\/[^)]+\/files\/[^)]+\)/.test(draft?.content.description ?? '');
@@ -258,6 +266,11 @@ describe('renderer: full researcher journey', () => {
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await until('the needs-info event', () => (host.events['needs-info'] ?? []).length > 0);
     expect(host.events['needs-info']).toEqual([{ reportId, title: TITLE }]);
+    // main shows it as an OS notification too.
+    expect(host.start().notifications.map((n) => n.options)).toContainEqual({
+      title: 'Needs your input',
+      body: `The triage team asks for more about “${TITLE}”.`,
+    });
     await expectText(page.getByRole('main'), /Needs your input/);
     const messages = page.getByRole('region', { name: 'Messages', exact: true });
     const question = messages.getByRole('article', { name: /^agent at / });
@@ -269,13 +282,10 @@ describe('renderer: full researcher journey', () => {
 
   it('replies with a file: one message with its attachment, back to triage', async () => {
     const path = await host.file(REPLY_FILE, REPLY_BYTES);
-    await host.registerFile(page, path);
     await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('Firefox 140 on Linux.');
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser', { timeout: 10_000 }),
-      page.getByRole('button', { name: 'Attach files to reply', exact: true }).click(),
-    ]);
-    await chooser.setFiles(path);
+    // The file is picked in main's own open dialog.
+    host.pickInDialog([path]);
+    await page.getByRole('button', { name: 'Attach files to reply', exact: true }).click();
     await expectText(page.getByRole('main'), new RegExp(REPLY_FILE.replace('.', '\\.')));
     await page.getByRole('button', { name: 'Send reply', exact: true }).click();
     const thread = async (): Promise<MessageList['messages']> => {
@@ -303,18 +313,26 @@ describe('renderer: full researcher journey', () => {
 
   it('downloads an attachment of the thread to disk without opening it', async () => {
     const messages = page.getByRole('region', { name: 'Messages', exact: true });
-    await messages.getByRole('button', { name: `Download ${REPLY_FILE}`, exact: true }).click();
     const dir = join(host.dataDir, 'downloads');
-    await until('the downloaded file', async () =>
-      (await readdir(dir).catch(() => [])).some((f) => f.endsWith(REPLY_FILE)),
+    await mkdir(dir, { recursive: true });
+    const target = join(dir, REPLY_FILE);
+    host.saveInDialog(target);
+    await messages.getByRole('button', { name: `Download ${REPLY_FILE}`, exact: true }).click();
+    await until(
+      'the downloaded file',
+      async () => (await readFile(target, 'utf8').catch(() => '')) === REPLY_BYTES,
     );
-    const saved = (await readdir(dir)).find((f) => f.endsWith(REPLY_FILE)) ?? '';
-    expect(await readFile(join(dir, saved), 'utf8')).toBe(REPLY_BYTES);
+    // main asked where to save, offering the attachment's own name in the downloads folder.
+    const save = host.start().dialogs.find((d) => d.kind === 'save');
+    expect(String(save?.options['defaultPath'])).toMatch(
+      new RegExp(`${REPLY_FILE.replace('.', '\\.')}$`),
+    );
     await expectText(
       page.getByRole('status').filter({ hasText: `Saved ${REPLY_FILE} to` }),
       new RegExp(`Saved ${REPLY_FILE.replace('.', '\\.')} to .*downloads`),
     );
     expect(host.external).toEqual([]);
+    expect(host.start().shell.filter((s) => s.call !== 'openExternal')).toEqual([]);
   });
 
   it('sees the decision and the payout received after "Sync now"', async () => {

@@ -5,8 +5,8 @@ import type { Report } from '../../src/shared/api';
 import { KeytarSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
 import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { BridgeHost, type HostOptions } from './support/host';
-import { caretAtEndOf, connection, expectNoText, expectText, nav, until } from './support/ui';
+import { AppHost, type HostOptions } from '../app/host';
+import { caretAtEndOf, connection, expectNoText, expectText, goTo, nav, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
 /**
@@ -15,16 +15,16 @@ import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
  */
 describe('renderer: screens', () => {
   let suite: Suite;
-  let host: BridgeHost | undefined;
+  let host: AppHost | undefined;
   let app: AppPage | undefined;
   let page: Page | undefined;
 
   const open = async (
-    options: HostOptions & { signedIn?: boolean; path?: string } = {},
-  ): Promise<{ host: BridgeHost; app: AppPage; page: Page }> => {
-    host = await BridgeHost.open(options);
+    options: HostOptions & { signedIn?: boolean } = {},
+  ): Promise<{ host: AppHost; app: AppPage; page: Page }> => {
+    host = await AppHost.open(options);
     if (options.signedIn !== false) await host.signIn();
-    app = await openApp(suite, host, options.path ? { path: options.path } : {});
+    app = await openApp(suite, host);
     page = app.page;
     return { host, app, page };
   };
@@ -175,7 +175,7 @@ describe('renderer: screens', () => {
       await until(`openWebsite(${website})`, () => host.websites.includes(website));
     }
     expect(app?.guard.popups).toEqual([]);
-    expect(app?.guard.navigations.every((u) => u.startsWith(suite.server.origin))).toBe(true);
+    expect(app?.guard.navigations.every((u) => u.startsWith(host.rendererUrl))).toBe(true);
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
@@ -256,7 +256,7 @@ describe('renderer: screens', () => {
   it('CVSS calculator: metric radio groups write the vector and show the score', async () => {
     const { host, page } = await open();
     const draft = await host.engine.createDraft(host.programs.open.id);
-    await page.goto(`${suite.server.origin}/#/reports/${draft.reportId}`);
+    await goTo(page, `#/reports/${draft.reportId}`);
     await page.getByRole('button', { name: 'CVSS calculator', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'CVSS 3.1 calculator', exact: true });
     await dialog.waitFor();
@@ -296,7 +296,7 @@ describe('renderer: screens', () => {
       cvss_vector: '',
     };
     await e.saveDraft(draft.reportId, mine);
-    await e.session.drain();
+    await host.settled();
     const server = await host.sandbox.api<Report>('GET', `/api/reports/${draft.reportId}`, {
       token: host.key,
     });
@@ -314,7 +314,7 @@ describe('renderer: screens', () => {
       'the conflict',
       async () => ((await e.getReport(draft.reportId))?.draft?.conflicts.length ?? 0) > 0,
     );
-    await page.goto(`${suite.server.origin}/#/reports/${draft.reportId}`);
+    await goTo(page, `#/reports/${draft.reportId}`);
     const conflicts = page.getByRole('region', { name: 'Conflicts', exact: true });
     await expectText(conflicts, /Your version[\s\S]*Title from this device/);
     await expectText(conflicts, /Server version[\s\S]*Title from the other device/);
@@ -353,7 +353,7 @@ describe('renderer: screens', () => {
       body: { revision: put.body.revision },
     });
     await host.engine.syncNow();
-    await page.goto(`${suite.server.origin}/#/reports/${id}`);
+    await goTo(page, `#/reports/${id}`);
     await page.getByRole('heading', { name: 'Report to withdraw', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Withdraw report', exact: true }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Withdraw this report?', exact: true });
@@ -380,8 +380,8 @@ describe('renderer: screens', () => {
       description: COMPLETE,
       cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
     });
-    await host.engine.session.drain();
-    await page.goto(`${suite.server.origin}/#/reports/${draft.reportId}`);
+    await host.settled();
+    await goTo(page, `#/reports/${draft.reportId}`);
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
     const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
@@ -414,7 +414,7 @@ describe('renderer: screens', () => {
   it('editor: empty lines never reach the description as HTML; an empty section stays incomplete', async () => {
     const { host, page } = await open();
     const draft = await host.engine.createDraft(host.programs.open.id);
-    await page.goto(`${suite.server.origin}/#/reports/${draft.reportId}`);
+    await goTo(page, `#/reports/${draft.reportId}`);
     const description = page.getByRole('textbox', { name: 'Description', exact: true });
     await caretAtEndOf(
       description.getByRole('heading', { name: 'Expected behavior', exact: true }),
@@ -446,18 +446,51 @@ describe('renderer: screens', () => {
     );
   });
 
-  it('a notification click ("open-report" from main) opens that report', async () => {
+  it('a needs_info notification from main opens that report when clicked', async () => {
     const { host, page } = await open();
-    const draft = await host.engine.createDraft(host.programs.open.id);
-    await host.engine.saveDraft(draft.reportId, {
-      title: 'Opened from a notification',
-      asset: '',
-      description: COMPLETE,
-      cvss_vector: '',
+    const id = randomUUID();
+    const put = await host.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
+      token: host.key,
+      body: {
+        program_id: host.programs.open.id,
+        title: 'Opened from a notification',
+        asset: 'https://a.example/',
+        description: COMPLETE,
+        cvss_vector: '',
+        revision: 0,
+      },
     });
+    await host.sandbox.api('POST', `/api/reports/${id}/submit`, {
+      token: host.key,
+      body: { revision: put.body.revision },
+    });
+    await host.engine.syncNow();
+    await host.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which OS?' });
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    host.emit('open-report', { reportId: draft.reportId });
+    await host.engine.syncNow();
+    await until('the OS notification', () =>
+      host.start().notifications.some((n) => n.options.title === 'Needs your input'),
+    );
+    await host.clickNotification();
     await page.getByRole('heading', { name: 'Opened from a notification', exact: true }).waitFor();
-    await expectText(connection(page), /Online|Connecting|Offline/);
+    await expectText(page.getByRole('main'), /Which OS\?/);
+  });
+
+  it('menu: File › Sync now and File › New report reach the page as commands', async () => {
+    const { host, page } = await open();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    const syncs = host.calls.filter((c) => c.name === 'syncNow').length;
+    await host.clickMenu('File', 'Sync now');
+    await until(
+      'a sync asked by the menu',
+      () => host.calls.filter((c) => c.name === 'syncNow').length > syncs,
+    );
+    await page
+      .getByRole('list', { name: 'Programs', exact: true })
+      .getByRole('link', { name: 'Acme Web Platform', exact: true })
+      .click();
+    await page.getByRole('button', { name: 'New report', exact: true }).waitFor();
+    await host.clickMenu('File', 'New report');
+    await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Screenshots of every screen in both themes, for the README: `bash scripts/with-keyring.sh npx
  * tsx test/renderer/screenshots.ts` writes docs/screenshots/<screen>-<theme>.png (1280×800). The
- * app runs in Chromium with the test bridge, against a real engine and sandbox holding a small,
+ * app runs as built (renderer in Chromium, main under the Electron stand-in), against a sandbox holding a small,
  * realistic world. Not part of `npm test`.
  */
 
@@ -9,10 +9,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
-import { ROOT } from './support/build';
+import { ROOT } from '../app/build';
+import { AppHost } from '../app/host';
 import { openApp, startSuite, type Suite } from './support/app';
-import { BridgeHost } from './support/host';
-import { until } from './support/ui';
+import { goTo, until } from './support/ui';
 
 const OUT = join(ROOT, 'docs/screenshots');
 const CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N';
@@ -42,13 +42,13 @@ async function shot(page: Page, name: string, theme: string): Promise<void> {
   console.log(`docs/screenshots/${name}-${theme}.png`);
 }
 
-async function go(page: Page, origin: string, hash: string): Promise<void> {
-  await page.goto(`${origin}/${hash}`);
+async function go(page: Page, hash: string): Promise<void> {
+  await goTo(page, hash);
 }
 
 /** A world worth looking at: a submitted report with a whole thread, drafts, a conflict. */
 async function seed(
-  host: BridgeHost,
+  host: AppHost,
 ): Promise<{ submitted: string; draft: string; incomplete: string; conflict: string }> {
   const e = host.engine;
   const program = 'acme-web';
@@ -64,10 +64,10 @@ async function seed(
     ),
     cvss_vector: CVSS,
   });
-  await e.attachFiles(sub.reportId, [{ path: evidence }]);
-  await e.session.drain();
+  await e.attachFiles(sub.reportId, [{ file: await host.tokenFor(evidence) }]);
+  await host.settled();
   await e.submit(sub.reportId);
-  await e.session.drain();
+  await host.settled();
   await host.sandbox.act(sub.reportId, {
     actor: 'agent',
     status: 'needs_info',
@@ -77,9 +77,9 @@ async function seed(
   const shot = await host.file('browser-version.txt', 'Firefox 140.0 (64-bit), Linux\n');
   await e.postMessage(sub.reportId, {
     body: 'Firefox 140 on Linux, default settings. The log is attached.',
-    filePaths: [shot],
+    files: [await host.tokenFor(shot)],
   });
-  await e.session.drain();
+  await host.settled();
   await host.sandbox.act(sub.reportId, {
     actor: 'founder',
     status: 'accepted',
@@ -104,7 +104,7 @@ async function seed(
     'team-page.png',
     Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'),
   );
-  const [file] = await e.attachFiles(draft.reportId, [{ path: png }]);
+  const [file] = await e.attachFiles(draft.reportId, [{ file: await host.tokenFor(png) }]);
   const withLink = (await e.getReport(draft.reportId))?.draft?.content;
   if (withLink && file) {
     await e.saveDraft(draft.reportId, {
@@ -136,7 +136,7 @@ async function seed(
     ),
     cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
   });
-  await e.session.drain();
+  await host.settled();
   const server = await host.sandbox.api<Report>('GET', `/api/reports/${conflict.reportId}`, {
     token: host.key,
   });
@@ -157,7 +157,7 @@ async function seed(
       ...local,
       title: 'Anonymous listing of the artifacts bucket',
     });
-  await e.session.drain().catch(() => undefined);
+  await host.settled().catch(() => undefined);
   await until(
     'the conflict',
     async () => ((await e.getReport(conflict.reportId))?.draft?.conflicts.length ?? 0) > 0,
@@ -173,11 +173,10 @@ async function seed(
 }
 
 async function run(suite: Suite, theme: 'light' | 'dark'): Promise<void> {
-  const host = await BridgeHost.open({
+  const host = await AppHost.open({
     account: { email_verified: true, payments_status: 'ready' },
   });
   try {
-    const origin = suite.server.origin;
     const app = await openApp(suite, host, { colorScheme: theme });
     const { page } = app;
     const dataTheme = await page.evaluate(
@@ -193,32 +192,34 @@ async function run(suite: Suite, theme: 'light' | 'dark'): Promise<void> {
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
     await shot(page, 'first-run', theme);
 
-    await page.getByRole('button', { name: 'Use the sandbox', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Server URL', exact: true }).fill(host.sandbox.url);
+    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(host.key);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
     const ids = await seed(host);
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await page.waitForTimeout(500);
     await shot(page, 'programs', theme);
 
-    await go(page, origin, '#/programs/acme-web');
+    await go(page, '#/programs/acme-web');
     await page.getByRole('region', { name: 'Policy', exact: true }).waitFor();
     await shot(page, 'program', theme);
 
-    await go(page, origin, '#/reports');
+    await go(page, '#/reports');
     await page.getByRole('list', { name: 'Reports', exact: true }).waitFor();
     await shot(page, 'reports', theme);
 
-    await go(page, origin, `#/reports/${ids.draft}`);
+    await go(page, `#/reports/${ids.draft}`);
     await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
     await shot(page, 'editor', theme);
 
-    await go(page, origin, `#/reports/${ids.incomplete}`);
+    await go(page, `#/reports/${ids.incomplete}`);
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await page.getByRole('dialog', { name: 'Submit checklist', exact: true }).waitFor();
     await shot(page, 'checklist', theme);
     await page.keyboard.press('Escape');
 
-    await go(page, origin, `#/reports/${ids.submitted}`);
+    await go(page, `#/reports/${ids.submitted}`);
     const thread = page.getByRole('region', { name: 'Messages', exact: true });
     await thread.waitFor();
     // The thread is the point of this screen: show it with the payout above it.
@@ -226,11 +227,11 @@ async function run(suite: Suite, theme: 'light' | 'dark'): Promise<void> {
     await page.mouse.wheel(0, 300);
     await shot(page, 'report', theme);
 
-    await go(page, origin, `#/reports/${ids.conflict}`);
+    await go(page, `#/reports/${ids.conflict}`);
     await page.getByRole('region', { name: 'Conflicts', exact: true }).waitFor();
     await shot(page, 'conflict', theme);
 
-    await go(page, origin, '#/account');
+    await go(page, '#/account');
     await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
     await shot(page, 'account', theme);
     await app.close();

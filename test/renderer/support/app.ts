@@ -1,7 +1,9 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildRenderer } from './build';
-import type { BridgeHost } from './host';
-import { serveDir, type StaticServer } from './static-server';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildApp } from '../../app/build';
+import type { AppHost, AppPage, PageOptions } from '../../app/host';
+
+export type { AppPage, CspViolation, Guard } from '../../app/host';
+export { NAME_SHIM, VIEWPORT } from '../../app/host';
 
 /** Debian's Chromium, never a downloaded browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,22 +16,18 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-sync',
   '--disable-quic',
+  // Electron lets a file: page load its own module scripts; Chromium needs to be told.
+  '--allow-file-access-from-files',
 ];
-export const VIEWPORT = { width: 1280, height: 800 };
 
-/** Under tsx (esbuild keepNames) serialized functions call a `__name` helper: pages get one. */
-export const NAME_SHIM = 'globalThis.__name ??= (fn) => fn;';
-
-/** One browser and one static server for a test file. */
+/** One browser for a test file, and the app built as it ships (`out/`). */
 export interface Suite {
   browser: Browser;
-  server: StaticServer;
   close(): Promise<void>;
 }
 
 export async function startSuite(extraFlags: readonly string[] = []): Promise<Suite> {
-  const dir = await buildRenderer();
-  const server = await serveDir(dir);
+  await buildApp();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [...CHROMIUM_FLAGS, ...extraFlags],
@@ -38,115 +36,15 @@ export async function startSuite(extraFlags: readonly string[] = []): Promise<Su
   });
   return {
     browser,
-    server,
     async close() {
       await browser.close().catch(() => undefined);
-      await server.close();
     },
   };
 }
 
-/** A CSP violation reported by the page (a blocked script, frame, image or connection). */
-export interface CspViolation {
-  directive: string;
-  blocked: string;
-  sample: string;
-}
-
-/** Everything the page did that the hostile-content tests forbid, recorded from outside. */
-export interface Guard {
-  requests: string[];
-  dialogs: string[];
-  navigations: string[];
-  popups: string[];
-  pageErrors: string[];
-  consoleErrors: string[];
-  /** Loads of a document in the main frame (1 = only the initial load). */
-  loads: number;
-  cspViolations(): Promise<CspViolation[]>;
-}
-
-export interface AppPage {
-  context: BrowserContext;
-  page: Page;
-  guard: Guard;
-  close(): Promise<void>;
-}
-
-declare const window: { __cspViolations?: CspViolation[] };
-
-/** Opens the app in a fresh browser context with the test bridge of `host`. */
-export async function openApp(
-  suite: Suite,
-  host: BridgeHost,
-  options: { colorScheme?: 'light' | 'dark'; path?: string } = {},
-): Promise<AppPage> {
-  const context = await suite.browser.newContext({
-    viewport: VIEWPORT,
-    colorScheme: options.colorScheme ?? 'light',
-    serviceWorkers: 'block',
-    acceptDownloads: false,
-  });
-  context.setDefaultTimeout(10_000);
-  context.setDefaultNavigationTimeout(15_000);
-  const page = await context.newPage();
-  const guard: Guard = {
-    requests: [],
-    dialogs: [],
-    navigations: [],
-    popups: [],
-    pageErrors: [],
-    consoleErrors: [],
-    loads: 0,
-    cspViolations: async () =>
-      page.isClosed() ? [] : page.evaluate(() => [...(window.__cspViolations ?? [])]),
-  };
-  context.on('request', (request) => guard.requests.push(request.url()));
-  page.on('dialog', (dialog) => {
-    guard.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss().catch(() => undefined);
-  });
-  page.on('framenavigated', (frame) => guard.navigations.push(frame.url()));
-  page.on('load', () => guard.loads++);
-  context.on('page', (popup) => {
-    if (popup !== page) guard.popups.push(popup.url());
-  });
-  page.on('pageerror', (error) => guard.pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') guard.consoleErrors.push(message.text());
-  });
-  await page.addInitScript(NAME_SHIM);
-  await page.addInitScript(() => {
-    const w = globalThis as unknown as {
-      __cspViolations: CspViolation[];
-      addEventListener(
-        type: string,
-        listener: (e: { violatedDirective: string; blockedURI: string; sample: string }) => void,
-        capture: boolean,
-      ): void;
-    };
-    w.__cspViolations = [];
-    w.addEventListener(
-      'securitypolicyviolation',
-      (e) =>
-        w.__cspViolations.push({
-          directive: e.violatedDirective,
-          blocked: e.blockedURI,
-          sample: e.sample,
-        }),
-      true,
-    );
-  });
-  await host.attach(page);
-  await page.goto(`${suite.server.origin}${options.path ?? '/'}`, { waitUntil: 'load' });
-  return {
-    context,
-    page,
-    guard,
-    close: async () => {
-      await context.close().catch(() => undefined);
-    },
-  };
+/** Opens the app's window of `host` as a page of the suite's browser. */
+export function openApp(suite: Suite, host: AppHost, options: PageOptions = {}): Promise<AppPage> {
+  return host.openPage(suite.browser, options);
 }
 
 /** Keeps a picture of the page when a test fails (under test-results/, ignored by git). */

@@ -117,3 +117,10 @@ export async function caretAtEndOf(block: Locator, text: string): Promise<void> 
   }
   throw new Error(`the caret does not stay at the end of "${text}"`);
 }
+
+/** Opens a route of the app (`#/reports/<id>`) in the page main loaded, as a link would. */
+export async function goTo(page: Page, hash: string): Promise<void> {
+  await page.evaluate((h) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+  }, hash);
+}

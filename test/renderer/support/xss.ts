@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AppPage } from './app';
-import type { BridgeHost } from './host';
-import type { TestPageGlobals } from './page-bridge';
+import type { AppHost } from '../../app/host';
+import type { StandInPageGlobals } from '../../app/page-preload';
 
 /** The one http(s) link of the corpus a click must hand to `openExternal` (positive control). */
 export const SAFE_LINK = 'https://example.com/advisory';
@@ -66,7 +66,7 @@ export function xssCorpus(marker: string): string {
 }
 
 /** Where a rendered document breaks the rules: live script, frames, unsafe URLs, handlers. */
-export function scanDom(spec: { origin: string }): string[] {
+export function scanDom(spec: { base: string }): string[] {
   interface El {
     tagName: string;
     attributes: ArrayLike<{ name: string; value: string }>;
@@ -112,10 +112,10 @@ export function scanDom(spec: { origin: string }): string[] {
   };
   const linkOk = (url: URL | null): boolean =>
     url !== null &&
-    (url.origin === spec.origin || ['http:', 'https:', 'mailto:'].includes(url.protocol));
+    (url.href.startsWith(`${spec.base}/`) || ['http:', 'https:', 'mailto:'].includes(url.protocol));
   const resourceOk = (url: URL | null): boolean =>
     url !== null &&
-    (url.origin === spec.origin ||
+    (url.href.startsWith(`${spec.base}/`) ||
       url.protocol === 'blob:' ||
       (url.protocol === 'data:' && /^data:image\//i.test(url.href)));
   const all = g.document.querySelectorAll('*');
@@ -161,20 +161,21 @@ const FORBIDDEN_DIRECTIVES =
 
 /**
  * Asserts the page stayed inert: no script ran (canary, dialogs), no request left the app's
- * origin, no navigation, no frame or popup, no live hostile markup, no shell call but the allowed
+ * folder, no navigation, no frame or popup, no live hostile markup, no shell call but the allowed
  * ones.
  */
-export async function expectInert(app: AppPage, host: BridgeHost, origin: string): Promise<void> {
+export async function expectInert(app: AppPage, host: AppHost): Promise<void> {
+  const base = host.rendererBase;
   const { page, guard } = app;
-  const canary = await page.evaluate(() => (globalThis as unknown as TestPageGlobals).__pwned);
+  const canary = await page.evaluate(() => (globalThis as unknown as StandInPageGlobals).__pwned);
   expect(canary, 'window.__pwned').toBeUndefined();
   expect(guard.dialogs, 'dialogs').toEqual([]);
   expect(
-    guard.requests.filter((url) => !url.startsWith(`${origin}/`)),
+    guard.requests.filter((url) => !url.startsWith(`${base}/`)),
     'requests outside the app',
   ).toEqual([]);
   expect(
-    guard.navigations.filter((url) => new URL(url).origin + new URL(url).pathname !== `${origin}/`),
+    guard.navigations.filter((url) => url.split('#')[0] !== host.rendererUrl),
     'navigations away from the app',
   ).toEqual([]);
   expect(guard.loads, 'document loads').toBe(1);
@@ -184,7 +185,7 @@ export async function expectInert(app: AppPage, host: BridgeHost, origin: string
     FORBIDDEN_DIRECTIVES.test(v.directive),
   );
   expect(violations, 'CSP violations').toEqual([]);
-  expect(await page.evaluate(scanDom, { origin }), 'unsafe markup').toEqual([]);
+  expect(await page.evaluate(scanDom, { base }), 'unsafe markup').toEqual([]);
   expect(
     host.external.filter((url) => url !== SAFE_LINK),
     'openExternal calls',

@@ -1,0 +1,528 @@
+import { readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import {
+  callChannel,
+  type BridgeCallName,
+  type BridgeCalls,
+  type BridgeEventName,
+  type BridgeEvents,
+  type BridgeResult,
+} from '../../src/shared/bridge/contract';
+import {
+  openSandbox,
+  pickPrograms,
+  writeKey,
+  type SandboxClient,
+  type WorldAccount,
+} from '../support/sandbox-client';
+import { Engine } from '../../src/core/engine';
+import { KeytarSecretStore } from '../../src/core/secrets';
+import { AppProcess, type WindowInfo } from './app-process';
+import { ROOT } from './build';
+import { preloadScript, type StandInPageGlobals } from './page-preload';
+
+export interface HostOptions {
+  /** The researcher's sandbox account (default: verified, payments ready). */
+  account?: { email_verified?: boolean; payments_status?: string };
+  rateLimits?: 'spec' | 'off';
+  /** The folder with the app's `out/` and `node_modules` (default: this project). */
+  appDir?: string;
+  /** Electron's `app.isPackaged` (default false, as `npm start`). */
+  isPackaged?: boolean;
+}
+
+export interface RecordedCall {
+  name: string;
+  /** Arguments as the page sent them; an API key is replaced by "<key>". */
+  args: unknown[];
+}
+
+/** Everything a window's page did that the hostile-content tests forbid, recorded from outside. */
+export interface Guard {
+  requests: string[];
+  dialogs: string[];
+  navigations: string[];
+  popups: string[];
+  pageErrors: string[];
+  consoleErrors: string[];
+  /** Loads of a document in the main frame (1 = only the initial load). */
+  loads: number;
+  cspViolations(): Promise<CspViolation[]>;
+}
+
+/** A CSP violation reported by the page (a blocked script, frame, image or connection). */
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+  sample: string;
+}
+
+export interface AppPage {
+  context: BrowserContext;
+  page: Page;
+  guard: Guard;
+  close(): Promise<void>;
+}
+
+export interface PageOptions {
+  colorScheme?: 'light' | 'dark';
+  /** A route of the app (`#/reports`), added to the page main loads. */
+  hash?: string;
+  viewport?: { width: number; height: number };
+}
+
+export const VIEWPORT = { width: 1280, height: 800 };
+/** Under tsx (esbuild keepNames) serialized functions call a `__name` helper: pages get one. */
+export const NAME_SHIM = 'globalThis.__name ??= (fn) => fn;';
+
+declare const window: { __cspViolations?: CspViolation[] };
+
+type EngineProxy = {
+  [K in BridgeCallName]: (...args: Parameters<BridgeCalls[K]>) => ReturnType<BridgeCalls[K]>;
+};
+
+/**
+ * The app as it ships, for one test: a sandbox (manual agent) with a fresh researcher account,
+ * and the built main bundle (`out/main/index.js`) in its own Node process with only `electron`
+ * replaced by the stand-in. Its window is a Chromium page that loads the built renderer
+ * (`out/renderer/index.html`) with the built preload, so every call goes page → preload → main's
+ * real IPC handlers → the engine process → the sandbox.
+ */
+export class AppHost {
+  readonly calls: RecordedCall[] = [];
+  readonly events: { [E in BridgeEventName]?: BridgeEvents[E][] } = {};
+  /**
+   * The bridge's calls as the window would make them, for test setup (they reach main's handlers
+   * with the window's frame; they are not recorded in `calls`).
+   */
+  readonly engine: EngineProxy;
+  app: AppProcess | null = null;
+  #signIn = false;
+  #page: Page | null = null;
+  #pages = new Map<number, Page>();
+  #sends = Promise.resolve();
+
+  private constructor(
+    readonly sandbox: SandboxClient,
+    readonly account: WorldAccount,
+    readonly programs: ReturnType<typeof pickPrograms>,
+    readonly dataDir: string,
+    readonly key: string,
+    readonly options: HostOptions,
+  ) {
+    this.engine = new Proxy({} as EngineProxy, {
+      get: (_target, name) =>
+        typeof name === 'string' ? (...args: unknown[]) => this.call(name, args) : undefined,
+    });
+  }
+
+  static async open(options: HostOptions = {}): Promise<AppHost> {
+    const sandbox = await openSandbox({ rateLimits: options.rateLimits ?? 'off' });
+    const world = await sandbox.world();
+    const account = await sandbox.newAccount(
+      options.account ?? { email_verified: true, payments_status: 'ready' },
+    );
+    const dataDir = await mkdtemp(join(tmpdir(), 'bounty-desk-app-'));
+    return new AppHost(sandbox, account, pickPrograms(world), dataDir, writeKey(account), options);
+  }
+
+  get appDir(): string {
+    return this.options.appDir ?? ROOT;
+  }
+
+  get rendererUrl(): string {
+    return AppProcess.rendererUrl(this.appDir);
+  }
+
+  /** The folder the page loads from, as URL (`file:///…/out/renderer`). */
+  get rendererBase(): string {
+    return this.rendererUrl.replace(/\/index\.html$/, '');
+  }
+
+  /** What main handed to the OS browser (`shell.openExternal`): recorded, never opened. */
+  get external(): string[] {
+    return (this.app?.shell ?? []).filter((s) => s.call === 'openExternal').map((s) => s.target);
+  }
+
+  /** The website pages the page asked main to open. */
+  get websites(): string[] {
+    return this.calls.filter((c) => c.name === 'openWebsite').map((c) => String(c.args[0]));
+  }
+
+  /** The main process, started on first use (its window waits for a page). */
+  start(): AppProcess {
+    if (this.app) return this.app;
+    const app = AppProcess.launch({
+      userData: join(this.dataDir, 'userData'),
+      downloads: join(this.dataDir, 'Downloads'),
+      ...(this.options.appDir ? { appDir: this.options.appDir } : {}),
+      ...(this.options.isPackaged !== undefined ? { isPackaged: this.options.isPackaged } : {}),
+    });
+    this.app = app;
+    return app;
+  }
+
+  /**
+   * Signs in to this test's sandbox with the account's write key through main's own `connect`
+   * (the way a researcher connects to a real server), before the page loads when it has not yet.
+   */
+  async signIn(): Promise<void> {
+    this.#signIn = true;
+    this.start();
+    await this.engine.connect({ serverUrl: this.sandbox.url, apiKey: this.key });
+  }
+
+  /**
+   * Signs in and mirrors the account with an engine in this process, tuned for a quick setup (no
+   * request budget, more requests at once), before the app starts: the app then finds the account
+   * and its mirror in its data folder, as after an earlier session. For benchmarks of big mirrors.
+   */
+  async mirrorBeforeStart(): Promise<void> {
+    if (this.app) throw new Error('the app is already running');
+    const engine = new Engine({
+      dataDir: join(this.dataDir, 'userData', 'data'),
+      secrets: new KeytarSecretStore(),
+      autoStart: false,
+      budgetLimit: 1_000_000_000,
+      syncConcurrency: 8,
+    });
+    try {
+      await engine.connect({ serverUrl: this.sandbox.url, apiKey: this.key });
+      await engine.session.syncNow(['programs', 'account', 'reports']);
+      await engine.session.store.searchIndex.idle();
+    } finally {
+      await engine.close();
+    }
+    this.#signIn = true;
+  }
+
+  /** A bridge call invoked into main's handler with the window's frame, as the preload would. */
+  async call(name: string, args: unknown[]): Promise<unknown> {
+    const app = this.start();
+    const result = (await app.invoke(1, callChannel(name as BridgeCallName), args, {
+      url: this.rendererUrl,
+      parent: false,
+    })) as BridgeResult;
+    if (result.ok) return result.value;
+    throw Object.assign(new Error(result.error.message), result.error);
+  }
+
+  /**
+   * Waits until the outbox has nothing it could send now: every entry sent, or parked waiting
+   * for the user (as `drain` of the engine does, seen through the bridge's status).
+   */
+  async settled(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await this.engine.getStatus();
+      if (status.unsent <= status.needsAction) return;
+      if (Date.now() > deadline)
+        throw new Error(`the outbox did not settle: ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Opens the app's window as a page of `browser`; resolves once the app has rendered. */
+  async openPage(browser: Browser, options: PageOptions = {}): Promise<AppPage> {
+    const app = this.start();
+    const context = await browser.newContext({
+      viewport: options.viewport ?? VIEWPORT,
+      colorScheme: options.colorScheme ?? 'light',
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
+    context.setDefaultTimeout(10_000);
+    context.setDefaultNavigationTimeout(15_000);
+    const page = await context.newPage();
+    const guard = this.#guard(context, page);
+    const shown = [...app.windows.values()].find((w) => w.url && !w.closed);
+    if (shown?.url) {
+      // The window loaded before (an earlier page of this test): show it again in this page.
+      await this.#wire(shown, page, context);
+      await page.goto(`${shown.url}${options.hash ?? ''}`, { waitUntil: 'load' });
+      this.#page = page;
+      return { context, page, guard, close: async () => context.close().catch(() => undefined) };
+    }
+    const loaded = new Promise<void>((resolve) => {
+      app.attach({
+        load: async (win, url) => {
+          await this.#wire(win, page, context);
+          await page.goto(`${url}${options.hash ?? ''}`, { waitUntil: 'load' });
+          resolve();
+        },
+        send: (window, channel, args) => this.#deliver(window, channel, args),
+        reload: (window) =>
+          void this.#pages
+            .get(window)
+            ?.reload()
+            .catch(() => undefined),
+      });
+    });
+    await Promise.race([
+      loaded,
+      app.exited.then((code) => {
+        throw new Error(
+          `the app exited (${code}) before its window loaded:\n${app.logs.join('\n')}`,
+        );
+      }),
+    ]);
+    this.#page = page;
+    return {
+      context,
+      page,
+      guard,
+      close: async () => {
+        await context.close().catch(() => undefined);
+      },
+    };
+  }
+
+  /** Creates a file on disk (evidence to attach or drop) and returns its path. */
+  async file(name: string, bytes: string | Uint8Array): Promise<string> {
+    const dir = join(this.dataDir, 'files');
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, name);
+    await writeFile(path, bytes);
+    return path;
+  }
+
+  /** The user picks these files in main's next open dialog. */
+  pickInDialog(paths: string[]): void {
+    this.start().answers.open.push({ canceled: false, filePaths: paths });
+  }
+
+  /** A file handed to the app as the user would (picked in main's open dialog): its token. */
+  async tokenFor(path: string): Promise<string> {
+    this.pickInDialog([path]);
+    const [picked] = await this.engine.pickFiles();
+    if (!picked) throw new Error(`main did not take ${path}`);
+    return picked.token;
+  }
+
+  /** The user chooses this path in main's next save dialog. */
+  saveInDialog(path: string): void {
+    this.start().answers.save.push({ canceled: false, filePath: path });
+  }
+
+  /**
+   * Drops files on a target the way a user drags them from the file manager: dragenter, dragover
+   * and drop with a DataTransfer of File objects, at a point inside the target (default: near its
+   * bottom-left, past the last line of text). The stand-in's `webUtils.getPathForFile` knows
+   * each File's path, as Electron does for a real drop.
+   */
+  async dropFiles(
+    target: Locator,
+    files: { path: string; bytes: string; type?: string }[],
+    at?: { x: number; y: number },
+  ): Promise<void> {
+    const box = await target.boundingBox();
+    if (!box) throw new Error('drop target is not visible');
+    const point = at ?? { x: 24, y: box.height - 12 };
+    const dataTransfer = await target.page().evaluateHandle(
+      (list) => {
+        const g = globalThis as unknown as StandInPageGlobals & {
+          DataTransfer: new () => { items: { add(file: object): unknown } };
+          File: new (parts: string[], name: string, options: { type: string }) => object;
+        };
+        const transfer = new g.DataTransfer();
+        for (const f of list) {
+          const file = new g.File([f.bytes], f.name, { type: f.type });
+          g.__standInFiles.set(file, f.path);
+          transfer.items.add(file);
+        }
+        return transfer;
+      },
+      files.map((f) => ({
+        name: basename(f.path),
+        path: f.path,
+        bytes: f.bytes,
+        type: f.type ?? '',
+      })),
+    );
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      await target.dispatchEvent(type, {
+        dataTransfer,
+        clientX: box.x + point.x,
+        clientY: box.y + point.y,
+        bubbles: true,
+        cancelable: true,
+      });
+    }
+    await dataTransfer.dispose();
+  }
+
+  /** Clicks OS notification `index` (default: the last shown). */
+  async clickNotification(index = -1): Promise<void> {
+    const app = this.start();
+    const shown = app.notifications.at(index);
+    if (!shown) throw new Error('no notification was shown');
+    await app.ask({ t: 'click-notification', id: shown.id });
+  }
+
+  /** Clicks an item of the application menu, e.g. `['File', 'Sync now']`. */
+  async clickMenu(...path: string[]): Promise<void> {
+    const answer = await this.start().ask<{ found: boolean }>({ t: 'click-menu', path });
+    if (!answer.found) throw new Error(`no menu item ${path.join(' › ')}`);
+  }
+
+  /** Kills the engine's process (SIGKILL); main starts a new one. Returns the killed pid. */
+  killEngine(): number {
+    const [engine] = this.start().running('engine.js');
+    if (!engine) throw new Error('no engine process is running');
+    process.kill(engine.pid, 'SIGKILL');
+    return engine.pid;
+  }
+
+  async close(): Promise<void> {
+    if (this.app) {
+      if (this.#signIn) await this.engine.signOut().catch(() => undefined);
+      await this.app.quit().catch(() => undefined);
+    }
+    await this.sandbox.close();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  #guard(context: BrowserContext, page: Page): Guard {
+    const guard: Guard = {
+      requests: [],
+      dialogs: [],
+      navigations: [],
+      popups: [],
+      pageErrors: [],
+      consoleErrors: [],
+      loads: 0,
+      cspViolations: async () =>
+        page.isClosed() ? [] : page.evaluate(() => [...(window.__cspViolations ?? [])]),
+    };
+    context.on('request', (request) => guard.requests.push(request.url()));
+    page.on('dialog', (dialog) => {
+      guard.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => undefined);
+    });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) guard.navigations.push(frame.url());
+    });
+    page.on('load', () => guard.loads++);
+    context.on('page', (popup) => {
+      if (popup !== page) guard.popups.push(popup.url());
+    });
+    page.on('pageerror', (error) => guard.pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') guard.consoleErrors.push(message.text());
+    });
+    return guard;
+  }
+
+  /** What Electron sets up for a window before its page loads, imitated on `page`. */
+  async #wire(win: WindowInfo, page: Page, context: BrowserContext): Promise<void> {
+    const app = this.start();
+    this.#pages.set(win.id, page);
+    await page.exposeBinding(
+      '__electronInvoke',
+      async (source, channel: string, args: unknown[]) => {
+        const name = channel.replace(/^bridge:call:/, '');
+        if (name !== channel) this.calls.push({ name, args: redact(name, args) });
+        return app.invoke(win.id, channel, args, {
+          url: source.frame.url(),
+          parent: source.frame.parentFrame() !== null,
+        });
+      },
+    );
+    await page.addInitScript(NAME_SHIM);
+    await page.addInitScript(() => {
+      const w = globalThis as unknown as {
+        __cspViolations: CspViolation[];
+        addEventListener(
+          type: string,
+          listener: (e: { violatedDirective: string; blockedURI: string; sample: string }) => void,
+          capture: boolean,
+        ): void;
+      };
+      w.__cspViolations = [];
+      w.addEventListener(
+        'securitypolicyviolation',
+        (e) =>
+          w.__cspViolations.push({
+            directive: e.violatedDirective,
+            blocked: e.blockedURI,
+            sample: e.sample,
+          }),
+        true,
+      );
+    });
+    const preload = win.options.webPreferences?.preload;
+    if (!preload) throw new Error('the window has no preload');
+    await page.addInitScript({ content: preloadScript(await readFile(preload, 'utf8')) });
+    // Every request the page makes goes past main's session rules, as in Electron; a navigation
+    // of the window goes past its will-navigate handler, and a new window past its open handler.
+    await context.route(
+      (url) => url.protocol !== 'file:',
+      async (route) => {
+        const request = route.request();
+        const own = request.frame().page() === page;
+        if (request.isNavigationRequest() && !own) {
+          const answer = await app.ask<{ action: string }>({
+            t: 'window-open',
+            window: win.id,
+            url: request.url(),
+          });
+          await route.abort('blockedbyclient');
+          if (answer.action === 'deny')
+            await request
+              .frame()
+              .page()
+              .close()
+              .catch(() => undefined);
+          return;
+        }
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+          const answer = await app.ask<{ prevented: boolean }>({
+            t: 'will-navigate',
+            window: win.id,
+            url: request.url(),
+          });
+          if (answer.prevented) return route.abort('blockedbyclient');
+        }
+        const verdict = await app.ask<{ cancel: boolean }>({
+          t: 'before-request',
+          url: request.url(),
+          method: request.method(),
+          resourceType: request.resourceType(),
+        });
+        if (verdict.cancel) await route.abort('blockedbyclient');
+        else await route.continue();
+      },
+    );
+  }
+
+  /** main's `webContents.send`, delivered to the page in order. */
+  #deliver(window: number, channel: string, args: unknown[]): void {
+    const name = channel.replace(/^bridge:event:/, '') as BridgeEventName;
+    if (name !== channel) ((this.events[name] ??= []) as unknown[]).push(args[0]);
+    const page = this.#pages.get(window);
+    if (!page) return;
+    this.#sends = this.#sends.then(() =>
+      page.isClosed()
+        ? undefined
+        : page
+            .evaluate(
+              ({ channel: c, args: a }) =>
+                (globalThis as unknown as Partial<StandInPageGlobals>).__electronEmit?.(c, a),
+              { channel, args: args as object[] },
+            )
+            .catch(() => undefined),
+    );
+  }
+
+  /** The page main's window shows, once it loaded. */
+  get page(): Page | null {
+    return this.#page;
+  }
+}
+
+function redact(name: string, args: unknown[]): unknown[] {
+  if (name !== 'connect') return args;
+  return args.map((a) => (a && typeof a === 'object' ? { ...a, apiKey: '<key>' } : a));
+}

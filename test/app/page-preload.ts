@@ -1,0 +1,78 @@
+/**
+ * What Electron does in a window before the page's own scripts run, imitated in Chromium: the
+ * app's built preload (`out/preload/index.cjs`, from the window's `webPreferences.preload`) runs
+ * with a `require('electron')` whose `contextBridge`, `ipcRenderer` and `webUtils` reach main
+ * through the harness (the `__electronInvoke` binding, and `__electronEmit` for main's sends).
+ *
+ * Not imitated: context isolation (the preload shares the page's world, so page scripts could
+ * reach `__electronInvoke`), and the structured clone of IPC (arguments cross as Playwright's
+ * serialization of plain data).
+ */
+
+/** Page-side globals the harness sets or reads. */
+export interface StandInPageGlobals {
+  __electronInvoke(channel: string, args: unknown[]): Promise<unknown>;
+  __electronEmit(channel: string, args: unknown[]): void;
+  /** Files created by a test's drop, mapped to their path on disk (webUtils.getPathForFile). */
+  __standInFiles: WeakMap<object, string>;
+  /** The XSS canary: set by any payload that manages to run. */
+  __pwned?: unknown;
+}
+
+/** The init script for a window: the fake `electron` module, then the preload's own source. */
+export function preloadScript(preloadSource: string): string {
+  return `(() => {
+  const g = globalThis;
+  const listeners = new Map();
+  const files = new WeakMap();
+  const define = (name, value) =>
+    Object.defineProperty(g, name, { value, writable: false, configurable: false });
+  const electron = {
+    contextBridge: {
+      exposeInMainWorld(key, api) {
+        define(key, Object.freeze({ ...api }));
+      },
+    },
+    ipcRenderer: {
+      invoke(channel, ...args) {
+        return g.__electronInvoke(channel, args);
+      },
+      on(channel, listener) {
+        if (!listeners.has(channel)) listeners.set(channel, new Set());
+        listeners.get(channel).add(listener);
+        return this;
+      },
+      removeListener(channel, listener) {
+        listeners.get(channel)?.delete(listener);
+        return this;
+      },
+    },
+    webUtils: {
+      getPathForFile(file) {
+        if (!(file instanceof g.File)) throw new TypeError('getPathForFile expects a File');
+        return files.get(file) ?? '';
+      },
+    },
+  };
+  define('__standInFiles', files);
+  define('__electronEmit', (channel, args) => {
+    for (const listener of [...(listeners.get(channel) ?? [])]) {
+      try {
+        listener({ sender: null }, ...args);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  });
+  const require = (name) => {
+    if (name === 'electron') return electron;
+    throw new Error("A sandboxed preload cannot require('" + name + "')");
+  };
+  const module = { exports: {} };
+  (function (require, module, exports) {
+${preloadSource}
+  })(require, module, module.exports);
+})();`;
+}

@@ -1,0 +1,660 @@
+// The Electron stand-in: the part of the `electron` module that the app's main process uses,
+// over plain Node, for tests only (never shipped). The built main bundle imports it unchanged
+// (see hooks.mjs). Windows are Chromium pages owned by the test harness (test/app/), which this
+// module talks to over the Node IPC channel of its process; see README.md for what it imitates
+// and what it does not.
+import { fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * @typedef {{ userData?: string, downloads?: string, isPackaged?: boolean, version?: string,
+ *   singleInstanceLock?: boolean, platform?: string }} StandInConfig
+ */
+
+/** @type {StandInConfig} */
+const config = JSON.parse(process.env.ELECTRON_STAND_IN ?? '{}');
+const UTILITY_REGISTER = new URL('./utility-register.mjs', import.meta.url).href;
+
+// ---- the harness channel ----------------------------------------------------------------------
+
+let nextRequest = 1;
+/** @type {Map<number, (value: unknown) => void>} */
+const awaiting = new Map();
+
+/** @param {Record<string, unknown>} message */
+function tell(message) {
+  if (process.connected) process.send?.(message);
+}
+
+/** @param {Record<string, unknown>} message @returns {Promise<any>} */
+function ask(message) {
+  const rid = nextRequest++;
+  return new Promise((resolve) => {
+    awaiting.set(rid, resolve);
+    tell({ ...message, rid });
+  });
+}
+
+/** @param {Record<string, unknown>} message @param {unknown} value */
+function reply(message, value) {
+  tell({ t: 'reply', rid: message.rid, value });
+}
+
+/** A plain copy that survives the IPC channel (functions and class instances dropped). */
+function plain(value) {
+  return JSON.parse(
+    JSON.stringify(value, (_key, v) => (typeof v === 'function' ? undefined : v)) ?? 'null',
+  );
+}
+
+function makeEvent() {
+  return {
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true;
+    },
+  };
+}
+
+// ---- app ----------------------------------------------------------------------------------------
+
+class App extends EventEmitter {
+  isPackaged = config.isPackaged ?? false;
+  /** @type {string[]} */
+  protocols = [];
+  #ready = false;
+  #quitting = false;
+  /** @type {Promise<void>} */
+  #whenReady;
+
+  constructor() {
+    super();
+    this.#whenReady = new Promise((resolve) => {
+      setTimeout(() => {
+        this.#ready = true;
+        this.emit('ready', makeEvent(), {});
+        resolve();
+      }, 0);
+    });
+  }
+
+  whenReady() {
+    return this.#whenReady;
+  }
+
+  isReady() {
+    return this.#ready;
+  }
+
+  /** @param {string} name */
+  getPath(name) {
+    const userData = config.userData ?? join(tmpdir(), 'bounty-desk-stand-in');
+    const paths = {
+      userData,
+      appData: join(userData, '..'),
+      downloads: config.downloads ?? join(userData, 'Downloads'),
+      home: join(userData, 'home'),
+      temp: tmpdir(),
+      logs: join(userData, 'logs'),
+    };
+    if (!(name in paths)) throw new Error(`stand-in: app.getPath('${name}') is not imitated`);
+    return paths[/** @type {keyof typeof paths} */ (name)];
+  }
+
+  getVersion() {
+    return config.version ?? '0.1.0';
+  }
+
+  getName() {
+    return 'Bounty Desk';
+  }
+
+  enableSandbox() {
+    tell({ t: 'app', call: 'enableSandbox' });
+  }
+
+  /** @param {string} id */
+  setAppUserModelId(id) {
+    tell({ t: 'app', call: 'setAppUserModelId', id });
+  }
+
+  requestSingleInstanceLock() {
+    return config.singleInstanceLock ?? true;
+  }
+
+  /** @param {string} scheme */
+  setAsDefaultProtocolClient(scheme) {
+    this.protocols.push(scheme);
+    tell({ t: 'app', call: 'setAsDefaultProtocolClient', scheme });
+    return true;
+  }
+
+  focus() {}
+
+  /** Electron's order: before-quit, the windows close, will-quit, quit; each may be prevented. */
+  quit() {
+    if (this.#quitting) return;
+    this.#quitting = true;
+    const before = makeEvent();
+    this.emit('before-quit', before);
+    if (before.defaultPrevented) {
+      this.#quitting = false;
+      return;
+    }
+    for (const win of [...windows.values()]) win.destroy();
+    const will = makeEvent();
+    this.emit('will-quit', will);
+    if (will.defaultPrevented) {
+      this.#quitting = false;
+      return;
+    }
+    this.emit('quit', makeEvent(), 0);
+    this.exit(0);
+  }
+
+  /** @param {number} [code] */
+  exit(code = 0) {
+    tell({ t: 'quit', code });
+    setTimeout(() => process.exit(code), 20);
+  }
+}
+
+export const app = new App();
+
+// ---- ipcMain ------------------------------------------------------------------------------------
+
+/** @type {Map<string, (event: unknown, ...args: unknown[]) => unknown>} */
+const handlers = new Map();
+
+export const ipcMain = {
+  /** @param {string} channel @param {(event: unknown, ...args: unknown[]) => unknown} handler */
+  handle(channel, handler) {
+    if (handlers.has(channel)) {
+      throw new Error(`Attempted to register a second handler for '${channel}'`);
+    }
+    handlers.set(channel, handler);
+  },
+  /** @param {string} channel */
+  removeHandler(channel) {
+    handlers.delete(channel);
+  },
+};
+
+// ---- windows ------------------------------------------------------------------------------------
+
+let nextWindowId = 1;
+/** @type {Map<number, BrowserWindow>} */
+const windows = new Map();
+
+class WebContents extends EventEmitter {
+  url = '';
+  /** @type {((details: { url: string }) => { action: 'allow' | 'deny' }) | null} */
+  openHandler = null;
+  #destroyed = false;
+
+  /** @param {BrowserWindow} win */
+  constructor(win) {
+    super();
+    this.win = win;
+    this.id = win.id;
+  }
+
+  /** @param {string} channel @param {unknown[]} args */
+  send(channel, ...args) {
+    if (this.#destroyed) throw new Error('Object has been destroyed');
+    tell({ t: 'send', window: this.id, channel, args });
+  }
+
+  /** @param {(details: { url: string }) => { action: 'allow' | 'deny' }} handler */
+  setWindowOpenHandler(handler) {
+    this.openHandler = handler;
+  }
+
+  reload() {
+    tell({ t: 'reload', window: this.id });
+  }
+
+  getURL() {
+    return this.url;
+  }
+
+  isDestroyed() {
+    return this.#destroyed;
+  }
+
+  destroy() {
+    this.#destroyed = true;
+    this.emit('destroyed');
+  }
+}
+
+export class BrowserWindow extends EventEmitter {
+  /** @param {Record<string, any>} options */
+  constructor(options = {}) {
+    super();
+    this.id = nextWindowId++;
+    this.options = options;
+    this.visible = false;
+    this.minimized = false;
+    this.destroyed = false;
+    this.bounds = {
+      x: options.x ?? 0,
+      y: options.y ?? 0,
+      width: options.width ?? 800,
+      height: options.height ?? 600,
+    };
+    this.webContents = new WebContents(this);
+    windows.set(this.id, this);
+    tell({ t: 'window', window: this.id, options: plain(options) });
+    app.emit('web-contents-created', makeEvent(), this.webContents);
+  }
+
+  static getAllWindows() {
+    return [...windows.values()];
+  }
+
+  /** @param {string} file */
+  loadFile(file) {
+    return this.loadURL(pathToFileURL(file).href);
+  }
+
+  /** @param {string} url */
+  async loadURL(url) {
+    this.webContents.url = url;
+    await ask({ t: 'load', window: this.id, url });
+    this.webContents.emit('did-finish-load');
+    this.emit('ready-to-show');
+  }
+
+  show() {
+    this.visible = true;
+    this.minimized = false;
+    tell({ t: 'window-state', window: this.id, call: 'show' });
+  }
+
+  focus() {
+    tell({ t: 'window-state', window: this.id, call: 'focus' });
+  }
+
+  isVisible() {
+    return this.visible;
+  }
+
+  isMinimized() {
+    return this.minimized;
+  }
+
+  minimize() {
+    this.minimized = true;
+  }
+
+  restore() {
+    this.minimized = false;
+  }
+
+  getBounds() {
+    return { ...this.bounds };
+  }
+
+  /** @param {{ x?: number, y?: number, width?: number, height?: number }} bounds */
+  setBounds(bounds) {
+    this.bounds = { ...this.bounds, ...bounds };
+  }
+
+  isMaximized() {
+    return false;
+  }
+
+  isDestroyed() {
+    return this.destroyed;
+  }
+
+  close() {
+    const event = makeEvent();
+    this.emit('close', event);
+    if (!event.defaultPrevented) this.destroy();
+  }
+
+  destroy() {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    windows.delete(this.id);
+    this.webContents.destroy();
+    tell({ t: 'window-closed', window: this.id });
+    this.emit('closed');
+    if (windows.size === 0) app.emit('window-all-closed');
+  }
+}
+
+// ---- session ------------------------------------------------------------------------------------
+
+const sessionHandlers = {
+  /** @type {Function | null} */ permissionRequest: null,
+  /** @type {Function | null} */ permissionCheck: null,
+  /** @type {Function | null} */ devicePermission: null,
+  /** @type {Function | null} */ beforeRequest: null,
+};
+
+export const session = {
+  defaultSession: {
+    /** @param {Function} handler */
+    setPermissionRequestHandler(handler) {
+      sessionHandlers.permissionRequest = handler;
+    },
+    /** @param {Function} handler */
+    setPermissionCheckHandler(handler) {
+      sessionHandlers.permissionCheck = handler;
+    },
+    /** @param {Function} handler */
+    setDevicePermissionHandler(handler) {
+      sessionHandlers.devicePermission = handler;
+    },
+    webRequest: {
+      /** @param {...unknown} args (filter?, listener) */
+      onBeforeRequest(...args) {
+        sessionHandlers.beforeRequest = /** @type {Function} */ (args.at(-1));
+      },
+    },
+  },
+};
+
+// ---- dialogs, shell, notifications, menus, tray -------------------------------------------------
+
+/** Electron's dialog functions take an optional parent window first. */
+function dialogOptions(args) {
+  return args[0] instanceof BrowserWindow ? args[1] : args[0];
+}
+
+export const dialog = {
+  /** @param {...unknown} args */
+  showOpenDialog: (...args) =>
+    ask({ t: 'dialog', kind: 'open', options: plain(dialogOptions(args)) }),
+  /** @param {...unknown} args */
+  showSaveDialog: (...args) =>
+    ask({ t: 'dialog', kind: 'save', options: plain(dialogOptions(args)) }),
+  /** @param {...unknown} args */
+  showMessageBox: (...args) =>
+    ask({ t: 'dialog', kind: 'message', options: plain(dialogOptions(args)) }),
+  /** @param {string} title @param {string} content */
+  showErrorBox(title, content) {
+    tell({ t: 'dialog-error', title, content });
+  },
+};
+
+export const shell = {
+  /** @param {string} url */
+  async openExternal(url) {
+    tell({ t: 'shell', call: 'openExternal', target: url });
+  },
+  /** @param {string} path */
+  async openPath(path) {
+    tell({ t: 'shell', call: 'openPath', target: path });
+    return '';
+  },
+  /** @param {string} path */
+  showItemInFolder(path) {
+    tell({ t: 'shell', call: 'showItemInFolder', target: path });
+  },
+};
+
+let nextNotification = 1;
+/** @type {Map<number, Notification>} */
+const notifications = new Map();
+
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+
+  /** @param {{ title: string, body: string }} options */
+  constructor(options) {
+    super();
+    this.id = nextNotification++;
+    this.options = options;
+    notifications.set(this.id, this);
+  }
+
+  show() {
+    tell({ t: 'notification', id: this.id, options: plain(this.options) });
+  }
+
+  close() {
+    notifications.delete(this.id);
+    this.emit('close', makeEvent());
+  }
+}
+
+export class Menu {
+  /** @type {any[]} */
+  items;
+
+  /** @param {any[]} template */
+  constructor(template) {
+    this.items = template;
+  }
+
+  /** @param {any[]} template */
+  static buildFromTemplate(template) {
+    return new Menu(template);
+  }
+
+  /** @type {Menu | null} */
+  static #appMenu = null;
+
+  /** @param {Menu | null} menu */
+  static setApplicationMenu(menu) {
+    Menu.#appMenu = menu;
+    tell({ t: 'menu', labels: menuLabels(menu?.items ?? []) });
+  }
+
+  static getApplicationMenu() {
+    return Menu.#appMenu;
+  }
+}
+
+/** @param {any[]} items @returns {unknown[]} */
+function menuLabels(items) {
+  return items.map((item) => ({
+    label: item.label ?? item.role ?? item.type,
+    ...(item.accelerator ? { accelerator: item.accelerator } : {}),
+    ...(Array.isArray(item.submenu) ? { submenu: menuLabels(item.submenu) } : {}),
+  }));
+}
+
+/** @param {any[]} items @param {string[]} path */
+function findMenuItem(items, path) {
+  const [first, ...rest] = path;
+  const item = items.find((i) => (i.label ?? i.role) === first);
+  if (!item) return null;
+  if (rest.length === 0) return item;
+  const submenu = item.submenu instanceof Menu ? item.submenu.items : item.submenu;
+  return Array.isArray(submenu) ? findMenuItem(submenu, rest) : null;
+}
+
+/** @type {Tray[]} */
+const trays = [];
+
+export class Tray extends EventEmitter {
+  /** @param {string} icon */
+  constructor(icon) {
+    super();
+    this.icon = icon;
+    /** @type {Menu | null} */
+    this.menu = null;
+    trays.push(this);
+    tell({ t: 'tray', call: 'create', icon });
+  }
+
+  /** @param {string} text */
+  setToolTip(text) {
+    tell({ t: 'tray', call: 'setToolTip', text });
+  }
+
+  /** @param {Menu} menu */
+  setContextMenu(menu) {
+    this.menu = menu;
+  }
+
+  destroy() {
+    tell({ t: 'tray', call: 'destroy' });
+  }
+}
+
+// ---- utility processes --------------------------------------------------------------------------
+
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const children = new Set();
+
+class UtilityProcess extends EventEmitter {
+  /** @param {string} modulePath @param {string[]} args @param {Record<string, any>} options */
+  constructor(modulePath, args, options) {
+    super();
+    const child = fork(modulePath, args, {
+      execArgv: ['--import', UTILITY_REGISTER],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: options.env ?? process.env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
+    children.add(child);
+    this.child = child;
+    this.pid = child.pid;
+    child.on('spawn', () => this.emit('spawn'));
+    child.on('message', (message) => this.emit('message', message));
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      this.pid = undefined;
+      tell({ t: 'utility-exit', pid: child.pid, code, signal });
+      this.emit('exit', code ?? 1);
+    });
+    tell({ t: 'utility', pid: child.pid, modulePath, serviceName: options.serviceName ?? null });
+  }
+
+  /** @param {unknown} message */
+  postMessage(message) {
+    if (this.child.connected) this.child.send(/** @type {any} */ (message));
+  }
+
+  kill() {
+    return this.child.kill();
+  }
+}
+
+export const utilityProcess = {
+  /** @param {string} modulePath @param {string[]} [args] @param {Record<string, any>} [options] */
+  fork(modulePath, args = [], options = {}) {
+    return new UtilityProcess(modulePath, args, options);
+  },
+};
+
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+process.on('disconnect', () => process.exit(0));
+
+// ---- what the harness asks --------------------------------------------------------------------
+
+/** @param {Record<string, any>} message */
+async function fromHarness(message) {
+  switch (message.t) {
+    case 'reply': {
+      const resolve = awaiting.get(message.rid);
+      awaiting.delete(message.rid);
+      resolve?.(message.value);
+      return;
+    }
+    case 'invoke': {
+      // ipcRenderer.invoke from a page: the handler gets the event Electron would give it.
+      const handler = handlers.get(message.channel);
+      const win = windows.get(message.window);
+      if (!handler) {
+        reply(message, { ok: false, message: `No handler registered for '${message.channel}'` });
+        return;
+      }
+      const event = {
+        sender: win?.webContents ?? null,
+        senderFrame: message.frame
+          ? { url: message.frame.url, parent: message.frame.parent ? {} : null }
+          : null,
+        processId: 1,
+        frameId: 1,
+      };
+      try {
+        reply(message, { ok: true, value: await handler(event, ...message.args) });
+      } catch (error) {
+        reply(message, {
+          ok: false,
+          message: `Error invoking remote method '${message.channel}': ${error}`,
+        });
+      }
+      return;
+    }
+    case 'will-navigate': {
+      const win = windows.get(message.window);
+      const event = makeEvent();
+      win?.webContents.emit('will-navigate', event, message.url);
+      reply(message, { prevented: event.defaultPrevented });
+      return;
+    }
+    case 'window-open': {
+      const win = windows.get(message.window);
+      const answer = win?.webContents.openHandler?.({ url: message.url }) ?? { action: 'allow' };
+      reply(message, plain(answer));
+      return;
+    }
+    case 'before-request': {
+      const handler = sessionHandlers.beforeRequest;
+      if (!handler) return reply(message, { cancel: false });
+      handler(
+        { url: message.url, resourceType: message.resourceType, method: message.method },
+        (r) => reply(message, { cancel: Boolean(r?.cancel) }),
+      );
+      return;
+    }
+    case 'permission': {
+      const handler = sessionHandlers.permissionRequest;
+      if (!handler) return reply(message, { granted: true });
+      handler(null, message.permission, (granted) => reply(message, { granted }), {});
+      return;
+    }
+    case 'click-notification': {
+      notifications.get(message.id)?.emit('click', makeEvent());
+      reply(message, {});
+      return;
+    }
+    case 'click-menu': {
+      const item = findMenuItem(Menu.getApplicationMenu()?.items ?? [], message.path);
+      item?.click?.(item, [...windows.values()][0] ?? null, makeEvent());
+      reply(message, { found: Boolean(item?.click) });
+      return;
+    }
+    case 'click-tray': {
+      const item = trays.at(-1)?.menu
+        ? findMenuItem(trays.at(-1)?.menu?.items ?? [], message.path)
+        : null;
+      item?.click?.(item, null, makeEvent());
+      reply(message, { found: Boolean(item?.click) });
+      return;
+    }
+    case 'app-event': {
+      app.emit(message.name, makeEvent(), ...(message.args ?? []));
+      reply(message, {});
+      return;
+    }
+    case 'window-action': {
+      const win = windows.get(message.window);
+      if (message.action === 'close') win?.close();
+      if (message.action === 'setBounds') win?.setBounds(message.bounds);
+      reply(message, {});
+      return;
+    }
+    case 'quit':
+      app.quit();
+      return;
+  }
+}
+
+process.on('message', (message) => void fromHarness(/** @type {any} */ (message)));
