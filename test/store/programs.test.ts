@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rewardBand } from '../../src/core/store';
 import { iso, makeProgram, makeProgramSummary, tempStore, type TempStore } from './fixtures';
 
 let t: TempStore;
@@ -60,7 +59,8 @@ describe('programs', () => {
     expect(ids({ asset: 'web' })).toEqual(['web-small', 'api-mid']);
     expect(ids({ asset: 'mobile,cloud' })).toEqual(['mobile-big', 'cloud-10k']);
     expect(ids({ asset: 'bogus' })).toHaveLength(4);
-    expect(ids({ reward: 'over_10k' })).toEqual(['mobile-big', 'cloud-10k']);
+    expect(ids({ reward: 'over_10k' })).toEqual(['mobile-big']);
+    expect(ids({ reward: '5k_10k' })).toEqual(['cloud-10k']);
     expect(ids({ reward: ['under_1k', '1k_5k'] })).toEqual(['web-small', 'api-mid']);
     expect(ids({ updated: '7d' })).toEqual(['web-small']);
     expect(ids({ updated: '30d' })).toEqual(['web-small', 'api-mid']);
@@ -92,17 +92,6 @@ describe('programs', () => {
     );
     expect(t.store.programs.listPrograms({ limit: 0 }).programs).toHaveLength(1);
     expect(t.store.programs.listPrograms().programs).toHaveLength(12);
-  });
-
-  it('bands the top reward', () => {
-    expect([999, 1000, 4999, 5000, 9999, 10000].map(rewardBand)).toEqual([
-      'under_1k',
-      '1k_5k',
-      '1k_5k',
-      '5k_10k',
-      '5k_10k',
-      'over_10k',
-    ]);
   });
 
   it('keeps the full policy; a newer list entry marks it for refetch', () => {

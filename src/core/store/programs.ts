@@ -1,6 +1,12 @@
 import type { Db } from './database';
 import type { Program, ProgramPage, ProgramSummary } from './api-types';
-import { facetCounts, matchesAll, normalizeFilters, type ProgramFilters } from './program-filters';
+import {
+  filterCounts,
+  matchesFilters,
+  normalizeFilters,
+  type FilterableProgram,
+  type ProgramFilters,
+} from '../../shared/rules/program-filters';
 import { bit, timeMs } from './sql-values';
 
 export interface ListProgramsQuery extends ProgramFilters {
@@ -119,7 +125,7 @@ export function createProgramsRepository(db: Db): ProgramsRepository {
       const all = selectAllSummaries
         .all()
         .map((row) => JSON.parse(row.summary_json) as ProgramSummary);
-      const shown = all.filter((program) => matchesAll(program, filters, nowMs));
+      const shown = all.filter((program) => matchesFilters(filterable(program), filters, nowMs));
       const limit = Math.min(50, Math.max(1, Math.trunc(query.limit ?? 12)));
       const pages = Math.max(1, Math.ceil(shown.length / limit));
       const page = Math.min(pages, Math.max(1, Math.trunc(query.page ?? 1)));
@@ -128,7 +134,7 @@ export function createProgramsRepository(db: Db): ProgramsRepository {
         total: shown.length,
         page,
         pages,
-        counts: facetCounts(all, filters, nowMs),
+        counts: filterCounts(all.map(filterable), filters, nowMs),
       };
     },
 
@@ -145,6 +151,16 @@ export function createProgramsRepository(db: Db): ProgramsRepository {
     listNeedingDetail() {
       return selectNeedingDetail.all().map((row) => row.id);
     },
+  };
+}
+
+/** What the shared filter rules read of a mirrored program. */
+function filterable(program: ProgramSummary): FilterableProgram {
+  return {
+    assetTypes: program.asset_types,
+    topRewardUsd: program.reward_range.max,
+    intake: program.intake,
+    updatedMs: program.updated_at ? timeMs(program.updated_at) : null,
   };
 }
 

@@ -41,17 +41,3 @@ export function dateTimeParam(raw: string, name: string): number {
   }
   return base + (m[3] ? Number(m[3]) * 1000 : 0);
 }
-
-/** Comma-separated values, keeping only known ones (unknown filter values are ignored). */
-export function listParam<T extends string>(
-  query: URLSearchParams,
-  name: string,
-  known: readonly T[],
-): Set<T> {
-  const raw = query.getAll(name).join(',');
-  const values = raw
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v): v is T => (known as readonly string[]).includes(v));
-  return new Set(values);
-}

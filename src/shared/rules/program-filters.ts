@@ -1,0 +1,151 @@
+/**
+ * The filters of GET /api/programs (part 4 of docs/researcher-api.md), one definition for the
+ * sandbox that answers them and the client that evaluates them offline from its mirror, so both
+ * list and count the same programs.
+ *
+ * Choices where the document is silent (docs/sandbox.md): the "top reward" is `reward_range.max`
+ * in US dollars; the bands are under_1k below 1,000; 1k_5k from 1,000 below 5,000; 5k_10k from
+ * 5,000 up to and including 10,000; over_10k above 10,000. Unknown option values are ignored, as
+ * the API document says.
+ */
+import type { AssetType, Intake, RewardBand, UpdatedFilter } from '../api/index';
+
+// Type-only imports keep this module free of the contract's runtime (its JSON document).
+export const ASSET_OPTIONS = [
+  'web',
+  'api',
+  'mobile',
+  'source_code',
+  'cloud',
+  'hardware',
+  'other',
+] as const satisfies readonly AssetType[];
+export const REWARD_OPTIONS = [
+  'under_1k',
+  '1k_5k',
+  '5k_10k',
+  'over_10k',
+] as const satisfies readonly RewardBand[];
+export const UPDATED_OPTIONS = ['any', '7d', '30d'] as const satisfies readonly UpdatedFilter[];
+export const INTAKE_OPTIONS = ['open', 'paused', 'closed'] as const satisfies readonly Intake[];
+
+export type UpdatedWindow = (typeof UPDATED_OPTIONS)[number];
+
+/** What the filters read of a program, whichever side holds it. */
+export interface FilterableProgram {
+  assetTypes: readonly string[];
+  /** `reward_range.max`, US dollars. */
+  topRewardUsd: number;
+  intake: string;
+  /** Epoch ms of `updated_at`; null when the program has none. */
+  updatedMs: number | null;
+}
+
+/** The raw filters: the API's comma-separated strings, or arrays of options. */
+export interface ProgramFilters {
+  asset?: string | readonly string[] | null;
+  reward?: string | readonly string[] | null;
+  updated?: string | null;
+  intake?: string | readonly string[] | null;
+}
+
+export interface NormalizedFilters {
+  asset: string[];
+  reward: string[];
+  updated: UpdatedWindow;
+  intake: string[];
+}
+
+export type FilterName = keyof NormalizedFilters;
+export const FILTER_NAMES: readonly FilterName[] = ['asset', 'reward', 'updated', 'intake'];
+
+const OPTIONS: Record<FilterName, readonly string[]> = {
+  asset: ASSET_OPTIONS,
+  reward: REWARD_OPTIONS,
+  updated: UPDATED_OPTIONS,
+  intake: INTAKE_OPTIONS,
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function options(value: string | readonly string[] | null | undefined, known: readonly string[]) {
+  if (value === undefined || value === null) return [];
+  const list = typeof value === 'string' ? value.split(',') : [...value];
+  return [...new Set(list.map((item) => item.trim()).filter((item) => known.includes(item)))];
+}
+
+export function normalizeFilters(filters: ProgramFilters): NormalizedFilters {
+  const updated = (UPDATED_OPTIONS as readonly string[]).includes(filters.updated ?? '')
+    ? (filters.updated as UpdatedWindow)
+    : 'any';
+  return {
+    asset: options(filters.asset, ASSET_OPTIONS),
+    reward: options(filters.reward, REWARD_OPTIONS),
+    updated,
+    intake: options(filters.intake, INTAKE_OPTIONS),
+  };
+}
+
+export function rewardBand(topRewardUsd: number): RewardBand {
+  if (topRewardUsd < 1_000) return 'under_1k';
+  if (topRewardUsd < 5_000) return '1k_5k';
+  if (topRewardUsd <= 10_000) return '5k_10k';
+  return 'over_10k';
+}
+
+function matches(
+  program: FilterableProgram,
+  name: FilterName,
+  filters: NormalizedFilters,
+  nowMs: number,
+): boolean {
+  switch (name) {
+    case 'asset':
+      return (
+        filters.asset.length === 0 || program.assetTypes.some((a) => filters.asset.includes(a))
+      );
+    case 'reward':
+      return (
+        filters.reward.length === 0 || filters.reward.includes(rewardBand(program.topRewardUsd))
+      );
+    case 'intake':
+      return filters.intake.length === 0 || filters.intake.includes(program.intake);
+    case 'updated': {
+      if (filters.updated === 'any') return true;
+      const days = filters.updated === '7d' ? 7 : 30;
+      return program.updatedMs !== null && program.updatedMs >= nowMs - days * DAY_MS;
+    }
+  }
+}
+
+/** Whether the program passes every filter (but `except`, for counting that filter's options). */
+export function matchesFilters(
+  program: FilterableProgram,
+  filters: NormalizedFilters,
+  nowMs: number,
+  except?: FilterName,
+): boolean {
+  return FILTER_NAMES.every((name) => name === except || matches(program, name, filters, nowMs));
+}
+
+/** `counts[filter][option]`: how many programs that option shows, given the other filters. */
+export function filterCounts(
+  programs: readonly FilterableProgram[],
+  filters: NormalizedFilters,
+  nowMs: number,
+): Record<FilterName, Record<string, number>> {
+  const counts = {} as Record<FilterName, Record<string, number>>;
+  for (const name of FILTER_NAMES) {
+    const others = programs.filter((p) => matchesFilters(p, filters, nowMs, name));
+    const perOption: Record<string, number> = {};
+    for (const option of OPTIONS[name]) {
+      const only: NormalizedFilters =
+        name === 'updated'
+          ? { ...filters, updated: option as UpdatedWindow }
+          : { ...filters, [name]: [option] };
+      perOption[option] = others.filter((p) => matches(p, name, only, nowMs)).length;
+    }
+    counts[name] = perOption;
+  }
+  return counts;
+}
