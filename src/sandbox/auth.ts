@@ -2,7 +2,7 @@
  * Bearer tokens (part 5): API keys (`sbx_` + 43 characters, looked up by hash) and website-session
  * tokens. Account state is read on every request, so a change applies to existing keys at once.
  */
-import { isApiKeyShape } from '../shared/api/api-key';
+import { isSandboxKeyShape } from '../shared/api/api-key';
 import { tokenHash } from './ids';
 import type { AccountRecord, KeyRecord } from './state/types';
 import type { World } from './state/world';
@@ -20,7 +20,7 @@ export function authenticate(world: World, header: string): Principal | null {
   const token = BEARER.exec(header)?.[1];
   if (!token) return null;
   const now = world.clock.now();
-  if (isApiKeyShape(token)) {
+  if (isSandboxKeyShape(token)) {
     const key = world.keysByHash.get(tokenHash(token));
     if (!key) return null;
     if (key.expires_ms !== null && now >= key.expires_ms) return null;

@@ -182,6 +182,41 @@ describe('engine account and key', () => {
     }
   });
 
+  it('any key of the documented shape is sent to the server to judge; only a malformed one is refused first', async () => {
+    h = await openHarness();
+    const x = h;
+    const rest = 'k'.repeat(43);
+    const requests = async () => {
+      const stats = await x.sandbox.control<{ requests: number }>('GET', '/__sandbox/stats');
+      await x.sandbox.control('DELETE', '/__sandbox/stats');
+      return stats.requests;
+    };
+    await requests();
+    // Part 5: `<KEY_PREFIX>_` plus 43 characters. The prefix is not published: a long one, one
+    // starting with a digit and one holding `_` itself are all keys the document allows.
+    for (const key of [
+      `sk_live_${rest}`,
+      `1abc_${rest}`,
+      `averylongprefixofthirtytwochars_${rest}`,
+    ]) {
+      const error = (await x.engine
+        .connect({ serverUrl: x.sandbox.url, apiKey: key })
+        .catch((e: unknown) => e)) as { field?: string; message: string };
+      expect(error.field).toBe('apiKey');
+      expect(error.message).not.toMatch(/does not look like an API key/);
+      expect(await requests()).toBeGreaterThan(0);
+    }
+    // One character short, a space inside (it could not travel in a header), no prefix at all.
+    for (const key of [`sbx_${rest.slice(1)}`, `sbx_${rest.slice(2)} x`, `_${rest}`]) {
+      const error = (await x.engine
+        .connect({ serverUrl: x.sandbox.url, apiKey: key })
+        .catch((e: unknown) => e)) as { field?: string; message: string };
+      expect(error.field).toBe('apiKey');
+      expect(error.message).toMatch(/does not look like an API key/);
+      expect(await requests()).toBe(0);
+    }
+  });
+
   it('without a keychain (no D-Bus session) connect fails at once with the clear error', async () => {
     h = await openHarness();
     const dataDir = await mkdtemp(join(tmpdir(), 'engine-nokeychain-'));

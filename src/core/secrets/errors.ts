@@ -5,8 +5,8 @@ export class InvalidApiKeyError extends Error {
   override readonly name = 'InvalidApiKeyError';
   constructor(length: number) {
     super(
-      `This does not look like an API key: expected a short prefix, an underscore and 43 letters, ` +
-        `digits, "-" or "_" (the text entered has ${length} characters). Copy the key again from the website.`,
+      `This does not look like an API key: expected the key's prefix, an underscore and 43 more ` +
+        `characters, without spaces (the text entered has ${length} characters). Copy the key again from the website.`,
     );
   }
 }
