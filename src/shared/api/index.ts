@@ -1,6 +1,6 @@
 /**
  * The API contract shared by the engine, the sandbox and the renderer: the generated OpenAPI types,
- * one named alias per schema, and the constants of the API document (researcher-api.md) that code
+ * one named alias per schema, and the constants of the API document (docs/researcher-api.md) that code
  * needs at run time. The source of the types is `openapi.yaml`; `npm run generate:api` regenerates
  * `openapi.json` and `schema.d.ts`.
  */
