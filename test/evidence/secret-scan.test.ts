@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { isTextEvidence } from '../../src/core/evidence/secret-scan/text-files';
+import { fakeJwt, fakeSecrets, fakeServiceKey, randomFrom } from '../support/fake-secrets';
+
+const ownKey = fakeServiceKey();
+
+function only<T>(list: T[]): T {
+  expect(list).toHaveLength(1);
+  return list[0] as T;
+}
+
+describe('secret scan', () => {
+  for (const fake of fakeSecrets(ownKey)) {
+    it(`finds and redacts a ${fake.kind}`, async () => {
+      const text = `Steps to reproduce\n\n${fake.line}\n\nthe end`;
+      const findings = await scanText(text, { ownKeys: [ownKey] });
+      expect(findings.map((f) => f.kind)).toEqual([fake.kind]);
+      const finding = only(findings);
+      expect(text.slice(finding.start, finding.end)).toBe(fake.secret);
+      expect(finding.line).toBe(3);
+      const redacted = redact(text, findings);
+      expect(redacted).not.toContain(fake.secret);
+      expect(redacted).toContain(`[REDACTED:${fake.kind}]`);
+      expect(await scanText(redacted, { ownKeys: [ownKey] })).toEqual([]);
+      // The preview never shows the value.
+      expect(finding.preview).not.toContain(fake.secret);
+    });
+  }
+
+  it('finds nothing in ordinary report text', async () => {
+    const text = [
+      '## Steps to reproduce',
+      '1. Open https://app.example.com/settings?tab=profile',
+      '2. Send `GET /api/users/1` with the header `Accept: application/json`.',
+      'The session id is in the cookie (not shown). Authorization is required.',
+    ].join('\n');
+    expect(await scanText(text, { ownKeys: [ownKey] })).toEqual([]);
+  });
+
+  it('finds the own key anywhere, and other keys of the same service', async () => {
+    const other = fakeServiceKey();
+    const findings = await scanText(`x${ownKey}y and ${other}`, { ownKeys: [ownKey] });
+    expect(findings.map((f) => [f.kind, f.label])).toEqual([
+      ['api-key', 'Your API key for this service'],
+      ['api-key', 'An API key for this service'],
+    ]);
+  });
+
+  it('reads credential headers in HAR JSON and curl options', async () => {
+    const cookie = randomFrom('abcdef0123456789', 32);
+    const password = randomFrom('abcdefXYZ0123', 12);
+    const har = JSON.stringify({ headers: [{ name: 'Cookie', value: `sid=${cookie}` }] });
+    const curl = `curl -u admin:${password} -b 'sid=${cookie}' https://example.com`;
+    const inHar = await scanText(har, { ext: '.har' });
+    expect(inHar.map((f) => f.kind)).toEqual(['cookie']);
+    const header = only(inHar);
+    expect(har.slice(header.start, header.end)).toBe(`sid=${cookie}`);
+    const inCurl = await scanText(curl);
+    expect(inCurl.map((f) => f.kind)).toEqual(['password', 'cookie']);
+    expect(redact(curl, inCurl)).toBe(
+      "curl -u [REDACTED:password] -b '[REDACTED:cookie]' https://example.com",
+    );
+  });
+
+  it('reports a bearer JWT once, as a JWT, keeping the scheme readable', async () => {
+    const jwt = fakeJwt();
+    const text = `Authorization: Bearer ${jwt}`;
+    const findings = await scanText(text);
+    expect(findings.map((f) => f.kind)).toEqual(['jwt']);
+    expect(redact(text, findings)).toBe('Authorization: Bearer [REDACTED:jwt]');
+  });
+
+  it('gives the same secret the same fingerprint wherever it is', async () => {
+    const jwt = fakeJwt();
+    const a = only(await scanText(`a ${jwt}`));
+    const b = only(await scanText(`Authorization: Bearer ${jwt}\n`));
+    expect(a.fingerprint).toBe(b.fingerprint);
+    expect(a.fingerprint).not.toContain(jwt.slice(0, 10));
+  });
+
+  it('knows the text evidence types', () => {
+    for (const name of [
+      'a.txt',
+      'b.LOG',
+      'c.json',
+      'd.har',
+      'e.xml',
+      'f.http',
+      'g.csv',
+      'h.md',
+      'i.html',
+    ])
+      expect(isTextEvidence(name)).toBe(true);
+    for (const name of ['a.png', 'b.pdf', 'txt', 'archive.zip'])
+      expect(isTextEvidence(name)).toBe(false);
+  });
+
+  it('never throws, and its findings lie inside the text and redact cleanly', async () => {
+    const secrets = fakeSecrets(ownKey).map((s) => s.line);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(fc.string(), fc.constantFrom(...secrets), fc.constantFrom('\n', ': ', '=', '&')),
+          {
+            maxLength: 12,
+          },
+        ),
+        async (parts) => {
+          const text = parts.join('');
+          const findings = await scanText(text, { ownKeys: [ownKey] });
+          let last = 0;
+          for (const f of findings) {
+            expect(f.start).toBeGreaterThanOrEqual(last);
+            expect(f.end).toBeLessThanOrEqual(text.length);
+            last = f.end;
+          }
+          const redacted = redact(text, findings);
+          for (const f of findings) expect(redacted).toContain(`[REDACTED:${f.kind}]`);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Fake credentials in the shapes real ones have, made at test time from random characters: no
+ * committed file holds anything a secret scanner (ours or a code host's) would take for a live
+ * key. Each kind maps to the `[REDACTED:<kind>]` the app writes for it.
+ */
+import { generateKeyPairSync, randomInt } from 'node:crypto';
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const DIGITS = '0123456789';
+const ALNUM = `${UPPER}${UPPER.toLowerCase()}${DIGITS}`;
+
+export function randomFrom(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+const b64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** Prefixes are joined at run time so the source holds no token-shaped literal. */
+const p = (...parts: string[]): string => parts.join('');
+
+export function fakeJwt(): string {
+  return [
+    b64url({ alg: 'HS256', typ: 'JWT' }),
+    b64url({ sub: randomFrom(DIGITS, 8), name: 'Test User', iat: 1_700_000_000 }),
+    randomFrom(`${ALNUM}-_`, 43),
+  ].join('.');
+}
+
+/** A throwaway key pair made now: the PEM of its private half. */
+export function fakePrivateKey(): string {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString().trim();
+}
+
+/** The researcher's own key for this service (the sandbox's prefix). */
+export function fakeServiceKey(prefix = 'sbx'): string {
+  return `${prefix}_${randomFrom(`${ALNUM}-_`, 43)}`;
+}
+
+export interface FakeSecret {
+  /** The kind the scan reports (and writes in `[REDACTED:<kind>]`). */
+  kind: string;
+  /** A line of evidence holding the secret. */
+  line: string;
+  /** The part of the line that must disappear on redaction. */
+  secret: string;
+}
+
+/** One line per supported kind, as it would appear in pasted evidence. */
+export function fakeSecrets(ownKey = fakeServiceKey()): FakeSecret[] {
+  const jwt = fakeJwt();
+  const awsId = p('AK', 'IA') + randomFrom(UPPER + DIGITS, 16);
+  const awsSecret = randomFrom(`${ALNUM}/+`, 40);
+  const github = p('gh', 'p_') + randomFrom(ALNUM, 36);
+  const slack = `${p('xo', 'xb-')}${randomFrom(DIGITS, 11)}-${randomFrom(DIGITS, 12)}-${randomFrom(ALNUM, 24)}`;
+  const stripe = p('sk_', 'live_') + randomFrom(ALNUM, 24);
+  const npm = p('np', 'm_') + randomFrom(ALNUM, 36);
+  const gitlab = p('gl', 'pat-') + randomFrom(ALNUM, 20);
+  const urlPassword = randomFrom(ALNUM, 14);
+  const queryToken = randomFrom(ALNUM, 32);
+  const cookie = `session=${randomFrom(ALNUM, 32)}`;
+  const bearer = randomFrom(ALNUM, 40);
+  const basic = Buffer.from(`admin:${randomFrom(ALNUM, 12)}`).toString('base64');
+  const privateKey = fakePrivateKey();
+  return [
+    { kind: 'aws-access-key', line: `aws_access_key_id = ${awsId}`, secret: awsId },
+    {
+      kind: 'aws-secret-key',
+      line: `aws_secret_access_key = ${awsSecret}`,
+      secret: awsSecret,
+    },
+    { kind: 'github-token', line: `GITHUB_TOKEN=${github}`, secret: github },
+    { kind: 'slack-token', line: `slack: ${slack}`, secret: slack },
+    { kind: 'stripe-token', line: `stripe key ${stripe}`, secret: stripe },
+    { kind: 'npm-token', line: `//registry/:_authToken=${npm}`, secret: npm },
+    { kind: 'gitlab-token', line: `token ${gitlab}`, secret: gitlab },
+    { kind: 'jwt', line: `id_token is ${jwt} here`, secret: jwt },
+    { kind: 'authorization-header', line: `Authorization: Bearer ${bearer}`, secret: bearer },
+    { kind: 'authorization-header', line: `Authorization: Basic ${basic}`, secret: basic },
+    { kind: 'cookie', line: `Cookie: ${cookie}`, secret: cookie },
+    {
+      kind: 'password-in-url',
+      line: `see https://admin:${urlPassword}@staging.example.com/login`,
+      secret: urlPassword,
+    },
+    {
+      kind: 'token-in-url',
+      line: `GET https://api.example.com/v1/me?access_token=${queryToken}`,
+      secret: queryToken,
+    },
+    { kind: 'private-key', line: privateKey, secret: privateKey },
+    { kind: 'api-key', line: `my key: ${ownKey}`, secret: ownKey },
+  ];
+}
