@@ -1,24 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  NewApiKey,
-  Program,
-  ProgramPage,
-  Report,
-  SandboxClient,
-} from '../support/sandbox-client';
-import { openSandbox, pickAccounts, pickPrograms } from '../support/sandbox-client';
-import { freshAccount, ok, uuid } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { NewApiKey, Program, ProgramPage, Report } from '../support/sandbox-client';
+import { pickAccounts, pickPrograms } from '../support/sandbox-client';
+import { freshAccount, ok, useSandbox, uuid } from './helpers';
 
-let sb: SandboxClient;
-let open: string;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  open = pickPrograms(await sb.world()).open.id;
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 const Z_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -30,8 +15,8 @@ function expectTime(value: string | null | undefined, what: string): void {
 
 describe('2. Resources and their fields', () => {
   it('time values are ISO 8601 UTC strings in the Z form; a missing time is null', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     expect(draft.submitted_at).toBeNull();
     expect(draft.withdrawn_at).toBeNull();
     const fileId = uuid();
@@ -47,7 +32,7 @@ describe('2. Resources and their fields', () => {
     expect(withdrawn.withdrawn_at).not.toBeNull();
     expectTime(submitted.submission?.submitted_at, 'submission.submitted_at');
     expectTime(submitted.attachments[fileId]?.started_at, 'attachment.started_at');
-    const program = ok(await sb.api<Program>('GET', `/api/programs/${open}`));
+    const program = ok(await fx.sb.api<Program>('GET', `/api/programs/${fx.open}`));
     expectTime(program.updated_at, 'program.updated_at');
     const key = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'time' } }),
@@ -60,27 +45,27 @@ describe('2. Resources and their fields', () => {
   });
 
   it('money: reward tables are integers in US dollars, payouts integer cents', async () => {
-    const page = ok(await sb.api<ProgramPage>('GET', '/api/programs', { query: { limit: 50 } }));
+    const page = ok(await fx.sb.api<ProgramPage>('GET', '/api/programs', { query: { limit: 50 } }));
     for (const p of page.programs) {
       expect(p.reward_range.currency).toBe('USD');
       for (const value of Object.values(p.rewards)) expect(Number.isInteger(value)).toBe(true);
     }
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
-    await sb.act(report.id, { actor: 'founder', status: 'accepted' });
-    await sb.payout(report.id, { status: 'approving', amount_cents: 123456 });
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
+    await fx.sb.act(report.id, { actor: 'founder', status: 'accepted' });
+    await fx.sb.payout(report.id, { status: 'approving', amount_cents: 123456 });
     const paid = ok(await me.w.get(report.id));
     expect(paid.payout?.amount_cents).toBe(123456);
     expect(paid.decision?.outcome).toBe('accepted');
   });
 
   it('the seeded account with reports holds several statuses, one accepted with a payout', async () => {
-    const world = await sb.world();
+    const world = await fx.sb.world();
     const statuses = new Set<string>();
     let acceptedWithPayout = false;
     for (const account of world.accounts) {
       const page = ok(
-        await sb.api<{ reports: Report[] }>('GET', '/api/reports', {
+        await fx.sb.api<{ reports: Report[] }>('GET', '/api/reports', {
           token: account.session_token,
         }),
       );
@@ -89,7 +74,7 @@ describe('2. Resources and their fields', () => {
         statuses.add(summary.status);
         if (summary.status === 'accepted') {
           const full = ok(
-            await sb.api<Report>('GET', `/api/reports/${summary.id}`, {
+            await fx.sb.api<Report>('GET', `/api/reports/${summary.id}`, {
               token: account.session_token,
             }),
           );
@@ -102,7 +87,7 @@ describe('2. Resources and their fields', () => {
   });
 
   it('the seeded world holds the accounts and programs the sandbox contract promises', async () => {
-    const world = await sb.world();
+    const world = await fx.sb.world();
     const accounts = pickAccounts(world);
     expect(accounts.ready.email_verified).toBe(true);
     expect(accounts.unverified.email_verified).toBe(false);

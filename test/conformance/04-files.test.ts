@@ -1,23 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report, SandboxClient } from '../support/sandbox-client';
-import { openSandbox, pickPrograms } from '../support/sandbox-client';
-import { bytes, draftInput, expectError, fileLink, freshAccount, ok, uuid } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../support/sandbox-client';
+import {
+  bytes,
+  draftInput,
+  expectError,
+  fileLink,
+  freshAccount,
+  ok,
+  useSandbox,
+  uuid,
+} from './helpers';
 
-let sb: SandboxClient;
-let open: string;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  open = pickPrograms(await sb.world()).open.id;
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   it('on a draft attaches the file and returns the Report with a new revision', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const data = bytes('GET /search?q=<script> HTTP/1.1\n');
     const report = ok(
@@ -38,8 +37,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('without a Content-Type the file type is application/octet-stream', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const report = ok(
       await me.w.api<Report>('PUT', `/api/reports/${draft.id}/files/${fileId}`, {
@@ -51,8 +50,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('repeating with the same id, bytes, name and type is safe', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const first = await me.w.attach(draft, fileId, 'same bytes', 'same.txt');
     const retry = await me.w.upload(draft.id, fileId, {
@@ -74,8 +73,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('different content under an existing id gives 409 file_conflict', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const first = await me.w.attach(draft, fileId, 'original', 'a.txt');
     expectError(
@@ -91,8 +90,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a name with a folder separator or control character gives 422 invalid_filename', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     for (const name of ['dir/file.txt', '..\\evil.txt', 'bell\u0007.txt', 'line\nbreak.txt']) {
       expectError(
         await me.w.upload(draft.id, uuid(), { revision: draft.revision, name }),
@@ -104,8 +103,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('name is 1 to 180 characters and required; revision is required (422)', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     ok(await me.w.upload(draft.id, uuid(), { revision: draft.revision, name: 'n'.repeat(180) }));
     const current = ok(await me.w.get(draft.id));
     for (const name of ['', 'n'.repeat(181)]) {
@@ -127,8 +126,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('an empty body gives 422 empty_file', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     expectError(
       await me.w.upload(draft.id, uuid(), { revision: draft.revision, data: new Uint8Array(0) }),
       422,
@@ -137,8 +136,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a file over 10 MiB gives 413 too_large', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     expectError(
       await me.w.upload(draft.id, uuid(), {
         revision: draft.revision,
@@ -152,8 +151,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('the eleventh file on a draft gives 409 file_limit', async () => {
-    const me = await freshAccount(sb);
-    let report = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    let report = await me.w.draft(fx.open);
     for (let i = 0; i < 10; i++)
       report = await me.w.attach(report, uuid(), `file ${i}`, `f${i}.txt`);
     expect(Object.keys(report.attachments)).toHaveLength(10);
@@ -165,11 +164,11 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('an operation already running on the file gives 409 file_busy', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const data = Buffer.alloc(64 * 1024, 3);
-    const upload = await sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
+    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
       token: me.w.token,
       query: { name: 'slow.bin', revision: draft.revision },
       bytes: data,
@@ -189,9 +188,9 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
-    const saved = ok(await me.w.save(draft.id, draftInput(open, { revision: draft.revision })));
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
+    const saved = ok(await me.w.save(draft.id, draftInput(fx.open, { revision: draft.revision })));
     const body = expectError(
       await me.w.upload(draft.id, uuid(), { revision: draft.revision }),
       409,
@@ -201,8 +200,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('before a final decision the file waits as message evidence; the submission does not change', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const fileId = uuid();
     const after = ok(
       await me.w.upload(report.id, fileId, { revision: report.revision, name: 'more.txt' }),
@@ -213,9 +212,9 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('another researcher’s report gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     expectError(
       await other.w.upload(draft.id, uuid(), { revision: draft.revision }),
       404,
@@ -224,8 +223,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a read key gets 403 read_only_key', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     expectError(
       await me.r.upload(draft.id, uuid(), { revision: draft.revision }),
       403,
@@ -236,8 +235,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
 
 describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
   it('returns the bytes of a ready file as application/octet-stream', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const data = Buffer.from([0, 1, 2, 250, 255, 10, 13]);
     ok(
@@ -254,20 +253,20 @@ describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a file of another researcher’s report, or an unknown file, gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     await me.w.attach(draft, fileId);
     expectError(await other.w.download(draft.id, fileId), 404, 'not_found');
     expectError(await me.w.download(draft.id, uuid()), 404, 'not_found');
-    const second = await me.w.draft(open);
+    const second = await me.w.draft(fx.open);
     expectError(await me.w.download(second.id, fileId), 404, 'not_found');
   });
 
   it('a read key may download', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     await me.w.attach(draft, fileId, 'readable');
     expect(ok(await me.r.download(draft.id, fileId)).toString('utf8')).toBe('readable');
@@ -276,8 +275,8 @@ describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
 
 describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   it('removes a file from a draft and raises revision', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const removed = ok(await me.w.removeFile(draft.id, fileId, withFile.revision));
@@ -287,30 +286,32 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a file linked from the description gives 409 file_referenced until the link is removed', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const linked = ok(
       await me.w.save(
         draft.id,
-        draftInput(open, {
-          description: `${draftInput(open).description}\n\n${fileLink(draft.id, fileId)}`,
+        draftInput(fx.open, {
+          description: `${draftInput(fx.open).description}\n\n${fileLink(draft.id, fileId)}`,
           revision: withFile.revision,
         }),
       ),
     );
     expectError(await me.w.removeFile(draft.id, fileId, linked.revision), 409, 'file_referenced');
     expect(ok(await me.w.get(draft.id)).attachments[fileId]).toBeDefined();
-    const unlinked = ok(await me.w.save(draft.id, draftInput(open, { revision: linked.revision })));
+    const unlinked = ok(
+      await me.w.save(draft.id, draftInput(fx.open, { revision: linked.revision })),
+    );
     ok(await me.w.removeFile(draft.id, fileId, unlinked.revision));
   });
 
   it('removing a file while its upload is running gives 409 file_busy', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
-    const upload = await sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
+    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
       token: me.w.token,
       query: { name: 'slow.bin', revision: draft.revision },
       bytes: Buffer.alloc(64 * 1024, 4),
@@ -322,8 +323,8 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const body = expectError(
@@ -335,8 +336,8 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('removes a pending message file not yet sent', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const fileId = uuid();
     const after = ok(await me.w.upload(report.id, fileId, { revision: report.revision }));
     ok(await me.w.removeFile(report.id, fileId, after.revision));
@@ -348,8 +349,8 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('submitted files do not change', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId, 'frozen');
     const submitted = ok(await me.w.submit(draft.id, withFile.revision));
@@ -361,8 +362,8 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('sent message files do not change', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const fileId = uuid();
     const after = ok(
       await me.w.upload(report.id, fileId, { revision: report.revision, data: 'sent' }),
@@ -378,9 +379,9 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('another researcher’s report gives 404; a read key gets 403 read_only_key', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     expectError(await other.w.removeFile(draft.id, fileId, withFile.revision), 404, 'not_found');

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyList, Me, NewApiKey, SandboxClient } from '../support/sandbox-client';
-import { openSandbox } from '../support/sandbox-client';
-import { expectError, freshAccount, ok } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { ApiKeyList, Me, NewApiKey } from '../support/sandbox-client';
+import { expectError, freshAccount, ok, useSandbox } from './helpers';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('4. API keys — GET /api/keys', () => {
   it('lists the account’s keys without their secrets', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const list = ok(await me.session.keys());
     const ids = list.keys.map((k) => k.id).sort();
     expect(ids).toEqual(me.account.keys.map((k) => k.id).sort());
@@ -24,13 +16,13 @@ describe('4. API keys — GET /api/keys', () => {
   });
 
   it('newest first', async () => {
-    const me = await freshAccount(sb);
-    await sb.clock(2);
+    const me = await freshAccount(fx.sb);
+    await fx.sb.clock(2);
     const a = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'a' } }),
       201,
     );
-    await sb.clock(2);
+    await fx.sb.clock(2);
     const b = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'b' } }),
       201,
@@ -40,7 +32,7 @@ describe('4. API keys — GET /api/keys', () => {
   });
 
   it('an API key gets 403 session_required (write and read keys)', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     expectError(await me.w.keys(), 403, 'session_required');
     expectError(await me.r.keys(), 403, 'session_required');
   });
@@ -48,7 +40,7 @@ describe('4. API keys — GET /api/keys', () => {
 
 describe('4. API keys — POST /api/keys', () => {
   it('201 NewApiKey: the secret, its hint, default scope write and expiry in 90 days', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const created = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'ci runner' } }),
       201,
@@ -60,7 +52,7 @@ describe('4. API keys — POST /api/keys', () => {
     expect(created.last_used_at).toBeNull();
     const life = Date.parse(created.expires_at ?? '') - Date.parse(created.created_at ?? '');
     expect(Math.abs(life - 90 * DAY)).toBeLessThan(5000);
-    const whoami = ok(await sb.api<Me>('GET', '/api/me', { token: created.key }));
+    const whoami = ok(await fx.sb.api<Me>('GET', '/api/me', { token: created.key }));
     expect(whoami.uid).toBe(me.account.uid);
     const listed = ok(await me.session.keys()).keys.find((k) => k.id === created.id);
     expect(listed).toBeDefined();
@@ -69,7 +61,7 @@ describe('4. API keys — POST /api/keys', () => {
   });
 
   it('expires_in_days sets the expiry; null means no expiry', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const week = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', {
         body: { name: 'w', expires_in_days: 7 },
@@ -88,22 +80,22 @@ describe('4. API keys — POST /api/keys', () => {
   });
 
   it('a read-scoped key may GET but gets 403 read_only_key on other methods', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const read = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'r', scope: 'read' } }),
       201,
     );
     expect(read.scope).toBe('read');
-    ok(await sb.api('GET', '/api/me', { token: read.key }));
+    ok(await fx.sb.api('GET', '/api/me', { token: read.key }));
     expectError(
-      await sb.api('POST', '/api/auth/verification-email', { token: read.key }),
+      await fx.sb.api('POST', '/api/auth/verification-email', { token: read.key }),
       403,
       'read_only_key',
     );
   });
 
   it('KeyInput bounds: name 1 to 80, scope read/write, expires_in_days 1 to 365 (422 validation_error)', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     ok(
       await me.session.api('POST', '/api/keys', {
         body: { name: 'n'.repeat(80), expires_in_days: 365 },
@@ -126,7 +118,7 @@ describe('4. API keys — POST /api/keys', () => {
   });
 
   it('an API key gets 403 session_required', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     expectError(
       await me.w.api('POST', '/api/keys', { body: { name: 'x' } }),
       403,
@@ -135,7 +127,7 @@ describe('4. API keys — POST /api/keys', () => {
   });
 
   it('the e-mail must be verified to create a key (403 email_unverified)', async () => {
-    const me = await freshAccount(sb, { email_verified: false });
+    const me = await freshAccount(fx.sb, { email_verified: false });
     expectError(
       await me.session.api('POST', '/api/keys', { body: { name: 'x' } }),
       403,
@@ -144,7 +136,7 @@ describe('4. API keys — POST /api/keys', () => {
   });
 
   it('409 key_limit at 100 keys', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const existing = ok(await me.session.keys()).keys.length;
     for (let i = existing; i < 100; i++) {
       ok(await me.session.api('POST', '/api/keys', { body: { name: `k${i}` } }), 201);
@@ -164,20 +156,20 @@ describe('4. API keys — POST /api/keys', () => {
 
 describe('4. API keys — DELETE /api/keys/{key_id}', () => {
   it('returns the remaining ApiKeyList and the key stops working at once', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const created = ok(
       await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'doomed' } }),
       201,
     );
-    ok(await sb.api('GET', '/api/me', { token: created.key }));
+    ok(await fx.sb.api('GET', '/api/me', { token: created.key }));
     const after = ok(await me.session.api<ApiKeyList>('DELETE', `/api/keys/${created.id}`));
     expect(after.keys.map((k) => k.id)).not.toContain(created.id);
-    expectError(await sb.api('GET', '/api/me', { token: created.key }), 401, 'unauthenticated');
+    expectError(await fx.sb.api('GET', '/api/me', { token: created.key }), 401, 'unauthenticated');
   });
 
   it('an unknown key or another account’s key gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
     expectError(await me.session.api('DELETE', '/api/keys/no-such-key'), 404, 'not_found');
     const theirs = other.account.keys[0]?.id ?? '';
     expectError(await me.session.api('DELETE', `/api/keys/${theirs}`), 404, 'not_found');
@@ -185,7 +177,7 @@ describe('4. API keys — DELETE /api/keys/{key_id}', () => {
   });
 
   it('an API key gets 403 session_required', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const readId = me.account.keys.find((k) => k.scope === 'read')?.id ?? '';
     expectError(await me.w.api('DELETE', `/api/keys/${readId}`), 403, 'session_required');
     ok(await me.r.me());

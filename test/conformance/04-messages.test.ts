@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxClient } from '../support/sandbox-client';
-import { openSandbox, pickPrograms } from '../support/sandbox-client';
-import { expectError, freshAccount, ok, uuid } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { expectError, freshAccount, ok, useSandbox, uuid } from './helpers';
 
-let sb: SandboxClient;
-let open: string;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  open = pickPrograms(await sb.world()).open.id;
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 describe('4. Messages — GET /api/reports/{report_id}/messages', () => {
   it('returns the thread as a MessageList, oldest first, with each author', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
-    await sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
-    await sb.clock(2);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
+    await fx.sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
+    await fx.sb.clock(2);
     ok(await me.w.post(report.id, { body: 'Firefox 128.' }));
-    await sb.clock(2);
-    await sb.act(report.id, { actor: 'founder', status: 'human_review', message: 'Looking.' });
+    await fx.sb.clock(2);
+    await fx.sb.act(report.id, { actor: 'founder', status: 'human_review', message: 'Looking.' });
     const thread = ok(await me.w.messages(report.id)).messages;
     const ours = thread.filter((m) =>
       ['Which browser?', 'Firefox 128.', 'Looking.'].includes(m.body),
@@ -37,24 +26,24 @@ describe('4. Messages — GET /api/reports/{report_id}/messages', () => {
   });
 
   it('another researcher’s thread gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     expectError(await other.w.messages(report.id), 404, 'not_found');
   });
 
   it('a read key may read the thread', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     ok(await me.r.messages(report.id));
   });
 });
 
 describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   it('a message on needs_info is a reply: status becomes triaging', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
-    await sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Need a PoC.' });
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
+    await fx.sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Need a PoC.' });
     const replied = ok(await me.w.post(report.id, { body: 'PoC: open the link.' }));
     expect(replied.status).toBe('triaging');
     const last = ok(await me.w.messages(report.id)).messages.at(-1);
@@ -66,9 +55,9 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('a reply with only files (no body) also moves needs_info to triaging', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
-    await sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Screenshot?' });
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
+    await fx.sb.act(report.id, { actor: 'agent', status: 'needs_info', message: 'Screenshot?' });
     const asked = ok(await me.w.get(report.id));
     const fileId = uuid();
     const withFile = ok(
@@ -80,18 +69,18 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('in other statuses the status does not change', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     expect(ok(await me.w.post(report.id, { body: 'extra note' })).status).toBe('triaging');
-    await sb.act(report.id, { actor: 'founder', status: 'paused' });
+    await fx.sb.act(report.id, { actor: 'founder', status: 'paused' });
     expect(ok(await me.w.post(report.id, { body: 'still there?' })).status).toBe('paused');
-    await sb.act(report.id, { actor: 'founder', status: 'human_review' });
+    await fx.sb.act(report.id, { actor: 'founder', status: 'human_review' });
     expect(ok(await me.w.post(report.id, { body: 'ping' })).status).toBe('human_review');
   });
 
   it('is not idempotent: every call adds a message', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const before = ok(await me.w.messages(report.id)).messages.length;
     ok(await me.w.post(report.id, { body: 'same text' }));
     ok(await me.w.post(report.id, { body: 'same text' }));
@@ -102,8 +91,8 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('sends a ready message file with the message', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const fileId = uuid();
     const data = 'screenshot bytes';
     ok(
@@ -123,16 +112,16 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('a listed file that is not an uploaded ready message file gives 409 file_not_ready', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const before = ok(await me.w.messages(report.id)).messages.length;
     expectError(
       await me.w.post(report.id, { body: 'see file', files: [uuid()] }),
       409,
       'file_not_ready',
     );
-    const other = await freshAccount(sb);
-    const theirs = await other.w.submitted(open);
+    const other = await freshAccount(fx.sb);
+    const theirs = await other.w.submitted(fx.open);
     const theirFile = uuid();
     ok(await other.w.upload(theirs.id, theirFile, { revision: theirs.revision }));
     expectError(await me.w.post(report.id, { files: [theirFile] }), 409, 'file_not_ready');
@@ -140,8 +129,8 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('a file of the submitted draft is not a message file (409 file_not_ready)', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     ok(await me.w.submit(draft.id, withFile.revision));
@@ -149,10 +138,10 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('an unfinished message file gives 409 file_not_ready', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     const fileId = uuid();
-    const upload = await sb.slowUpload(`/api/reports/${report.id}/files/${fileId}`, {
+    const upload = await fx.sb.slowUpload(`/api/reports/${report.id}/files/${fileId}`, {
       token: me.w.token,
       query: { name: 'slow.bin', revision: report.revision },
       bytes: Buffer.alloc(64 * 1024, 9),
@@ -163,15 +152,15 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('needs a non-empty body or at least one file (422)', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     expect((await me.w.post(report.id, {})).status).toBe(422);
     expect((await me.w.post(report.id, { body: '', files: [] })).status).toBe(422);
   });
 
   it('body is at most 12000 characters and files at most 10 UUIDv4 ids (422 validation_error)', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     ok(await me.w.post(report.id, { body: 'b'.repeat(12000) }));
     expectError(await me.w.post(report.id, { body: 'b'.repeat(12001) }), 422, 'validation_error');
     const eleven = Array.from({ length: 11 }, () => uuid());
@@ -184,16 +173,16 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('the e-mail must be verified (403 email_unverified)', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
-    await sb.patchAccount(me.account.uid, { email_verified: false });
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
+    await fx.sb.patchAccount(me.account.uid, { email_verified: false });
     expectError(await me.w.post(report.id, { body: 'hello' }), 403, 'email_unverified');
   });
 
   it('another researcher’s report gives 404 not_found; a read key gets 403 read_only_key', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     expectError(await other.w.post(report.id, { body: 'hi' }), 404, 'not_found');
     expectError(await me.r.post(report.id, { body: 'hi' }), 403, 'read_only_key');
     expect(ok(await me.w.messages(report.id)).messages.filter((m) => m.body === 'hi')).toHaveLength(

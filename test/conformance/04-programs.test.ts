@@ -1,24 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  Program,
-  ProgramPage,
-  SandboxClient,
-  World,
-  WorldAccount,
-} from '../support/sandbox-client';
-import { openSandbox, pickPrograms, writeKey } from '../support/sandbox-client';
-import { expectError, freshAccount, ok } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Program, ProgramPage, WorldAccount } from '../support/sandbox-client';
+import { pickPrograms, writeKey } from '../support/sandbox-client';
+import { expectError, freshAccount, ok, useSandbox } from './helpers';
 
-let sb: SandboxClient;
-let world: World;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  world = await sb.world();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 const ASSETS = ['web', 'api', 'mobile', 'source_code', 'cloud', 'hardware', 'other'];
 const BANDS = ['under_1k', '1k_5k', '5k_10k', 'over_10k'];
@@ -32,7 +17,7 @@ const FILTERS: Record<string, string[]> = {
 };
 
 async function list(query: Record<string, string | number> = {}, token?: string) {
-  return ok(await sb.api<ProgramPage>('GET', '/api/programs', { query, token }));
+  return ok(await fx.sb.api<ProgramPage>('GET', '/api/programs', { query, token }));
 }
 
 /** Every program a query shows, across all pages. */
@@ -46,8 +31,8 @@ async function all(query: Record<string, string | number> = {}, token?: string) 
 }
 
 function invitedAccount(): WorldAccount {
-  const program = pickPrograms(world).privateInvited;
-  const account = world.accounts.find((a) => program.invited.includes(a.uid));
+  const program = pickPrograms(fx.world).privateInvited;
+  const account = fx.world.accounts.find((a) => program.invited.includes(a.uid));
   if (!account) throw new Error('the invited account is not in the world');
   return account;
 }
@@ -61,8 +46,8 @@ function invitedToken(): string {
 }
 
 function notInvitedToken(): string {
-  const program = pickPrograms(world).privateInvited;
-  const account = world.accounts.find((a) => !program.invited.includes(a.uid));
+  const program = pickPrograms(fx.world).privateInvited;
+  const account = fx.world.accounts.find((a) => !program.invited.includes(a.uid));
   if (!account) throw new Error('no account outside the invitation');
   return tokenOf(account);
 }
@@ -71,13 +56,13 @@ describe('4. Programs — GET /api/programs', () => {
   it('without a token lists published public programs only, newest update first', async () => {
     const { total, programs } = await all();
     const ids = programs.map((p) => p.id);
-    const picked = pickPrograms(world);
+    const picked = pickPrograms(fx.world);
     expect(total).toBe(programs.length);
     expect(ids).toContain(picked.open.id);
     expect(ids).toContain(picked.closed.id);
     expect(ids).not.toContain(picked.unpublished.id);
     expect(ids).not.toContain(picked.privateInvited.id);
-    const publicIds = world.programs.filter((p) => p.published && !p.private).map((p) => p.id);
+    const publicIds = fx.world.programs.filter((p) => p.published && !p.private).map((p) => p.id);
     expect([...ids].sort()).toEqual([...publicIds].sort());
     const times = programs.map((p) => p.updated_at).filter((t): t is string => t !== null);
     const sorted = [...times].sort((a, b) => Date.parse(b) - Date.parse(a));
@@ -116,12 +101,12 @@ describe('4. Programs — GET /api/programs', () => {
   it('limit 1 to 50: 50 is accepted, 0 and 51 give 422 validation_error', async () => {
     expect((await list({ limit: 50 })).programs.length).toBeLessThanOrEqual(50);
     expectError(
-      await sb.api('GET', '/api/programs', { query: { limit: 0 } }),
+      await fx.sb.api('GET', '/api/programs', { query: { limit: 0 } }),
       422,
       'validation_error',
     );
     expectError(
-      await sb.api('GET', '/api/programs', { query: { limit: 51 } }),
+      await fx.sb.api('GET', '/api/programs', { query: { limit: 51 } }),
       422,
       'validation_error',
     );
@@ -129,7 +114,7 @@ describe('4. Programs — GET /api/programs', () => {
 
   it('a limit that is not an integer gives 422 validation_error', async () => {
     expectError(
-      await sb.api('GET', '/api/programs', { query: { limit: 'many' } }),
+      await fx.sb.api('GET', '/api/programs', { query: { limit: 'many' } }),
       422,
       'validation_error',
     );
@@ -137,7 +122,7 @@ describe('4. Programs — GET /api/programs', () => {
 
   it('page must be at least 1 (0 gives 422 validation_error)', async () => {
     expectError(
-      await sb.api('GET', '/api/programs', { query: { page: 0 } }),
+      await fx.sb.api('GET', '/api/programs', { query: { page: 0 } }),
       422,
       'validation_error',
     );
@@ -230,14 +215,14 @@ describe('4. Programs — GET /api/programs', () => {
   });
 
   it('a private program appears only for a researcher invited by verified e-mail', async () => {
-    const priv = pickPrograms(world).privateInvited;
+    const priv = pickPrograms(fx.world).privateInvited;
     const invited = await all({}, invitedToken());
     expect(invited.programs.map((p) => p.id)).toContain(priv.id);
     const other = await all({}, notInvitedToken());
     expect(other.programs.map((p) => p.id)).not.toContain(priv.id);
     const anonymous = await all();
     const account = invitedAccount();
-    const privateForAccount = world.programs.filter(
+    const privateForAccount = fx.world.programs.filter(
       (p) => p.published && p.private && p.invited.includes(account.uid),
     ).length;
     expect(account.email_verified).toBe(true);
@@ -245,53 +230,53 @@ describe('4. Programs — GET /api/programs', () => {
   });
 
   it('an invited researcher whose e-mail is no longer verified does not see the private program', async () => {
-    const priv = pickPrograms(world).privateInvited;
+    const priv = pickPrograms(fx.world).privateInvited;
     const account = invitedAccount();
-    await sb.patchAccount(account.uid, { email_verified: false });
+    await fx.sb.patchAccount(account.uid, { email_verified: false });
     try {
       const { programs } = await all({}, tokenOf(account));
       expect(programs.map((p) => p.id)).not.toContain(priv.id);
       expectError(
-        await sb.api('GET', `/api/programs/${priv.id}`, { token: tokenOf(account) }),
+        await fx.sb.api('GET', `/api/programs/${priv.id}`, { token: tokenOf(account) }),
         404,
         'not_found',
       );
     } finally {
-      await sb.patchAccount(account.uid, { email_verified: true });
+      await fx.sb.patchAccount(account.uid, { email_verified: true });
     }
   });
 
   it('a newly invited researcher sees the private program; an unpublished program leaves the list', async () => {
-    const priv = pickPrograms(world).privateInvited;
-    const me = await freshAccount(sb);
+    const priv = pickPrograms(fx.world).privateInvited;
+    const me = await freshAccount(fx.sb);
     expect((await all({}, me.w.token)).programs.map((p) => p.id)).not.toContain(priv.id);
-    await sb.patchProgram(priv.id, { invite: me.account.uid });
+    await fx.sb.patchProgram(priv.id, { invite: me.account.uid });
     expect((await all({}, me.w.token)).programs.map((p) => p.id)).toContain(priv.id);
-    ok(await sb.api<Program>('GET', `/api/programs/${priv.id}`, { token: me.w.token }));
-    const { open } = pickPrograms(world);
-    await sb.patchProgram(open.id, { published: false });
+    ok(await fx.sb.api<Program>('GET', `/api/programs/${priv.id}`, { token: me.w.token }));
+    const { open } = pickPrograms(fx.world);
+    await fx.sb.patchProgram(open.id, { published: false });
     try {
       expect((await all()).programs.map((p) => p.id)).not.toContain(open.id);
-      expectError(await sb.api('GET', `/api/programs/${open.id}`), 404, 'not_found');
+      expectError(await fx.sb.api('GET', `/api/programs/${open.id}`), 404, 'not_found');
     } finally {
-      await sb.patchProgram(open.id, { published: true });
+      await fx.sb.patchProgram(open.id, { published: true });
     }
     expect((await all()).programs.map((p) => p.id)).toContain(open.id);
   });
 
   it('an empty or invalid Authorization header gives 401 unauthenticated', async () => {
     expectError(
-      await sb.api('GET', '/api/programs', { authorization: 'Bearer not-a-real-token' }),
+      await fx.sb.api('GET', '/api/programs', { authorization: 'Bearer not-a-real-token' }),
       401,
       'unauthenticated',
     );
     expectError(
-      await sb.api('GET', '/api/programs', { authorization: '' }),
+      await fx.sb.api('GET', '/api/programs', { authorization: '' }),
       401,
       'unauthenticated',
     );
     expectError(
-      await sb.api('GET', '/api/programs', { authorization: 'Basic Zm9vOmJhcg==' }),
+      await fx.sb.api('GET', '/api/programs', { authorization: 'Basic Zm9vOmJhcg==' }),
       401,
       'unauthenticated',
     );
@@ -300,8 +285,8 @@ describe('4. Programs — GET /api/programs', () => {
 
 describe('4. Programs — GET /api/programs/{program_id}', () => {
   it('returns the full Program with the same summary fields as the list', async () => {
-    const open = pickPrograms(world).open;
-    const program = ok(await sb.api<Program>('GET', `/api/programs/${open.id}`));
+    const open = pickPrograms(fx.world).open;
+    const program = ok(await fx.sb.api<Program>('GET', `/api/programs/${open.id}`));
     expect(program.id).toBe(open.id);
     const summary = (await all()).programs.find((p) => p.id === open.id);
     expect(summary).toBeDefined();
@@ -311,37 +296,39 @@ describe('4. Programs — GET /api/programs/{program_id}', () => {
   });
 
   it('an unknown program gives 404 not_found', async () => {
-    expectError(await sb.api('GET', '/api/programs/no-such-program-here'), 404, 'not_found');
+    expectError(await fx.sb.api('GET', '/api/programs/no-such-program-here'), 404, 'not_found');
   });
 
   it('an unpublished program gives 404 not_found, even with a token', async () => {
-    const { unpublished } = pickPrograms(world);
-    expectError(await sb.api('GET', `/api/programs/${unpublished.id}`), 404, 'not_found');
+    const { unpublished } = pickPrograms(fx.world);
+    expectError(await fx.sb.api('GET', `/api/programs/${unpublished.id}`), 404, 'not_found');
     expectError(
-      await sb.api('GET', `/api/programs/${unpublished.id}`, { token: invitedToken() }),
+      await fx.sb.api('GET', `/api/programs/${unpublished.id}`, { token: invitedToken() }),
       404,
       'not_found',
     );
   });
 
   it('a private program gives 404 unless the token belongs to an invited researcher', async () => {
-    const { privateInvited } = pickPrograms(world);
-    expectError(await sb.api('GET', `/api/programs/${privateInvited.id}`), 404, 'not_found');
+    const { privateInvited } = pickPrograms(fx.world);
+    expectError(await fx.sb.api('GET', `/api/programs/${privateInvited.id}`), 404, 'not_found');
     expectError(
-      await sb.api('GET', `/api/programs/${privateInvited.id}`, { token: notInvitedToken() }),
+      await fx.sb.api('GET', `/api/programs/${privateInvited.id}`, { token: notInvitedToken() }),
       404,
       'not_found',
     );
     const program = ok(
-      await sb.api<Program>('GET', `/api/programs/${privateInvited.id}`, { token: invitedToken() }),
+      await fx.sb.api<Program>('GET', `/api/programs/${privateInvited.id}`, {
+        token: invitedToken(),
+      }),
     );
     expect(program.private).toBe(true);
   });
 
   it('an invalid Authorization header gives 401 unauthenticated', async () => {
-    const { open } = pickPrograms(world);
+    const { open } = pickPrograms(fx.world);
     expectError(
-      await sb.api('GET', `/api/programs/${open.id}`, { authorization: 'Bearer nope' }),
+      await fx.sb.api('GET', `/api/programs/${open.id}`, { authorization: 'Bearer nope' }),
       401,
       'unauthenticated',
     );
@@ -350,9 +337,9 @@ describe('4. Programs — GET /api/programs/{program_id}', () => {
 
 describe('4. Programs — the updated filter follows the sandbox clock', () => {
   it('7d and 30d keep the programs updated within that many days of now', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const check = async () => {
-      const now = Date.parse((await me.w.draft(pickPrograms(world).open.id)).created_at ?? '');
+      const now = Date.parse((await me.w.draft(pickPrograms(fx.world).open.id)).created_at ?? '');
       const everything = (await all()).programs;
       for (const [filter, days] of [
         ['7d', 7],
@@ -370,16 +357,16 @@ describe('4. Programs — the updated filter follows the sandbox clock', () => {
       return everything;
     };
     await check();
-    const { open } = pickPrograms(world);
-    await sb.patchProgram(open.id, { policy: { disclosure: 'Coordinated, 90 days.' } });
+    const { open } = pickPrograms(fx.world);
+    await fx.sb.patchProgram(open.id, { policy: { disclosure: 'Coordinated, 90 days.' } });
     const after = await check();
     expect(after[0]?.id).toBe(open.id);
     expect((await all({ updated: '7d' })).programs.map((p) => p.id)).toContain(open.id);
-    await sb.clock(8 * 86400);
+    await fx.sb.clock(8 * 86400);
     await check();
     expect((await all({ updated: '7d' })).programs.map((p) => p.id)).not.toContain(open.id);
     expect((await all({ updated: '30d' })).programs.map((p) => p.id)).toContain(open.id);
-    await sb.clock(30 * 86400);
+    await fx.sb.clock(30 * 86400);
     await check();
     expect((await all({ updated: '30d' })).programs.map((p) => p.id)).not.toContain(open.id);
   });

@@ -1,38 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Program, Report, SandboxClient, World } from '../support/sandbox-client';
-import { openSandbox, pickPrograms } from '../support/sandbox-client';
+import { describe, expect, it } from 'vitest';
+import type { Program, Report } from '../support/sandbox-client';
 import {
-  HEADINGS_ONLY,
   draftInput,
   expectError,
   fileLink,
   freshAccount,
+  HEADINGS_ONLY,
   ok,
+  useSandbox,
   uuid,
 } from './helpers';
 
-let sb: SandboxClient;
-let world: World;
-let programs: ReturnType<typeof pickPrograms>;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  world = await sb.world();
-  programs = pickPrograms(world);
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 describe('4. Reports — GET /api/reports', () => {
   it('lists only the caller’s reports as a ReportPage, newest update first', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const a = await me.w.draft(programs.open.id, { title: 'a' });
-    await sb.clock(2);
-    const b = await me.w.draft(programs.open.id, { title: 'b' });
-    await sb.clock(2);
-    const foreign = await other.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const a = await me.w.draft(fx.programs.open.id, { title: 'a' });
+    await fx.sb.clock(2);
+    const b = await me.w.draft(fx.programs.open.id, { title: 'b' });
+    await fx.sb.clock(2);
+    const foreign = await other.w.draft(fx.programs.open.id);
     const page = ok(await me.w.list());
     expect(page.reports.map((r) => r.id)).toEqual([b.id, a.id]);
     expect(page.reports.map((r) => r.id)).not.toContain(foreign.id);
@@ -46,11 +35,11 @@ describe('4. Reports — GET /api/reports', () => {
   });
 
   it('pages through next_cursor (the last id of the page); null on the last page', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.unshift((await me.w.draft(programs.open.id, { title: `r${i}` })).id);
-      await sb.clock(1);
+      ids.unshift((await me.w.draft(fx.programs.open.id, { title: `r${i}` })).id);
+      await fx.sb.clock(1);
     }
     const first = ok(await me.w.list({ limit: 2 }));
     expect(first.reports.map((r) => r.id)).toEqual(ids.slice(0, 2));
@@ -64,8 +53,8 @@ describe('4. Reports — GET /api/reports', () => {
   });
 
   it('the default page size is 50', async () => {
-    const me = await freshAccount(sb);
-    for (let i = 0; i < 51; i++) await me.w.draft(programs.open.id, { title: `n${i}` });
+    const me = await freshAccount(fx.sb);
+    for (let i = 0; i < 51; i++) await me.w.draft(fx.programs.open.id, { title: `n${i}` });
     const page = ok(await me.w.list());
     expect(page.reports).toHaveLength(50);
     expect(page.next_cursor).not.toBeNull();
@@ -75,35 +64,35 @@ describe('4. Reports — GET /api/reports', () => {
   });
 
   it('updated_since returns only the reports changed after that time', async () => {
-    const me = await freshAccount(sb);
-    const old = await me.w.draft(programs.open.id, { title: 'old' });
-    await sb.clock(5);
-    const changing = await me.w.draft(programs.open.id, { title: 'changing' });
+    const me = await freshAccount(fx.sb);
+    const old = await me.w.draft(fx.programs.open.id, { title: 'old' });
+    await fx.sb.clock(5);
+    const changing = await me.w.draft(fx.programs.open.id, { title: 'changing' });
     const since = changing.updated_at ?? '';
-    await sb.clock(5);
+    await fx.sb.clock(5);
     const saved = ok(
       await me.w.save(
         changing.id,
-        draftInput(programs.open.id, { title: 'changed', revision: changing.revision }),
+        draftInput(fx.programs.open.id, { title: 'changed', revision: changing.revision }),
       ),
     );
-    const fresh = await me.w.draft(programs.open.id, { title: 'fresh' });
+    const fresh = await me.w.draft(fx.programs.open.id, { title: 'fresh' });
     const page = ok(await me.w.list({ updated_since: since }));
     expect(page.reports.map((r) => r.id).sort()).toEqual([saved.id, fresh.id].sort());
     expect(page.reports.map((r) => r.id)).not.toContain(old.id);
   });
 
   it('updated_since must be a date-time with a time zone (else 422 validation_error)', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     expectError(await me.w.list({ updated_since: 'yesterday' }), 422, 'validation_error');
     expectError(await me.w.list({ updated_since: '2024-01-01T00:00:00' }), 422, 'validation_error');
   });
 
   it('updated_since with a URL-encoded offset means the same instant as the Z form', async () => {
-    const me = await freshAccount(sb);
-    const first = await me.w.draft(programs.open.id, { title: 'first' });
-    await sb.clock(5);
-    const second = await me.w.draft(programs.open.id, { title: 'second' });
+    const me = await freshAccount(fx.sb);
+    const first = await me.w.draft(fx.programs.open.id, { title: 'first' });
+    await fx.sb.clock(5);
+    const second = await me.w.draft(fx.programs.open.id, { title: 'second' });
     const since = new Date(Date.parse(first.updated_at ?? '') + 1000);
     const z = since.toISOString();
     const shifted = new Date(since.getTime() + 2 * 3600 * 1000)
@@ -116,13 +105,13 @@ describe('4. Reports — GET /api/reports', () => {
   });
 
   it('a cursor whose report no longer exists gives 422 validation_error', async () => {
-    const me = await freshAccount(sb);
-    await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    await me.w.draft(fx.programs.open.id);
     expectError(await me.w.list({ cursor: uuid() }), 422, 'validation_error');
   });
 
   it('limit is 1 to 100: 100 is accepted, 0 and 101 give 422 validation_error', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     ok(await me.w.list({ limit: 100 }));
     ok(await me.w.list({ limit: 1 }));
     expectError(await me.w.list({ limit: 0 }), 422, 'validation_error');
@@ -132,22 +121,22 @@ describe('4. Reports — GET /api/reports', () => {
   });
 
   it('needs a token (401 unauthenticated)', async () => {
-    expectError(await sb.api('GET', '/api/reports'), 401, 'unauthenticated');
+    expectError(await fx.sb.api('GET', '/api/reports'), 401, 'unauthenticated');
   });
 });
 
 describe('4. Reports — GET /api/reports/{report_id}', () => {
   it('returns the full Report', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const got = ok(await me.w.get(draft.id));
     expect(got).toEqual(draft);
   });
 
   it('a report that is not the caller’s gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     expectError(await other.w.get(draft.id), 404, 'not_found');
     expectError(await other.w.get(uuid()), 404, 'not_found');
   });
@@ -155,13 +144,13 @@ describe('4. Reports — GET /api/reports/{report_id}', () => {
 
 describe('4. Reports — PUT /api/reports/{report_id}', () => {
   it('creates a draft with revision 0 and the client’s id', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const id = uuid();
-    const input = draftInput(programs.open.id);
+    const input = draftInput(fx.programs.open.id);
     const report = ok(await me.w.save(id, input));
     expect(report).toMatchObject({
       id,
-      program_id: programs.open.id,
+      program_id: fx.programs.open.id,
       status: 'draft',
       title: input.title,
       asset: input.asset,
@@ -173,24 +162,24 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
       withdrawn_at: null,
     });
     expect(report.attachments).toEqual({});
-    const program = ok(await sb.api<Program>('GET', `/api/programs/${programs.open.id}`));
+    const program = ok(await fx.sb.api<Program>('GET', `/api/programs/${fx.programs.open.id}`));
     expect(report.program_name).toBe(program.name);
   });
 
   it('cvss_vector is optional and defaults to the empty string', async () => {
-    const me = await freshAccount(sb);
-    const { cvss_vector: _omit, ...input } = draftInput(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const { cvss_vector: _omit, ...input } = draftInput(fx.programs.open.id);
     const report = ok(await me.w.save(uuid(), input));
     expect(report.cvss_vector).toBe('');
   });
 
   it('saving with the revision from the last response replaces the content and raises revision', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const saved = ok(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, {
+        draftInput(fx.programs.open.id, {
           title: 'New title',
           asset: 'api.example.com',
           cvss_vector: '',
@@ -203,9 +192,9 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('the same id never makes a second report (a repeated create is safe)', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const id = uuid();
-    const input = draftInput(programs.open.id);
+    const input = draftInput(fx.programs.open.id);
     ok(await me.w.save(id, input));
     const again = await me.w.save(id, input);
     if (again.status === 409) {
@@ -220,19 +209,19 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 1: the e-mail must be verified (403 email_unverified)', async () => {
-    const me = await freshAccount(sb, { email_verified: false });
-    expectError(await me.w.save(uuid(), draftInput(programs.open.id)), 403, 'email_unverified');
+    const me = await freshAccount(fx.sb, { email_verified: false });
+    expectError(await me.w.save(uuid(), draftInput(fx.programs.open.id)), 403, 'email_unverified');
     const page = ok(await me.w.list());
     expect(page.reports).toHaveLength(0);
   });
 
   it('rule 2: only a draft can be edited (409 invalid_state)', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.programs.open.id);
     expectError(
       await me.w.save(
         report.id,
-        draftInput(programs.open.id, { title: 'edit', revision: report.revision }),
+        draftInput(fx.programs.open.id, { title: 'edit', revision: report.revision }),
       ),
       409,
       'invalid_state',
@@ -241,29 +230,29 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 3: program_id cannot change after creation', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const res = await me.w.save(
       draft.id,
-      draftInput(programs.closed.id, { revision: draft.revision }),
+      draftInput(fx.programs.closed.id, { revision: draft.revision }),
     );
     expect([409, 422]).toContain(res.status);
-    expect(ok(await me.w.get(draft.id)).program_id).toBe(programs.open.id);
+    expect(ok(await me.w.get(draft.id)).program_id).toBe(fx.programs.open.id);
   });
 
   it('rule 4: a stale revision gives 409 revision_conflict with current', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const saved = ok(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { title: 'second', revision: draft.revision }),
+        draftInput(fx.programs.open.id, { title: 'second', revision: draft.revision }),
       ),
     );
     const body = expectError(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { title: 'stale', revision: draft.revision }),
+        draftInput(fx.programs.open.id, { title: 'stale', revision: draft.revision }),
       ),
       409,
       'revision_conflict',
@@ -272,23 +261,26 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     const merged = ok(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { title: 'merged', revision: body.current?.revision ?? -1 }),
+        draftInput(fx.programs.open.id, {
+          title: 'merged',
+          revision: body.current?.revision ?? -1,
+        }),
       ),
     );
     expect(merged.title).toBe('merged');
   });
 
   it('rule 5: a link to a file that is not a ready file of this report gives 422 invalid_file_reference', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
-    const other = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
+    const other = await me.w.draft(fx.programs.open.id);
     const otherWithFile = await me.w.attach(other);
     const foreignFile = Object.keys(otherWithFile.attachments)[0] ?? '';
     const unknown = `${draftInput('x').description}\n\n${fileLink(draft.id, uuid())}`;
     expectError(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { description: unknown, revision: draft.revision }),
+        draftInput(fx.programs.open.id, { description: unknown, revision: draft.revision }),
       ),
       422,
       'invalid_file_reference',
@@ -297,7 +289,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     expectError(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { description: foreign, revision: draft.revision }),
+        draftInput(fx.programs.open.id, { description: foreign, revision: draft.revision }),
       ),
       422,
       'invalid_file_reference',
@@ -306,7 +298,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     expectError(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { description: foreignHere, revision: draft.revision }),
+        draftInput(fx.programs.open.id, { description: foreignHere, revision: draft.revision }),
       ),
       422,
       'invalid_file_reference',
@@ -314,10 +306,10 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 5: a link to a file still uploading gives 422 invalid_file_reference', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const fileId = uuid();
-    const upload = await sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
+    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
       token: me.w.token,
       query: { name: 'slow.bin', revision: draft.revision },
       bytes: Buffer.alloc(64 * 1024, 5),
@@ -327,7 +319,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     expectError(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { description, revision: during.revision }),
+        draftInput(fx.programs.open.id, { description, revision: during.revision }),
       ),
       422,
       'invalid_file_reference',
@@ -336,39 +328,42 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     ok(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { description, revision: done.revision }),
+        draftInput(fx.programs.open.id, { description, revision: done.revision }),
       ),
     );
   });
 
   it('rule 5: a link to a ready file of this report is accepted', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
     const saved = ok(
       await me.w.save(
         draft.id,
-        draftInput(programs.open.id, { description, revision: withFile.revision }),
+        draftInput(fx.programs.open.id, { description, revision: withFile.revision }),
       ),
     );
     expect(saved.description).toBe(description);
   });
 
   it('another researcher’s report id gives 404 not_found and changes nothing', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     expectError(
-      await other.w.save(draft.id, draftInput(programs.open.id, { title: 'hijack', revision: 0 })),
+      await other.w.save(
+        draft.id,
+        draftInput(fx.programs.open.id, { title: 'hijack', revision: 0 }),
+      ),
       404,
       'not_found',
     );
     expectError(
       await other.w.save(
         draft.id,
-        draftInput(programs.open.id, { title: 'hijack', revision: draft.revision }),
+        draftInput(fx.programs.open.id, { title: 'hijack', revision: draft.revision }),
       ),
       404,
       'not_found',
@@ -378,23 +373,23 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('no other fields are accepted (422 validation_error)', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     expectError(
-      await me.w.save(uuid(), { ...draftInput(programs.open.id), status: 'accepted' }),
+      await me.w.save(uuid(), { ...draftInput(fx.programs.open.id), status: 'accepted' }),
       422,
       'validation_error',
     );
   });
 
   it('required fields and bounds are checked (422 validation_error)', async () => {
-    const me = await freshAccount(sb);
-    const { title: _t, ...noTitle } = draftInput(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const { title: _t, ...noTitle } = draftInput(fx.programs.open.id);
     const bad: Record<string, unknown>[] = [
       noTitle,
-      { ...draftInput(programs.open.id), revision: -1 },
-      { ...draftInput(programs.open.id), program_id: 'Not_A_Valid_Id!' },
-      { ...draftInput(programs.open.id), cvss_vector: 'CVSS:3.1/AV:Q' },
-      { ...draftInput(programs.open.id), title: 42 },
+      { ...draftInput(fx.programs.open.id), revision: -1 },
+      { ...draftInput(fx.programs.open.id), program_id: 'Not_A_Valid_Id!' },
+      { ...draftInput(fx.programs.open.id), cvss_vector: 'CVSS:3.1/AV:Q' },
+      { ...draftInput(fx.programs.open.id), title: 42 },
     ];
     for (const body of bad) {
       expectError(await me.w.save(uuid(), body), 422, 'validation_error');
@@ -403,7 +398,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('a body that is not JSON gives 422 validation_error', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     expectError(
       await me.w.api('PUT', `/api/reports/${uuid()}`, {
         rawBody: '{"program_id": ',
@@ -417,8 +412,8 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
 
 describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   it('moves the draft to triaging and freezes content, files and policy into submission', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const submitted = ok(await me.w.submit(draft.id, withFile.revision));
@@ -433,7 +428,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
     });
     expect(Object.keys(submitted.submission?.attachments ?? {})).toEqual([fileId]);
     expect(submitted.submission?.payments.status).toBe('ready');
-    const program = ok(await sb.api<Program>('GET', `/api/programs/${programs.open.id}`));
+    const program = ok(await fx.sb.api<Program>('GET', `/api/programs/${fx.programs.open.id}`));
     expect(submitted.submission?.program).toMatchObject({
       policy_version: program.policy_version,
       name: program.name,
@@ -442,38 +437,38 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('403 email_unverified when the e-mail is not verified', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
-    await sb.patchAccount(me.account.uid, { email_verified: false });
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
+    await fx.sb.patchAccount(me.account.uid, { email_verified: false });
     expectError(await me.w.submit(draft.id, draft.revision), 403, 'email_unverified');
     expect(ok(await me.w.get(draft.id)).status).toBe('draft');
   });
 
   it('403 payments_not_ready when the payments status is not ready', async () => {
-    const me = await freshAccount(sb, { payments_status: 'not_started' });
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb, { payments_status: 'not_started' });
+    const draft = await me.w.draft(fx.programs.open.id);
     expectError(await me.w.submit(draft.id, draft.revision), 403, 'payments_not_ready');
     expect(ok(await me.w.get(draft.id)).status).toBe('draft');
   });
 
   it('422 incomplete_report for an empty title, asset, or description without text below the headings', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     for (const overrides of [
       { title: '' },
       { asset: '' },
       { description: '' },
       { description: HEADINGS_ONLY },
     ]) {
-      const draft = await me.w.draft(programs.open.id, overrides);
+      const draft = await me.w.draft(fx.programs.open.id, overrides);
       expectError(await me.w.submit(draft.id, draft.revision), 422, 'incomplete_report');
       expect(ok(await me.w.get(draft.id)).status).toBe('draft');
     }
   });
 
   it('409 files_pending while an upload is unfinished', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
-    const upload = await sb.slowUpload(`/api/reports/${draft.id}/files/${uuid()}`, {
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
+    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${uuid()}`, {
       token: me.w.token,
       query: { name: 'big.bin', revision: draft.revision },
       bytes: Buffer.alloc(64 * 1024, 7),
@@ -485,73 +480,73 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('409 program_closed when the program intake is closed or paused', async () => {
-    const me = await freshAccount(sb);
-    for (const program of [programs.closed, programs.paused]) {
+    const me = await freshAccount(fx.sb);
+    for (const program of [fx.programs.closed, fx.programs.paused]) {
       const draft = await me.w.draft(program.id);
       expectError(await me.w.submit(draft.id, draft.revision), 409, 'program_closed');
     }
   });
 
   it('409 pool_low when the program reward pool is paused', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.poolPaused.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.poolPaused.id);
     expectError(await me.w.submit(draft.id, draft.revision), 409, 'pool_low');
   });
 
   it('409 active_limit with five active reports already', async () => {
-    const me = await freshAccount(sb);
-    for (let i = 0; i < 5; i++) await me.w.submitted(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    for (let i = 0; i < 5; i++) await me.w.submitted(fx.programs.open.id);
     expect(ok(await me.w.me())).toMatchObject({ active_reports: 5, active_limit: 5 });
-    const sixth = await me.w.draft(programs.open.id);
+    const sixth = await me.w.draft(fx.programs.open.id);
     expectError(await me.w.submit(sixth.id, sixth.revision), 409, 'active_limit');
     expect(ok(await me.w.get(sixth.id)).status).toBe('draft');
   });
 
   it('at the active limit a repeated submit of an active report still returns it; a withdraw frees a slot', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const drafts = [];
-    for (let i = 0; i < 5; i++) drafts.push(await me.w.draft(programs.open.id));
+    for (let i = 0; i < 5; i++) drafts.push(await me.w.draft(fx.programs.open.id));
     const submitted = [];
     for (const d of drafts) submitted.push(ok(await me.w.submit(d.id, d.revision)));
     const [first] = drafts;
     if (!first) throw new Error('no draft');
     expect(ok(await me.w.submit(first.id, first.revision))).toEqual(submitted[0]);
-    const sixth = await me.w.draft(programs.open.id);
+    const sixth = await me.w.draft(fx.programs.open.id);
     expectError(await me.w.submit(sixth.id, sixth.revision), 409, 'active_limit');
     ok(await me.w.withdraw(first.id));
     expect(ok(await me.w.submit(sixth.id, sixth.revision)).status).toBe('triaging');
   });
 
   it('a repeated submit returns the report even when a precondition no longer holds', async () => {
-    const me = await freshAccount(sb);
-    const me2 = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const me2 = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const first = ok(await me.w.submit(draft.id, draft.revision));
-    await sb.patchAccount(me.account.uid, { payments_status: 'not_started' });
+    await fx.sb.patchAccount(me.account.uid, { payments_status: 'not_started' });
     expect(ok(await me.w.submit(draft.id, draft.revision))).toEqual(first);
-    const other = await me2.w.draft(programs.open.id);
+    const other = await me2.w.draft(fx.programs.open.id);
     const second = ok(await me2.w.submit(other.id, other.revision));
-    await sb.patchProgram(programs.open.id, { intake: 'closed' });
+    await fx.sb.patchProgram(fx.programs.open.id, { intake: 'closed' });
     try {
       expect(ok(await me2.w.submit(other.id, other.revision))).toEqual(second);
     } finally {
-      await sb.patchProgram(programs.open.id, { intake: 'open' });
+      await fx.sb.patchProgram(fx.programs.open.id, { intake: 'open' });
     }
   });
 
   it('409 revision_conflict with current for a stale revision on a draft', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const saved = ok(
-      await me.w.save(draft.id, draftInput(programs.open.id, { revision: draft.revision })),
+      await me.w.save(draft.id, draftInput(fx.programs.open.id, { revision: draft.revision })),
     );
     const body = expectError(await me.w.submit(draft.id, draft.revision), 409, 'revision_conflict');
     expect(body.current).toEqual(saved);
   });
 
   it('submitting again with the same revision returns the submitted report and starts no second triage', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     const first = ok(await me.w.submit(draft.id, draft.revision));
     const messages = ok(await me.w.messages(draft.id)).messages.length;
     const again = ok(await me.w.submit(draft.id, draft.revision));
@@ -561,16 +556,16 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('another researcher’s report gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     expectError(await other.w.submit(draft.id, draft.revision), 404, 'not_found');
     expect(ok(await me.w.get(draft.id)).status).toBe('draft');
   });
 
   it('SubmitInput needs revision (422 validation_error)', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.programs.open.id);
     expectError(
       await me.w.api('POST', `/api/reports/${draft.id}/submit`, { body: {} }),
       422,
@@ -588,8 +583,8 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
 
 describe('4. Reports — POST /api/reports/{report_id}/withdraw', () => {
   it('withdraws a submitted report and gives back its active slot', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.programs.open.id);
     expect(ok(await me.w.me()).active_reports).toBe(1);
     const withdrawn = ok(await me.w.withdraw(report.id));
     expect(withdrawn.status).toBe('withdrawn');
@@ -599,33 +594,33 @@ describe('4. Reports — POST /api/reports/{report_id}/withdraw', () => {
   });
 
   it('repeating is safe: still withdrawn, no change', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.programs.open.id);
     const first = ok(await me.w.withdraw(report.id));
-    await sb.clock(3);
+    await fx.sb.clock(3);
     const again = ok(await me.w.withdraw(report.id));
     expect(again).toEqual(first);
   });
 
   it('after a final decision gives 409 invalid_state', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(programs.open.id);
-    await sb.act(report.id, { actor: 'founder', status: 'rejected', message: 'Out of scope.' });
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.programs.open.id);
+    await fx.sb.act(report.id, { actor: 'founder', status: 'rejected', message: 'Out of scope.' });
     expectError(await me.w.withdraw(report.id), 409, 'invalid_state');
     expect(ok(await me.w.get(report.id)).status).toBe('rejected');
   });
 
   it('another researcher’s report gives 404 not_found', async () => {
-    const me = await freshAccount(sb);
-    const other = await freshAccount(sb);
-    const report = await me.w.submitted(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const other = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.programs.open.id);
     expectError(await other.w.withdraw(report.id), 404, 'not_found');
     expect(ok(await me.w.get(report.id)).status).toBe('triaging');
   });
 
   it('a read key gets 403 read_only_key', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(programs.open.id);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.programs.open.id);
     expectError(await me.r.withdraw(report.id), 403, 'read_only_key');
   });
 });

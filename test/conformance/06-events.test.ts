@@ -1,25 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  ApiResponse,
-  Report,
-  ReportPage,
-  ReportSummary,
-  SandboxClient,
-} from '../support/sandbox-client';
-import { openSandbox, pickPrograms } from '../support/sandbox-client';
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse, Report, ReportPage, ReportSummary } from '../support/sandbox-client';
 import type { Researcher } from './helpers';
-import { draftInput, freshAccount, ok, uuid } from './helpers';
+import { draftInput, freshAccount, ok, useSandbox, uuid } from './helpers';
 
-let sb: SandboxClient;
-let open: string;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  open = pickPrograms(await sb.world()).open.id;
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 function ts(report: Pick<Report, 'updated_at'>): number {
   if (report.updated_at === null) throw new Error('updated_at is null');
@@ -28,7 +12,7 @@ function ts(report: Pick<Report, 'updated_at'>): number {
 
 /** Moves the sandbox clock so the next change gets a later timestamp. */
 async function tick(): Promise<void> {
-  await sb.clock(2);
+  await fx.sb.clock(2);
 }
 
 /** The polling procedure of part 6: every page through next_cursor. */
@@ -51,11 +35,11 @@ async function poll(who: Researcher, since: string): Promise<ReportSummary[]> {
 
 describe('6. Events — what changes updated_at', () => {
   it('every draft save, file upload and file removal', async () => {
-    const me = await freshAccount(sb);
-    const created = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const created = await me.w.draft(fx.open);
     await tick();
     const saved = ok(
-      await me.w.save(created.id, draftInput(open, { title: 'v2', revision: created.revision })),
+      await me.w.save(created.id, draftInput(fx.open, { title: 'v2', revision: created.revision })),
     );
     expect(ts(saved)).toBeGreaterThan(ts(created));
     await tick();
@@ -68,20 +52,20 @@ describe('6. Events — what changes updated_at', () => {
   });
 
   it('every status change (submit, agent, owner team, reply, withdraw)', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     await tick();
     const submitted = ok(await me.w.submit(draft.id, draft.revision));
     expect(ts(submitted)).toBeGreaterThan(ts(draft));
     await tick();
-    await sb.act(draft.id, { actor: 'agent', status: 'needs_info', message: 'Steps?' });
+    await fx.sb.act(draft.id, { actor: 'agent', status: 'needs_info', message: 'Steps?' });
     const asked = ok(await me.w.get(draft.id));
     expect(ts(asked)).toBeGreaterThan(ts(submitted));
     await tick();
     const replied = ok(await me.w.post(draft.id, { body: 'Here.' }));
     expect(ts(replied)).toBeGreaterThan(ts(asked));
     await tick();
-    await sb.act(draft.id, { actor: 'founder', status: 'paused' });
+    await fx.sb.act(draft.id, { actor: 'founder', status: 'paused' });
     const paused = ok(await me.w.get(draft.id));
     expect(ts(paused)).toBeGreaterThan(ts(replied));
     await tick();
@@ -90,8 +74,8 @@ describe('6. Events — what changes updated_at', () => {
   });
 
   it('every file upload or removal, also of a pending message file on a submitted report', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     await tick();
     const fileId = uuid();
     const uploaded = ok(await me.w.upload(report.id, fileId, { revision: report.revision }));
@@ -103,23 +87,23 @@ describe('6. Events — what changes updated_at', () => {
   });
 
   it('a researcher message that starts no triage turn does not change updated_at', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     await tick();
     const noted = ok(await me.w.post(report.id, { body: 'FYI' }));
     expect(noted.updated_at).toBe(report.updated_at);
   });
 
   it('payout progress does not change updated_at; payout is null until approved', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     await tick();
-    await sb.act(report.id, { actor: 'founder', status: 'accepted', message: 'Valid.' });
+    await fx.sb.act(report.id, { actor: 'founder', status: 'accepted', message: 'Valid.' });
     const accepted = ok(await me.w.get(report.id));
     expect(accepted.payout ?? null).toBeNull();
     for (const status of ['approving', 'transferred', 'received']) {
       await tick();
-      await sb.payout(report.id, { status, amount_cents: 150000 });
+      await fx.sb.payout(report.id, { status, amount_cents: 150000 });
       const now = ok(await me.w.get(report.id));
       expect(now.payout).toMatchObject({ status, amount_cents: 150000 });
       expect(now.updated_at).toBe(accepted.updated_at);
@@ -132,9 +116,9 @@ describe('6. Events — what changes updated_at', () => {
 
 describe('6. Events — polling with updated_since', () => {
   it('sees exactly the reports changed after since, through every page', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const reports: Report[] = [];
-    for (let i = 0; i < 5; i++) reports.push(await me.w.draft(open, { title: `r${i}` }));
+    for (let i = 0; i < 5; i++) reports.push(await me.w.draft(fx.open, { title: `r${i}` }));
     const [r0, r1, r2, r3, r4] = reports as [Report, Report, Report, Report, Report];
     const since =
       reports
@@ -142,10 +126,10 @@ describe('6. Events — polling with updated_since', () => {
         .sort()
         .at(-1) ?? '';
     await tick();
-    ok(await me.w.save(r1.id, draftInput(open, { title: 'r1 changed', revision: r1.revision })));
+    ok(await me.w.save(r1.id, draftInput(fx.open, { title: 'r1 changed', revision: r1.revision })));
     await me.w.attach(r3);
     const r4s = ok(await me.w.submit(r4.id, r4.revision));
-    await sb.act(r4s.id, { actor: 'agent', status: 'needs_info', message: 'More info.' });
+    await fx.sb.act(r4s.id, { actor: 'agent', status: 'needs_info', message: 'More info.' });
     const seen = await poll(me.w, since);
     expect(seen.map((r) => r.id).sort()).toEqual([r1.id, r3.id, r4.id].sort());
     expect(seen.map((r) => r.id)).not.toContain(r0.id);
@@ -160,12 +144,12 @@ describe('6. Events — polling with updated_since', () => {
   });
 
   it('a payout change is not seen by polling', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
-    await sb.act(report.id, { actor: 'founder', status: 'accepted' });
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
+    await fx.sb.act(report.id, { actor: 'founder', status: 'accepted' });
     const accepted = ok(await me.w.get(report.id));
     await tick();
-    await sb.payout(report.id, { status: 'approving', amount_cents: 5000 });
+    await fx.sb.payout(report.id, { status: 'approving', amount_cents: 5000 });
     expect(await poll(me.w, accepted.updated_at ?? '')).toEqual([]);
   });
 });

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report, SandboxClient } from '../support/sandbox-client';
-import { openSandbox, pickPrograms } from '../support/sandbox-client';
-import { DESCRIPTION, draftInput, expectError, freshAccount, ok, uuid } from './helpers';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../support/sandbox-client';
+import {
+  DESCRIPTION,
+  draftInput,
+  expectError,
+  freshAccount,
+  ok,
+  useSandbox,
+  uuid,
+} from './helpers';
 
-let sb: SandboxClient;
-let open: string;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  open = pickPrograms(await sb.world()).open.id;
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -25,16 +23,16 @@ function paddedJson(input: object, size: number): string {
 
 describe('8. Limits — sizes', () => {
   it('a JSON body of 256 KiB is accepted; one byte more gives 413 too_large', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const id = uuid();
     const atLimit = await me.w.api<Report>('PUT', `/api/reports/${id}`, {
-      rawBody: paddedJson(draftInput(open), 256 * KiB),
+      rawBody: paddedJson(draftInput(fx.open), 256 * KiB),
       contentType: 'application/json',
     });
     const created = ok(atLimit);
     const over = await me.w.api('PUT', `/api/reports/${id}`, {
       rawBody: paddedJson(
-        draftInput(open, { title: 'over', revision: created.revision }),
+        draftInput(fx.open, { title: 'over', revision: created.revision }),
         256 * KiB + 1,
       ),
       contentType: 'application/json',
@@ -44,11 +42,11 @@ describe('8. Limits — sizes', () => {
   });
 
   it('an oversized JSON body gives 413 too_large before any field check', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     expectError(
       await me.w.api('PUT', `/api/reports/${uuid()}`, {
-        body: { ...draftInput(open), description: 'd'.repeat(300 * KiB) },
+        body: { ...draftInput(fx.open), description: 'd'.repeat(300 * KiB) },
       }),
       413,
       'too_large',
@@ -63,7 +61,7 @@ describe('8. Limits — sizes', () => {
   });
 
   it('the JSON body limit holds on other routes too (keys, password reset)', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     expectError(
       await me.session.api('POST', '/api/keys', {
         body: { name: 'k', pad: 'p'.repeat(300 * KiB) },
@@ -72,7 +70,7 @@ describe('8. Limits — sizes', () => {
       'too_large',
     );
     expectError(
-      await sb.api('POST', '/api/auth/password-reset', {
+      await fx.sb.api('POST', '/api/auth/password-reset', {
         body: { email: 'a@example.com', pad: 'p'.repeat(300 * KiB) },
       }),
       413,
@@ -81,8 +79,8 @@ describe('8. Limits — sizes', () => {
   });
 
   it('a file of exactly 10 MiB is accepted; one byte more gives 413 too_large', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const fileId = uuid();
     const big = ok(
       await me.w.upload(draft.id, fileId, {
@@ -106,8 +104,8 @@ describe('8. Limits — sizes', () => {
   });
 
   it('a file is not empty (422 empty_file)', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     expectError(
       await me.w.upload(draft.id, uuid(), { revision: draft.revision, data: '' }),
       422,
@@ -118,8 +116,8 @@ describe('8. Limits — sizes', () => {
 
 describe('8. Limits — counts', () => {
   it('files on a draft: 10; the eleventh gives 409 file_limit', async () => {
-    const me = await freshAccount(sb);
-    let report = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    let report = await me.w.draft(fx.open);
     for (let i = 0; i < 10; i++) report = await me.w.attach(report, uuid(), `f${i}`, `f${i}.txt`);
     expectError(
       await me.w.upload(report.id, uuid(), { revision: report.revision }),
@@ -130,8 +128,8 @@ describe('8. Limits — counts', () => {
   });
 
   it('pending message files: 10; the eleventh gives 409 file_limit', async () => {
-    const me = await freshAccount(sb);
-    let report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    let report = await me.w.submitted(fx.open);
     for (let i = 0; i < 10; i++) report = await me.w.attach(report, uuid(), `m${i}`, `m${i}.txt`);
     expectError(
       await me.w.upload(report.id, uuid(), { revision: report.revision }),
@@ -141,8 +139,8 @@ describe('8. Limits — counts', () => {
   });
 
   it('files on a report in total: 40', async () => {
-    const me = await freshAccount(sb);
-    let report = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    let report = await me.w.draft(fx.open);
     for (let i = 0; i < 10; i++) report = await me.w.attach(report, uuid(), `d${i}`, `d${i}.txt`);
     report = ok(await me.w.submit(report.id, report.revision));
     for (let round = 0; round < 3; round++) {
@@ -163,8 +161,8 @@ describe('8. Limits — counts', () => {
   });
 
   it('files per message: 10 ids (11 give 422 validation_error)', async () => {
-    const me = await freshAccount(sb);
-    let report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    let report = await me.w.submitted(fx.open);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const id = uuid();
@@ -185,13 +183,13 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
 
   for (const { field, max } of cases) {
     it(`${field}: ${max} characters accepted, ${max + 1} rejected`, async () => {
-      const me = await freshAccount(sb);
+      const me = await freshAccount(fx.sb);
       const fill = (n: number) =>
         field === 'description' ? DESCRIPTION + ' '.repeat(n - DESCRIPTION.length) : 'a'.repeat(n);
-      const atMax = ok(await me.w.save(uuid(), draftInput(open, { [field]: fill(max) })));
+      const atMax = ok(await me.w.save(uuid(), draftInput(fx.open, { [field]: fill(max) })));
       expect(atMax[field]).toHaveLength(max);
       const body = expectError(
-        await me.w.save(uuid(), draftInput(open, { [field]: fill(max + 1) })),
+        await me.w.save(uuid(), draftInput(fx.open, { [field]: fill(max + 1) })),
         422,
         'validation_error',
       );
@@ -200,9 +198,9 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
   }
 
   it('description: whitespace counts', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const body = expectError(
-      await me.w.save(uuid(), draftInput(open, { description: ' '.repeat(30001) })),
+      await me.w.save(uuid(), draftInput(fx.open, { description: ' '.repeat(30001) })),
       422,
       'validation_error',
     );
@@ -210,7 +208,7 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
   });
 
   it('cvss_vector: at most 100 characters and a valid CVSS 3.1 base vector', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     for (const vector of [
       'x'.repeat(101),
       'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L',
@@ -218,7 +216,7 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
       'CVSS:2.0/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
     ]) {
       const body = expectError(
-        await me.w.save(uuid(), draftInput(open, { cvss_vector: vector })),
+        await me.w.save(uuid(), draftInput(fx.open, { cvss_vector: vector })),
         422,
         'validation_error',
       );
@@ -227,14 +225,14 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
     ok(
       await me.w.save(
         uuid(),
-        draftInput(open, { cvss_vector: 'CVSS:3.1/AV:P/AC:H/PR:H/UI:N/S:U/C:N/I:N/A:H' }),
+        draftInput(fx.open, { cvss_vector: 'CVSS:3.1/AV:P/AC:H/PR:H/UI:N/S:U/C:N/I:N/A:H' }),
       ),
     );
   });
 
   it('message body: 12000 characters', async () => {
-    const me = await freshAccount(sb);
-    const report = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const report = await me.w.submitted(fx.open);
     ok(await me.w.post(report.id, { body: 'm'.repeat(12000) }));
     const body = expectError(
       await me.w.post(report.id, { body: 'm'.repeat(12001) }),
@@ -245,8 +243,8 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
   });
 
   it('file name: 1 to 180 characters', async () => {
-    const me = await freshAccount(sb);
-    const draft = await me.w.draft(open);
+    const me = await freshAccount(fx.sb);
+    const draft = await me.w.draft(fx.open);
     const withName = ok(
       await me.w.upload(draft.id, uuid(), {
         revision: draft.revision,

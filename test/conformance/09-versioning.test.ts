@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Program, SandboxClient } from '../support/sandbox-client';
-import { openSandbox, pickPrograms } from '../support/sandbox-client';
+import { describe, expect, it } from 'vitest';
+import type { Program } from '../support/sandbox-client';
 import { CONTRACT_FILE, expectSchemaMatches } from '../support/openapi-validator';
-import { expectError, freshAccount, ok } from './helpers';
+import { expectError, freshAccount, ok, useSandbox } from './helpers';
 
-let sb: SandboxClient;
-let open: string;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  open = pickPrograms(await sb.world()).open.id;
-});
-afterAll(async () => {
-  await sb.close();
-});
+const fx = useSandbox();
 
 interface OpenApiDoc {
   openapi: string;
@@ -24,7 +14,7 @@ interface OpenApiDoc {
 
 describe('4. Schema route — GET /api/openapi.json', () => {
   it('returns the contract: version 1, the researcher routes only', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     const doc = ok(await me.r.api<OpenApiDoc>('GET', '/api/openapi.json'));
     expect(String(doc.info.version)).toBe('1');
     expect(doc.openapi).toMatch(/^3\./);
@@ -37,26 +27,26 @@ describe('4. Schema route — GET /api/openapi.json', () => {
   });
 
   it('is not among the public routes of part 5: without a token 401 unauthenticated', async () => {
-    expectError(await sb.api('GET', '/api/openapi.json'), 401, 'unauthenticated');
+    expectError(await fx.sb.api('GET', '/api/openapi.json'), 401, 'unauthenticated');
   });
 });
 
 describe('9. Versioning', () => {
   it('paths carry no version segment: /api/v1/... gives 404', async () => {
-    const res = await sb.api('GET', '/api/v1/programs', { validate: false });
+    const res = await fx.sb.api('GET', '/api/v1/programs', { validate: false });
     expect(res.status).toBe(404);
     expectSchemaMatches('Error', res.body);
   });
 
   it('a path with a trailing slash gives 404', async () => {
-    const me = await freshAccount(sb);
+    const me = await freshAccount(fx.sb);
     for (const path of [
       '/api/programs/',
       '/api/me/',
-      `/api/programs/${open}/`,
+      `/api/programs/${fx.open}/`,
       '/api/openapi.json/',
     ]) {
-      const res = await sb.api('GET', path, {
+      const res = await fx.sb.api('GET', path, {
         token: path.includes('/me') ? me.w.token : undefined,
         validate: false,
       });
@@ -66,19 +56,21 @@ describe('9. Versioning', () => {
   });
 
   it('each program has an integer policy_version that a policy change raises; a submission records it', async () => {
-    const me = await freshAccount(sb);
-    const before = ok(await sb.api<Program>('GET', `/api/programs/${open}`));
-    const first = await me.w.submitted(open);
+    const me = await freshAccount(fx.sb);
+    const before = ok(await fx.sb.api<Program>('GET', `/api/programs/${fx.open}`));
+    const first = await me.w.submitted(fx.open);
     expect(first.submission?.program.policy_version).toBe(before.policy_version);
-    await sb.patchProgram(open, { policy: { rules: 'No automated scanning. Updated.' } });
-    const after = ok(await sb.api<Program>('GET', `/api/programs/${open}`));
+    await fx.sb.patchProgram(fx.open, { policy: { rules: 'No automated scanning. Updated.' } });
+    const after = ok(await fx.sb.api<Program>('GET', `/api/programs/${fx.open}`));
     expect(after.policy_version).toBeGreaterThan(before.policy_version);
     expect(after.rules).toBe('No automated scanning. Updated.');
     const listed = ok(
-      await sb.api<{ programs: Program[] }>('GET', '/api/programs', { query: { limit: 50 } }),
+      await fx.sb.api<{ programs: Program[] }>('GET', '/api/programs', { query: { limit: 50 } }),
     );
-    expect(listed.programs.find((p) => p.id === open)?.policy_version).toBe(after.policy_version);
-    const second = await me.w.submitted(open);
+    expect(listed.programs.find((p) => p.id === fx.open)?.policy_version).toBe(
+      after.policy_version,
+    );
+    const second = await me.w.submitted(fx.open);
     expect(second.submission?.program.policy_version).toBe(after.policy_version);
     expect(second.submission?.program.rules).toBe('No automated scanning. Updated.');
     const firstAgain = ok(await me.w.get(first.id));

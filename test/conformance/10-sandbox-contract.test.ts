@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxClient, World } from '../support/sandbox-client';
-import { openSandbox, pickAccounts, pickPrograms, writeKey } from '../support/sandbox-client';
-import { Researcher, draftInput, expectError, freshAccount, ok, uuid } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { pickAccounts, pickPrograms, writeKey } from '../support/sandbox-client';
+import { Researcher, draftInput, expectError, freshAccount, ok, useSandbox, uuid } from './helpers';
 
-let sb: SandboxClient;
-let initial: World;
-
-beforeAll(async () => {
-  sb = await openSandbox();
-  initial = await sb.world();
-});
-afterAll(async () => {
-  await sb.close();
-});
+// `fx.world` is read once, before any test changed the world: the seeded world.
+const fx = useSandbox();
 
 async function statuses(who: Researcher, count: number): Promise<number[]> {
   const out: number[] = [];
@@ -22,56 +13,56 @@ async function statuses(who: Researcher, count: number): Promise<number[]> {
 
 describe('Sandbox contract — control routes', () => {
   it('POST /__sandbox/reset goes back to the seeded world', async () => {
-    const ready = new Researcher(sb, writeKey(pickAccounts(initial).ready));
-    const draft = await ready.draft(pickPrograms(initial).open.id);
-    const extra = await freshAccount(sb);
-    await sb.reset();
+    const ready = new Researcher(fx.sb, writeKey(pickAccounts(fx.world).ready));
+    const draft = await ready.draft(pickPrograms(fx.world).open.id);
+    const extra = await freshAccount(fx.sb);
+    await fx.sb.reset();
     expectError(await ready.get(draft.id), 404, 'not_found');
     expectError(await extra.w.me(), 401, 'unauthenticated');
-    expect(await sb.world()).toEqual(initial);
+    expect(await fx.sb.world()).toEqual(fx.world);
   });
 
   it('reset clears faults and resets the clock', async () => {
-    const me = new Researcher(sb, writeKey(pickAccounts(initial).ready));
-    const open = pickPrograms(initial).open.id;
+    const me = new Researcher(fx.sb, writeKey(pickAccounts(fx.world).ready));
+    const open = pickPrograms(fx.world).open.id;
     const before = await me.draft(open);
-    await sb.clock(10 * 24 * 3600);
+    await fx.sb.clock(10 * 24 * 3600);
     const later = await me.draft(open);
     expect(Date.parse(later.created_at ?? '')).toBeGreaterThanOrEqual(
       Date.parse(before.created_at ?? '') + 10 * 24 * 3600 * 1000,
     );
-    await sb.faults({ rate: 1, statuses: [503] });
-    await sb.reset();
+    await fx.sb.faults({ rate: 1, statuses: [503] });
+    await fx.sb.reset();
     const after = ok(await me.save(uuid(), draftInput(open)));
     expect(Date.parse(after.created_at ?? '')).toBeLessThan(Date.parse(later.created_at ?? ''));
   });
 
   it('faults are deterministic for a given seed', async () => {
-    const me = await freshAccount(sb);
-    await sb.faults({ rate: 0.5, statuses: [503, 429], seed: 42 });
+    const me = await freshAccount(fx.sb);
+    await fx.sb.faults({ rate: 0.5, statuses: [503, 429], seed: 42 });
     const first = await statuses(me.w, 20);
-    await sb.clearFaults();
-    await sb.faults({ rate: 0.5, statuses: [503, 429], seed: 42 });
+    await fx.sb.clearFaults();
+    await fx.sb.faults({ rate: 0.5, statuses: [503, 429], seed: 42 });
     const second = await statuses(me.w, 20);
-    await sb.clearFaults();
+    await fx.sb.clearFaults();
     expect(second).toEqual(first);
     expect(first.some((s) => s !== 200)).toBe(true);
   });
 
   it('latency_ms delays requests; reset_connection drops them', async () => {
-    const me = await freshAccount(sb);
-    await sb.faults({ rate: 1, latency_ms: 300 });
+    const me = await freshAccount(fx.sb);
+    await fx.sb.faults({ rate: 1, latency_ms: 300 });
     const started = Date.now();
     ok(await me.w.me());
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
-    await sb.faults({ rate: 1, reset_connection: true });
+    await fx.sb.faults({ rate: 1, reset_connection: true });
     await expect(me.w.me()).rejects.toThrow();
-    await sb.clearFaults();
+    await fx.sb.clearFaults();
     ok(await me.w.me());
   });
 
   it('bad input to a control route gives 422', async () => {
-    const res = await fetch(`${sb.url}/__sandbox/clock`, {
+    const res = await fetch(`${fx.sb.url}/__sandbox/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ advance_seconds: 'soon' }),

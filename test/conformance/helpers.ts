@@ -3,7 +3,7 @@
  * assertions on status and error code, and a researcher bound to one bearer token.
  */
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type {
   ApiKeyList,
   ApiOptions,
@@ -16,9 +16,11 @@ import type {
   ReportInput,
   ReportPage,
   SandboxClient,
+  SandboxOptions,
+  World,
   WorldAccount,
 } from '../support/sandbox-client';
-import { readKey, writeKey } from '../support/sandbox-client';
+import { openSandbox, pickPrograms, readKey, writeKey } from '../support/sandbox-client';
 
 export const uuid = (): string => randomUUID();
 
@@ -212,4 +214,31 @@ export async function freshAccount(
     r: new Researcher(sb, readKey(account)),
     session: new Researcher(sb, account.session_token),
   };
+}
+
+/** What every conformance file starts from: its own sandbox and the seeded world. */
+export interface SandboxFixture {
+  sb: SandboxClient;
+  world: World;
+  programs: ReturnType<typeof pickPrograms>;
+  /** The id of an open program that accepts reports. */
+  open: string;
+}
+
+/**
+ * One sandbox per test file, started before its tests and closed after them. The fields are
+ * filled in `beforeAll`, so read them inside tests and hooks only.
+ */
+export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
+  const fixture = {} as SandboxFixture;
+  beforeAll(async () => {
+    fixture.sb = await openSandbox(options);
+    fixture.world = await fixture.sb.world();
+    fixture.programs = pickPrograms(fixture.world);
+    fixture.open = fixture.programs.open.id;
+  });
+  afterAll(async () => {
+    await fixture.sb?.close();
+  });
+  return fixture;
 }
