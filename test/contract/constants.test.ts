@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ACTIVE_STATUSES,
   ASSET_TYPES,
@@ -19,6 +19,15 @@ import {
   isTerminalStatus,
   openapiDocument,
 } from '../../src/shared/api';
+import {
+  draftInput,
+  expectError,
+  freshAccount,
+  ok,
+  useSandbox,
+  uuid,
+} from '../conformance/helpers';
+import type { Report } from '../support/sandbox-client';
 import { deref, parameters } from './support';
 
 type Json = Record<string, unknown>;
@@ -86,29 +95,67 @@ describe('runtime constants match the document', () => {
       maxLength: LIMITS.fileNameChars.max,
     });
   });
+});
 
-  it('LIMITS hold the numbers of part 8', () => {
-    expect(LIMITS.jsonBodyBytes).toBe(262_144);
-    expect(LIMITS.fileBytes).toBe(10_485_760);
-    expect(LIMITS.jsonBodySendSeconds).toBe(15);
-    expect(LIMITS.fileSendSeconds).toBe(120);
-    expect(LIMITS.activeReports).toBe(5);
-    expect([LIMITS.draftFiles, LIMITS.pendingMessageFiles, LIMITS.reportFilesTotal]).toEqual([
-      10, 10, 40,
-    ]);
-    expect(LIMITS.apiKeysPerAccount).toBe(100);
-    expect(LIMITS.rate).toEqual({
-      signedInPerMinute: 120,
-      failedAuthPerMinutePerIp: 120,
-      programRoutesPerMinutePerIp: 120,
-      verificationEmail: { perMinute: 1, perHour: 5 },
-      passwordReset: {
-        perIpPerMinute: 5,
-        perIpPerHour: 30,
-        perEmailPerMinute: 1,
-        perEmailPerHour: 5,
-      },
-      payoutOnboardingPerMinute: 5,
-    });
+/**
+ * The numbers the OpenAPI document cannot carry (sizes, counts, rates) are checked against the
+ * server: the sandbox is driven to each boundary the client's LIMITS name, and must accept the
+ * limit and refuse one more. A client limit that drifted from the server's fails here.
+ */
+describe('LIMITS agree with what the server enforces', () => {
+  const fx = useSandbox({ rateLimits: 'spec' });
+  // Rate windows are per account and per minute: each test starts with fresh windows.
+  beforeEach(async () => {
+    await fx.sb.clock(2 * 3600);
+  });
+
+  it('JSON body and file sizes', async () => {
+    const me = await freshAccount(fx.sb);
+    const id = uuid();
+    const json = (size: number, revision: number) => {
+      const text = JSON.stringify(draftInput(fx.open, { revision }));
+      return text + ' '.repeat(size - Buffer.byteLength(text));
+    };
+    const draft = ok(
+      await me.w.api<Report>('PUT', `/api/reports/${id}`, {
+        rawBody: json(LIMITS.jsonBodyBytes, 0),
+        contentType: 'application/json',
+      }),
+    );
+    expectError(
+      await me.w.api('PUT', `/api/reports/${id}`, {
+        rawBody: json(LIMITS.jsonBodyBytes + 1, draft.revision),
+        contentType: 'application/json',
+      }),
+      413,
+      'too_large',
+    );
+    const upload = (size: number, revision: number) =>
+      me.w.upload(id, uuid(), { revision, data: Buffer.alloc(size, 0x41), name: 'f.bin' });
+    const big = ok(await upload(LIMITS.fileBytes, draft.revision));
+    expectError(await upload(LIMITS.fileBytes + 1, big.revision), 413, 'too_large');
+    expectError(await upload(LIMITS.fileMinBytes - 1, big.revision), 422, 'empty_file');
+  });
+
+  it('files on a draft, active reports', async () => {
+    const me = await freshAccount(fx.sb);
+    let report = await me.w.draft(fx.open);
+    for (let i = 0; i < LIMITS.draftFiles; i++) report = await me.w.attach(report);
+    expectError(
+      await me.w.upload(report.id, uuid(), { revision: report.revision }),
+      409,
+      'file_limit',
+    );
+    expect(ok(await me.w.me()).active_limit).toBe(LIMITS.activeReports);
+  });
+
+  it('signed-in requests per minute, verification e-mails per minute', async () => {
+    const me = await freshAccount(fx.sb);
+    for (let i = 0; i < LIMITS.rate.signedInPerMinute; i++) ok(await me.w.me());
+    expectError(await me.w.me(), 429, 'rate_limited');
+    const unverified = await freshAccount(fx.sb, { email_verified: false });
+    const send = () => unverified.w.api('POST', '/api/auth/verification-email');
+    for (let i = 0; i < LIMITS.rate.verificationEmail.perMinute; i++) ok(await send());
+    expectError(await send(), 429, 'rate_limited');
   });
 });
