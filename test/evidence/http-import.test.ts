@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  fence,
+  parseHttpEvidence,
+  renderHttpEvidence,
+} from '../../src/core/evidence/http-import/index';
+import { detectHttpEvidence } from '../../src/shared/evidence/http-detect';
+import { burpFixture, curlFixtures, fixtureSecrets, harFixture, rawFixture } from './fixtures/http';
+
+const s = fixtureSecrets();
+
+describe('HTTP evidence import', () => {
+  it('reads a HAR: each entry with its headers, body and response; binary bodies named', () => {
+    const imported = parseHttpEvidence(harFixture(s));
+    expect(imported?.format).toBe('har');
+    const [first, second] = imported?.exchanges ?? [];
+    expect(first?.request.startLine).toBe('POST /api/cart?item=7 HTTP/2');
+    expect(first?.request.headers[0]).toEqual(['Host', 'shop.example.com']);
+    expect(first?.request.headers.map(([n]) => n)).not.toContain(':authority');
+    expect(first?.request.body).toBe('{"qty":-1}');
+    expect(first?.response?.startLine).toBe('HTTP/2 200 OK');
+    expect(second?.response?.body).toBe('[binary body: 4 bytes of image/png]');
+  });
+
+  it('reads a Burp Suite XML export, base64 and plain items alike', () => {
+    const imported = parseHttpEvidence(burpFixture(s));
+    expect(imported?.format).toBe('burp');
+    expect(imported?.exchanges).toHaveLength(2);
+    const [first, second] = imported?.exchanges ?? [];
+    expect(first?.request.startLine).toBe('GET /api/orders/1001 HTTP/1.1');
+    expect(first?.request.headers).toContainEqual(['Cookie', s.cookie]);
+    expect(first?.response?.body).toContain('someone-else@example.com');
+    expect(second?.response?.startLine).toBe('HTTP/1.1 404 Not Found');
+  });
+
+  for (const { command, startLine } of curlFixtures(s)) {
+    it(`reads the curl command ${command.slice(0, 40)}…`, () => {
+      const imported = parseHttpEvidence(command);
+      expect(imported?.format).toBe('curl');
+      expect(imported?.exchanges[0]?.request.startLine).toBe(startLine);
+    });
+  }
+
+  it('turns curl credentials into the headers curl sends', () => {
+    const [copied, , , basic] = curlFixtures(s);
+    const request = parseHttpEvidence(copied?.command ?? '')?.exchanges[0]?.request;
+    expect(request?.headers).toContainEqual(['authorization', `Bearer ${s.jwt}`]);
+    expect(request?.headers).toContainEqual(['Cookie', s.cookie]);
+    expect(request?.body).toBe('{"qty":-1}');
+    const auth = parseHttpEvidence(basic?.command ?? '')?.exchanges[0]?.request.headers;
+    expect(auth).toContainEqual([
+      'Authorization',
+      `Basic ${Buffer.from('admin:hunter2x').toString('base64')}`,
+    ]);
+  });
+
+  it('reads a raw request/response pair', () => {
+    const imported = parseHttpEvidence(rawFixture(s));
+    expect(imported?.format).toBe('raw');
+    const [exchange] = imported?.exchanges ?? [];
+    expect(exchange?.request.body).toBe('{"query":"{ user(id: 2) { email } }"}');
+    expect(exchange?.response?.startLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('renders fenced http blocks, cuts long bodies with a note, keeps the full text', () => {
+    const imported = parseHttpEvidence(harFixture(s, 5000));
+    if (!imported) throw new Error('no import');
+    const rendered = renderHttpEvidence(imported);
+    expect(rendered.markdown).toMatch(/^_From a HAR file\. Long bodies are cut\._/);
+    expect(rendered.markdown).toContain('```http\nPOST /api/cart?item=7 HTTP/2\n');
+    expect(rendered.markdown).toMatch(/\[… \d+ more characters of the body cut here\]/);
+    expect(rendered.needsFile).toBe(true);
+    expect(rendered.fullText).toContain('x'.repeat(5000));
+    const short = renderHttpEvidence(parseHttpEvidence(rawFixture(s)) ?? imported);
+    expect(short.needsFile).toBe(false);
+  });
+
+  it('leaves out exchanges beyond the limit and says so', () => {
+    const imported = parseHttpEvidence(harFixture(s));
+    if (!imported) throw new Error('no import');
+    const rendered = renderHttpEvidence(imported, { bodyChars: 10_000, exchanges: 1 });
+    expect(rendered.markdown).toContain('1 more request not shown here.');
+    expect(rendered.needsFile).toBe(true);
+  });
+
+  it('fences text that holds backticks with a longer fence', () => {
+    expect(fence('a ``` b')).toBe('````http\na ``` b\n````');
+  });
+
+  it('recognizes nothing else', () => {
+    for (const text of ['', 'hello', '{"a":1}', '<xml/>', 'GET is a verb', 'curling']) {
+      expect(detectHttpEvidence(text)).toBeNull();
+      expect(parseHttpEvidence(text)).toBeNull();
+    }
+  });
+
+  it('never throws on arbitrary input, with or without a known start', () => {
+    const starts = [
+      '',
+      'curl ',
+      '{"log":{"entries":',
+      '<items burpVersion="1">',
+      'GET / HTTP/1.1\n',
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...starts), fc.string({ maxLength: 300 }), (start, rest) => {
+        const imported = parseHttpEvidence(start + rest);
+        if (imported) renderHttpEvidence(imported);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
