@@ -4,6 +4,7 @@ import {
   fileLinkTarget,
   findFileLinks,
   insertFileLink,
+  insertFileLinkAt,
   parseFileLinkTarget,
   removeFileLinks,
 } from '../../src/shared/rules/index';
@@ -160,8 +161,46 @@ describe('removeFileLinks', () => {
 describe('insertFileLink', () => {
   const opts = { name: 'log.txt', reportId: R, fileId: F };
 
-  it('inserts a link at the offset', () => {
-    expect(insertFileLink('ab', 1, opts)).toBe(`a[log.txt](${t()})b`);
+  it('inserts a link at the offset, never glued to the words around it', () => {
+    expect(insertFileLink('ab', 1, opts)).toBe(`a [log.txt](${t()}) b`);
+    expect(insertFileLink('a b', 1, opts)).toBe(`a [log.txt](${t()}) b`);
+    expect(insertFileLink('a b', 2, opts)).toBe(`a [log.txt](${t()}) b`);
+  });
+
+  it('several files dropped at one point: each after the last, separated', () => {
+    const first = insertFileLinkAt('Login flow.', 11, { ...opts, name: 'login.request.txt' });
+    const second = insertFileLinkAt(first.markdown, first.end, {
+      ...opts,
+      name: 'har-capture.har',
+      fileId: G,
+    });
+    expect(second.markdown).toBe(
+      `Login flow. [login.request.txt](${t()}) [har-capture.har](${t(G)})`,
+    );
+  });
+
+  it('never inside a heading: a paragraph of its own below it', () => {
+    for (const at of [0, 3, 18, 19]) {
+      expect(insertFileLink('## Security impact\n', at, opts)).toBe(
+        `## Security impact\n\n[log.txt](${t()})\n`,
+      );
+    }
+    expect(insertFileLink('## A\n\n## B\n', 2, opts)).toBe(`## A\n\n[log.txt](${t()})\n\n## B\n`);
+  });
+
+  it('never inside an inline construct, a code block or block syntax', () => {
+    expect(insertFileLink('see `a b` now', 6, opts)).toBe(`see \`a b\` [log.txt](${t()}) now`);
+    expect(insertFileLink('see https\\://x.com now', 9, opts)).toBe(
+      `see https\\://x.com [log.txt](${t()}) now`,
+    );
+    expect(insertFileLink('```\nx\n```\n', 5, opts)).toBe(
+      `\`\`\`\nx\n\`\`\`\n\n[log.txt](${t()})\n`,
+    );
+    expect(insertFileLink('- a\n- b\n', 0, opts)).toBe(`- a\n- b\n\n[log.txt](${t()})\n`);
+  });
+
+  it('on an empty line between blocks: a paragraph of its own there', () => {
+    expect(insertFileLink('## A\n\n## B\n', 5, opts)).toBe(`## A\n\n[log.txt](${t()})\n\n## B\n`);
   });
 
   it('inserts an image embed', () => {
@@ -169,9 +208,9 @@ describe('insertFileLink', () => {
   });
 
   it('clamps the offset and does not split a surrogate pair', () => {
-    expect(insertFileLink('ab', 99, opts)).toBe(`ab[log.txt](${t()})`);
-    expect(insertFileLink('ab', -5, opts)).toBe(`[log.txt](${t()})ab`);
-    expect(insertFileLink('😀', 1, opts)).toBe(`😀[log.txt](${t()})`);
+    expect(insertFileLink('ab', 99, opts)).toBe(`ab [log.txt](${t()})`);
+    expect(insertFileLink('ab', -5, opts)).toBe(`[log.txt](${t()}) ab`);
+    expect(insertFileLink('😀', 1, opts)).toBe(`😀 [log.txt](${t()})`);
   });
 
   it('escapes the name so the link reads back with the same text', () => {
