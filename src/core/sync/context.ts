@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { ResearcherApi } from '../api';
 import type { EngineEvents } from '../engine/events';
 import type { Store } from '../store';
@@ -12,18 +13,22 @@ export interface SyncContext {
   fetchedAt?: Map<string, number>;
 }
 
-/** Runs `work` over `items` with at most `limit` running at once, in order of start. */
+/**
+ * Runs `work` over `items` with at most `limit` running at once, in order of start. The first
+ * failure rejects, and items not yet started are dropped (what runs already finishes).
+ */
 export async function forEachLimited<T>(
   items: readonly T[],
   limit: number,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  });
-  await Promise.all(workers);
+  const run = pLimit(Math.max(1, limit));
+  await Promise.all(
+    items.map((item) =>
+      run(() => work(item)).catch((error: unknown) => {
+        run.clearQueue();
+        throw error;
+      }),
+    ),
+  );
 }
