@@ -1,26 +1,17 @@
-import { extname } from 'node:path';
+import { lookup } from 'mime-types';
 
-// The server keeps whatever type the client sends; a small table covers typical evidence.
-const TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.txt': 'text/plain',
-  '.log': 'text/plain',
-  '.md': 'text/markdown',
-  '.json': 'application/json',
-  '.har': 'application/json',
-  '.xml': 'application/xml',
-  '.html': 'text/html',
-  '.pdf': 'application/pdf',
-  '.zip': 'application/zip',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.pcap': 'application/vnd.tcpdump.pcap',
+/**
+ * Evidence formats the media-type database does not name (the server keeps whatever type the
+ * client sends, so these only have to be sensible for the program's team).
+ */
+const EVIDENCE_TYPES: Record<string, string> = {
+  har: 'application/json',
+  http: 'text/plain',
 };
 
+/** The `Content-Type` an evidence file is uploaded with, from its name. */
 export function contentTypeFor(name: string): string {
-  return TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  return EVIDENCE_TYPES[extension] ?? (lookup(name) || 'application/octet-stream');
 }
