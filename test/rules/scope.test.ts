@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractTargets, matchAsset, parseScope } from '../../src/shared/scope/scope';
+
+/** A program policy as programs write it: prose, lists, a table, code spans. */
+const SCOPE = `
+In scope for this program:
+
+- \`*.shop.example.com\` — all storefronts
+- https://api.example.com/v2 (the public API, v2 only)
+- admin.example.org
+- Our office range 198.51.100.0/24 and the VPN gateway 203.0.113.7
+- Android app **com.example.shop** and the iOS app https://apps.apple.com/us/app/example-shop/id1234567890
+- https://play.google.com/store/apps/details?id=com.example.wallet
+
+| Asset | Type |
+| --- | --- |
+| partners.example.net | web |
+`;
+
+const EXCLUSIONS = `
+- legacy.shop.example.com (being retired)
+- https://api.example.com/v2/internal
+- Denial of service, social engineering, e.g. phishing
+- Findings in README.md files
+`;
+
+const rules = parseScope(SCOPE, EXCLUSIONS);
+
+describe('scope guard', () => {
+  it('extracts hosts, wildcards, URLs, IP ranges and app ids from prose', () => {
+    const all = rules.scope.flatMap((l) => l.targets);
+    expect(all).toEqual(
+      expect.arrayContaining([
+        { type: 'wildcard', domain: 'shop.example.com' },
+        { type: 'url', host: 'api.example.com', path: '/v2' },
+        { type: 'host', host: 'admin.example.org' },
+        { type: 'cidr', address: '198.51.100.0', prefix: 24 },
+        { type: 'ip', address: '203.0.113.7' },
+        { type: 'app', id: 'com.example.shop' },
+        { type: 'app', id: 'id1234567890' },
+        { type: 'app', id: 'com.example.wallet' },
+        { type: 'host', host: 'partners.example.net' },
+      ]),
+    );
+    // Lines without targets (prose) are not scope lines.
+    expect(rules.exclusions.map((l) => l.text)).toEqual([
+      'legacy.shop.example.com (being retired)',
+      'https://api.example.com/v2/internal',
+      'Findings in README.md files',
+    ]);
+  });
+
+  const cases: [string, string, string | null][] = [
+    ['https://eu.shop.example.com/cart?id=1', 'in-scope', '*.shop.example.com — all storefronts'],
+    ['eu.shop.example.com', 'in-scope', '*.shop.example.com — all storefronts'],
+    [
+      'https://api.example.com/v2/users/7',
+      'in-scope',
+      'https://api.example.com/v2 (the public API, v2 only)',
+    ],
+    ['API at https://admin.example.org/login', 'in-scope', 'admin.example.org'],
+    [
+      '198.51.100.77',
+      'in-scope',
+      'Our office range 198.51.100.0/24 and the VPN gateway 203.0.113.7',
+    ],
+    [
+      'http://203.0.113.7:8443/',
+      'in-scope',
+      'Our office range 198.51.100.0/24 and the VPN gateway 203.0.113.7',
+    ],
+    ['Android app com.example.shop 4.2.1', 'in-scope', null],
+    ['partners.example.net', 'in-scope', 'partners.example.net · web'],
+    ['legacy.shop.example.com', 'excluded', 'legacy.shop.example.com (being retired)'],
+    [
+      'https://api.example.com/v2/internal/debug',
+      'excluded',
+      'https://api.example.com/v2/internal',
+    ],
+    ['https://api.example.com/v1/users', 'out-of-scope', null],
+    ['shop.example.com', 'out-of-scope', null],
+    ['www.other-company.com', 'out-of-scope', null],
+    ['198.51.101.1', 'out-of-scope', null],
+    ['the login form', 'unknown', null],
+  ];
+  for (const [asset, status, line] of cases) {
+    it(`${asset} → ${status}`, () => {
+      const match = matchAsset(rules, asset);
+      expect(match.status).toBe(status);
+      if (line !== null && 'line' in match) expect(match.line).toBe(line);
+    });
+  }
+
+  it('says nothing when the policy lists no targets', () => {
+    const prose = parseScope('- web assets of Example\n- api assets', '- Denial of service');
+    expect(matchAsset(prose, 'https://example.com')).toEqual({ status: 'unknown' });
+  });
+
+  it('does not take file names or versions for hosts', () => {
+    expect(extractTargets('see report.pdf, v1.2.3 and e.g. this')).toEqual([]);
+  });
+
+  it('never throws on arbitrary scope text and assets', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.string({ maxLength: 300 }),
+        fc.string({ maxLength: 100 }),
+        (s, e, a) => {
+          matchAsset(parseScope(s, e), a);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
