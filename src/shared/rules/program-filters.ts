@@ -8,26 +8,18 @@
  * 5,000 up to and including 10,000; over_10k above 10,000. Unknown option values are ignored, as
  * the API document says.
  */
-import type { AssetType, Intake, RewardBand, UpdatedFilter } from '../api/index';
+import {
+  ASSET_TYPES,
+  INTAKE_VALUES,
+  REWARD_BANDS,
+  UPDATED_FILTERS,
+  type RewardBand,
+} from '../api/index';
 
-// Type-only imports keep this module free of the contract's runtime (its JSON document).
-export const ASSET_OPTIONS = [
-  'web',
-  'api',
-  'mobile',
-  'source_code',
-  'cloud',
-  'hardware',
-  'other',
-] as const satisfies readonly AssetType[];
-export const REWARD_OPTIONS = [
-  'under_1k',
-  '1k_5k',
-  '5k_10k',
-  'over_10k',
-] as const satisfies readonly RewardBand[];
-export const UPDATED_OPTIONS = ['any', '7d', '30d'] as const satisfies readonly UpdatedFilter[];
-export const INTAKE_OPTIONS = ['open', 'paused', 'closed'] as const satisfies readonly Intake[];
+export const ASSET_OPTIONS = ASSET_TYPES;
+export const REWARD_OPTIONS = REWARD_BANDS;
+export const UPDATED_OPTIONS = UPDATED_FILTERS;
+export const INTAKE_OPTIONS = INTAKE_VALUES;
 
 export type UpdatedWindow = (typeof UPDATED_OPTIONS)[number];
 
