@@ -30,7 +30,6 @@ export function ReportList() {
       <div
         role="list"
         aria-label="Reports"
-        aria-rowcount={count}
         className="report-list"
         style={{ height: virtualizer.getTotalSize() }}
       >
