@@ -27,28 +27,12 @@ describe('messages', () => {
     expect(() => t.store.messages.replaceThread('nope', [makeMessage()])).toThrow(/FOREIGN KEY/);
   });
 
-  it('finds a researcher message by content fingerprint for the resend check', () => {
-    const report = makeReport();
-    t.store.reports.upsertReports([report]);
-    const files = [
-      { id: 'f2', name: 'b', size: 1, content_type: 'text/plain' },
-      { id: 'f1', name: 'a', size: 1, content_type: 'text/plain' },
-    ];
-    t.store.messages.replaceThread(report.id, [
-      makeMessage({ author: 'agent', body: 'same text' }),
-      makeMessage({ author: 'researcher', body: 'here is the request', attachments: files }),
-    ]);
-    const mine = messageFingerprint('here is the request', ['f1', 'f2']);
-    expect(t.store.messages.hasResearcherMessage(report.id, mine)).toBe(true);
-    // An agent message with the same body is not "mine".
-    expect(
-      t.store.messages.hasResearcherMessage(report.id, messageFingerprint('same text', [])),
-    ).toBe(false);
-    expect(
-      t.store.messages.hasResearcherMessage(
-        report.id,
-        messageFingerprint('here is the request', []),
-      ),
-    ).toBe(false);
+  it('fingerprints a message by its body and its set of file ids', () => {
+    const fp = messageFingerprint('here is the request', ['f1', 'f2']);
+    expect(messageFingerprint('here is the request', ['f2', 'f1'])).toBe(fp);
+    expect(messageFingerprint('here is the request', [])).not.toBe(fp);
+    expect(messageFingerprint('here is the request ', ['f1', 'f2'])).not.toBe(fp);
+    // The separator keeps a body ending in a file id apart from that file.
+    expect(messageFingerprint('a', ['b'])).not.toBe(messageFingerprint('ab', []));
   });
 });

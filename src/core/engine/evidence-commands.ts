@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { LIMITS } from '../../shared/api';
 import { contentOf } from '../../shared/bridge/draft-content';
 import type { EvidenceView } from '../../shared/bridge/views';
 import { insertFileLink, removeFileLinks } from '../../shared/rules';
-import { validateFile } from '../domain/validate';
-import { contentTypeFor } from './content-type';
+import type { Store } from '../store';
 import { EngineInputError } from './errors';
-import { adoptDraft, queueDraftChange, queueSave } from './local-drafts';
+import { takeFiles } from './incoming-files';
+import { adoptDraft, queueDraftChange, queueSave, serverDraft } from './local-drafts';
 import { requireWritable, USER, type SessionContext } from './session-context';
 import { toEvidenceView } from './views';
 
@@ -27,62 +26,66 @@ export class EvidenceCommands {
 
   /**
    * Copies evidence into the local store (hashing it), links it in the description at `insertAt`
-   * when given, and queues the upload before the save that carries the link.
+   * when given, and queues the uploads before the save that carries the links. Every file is
+   * checked first and everything is queued in one transaction: a call that fails leaves nothing
+   * queued, nothing linked and nothing to upload.
    */
-  async attachFiles(
-    reportId: string,
-    files: FileInput[],
-    purpose: 'report' | 'message' = 'report',
-  ): Promise<EvidenceView[]> {
+  async attachFiles(reportId: string, files: FileInput[]): Promise<EvidenceView[]> {
     requireWritable(this.#ctx);
     const { store } = this.#ctx;
-    const draft = adoptDraft(store, reportId);
-    if (purpose === 'report' && !draft)
-      throw new EngineInputError('report_id', 'only a draft takes evidence');
-    const added: EvidenceView[] = [];
-    for (const file of files) {
-      const name = basename(file.path);
-      const info = await stat(file.path);
-      const first = validateFile({ name, size: info.size })[0];
-      if (first) throw new EngineInputError(`file "${name}"`, first.message);
-      const fileId = randomUUID();
-      const evidence = await store.evidence.add({
-        reportId,
-        fileId,
-        name,
-        contentType: contentTypeFor(name),
-        sourcePath: file.path,
-        purpose,
-      });
-      store.db.transaction(() => {
+    const draftNow = (): void => {
+      if (!store.drafts.get(reportId) && !serverDraft(store, reportId)) {
+        throw new EngineInputError('report_id', 'only a draft takes evidence');
+      }
+    };
+    draftNow();
+    const incoming = await takeFiles(
+      store,
+      files.map((f) => f.path),
+    );
+    const added = store.db.transaction(() => {
+      draftNow();
+      const room = LIMITS.draftFiles - draftFileIds(store, reportId).size;
+      if (incoming.length > room) {
+        throw new EngineInputError(
+          'files',
+          `a draft holds at most ${LIMITS.draftFiles} files; ${Math.max(0, room)} more fit`,
+        );
+      }
+      const draft = adoptDraft(store, reportId);
+      if (!draft) throw new EngineInputError('report_id', 'only a draft takes evidence');
+      let description = draft.description;
+      const linked = incoming.map((file, i) => {
+        const fileId = randomUUID();
+        const evidence = store.evidence.link({ reportId, fileId, ...file, purpose: 'report' });
         queueDraftChange(store, {
           reportId,
           kind: 'upload_file',
           payload: {
             file_id: fileId,
-            name,
-            content_type: evidence.contentType,
+            name: file.name,
+            content_type: file.contentType,
             size: evidence.size,
             sha256: evidence.sha256,
           },
         });
-        const current = store.drafts.get(reportId);
-        if (purpose === 'report' && current && file.insertAt !== undefined) {
-          const description = insertFileLink(current.description, file.insertAt, {
-            name,
+        const insertAt = files[i]?.insertAt;
+        if (insertAt !== undefined) {
+          description = insertFileLink(description, insertAt, {
+            name: file.name,
             reportId,
             fileId,
-            image: evidence.contentType.startsWith('image/'),
+            image: file.contentType.startsWith('image/'),
           });
-          store.drafts.setContent(reportId, current.programId, {
-            ...contentOf(current),
-            description,
-          });
-          queueSave(store, reportId);
         }
+        return toEvidenceView(evidence);
       });
-      added.push(toEvidenceView(evidence));
-    }
+      if (description !== draft.description) {
+        store.drafts.setContent(reportId, draft.programId, { ...contentOf(draft), description });
+        queueSave(store, reportId);
+      }
+      return linked;
+    });
     this.#ctx.kick();
     return added;
   }
@@ -132,4 +135,24 @@ export class EvidenceCommands {
     const result = await this.#ctx.api.downloadFile(reportId, fileId, destination, USER);
     return { savedTo: result.path };
   }
+}
+
+/**
+ * The draft's files as far as this client knows: those on the server (the mirror) and those
+ * queued to go there, less those queued for removal. The server allows 10 on a draft.
+ */
+function draftFileIds(store: Store, reportId: string): Set<string> {
+  const attachments = store.reports.getReport(reportId)?.attachments ?? {};
+  const ids = new Set(
+    Object.entries(attachments)
+      .filter(([, a]) => a.reply !== true)
+      .map(([id]) => id),
+  );
+  for (const file of store.evidence.listForReport(reportId)) {
+    if (file.purpose === 'report') ids.add(file.fileId);
+  }
+  for (const entry of store.outbox.list({ reportId })) {
+    if (entry.kind === 'remove_file') ids.delete((entry.payload as { file_id: string }).file_id);
+  }
+  return ids;
 }

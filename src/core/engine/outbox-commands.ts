@@ -1,3 +1,4 @@
+import { releaseAbandonedMessageFiles } from '../outbox';
 import type { SessionContext } from './session-context';
 
 /** The user's hand on the queue: retry a parked change, or give it up. */
@@ -13,8 +14,14 @@ export class OutboxCommands {
     this.#ctx.kick();
   }
 
+  /** A discarded message's files are released with it: reused if sent again, else deleted. */
   discardEntry(entryId: number): void {
-    this.#ctx.store.outbox.cancel(entryId);
+    const { store } = this.#ctx;
+    const released = store.db.transaction(() => {
+      store.outbox.cancel(entryId);
+      return releaseAbandonedMessageFiles(store);
+    });
+    if (released > 0) this.#ctx.kick();
     this.#ctx.emitStatus();
   }
 }

@@ -140,7 +140,7 @@ export class AccountSession {
     this.views = new ReadModel(ctx);
     this.drafts = new DraftCommands(ctx);
     this.evidence = new EvidenceCommands(ctx);
-    this.triage = new TriageCommands(ctx, this.evidence);
+    this.triage = new TriageCommands(ctx);
     this.outbox = new OutboxCommands(ctx);
     this.account = new AccountCommands(ctx);
     // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.

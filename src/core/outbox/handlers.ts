@@ -1,11 +1,12 @@
-import type { Report } from '../../shared/api';
+import type { Message, Report } from '../../shared/api';
 import { isApiError } from '../api';
 import { contentOf, sameContent } from '../../shared/bridge/draft-content';
 import type { DraftContent } from '../../shared/bridge/views';
 import { findFileLinks, removeFileLinks } from '../../shared/rules';
-import { messageFingerprint, type OutboxEntry, type OutboxKind } from '../store';
+import type { OutboxEntry, OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
 import { acknowledgeReport, reconcileDraft, recordSent } from './reconcile';
+import { markOf, postedSince } from './thread-mark';
 
 type Handler<K extends OutboxKind> = (
   ctx: OutboxContext,
@@ -74,7 +75,7 @@ const saveReport: Handler<'save_report'> = async (ctx, entry, signal) => {
   const content = sendableContent(ctx, entry.reportId, contentOf(draft));
   const revision = draft.baseRevision ?? 0;
   if (draft.base && draft.baseRevision !== null && sameContent(draft.base, content)) return DONE;
-  recordSent(ctx.store, entry.reportId, content);
+  recordSent(ctx.store, entry.reportId, content, revision);
   try {
     const report = await ctx.api.saveReport(
       entry.reportId,
@@ -111,13 +112,33 @@ function sendableContent(
   return { ...content, description };
 }
 
+/**
+ * A draft file sent to a report that is no longer a draft would land as a pending message file
+ * (what the server does with an upload after submission), a stray nobody sends: it waits for the
+ * user instead.
+ */
+function notADraftAnyMore(status: string): Outcome {
+  return {
+    kind: 'park',
+    error: {
+      status: 409,
+      code: 'invalid_state',
+      detail: `The report is now ${status}; the file was not attached.`,
+    },
+  };
+}
+
 const uploadFile: Handler<'upload_file'> = async (ctx, entry, signal) => {
   const file = ctx.store.evidence.get(entry.payload.file_id);
   if (!file) return DONE; // removed locally before it was sent
   const report = ctx.store.reports.getReport(entry.reportId);
+  // The file id is this client's own (a UUID it chose): no other writer can have made it ready.
   if (report?.attachments[file.fileId]?.state === 'ready') {
     ctx.store.evidence.setState(file.fileId, 'uploaded');
     return DONE;
+  }
+  if (file.purpose === 'report' && report && report.status !== 'draft') {
+    return notADraftAnyMore(report.status);
   }
   ctx.store.evidence.setState(file.fileId, 'uploading');
   let lastEmit = 0;
@@ -156,6 +177,9 @@ const uploadFile: Handler<'upload_file'> = async (ctx, entry, signal) => {
       ctx.store.evidence.setState(file.fileId, 'queued');
       // An upload overwrites no content: after folding the server's state in, resend.
       reconcileDraft(ctx.store, current);
+      if (file.purpose === 'report' && current.status !== 'draft') {
+        return notADraftAnyMore(current.status);
+      }
       return AGAIN;
     }
     ctx.store.evidence.setState(
@@ -199,9 +223,21 @@ const removeFile: Handler<'remove_file'> = async (ctx, entry, signal) => {
       ctx.store.evidence.remove(fileId);
       return DONE;
     }
+    if (isApiError(error) && error.code === 'invalid_state' && isMessageFile(ctx, entry)) {
+      // A message file that was sent after all, or whose report is closed: it can no longer
+      // change, and it no longer counts as pending. Nothing a retry could do.
+      ctx.store.evidence.remove(fileId);
+      return DONE;
+    }
     throw error;
   }
 };
+
+function isMessageFile(ctx: OutboxContext, entry: OutboxEntry<'remove_file'>): boolean {
+  const fileId = entry.payload.file_id;
+  if (ctx.store.evidence.get(fileId)?.purpose === 'message') return true;
+  return ctx.store.reports.getReport(entry.reportId)?.attachments[fileId]?.reply === true;
+}
 
 const submit: Handler<'submit'> = async (ctx, entry, signal) => {
   try {
@@ -244,47 +280,45 @@ const withdraw: Handler<'withdraw'> = async (ctx, entry, signal) => {
 };
 
 /**
- * Posting is not idempotent. Before any resend (an earlier attempt may have reached the server
- * without us hearing back), read the thread and count this content's messages against the
- * entries already known to be delivered.
+ * Posting is not idempotent, and the website or another device may post the very same text. So
+ * every attempt reads the thread first. After an attempt whose outcome is unknown (no answer, a
+ * 500, a crash), only a researcher message with this body and these files posted after the point
+ * recorded before that attempt can be it: an older one is someone else's. If there is none, the
+ * point moves to the end of the thread just read, durably, and the message is sent.
  */
 const postMessage: Handler<'post_message'> = async (ctx, entry, signal) => {
-  const fingerprint = entry.bodyHash ?? messageFingerprint(entry.payload.body, entry.payload.files);
-  if (entry.attempts > 1) {
-    const thread = await ctx.api.listMessages(entry.reportId, { ...OUTBOX, signal });
-    ctx.store.messages.replaceThread(entry.reportId, thread.messages);
-    const delivered = thread.messages.filter(
-      (m) =>
-        m.author === 'researcher' &&
-        messageFingerprint(
-          m.body,
-          m.attachments.map((a) => a.id),
-        ) === fingerprint,
-    ).length;
-    const claimed = ctx.store.outbox
-      .list({ reportId: entry.reportId, includeDone: true })
-      .filter(
-        (e) => e.kind === 'post_message' && e.state === 'done' && e.bodyHash === fingerprint,
-      ).length;
-    if (delivered > claimed) return DONE;
+  const { body, files, threadMark } = entry.payload;
+  const thread = await ctx.api.listMessages(entry.reportId, { ...OUTBOX, signal });
+  if (threadMark && postedSince(thread.messages, threadMark, body, files)) {
+    messageDelivered(ctx, entry, null, thread.messages);
+    return DONE;
   }
-  const report = await ctx.api.postMessage(
-    entry.reportId,
-    { body: entry.payload.body, files: entry.payload.files },
-    { ...OUTBOX, signal },
-  );
-  // The answer is the report; the thread (with our message and its files) is one more read.
-  const thread = await ctx.api
-    .listMessages(entry.reportId, { ...OUTBOX, signal })
-    .catch(() => null);
-  ctx.store.db.transaction(() => {
-    ctx.store.reports.upsertReports([report]);
-    if (thread) ctx.store.messages.replaceThread(entry.reportId, thread.messages);
-    for (const fileId of entry.payload.files) ctx.store.evidence.remove(fileId);
+  ctx.store.outbox.setPayload<'post_message'>(entry.id, {
+    body,
+    files,
+    threadMark: markOf(thread.messages),
   });
+  const report = await ctx.api.postMessage(entry.reportId, { body, files }, { ...OUTBOX, signal });
+  // The answer is the report; the thread (with our message and its files) is one more read.
+  const after = await ctx.api.listMessages(entry.reportId, { ...OUTBOX, signal }).catch(() => null);
+  messageDelivered(ctx, entry, report, after?.messages ?? null);
   ctx.requestSync();
   return DONE;
 };
+
+/** The message is on the server: mirror it; its files are sent and no longer local evidence. */
+function messageDelivered(
+  ctx: OutboxContext,
+  entry: OutboxEntry<'post_message'>,
+  report: Report | null,
+  thread: Message[] | null,
+): void {
+  ctx.store.db.transaction(() => {
+    if (report) ctx.store.reports.upsertReports([report]);
+    if (thread) ctx.store.messages.replaceThread(entry.reportId, thread);
+    for (const fileId of entry.payload.files) ctx.store.evidence.remove(fileId);
+  });
+}
 
 export const HANDLERS: { [K in OutboxKind]: Handler<K> } = {
   save_report: saveReport,

@@ -27,10 +27,13 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
     // The server may hold our own last save whose answer was lost (a dropped connection, a
     // crash). That is no foreign change: it becomes the base, and ours (which may have moved on
     // since) wins. Likewise a draft never acknowledged was created by this client.
-    const sent = store.syncState.get<DraftContent[]>(sentKey(current.id)) ?? [];
-    const ownWrite = sent.some((content) => sameContent(contentOf(content), theirs));
+    const ownWrite = sentSaves(store, current.id).some(
+      (save) => save.revision === (draft.baseRevision ?? 0) && sameContent(save.content, theirs),
+    );
     const merge = mergeDraft(ownWrite ? theirs : (draft.base ?? theirs), ours, theirs);
-    if (ownWrite) store.syncState.delete(sentKey(current.id));
+    // The server has moved past the revision every recorded save was sent with: none of them can
+    // be carried out any more, so none may be taken for the server's content later on.
+    store.syncState.delete(sentKey(current.id));
     store.drafts.acknowledge(current.id, theirs, current.revision);
     if (!sameContent(merge.merged, ours)) {
       store.drafts.setContent(current.id, draft.programId, merge.merged);
@@ -51,14 +54,46 @@ const sentKey = (reportId: string): string => `outbox.sent.${reportId}`;
 /** Saves sent without an answer since the last acknowledged write; a few are plenty. */
 const SENT_KEPT = 8;
 
+/** A save that left without an answer, with the revision it was sent with. */
+interface SentSave {
+  revision: number;
+  content: DraftContent;
+}
+
+function sentSaves(store: Store, reportId: string): SentSave[] {
+  return store.syncState.get<SentSave[]>(sentKey(reportId)) ?? [];
+}
+
 /**
  * Written (durably) just before a save goes out, so that after a lost answer or a crash the
  * reconcile recognises the server's content as our own write rather than someone else's. Every
  * unanswered save is kept (the user may type between the attempts), until one is acknowledged.
+ * The revision narrows the match to what our save could have produced: the server takes a save
+ * only at the revision it was sent with, so the server's content counts as ours only while the
+ * draft's base is still that revision; another writer's identical content after that is theirs.
  */
-export function recordSent(store: Store, reportId: string, content: DraftContent): void {
-  const sent = store.syncState.get<DraftContent[]>(sentKey(reportId)) ?? [];
-  store.syncState.set(sentKey(reportId), [...sent, contentOf(content)].slice(-SENT_KEPT));
+export function recordSent(
+  store: Store,
+  reportId: string,
+  content: DraftContent,
+  revision: number,
+): void {
+  const sent = sentSaves(store, reportId);
+  const save: SentSave = { revision, content: contentOf(content) };
+  store.syncState.set(sentKey(reportId), [...sent, save].slice(-SENT_KEPT));
+}
+
+/**
+ * Drops the records of unanswered saves that nothing can need any more: a draft with no open
+ * entry has no save in flight (a crash leaves its entry open), so no lost answer to reconcile.
+ */
+export function forgetIdleSentSaves(store: Store): void {
+  store.db.transaction(() => {
+    const busy = new Set(store.outbox.list().map((entry) => entry.reportId));
+    for (const draft of store.drafts.list()) {
+      if (!busy.has(draft.reportId)) store.syncState.delete(sentKey(draft.reportId));
+    }
+  });
 }
 
 /** The server accepted a write: its report is mirrored and, for a draft, becomes the base. */

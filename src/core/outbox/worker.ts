@@ -1,7 +1,9 @@
 import { backoff, DEFAULT_RETRY_POLICY, isApiError, type RetryPolicy } from '../api';
-import type { OutboxEntry, OutboxKind } from '../store';
+import type { OutboxEntry, OutboxKind, Store } from '../store';
 import type { OutboxContext, Outcome } from './context';
 import { HANDLERS } from './handlers';
+import { releaseAbandonedMessageFiles } from './message-files';
+import { forgetIdleSentSaves } from './reconcile';
 
 export interface OutboxWorkerOptions {
   /** Reports worked on at once; each report's entries always run one at a time, in order. */
@@ -51,7 +53,9 @@ export class OutboxWorker {
 
   start(): void {
     if (this.#loop) return;
-    this.#ctx.store.outbox.recoverInFlight();
+    const { store } = this.#ctx;
+    store.outbox.recoverInFlight();
+    tidy(store);
     this.#loop = this.#run();
   }
 
@@ -157,7 +161,12 @@ export class OutboxWorker {
     if (outcome.kind !== 'later') this.#busySince.delete(current.id);
     switch (outcome.kind) {
       case 'done':
-        store.outbox.markDone(current.id);
+        store.db.transaction(() => {
+          store.outbox.markDone(current.id);
+          // Nothing reads a done entry: a lost answer is reconciled from the server's state and
+          // what the entry itself recorded before it was sent (thread mark, sent saves).
+          store.outbox.pruneDone(new Date().toISOString());
+        });
         break;
       case 'again':
         store.outbox.retryLater(current.id, this.#ctx.now(), null);
@@ -208,6 +217,17 @@ export class OutboxWorker {
     // Other 4xx: resending it unchanged would fail the same way.
     return { kind: 'park', error };
   }
+}
+
+/**
+ * At start: done entries (an older version kept them) go; so do records of unanswered saves no
+ * open entry needs, and message files no open message will send (an older version left some
+ * behind for replies it refused).
+ */
+function tidy(store: Store): void {
+  store.outbox.pruneDone(new Date().toISOString());
+  forgetIdleSentSaves(store);
+  releaseAbandonedMessageFiles(store);
 }
 
 /**

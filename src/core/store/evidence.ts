@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { imageWithoutMetadata } from '../evidence/images';
 import type { Db } from './database';
 
 export type EvidenceState = 'queued' | 'uploading' | 'uploaded' | 'failed';
@@ -39,18 +40,35 @@ export interface StoredBlob {
   path: string;
 }
 
+/** A file already copied into the store (`importFile`), to be linked to a report. */
+export interface LinkEvidenceInput extends Omit<AddEvidenceInput, 'sourcePath'> {
+  blob: StoredBlob;
+}
+
 export interface EvidenceRepository {
   /** Copies a file into the content-addressed store, hashing while streaming. Dedupes. */
   importFile(sourcePath: string): Promise<StoredBlob>;
   /** Imports the file and links it to a report as `queued`. */
   add(input: AddEvidenceInput): Promise<EvidenceFile>;
+  /**
+   * Links an imported blob to a report as `queued`. No I/O: a caller can link several files and
+   * queue their uploads in one transaction, so a refused call leaves nothing behind.
+   */
+  link(input: LinkEvidenceInput): EvidenceFile;
   blobPath(sha256: string): string;
   get(fileId: string): EvidenceFile | null;
   listForReport(reportId: string): EvidenceFile[];
+  /** Every report's files of one purpose (e.g. message evidence not sent yet). */
+  listByPurpose(purpose: EvidencePurpose): EvidenceFile[];
   /** Files of a report not uploaded yet (queued, uploading or failed). */
   listPending(reportId: string): EvidenceFile[];
   setState(fileId: string, state: EvidenceState): void;
   setProgress(fileId: string, uploadedBytes: number): void;
+  /**
+   * Points a file not uploaded yet at other bytes (a redacted copy): the upload sends them, and
+   * the original bytes are left to collectGarbage.
+   */
+  replaceBlob(fileId: string, blob: StoredBlob): void;
   /** Unlinks a file from its report; the bytes stay until collectGarbage. */
   remove(fileId: string): void;
   /** Deletes stored files no report links to any more; returns how many were deleted. */
@@ -114,6 +132,9 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
   const selectForReport = sqlite.prepare<[string], EvidenceRow>(
     'SELECT * FROM evidence WHERE report_id = ? ORDER BY created_at, file_id',
   );
+  const selectByPurpose = sqlite.prepare<[EvidencePurpose], EvidenceRow>(
+    'SELECT * FROM evidence WHERE purpose = ? ORDER BY created_at, file_id',
+  );
   const selectPending = sqlite.prepare<[string], EvidenceRow>(
     `SELECT * FROM evidence WHERE report_id = ? AND state <> 'uploaded' ORDER BY created_at, file_id`,
   );
@@ -127,6 +148,10 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
     'UPDATE evidence SET uploaded_bytes = min(size, max(0, ?)), updated_at = ? WHERE file_id = ?',
   );
   const deleteLink = sqlite.prepare<[string]>('DELETE FROM evidence WHERE file_id = ?');
+  const updateBlob = sqlite.prepare<[string, number, string, string]>(
+    `UPDATE evidence SET sha256 = ?, size = ?, uploaded_bytes = 0, updated_at = ?
+     WHERE file_id = ? AND state <> 'uploaded'`,
+  );
   const selectOrphans = sqlite.prepare<[], { sha256: string }>(
     'SELECT sha256 FROM evidence_blobs WHERE sha256 NOT IN (SELECT sha256 FROM evidence)',
   );
@@ -140,7 +165,22 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
     return join(root, sha256.slice(0, 2), sha256);
   }
 
+  /**
+   * Images are stored (and so uploaded and shown) without their metadata: EXIF with the GPS
+   * position, XMP, PNG text chunks. Every other file is copied byte for byte.
+   */
   async function importFile(sourcePath: string): Promise<StoredBlob> {
+    await mkdir(tmpDir, { recursive: true });
+    const clean = await imageWithoutMetadata(sourcePath, tmpDir);
+    if (!clean) return importCopy(sourcePath);
+    try {
+      return await importCopy(clean);
+    } finally {
+      await rm(clean, { force: true });
+    }
+  }
+
+  async function importCopy(sourcePath: string): Promise<StoredBlob> {
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, `${randomUUID()}.part`);
     const hash = createHash('sha256');
@@ -179,23 +219,28 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
     }
   }
 
+  function link(input: LinkEvidenceInput): EvidenceFile {
+    insertLink.run({
+      file_id: input.fileId,
+      report_id: input.reportId,
+      purpose: input.purpose ?? 'report',
+      name: input.name,
+      content_type: input.contentType,
+      size: input.blob.size,
+      sha256: input.blob.sha256,
+      at: new Date().toISOString(),
+    });
+    return toFile(selectOne.get(input.fileId) as EvidenceRow);
+  }
+
   return {
     importFile,
 
     async add(input) {
-      const blob = await importFile(input.sourcePath);
-      insertLink.run({
-        file_id: input.fileId,
-        report_id: input.reportId,
-        purpose: input.purpose ?? 'report',
-        name: input.name,
-        content_type: input.contentType,
-        size: blob.size,
-        sha256: blob.sha256,
-        at: new Date().toISOString(),
-      });
-      return toFile(selectOne.get(input.fileId) as EvidenceRow);
+      const { sourcePath, ...rest } = input;
+      return link({ ...rest, blob: await importFile(sourcePath) });
     },
+    link,
 
     blobPath,
     get(fileId) {
@@ -203,11 +248,14 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
       return row ? toFile(row) : null;
     },
     listForReport: (reportId) => selectForReport.all(reportId).map(toFile),
+    listByPurpose: (purpose) => selectByPurpose.all(purpose).map(toFile),
     listPending: (reportId) => selectPending.all(reportId).map(toFile),
     setState: (fileId, state) =>
       void updateState.run({ state, at: new Date().toISOString(), file_id: fileId }),
     setProgress: (fileId, bytes) =>
       void updateProgress.run(Math.trunc(bytes), new Date().toISOString(), fileId),
+    replaceBlob: (fileId, blob) =>
+      void updateBlob.run(blob.sha256, blob.size, new Date().toISOString(), fileId),
     remove: (fileId) => void deleteLink.run(fileId),
 
     async collectGarbage(options = {}) {

@@ -4,8 +4,9 @@ import type { Message, MessageFile } from './api-types';
 
 /**
  * Identity of a message's content: sha256 over the body and the sorted file ids. Posting a
- * message is not idempotent, so before resending the outbox looks for this fingerprint among
- * the researcher's messages of the thread.
+ * message is not idempotent, so before resending the outbox looks for this fingerprint among the
+ * researcher's messages posted since its last attempt left (outbox/thread-mark.ts). Anywhere in
+ * the thread is not enough: the website may have posted the same text before.
  */
 export function messageFingerprint(body: string, fileIds: readonly string[]): string {
   const files = [...fileIds].sort().join(',');
@@ -17,8 +18,6 @@ export interface MessagesRepository {
   replaceThread(reportId: string, messages: readonly Message[]): void;
   /** Oldest first. */
   listThread(reportId: string): Message[];
-  /** A researcher message with this fingerprint is in the stored thread. */
-  hasResearcherMessage(reportId: string, fingerprint: string): boolean;
 }
 
 interface MessageRow {
@@ -50,10 +49,6 @@ export function createMessagesRepository(db: Db): MessagesRepository {
       OR messages.attachments_json IS NOT excluded.attachments_json`);
   const selectThread = sqlite.prepare<[string], MessageRow>(
     'SELECT id, author, body, at, attachments_json FROM messages WHERE report_id = ? ORDER BY position',
-  );
-  const selectFingerprint = sqlite.prepare<[string, string], { found: number }>(
-    `SELECT 1 AS found FROM messages
-     WHERE report_id = ? AND fingerprint = ? AND author = 'researcher' LIMIT 1`,
   );
 
   return {
@@ -88,10 +83,6 @@ export function createMessagesRepository(db: Db): MessagesRepository {
         at: row.at,
         attachments: JSON.parse(row.attachments_json) as MessageFile[],
       }));
-    },
-
-    hasResearcherMessage(reportId, fingerprint) {
-      return selectFingerprint.get(reportId, fingerprint) !== undefined;
     },
   };
 }

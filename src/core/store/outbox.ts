@@ -1,6 +1,17 @@
 import type { Db } from './database';
 import { redactedJson } from './redact';
 import { parseJson } from './sql-values';
+
+/**
+ * Where a report's thread ended just before a message post left: the last message's id and the
+ * number of messages. After an attempt whose outcome is unknown, only a message after this point
+ * can be that attempt's.
+ */
+export interface ThreadMark {
+  lastId: string | null;
+  count: number;
+}
+
 /**
  * What each kind of queued write carries; the outbox worker reads revisions at send time. A
  * `save_report` carries nothing: it sends the local draft as it is when it goes out.
@@ -17,7 +28,8 @@ export interface OutboxPayloads {
   remove_file: { file_id: string };
   submit: Record<string, never>;
   withdraw: Record<string, never>;
-  post_message: { body: string; files: string[] };
+  /** `threadMark` is written (durably) before each attempt is sent. */
+  post_message: { body: string; files: string[]; threadMark?: ThreadMark };
 }
 
 export type OutboxKind = keyof OutboxPayloads;
@@ -62,6 +74,8 @@ export interface OutboxRepository {
   nextReadyForReport(reportId: string, now: number): OutboxEntry | null;
   markInFlight(id: number): void;
   markDone(id: number): void;
+  /** Replaces an open entry's payload (e.g. a message's thread mark before it is sent). */
+  setPayload<K extends OutboxKind>(id: number, payload: OutboxPayloads[K]): void;
   retryLater(id: number, nextAttemptAt: number, error: unknown): void;
   park(id: number, error: unknown): void;
   /** The user fixed the cause: a parked entry goes back to pending. */
@@ -73,6 +87,7 @@ export interface OutboxRepository {
   get(id: number): OutboxEntry | null;
   list(options?: { reportId?: string; includeDone?: boolean }): OutboxEntry[];
   countUnsent(reportId?: string): number;
+  /** Deletes done entries last changed at or before `olderThan`; returns how many. */
   pruneDone(olderThan: string): number;
 }
 
@@ -138,6 +153,9 @@ export function createOutboxRepository(db: Db): OutboxRepository {
   const setDone = sqlite.prepare<[string, number]>(
     "UPDATE outbox SET state = 'done', updated_at = ? WHERE id = ?",
   );
+  const setPayloadJson = sqlite.prepare<[string, string, number]>(
+    `UPDATE outbox SET payload_json = ?, updated_at = ? WHERE id = ? AND ${OPEN}`,
+  );
   const setRetry = sqlite.prepare<[number, string, string, number]>(
     "UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_error_json = ?, updated_at = ? WHERE id = ? AND state <> 'done'",
   );
@@ -171,7 +189,7 @@ export function createOutboxRepository(db: Db): OutboxRepository {
     `SELECT count(*) AS n FROM outbox WHERE report_id = ? AND ${OPEN}`,
   );
   const deleteDone = sqlite.prepare<[string]>(
-    "DELETE FROM outbox WHERE state = 'done' AND updated_at < ?",
+    "DELETE FROM outbox WHERE state = 'done' AND updated_at <= ?",
   );
 
   function get(id: number): OutboxEntry | null {
@@ -219,6 +237,7 @@ export function createOutboxRepository(db: Db): OutboxRepository {
       }
     },
     markDone: (id) => void setDone.run(nowIso(), id),
+    setPayload: (id, payload) => void setPayloadJson.run(JSON.stringify(payload), nowIso(), id),
     retryLater: (id, nextAttemptAt, error) =>
       void setRetry.run(nextAttemptAt, redactedJson(error), nowIso(), id),
     park: (id, error) => void setParked.run(redactedJson(error), nowIso(), id),
