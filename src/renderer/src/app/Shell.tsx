@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSession } from '../stores/session';
 import { useRouter, navigate } from '../stores/router';
 import { sectionOf, routeHash } from './routes';
@@ -8,6 +8,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { StatusBar } from './StatusBar';
 import { shortcutFor } from './shortcuts';
 import { runCommand } from './useBridgeEvents';
+import { useFocusOnNavigate } from './useFocusOnNavigate';
 
 const SECTIONS = [
   { section: 'programs', label: 'Programs' },
@@ -76,8 +77,10 @@ export function Shell({ children }: { children: ReactNode }) {
   const current = sectionOf(route);
   const toggleTheme = usePrefs((s) => s.toggleTheme);
   const theme = usePrefs((s) => s.theme);
+  const main = useRef<HTMLElement>(null);
   useShortcuts();
   useNoStrayDrops();
+  useFocusOnNavigate(main, routeHash(route));
   return (
     <div className="shell">
       <header className="top-bar">
@@ -109,7 +112,9 @@ export function Shell({ children }: { children: ReactNode }) {
       </header>
       <StatusBar />
       <Notices />
-      <main className="content">{children}</main>
+      <main className="content" ref={main}>
+        {children}
+      </main>
     </div>
   );
 }

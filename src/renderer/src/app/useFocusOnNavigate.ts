@@ -1,0 +1,34 @@
+import { useEffect, useRef, type RefObject } from 'react';
+
+/**
+ * After the user moves to another screen, keyboard focus moves there too: to what the new screen
+ * focused itself (a new draft focuses its title), or else to the screen's heading, so a keyboard
+ * or screen-reader user does not stay behind on a control of the screen that is gone. The first
+ * screen after start keeps the browser's own focus.
+ */
+export function useFocusOnNavigate(main: RefObject<HTMLElement | null>, routeKey: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    // The screen renders (and may load) after the route changes: look once it has painted.
+    let frames = 0;
+    let handle = 0;
+    const place = (): void => {
+      const root = main.current;
+      if (!root) return;
+      if (root.contains(document.activeElement) && document.activeElement !== root) return;
+      const heading = root.querySelector<HTMLElement>('h1');
+      if (!heading) {
+        if (++frames < 30) handle = requestAnimationFrame(place);
+        return;
+      }
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus();
+    };
+    handle = requestAnimationFrame(place);
+    return () => cancelAnimationFrame(handle);
+  }, [main, routeKey]);
+}

@@ -1,0 +1,147 @@
+import { createRequire } from 'node:module';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { AppHost } from '../app/host';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { goTo, until } from './support/ui';
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core on the page as it is now: the serious and critical findings, each with where it is.
+ * The script is evaluated by the test driver, outside the page's CSP (which forbids inline code).
+ */
+async function seriousFindings(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } })
+      .axe;
+    return (await axe.run()).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** Every screen of the app, in both themes, with a world that fills each one. */
+describe('renderer: accessibility (axe-core)', () => {
+  let suite: Suite;
+  let host: AppHost | undefined;
+  let app: AppPage | undefined;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  }, 240_000);
+  afterEach(async (ctx) => {
+    await keepFailureShot(app?.page, 'accessibility', ctx.task);
+    await app?.close();
+    await host?.close();
+    app = undefined;
+    host = undefined;
+  });
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  it.each(['light', 'dark'] as const)(
+    'no serious or critical finding on any screen (%s theme)',
+    async (theme) => {
+      host = await AppHost.open();
+      app = await openApp(suite, host, { colorScheme: theme });
+      const { page } = app;
+      const found: Record<string, string[]> = {};
+      const check = async (screen: string) => {
+        await page.waitForTimeout(200);
+        found[screen] = await seriousFindings(page);
+      };
+      const themeNow = () =>
+        page.evaluate(
+          () =>
+            (
+              globalThis as unknown as {
+                document: { documentElement: { dataset: { theme?: string } } };
+              }
+            ).document.documentElement.dataset.theme,
+        );
+      if ((await themeNow()) !== theme)
+        await page.getByRole('button', { name: 'Toggle theme', exact: true }).click();
+      await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
+      await check('first run');
+
+      await page.getByRole('textbox', { name: 'Server URL', exact: true }).fill(host.sandbox.url);
+      await page.getByRole('textbox', { name: 'API key', exact: true }).fill(host.key);
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+      const e = host.engine;
+      const draft = await e.createDraft('sandbox-playground');
+      await e.saveDraft(draft.reportId, {
+        title: 'Stored XSS in the profile name',
+        asset: 'https://playground.sandbox.test/profile',
+        description: COMPLETE_DESCRIPTION,
+        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N',
+      });
+      const submitted = await e.createDraft('sandbox-playground');
+      await e.saveDraft(submitted.reportId, {
+        title: 'IDOR on invoices',
+        asset: 'https://playground.sandbox.test/invoices',
+        description: COMPLETE_DESCRIPTION,
+        cvss_vector: '',
+      });
+      const evidence = await host.file('invoice-poc.txt', 'GET /invoices/2 as user 1\n');
+      await e.attachFiles(submitted.reportId, [{ file: await host.tokenFor(evidence) }]);
+      await host.settled();
+      await e.submit(submitted.reportId);
+      await host.settled();
+      await host.sandbox.act(submitted.reportId, {
+        actor: 'agent',
+        status: 'needs_info',
+        message: 'Which account ids did you use?',
+      });
+      await e.syncNow();
+      await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+      await check('programs');
+
+      await goTo(page, '#/programs/sandbox-playground');
+      await page.getByRole('region', { name: 'Policy', exact: true }).waitFor();
+      await check('program page');
+
+      await goTo(page, '#/reports');
+      await page.getByRole('list', { name: 'Reports', exact: true }).waitFor();
+      await check('reports');
+
+      await goTo(page, `#/reports/${draft.reportId}`);
+      await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
+      await check('report editor');
+      await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Submit checklist', exact: true }).waitFor();
+      await check('submit checklist');
+      await page.keyboard.press('Escape');
+
+      await goTo(page, `#/reports/${submitted.reportId}`);
+      await page.getByRole('region', { name: 'Messages', exact: true }).waitFor();
+      await until(
+        'the question to show',
+        async () => (await page.getByText('Which account ids did you use?').count()) > 0,
+      );
+      await check('report page');
+
+      await goTo(page, '#/account');
+      await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
+      await check('account');
+
+      expect(found).toEqual(Object.fromEntries(Object.keys(found).map((screen) => [screen, []])));
+    },
+    120_000,
+  );
+});

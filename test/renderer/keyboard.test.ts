@@ -1,0 +1,188 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { MessageList, Report } from '../../src/shared/api';
+import { AppHost } from '../app/host';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { until } from './support/ui';
+
+interface Focused {
+  tag: string;
+  role: string | null;
+  name: string;
+  /** The focus indicator drawn for it: an outline, or an outline on the block around it. */
+  indicator: boolean;
+}
+
+/** What has keyboard focus now, and whether the user can see where it is. */
+function focused(page: Page): Promise<Focused> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { tag: 'body', role: null, name: '', indicator: false };
+    const outlined = (node: Element | null): boolean => {
+      for (let n = node; n; n = n.parentElement) {
+        const style = getComputedStyle(n);
+        if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) return true;
+        if (n !== node && n.matches(':focus-within') === false) break;
+      }
+      return false;
+    };
+    const labelled = el.getAttribute('aria-label') ?? '';
+    const label = el.closest('label')?.querySelector('span')?.textContent ?? '';
+    return {
+      tag: el.tagName.toLowerCase(),
+      role: el.getAttribute('role'),
+      name: (labelled || label || el.textContent || '').trim().slice(0, 80),
+      indicator: outlined(el),
+    };
+  });
+}
+
+/**
+ * Presses Tab until the focused element matches, at most `max` times. Every element focused on
+ * the way must show where the focus is.
+ */
+async function tabTo(
+  page: Page,
+  what: string,
+  matches: (f: Focused) => boolean,
+  max = 60,
+): Promise<Focused> {
+  const invisible: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    if (!now.indicator && now.tag !== 'body') invisible.push(`${now.tag} "${now.name}"`);
+    if (matches(now)) {
+      expect(invisible, `focus was invisible on the way to ${what}`).toEqual([]);
+      return now;
+    }
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
+
+const named = (name: string) => (f: Focused) => f.name === name;
+
+/** The whole journey with the keyboard alone: new draft, evidence, submit, reply. */
+describe('renderer: keyboard only', () => {
+  let suite: Suite;
+  let host: AppHost | undefined;
+  let app: AppPage | undefined;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  }, 240_000);
+  afterEach(async (ctx) => {
+    await keepFailureShot(app?.page, 'keyboard', ctx.task);
+    await app?.close();
+    await host?.close();
+    app = undefined;
+    host = undefined;
+  });
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  it('writes, attaches, submits and replies without a mouse; focus is visible and follows', async () => {
+    host = await AppHost.open();
+    await host.signIn();
+    app = await openApp(suite, host);
+    const { page } = app;
+    const h = host;
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+
+    // A program, its page (focus moves to its heading), then "New report".
+    await tabTo(
+      page,
+      'the program link',
+      (f) => f.tag === 'a' && /Sandbox Playground/.test(f.name),
+    );
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('heading', { name: 'Sandbox Playground', exact: true, level: 1 })
+      .waitFor();
+    await until('focus on the program heading', async () => (await focused(page)).tag === 'h1');
+    await tabTo(page, '"New report"', named('New report'));
+    await page.keyboard.press('Enter');
+
+    // The new draft: focus is in its title.
+    await until('focus in the title', async () => {
+      const f = await focused(page);
+      return f.tag === 'input' && f.name === 'Title';
+    });
+    await page.keyboard.type('Stored XSS in the profile name');
+    await tabTo(page, 'the asset field', named('Asset'));
+    await page.keyboard.type('https://playground.sandbox.test/profile');
+    await tabTo(
+      page,
+      'the description',
+      (f) => f.role === 'textbox' && f.name.length >= 0 && f.tag === 'div',
+    );
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    for (const [heading, text] of [
+      ['Steps to reproduce', 'Set the display name to a script tag and open the team page.'],
+      ['Expected behavior', 'The name is shown as text.'],
+      ['Actual behavior', 'The script runs.'],
+      ['Security impact', 'Session theft of every team member.'],
+    ] as const) {
+      await page.keyboard.type(`## ${heading}`);
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+    }
+
+    // Evidence from main's own open dialog, opened with the keyboard.
+    const evidence = await h.file('xss-poc.txt', 'name=<script>alert(1)</script>\n');
+    h.pickInDialog([evidence]);
+    await tabTo(page, '"Attach files"', named('Attach files'));
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('list', { name: 'Evidence', exact: true })
+      .getByText('xss-poc.txt', { exact: true })
+      .waitFor();
+    await h.settled();
+
+    // The checklist dialog takes the focus; "Submit report" is reached inside it.
+    await tabTo(page, '"Check and submit"', named('Check and submit'));
+    await page.keyboard.press('Enter');
+    const checklist = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await checklist.waitFor();
+    await until('focus inside the checklist', () =>
+      page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]')),
+    );
+    await tabTo(page, '"Submit report"', named('Submit report'));
+    await page.keyboard.press('Enter');
+    await h.settled();
+    const reportId = (await h.engine.listReports({})).items.find(
+      (r) => r.title === 'Stored XSS in the profile name',
+    )?.id;
+    if (!reportId) throw new Error('the draft is listed');
+    await until('the report is submitted', async () => {
+      const view = await h.engine.getReport(reportId);
+      return view?.report?.status === 'triaging';
+    });
+
+    // The team asks; Ctrl+R syncs; the reply goes out with Ctrl+Enter.
+    await h.sandbox.act(reportId, {
+      actor: 'agent',
+      status: 'needs_info',
+      message: 'Which browser?',
+    });
+    await page.keyboard.press('ControlOrMeta+r');
+    await page.getByText('Which browser?').waitFor({ timeout: 15_000 });
+    await tabTo(page, 'the reply box', (f) => f.tag === 'textarea', 120);
+    await page.keyboard.type('Firefox 140 on Linux.');
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await h.settled();
+    const thread = await h.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
+      token: h.key,
+    });
+    expect(
+      thread.body.messages.filter((m) => m.author === 'researcher').map((m) => m.body),
+    ).toEqual(['Firefox 140 on Linux.']);
+    const server = await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key });
+    expect(server.body.status).toBe('triaging');
+    expect(Object.values(server.body.attachments).map((a) => a.name)).toEqual(['xss-poc.txt']);
+    expect(server.body.description).toContain('## Security impact');
+  }, 120_000);
+});
