@@ -278,6 +278,8 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
         <span>Title</span>
         <input
           value={fields.title}
+          // A draft without a title was just created: the researcher starts with its title.
+          autoFocus={fields.title === '' && !locked}
           onChange={(e) => setField('title', e.target.value)}
           readOnly={!!locked}
           aria-invalid={errors.title.length ? true : undefined}
