@@ -97,7 +97,7 @@ export interface BridgeEvents {
   status: StatusView;
   'upload-progress': { reportId: string; fileId: string; sentBytes: number; size: number };
   'sync-error': ErrorView;
-  /** The user clicked a notification (or a menu item) that leads to this report. */
+  /** The user clicked a notification or a `bountydesk://report/<id>` link: show this report. */
   'open-report': { reportId: string };
   /** A menu item or shortcut handled by main asks the UI to act. */
   command: { name: 'new-report' | 'sync-now' | 'toggle-theme' | 'focus-search' };
@@ -124,6 +124,8 @@ export const BRIDGE_CALLS = [
   'attachFiles',
   'removeFile',
   'getChecklist',
+  /** A `bountydesk://program/<id>` link: show this program. */
+  'open-program': { programId: string };
   'submit',
   'withdraw',
   'postMessage',
@@ -181,6 +183,7 @@ export interface BridgeError {
   message: string;
   field?: string;
   code?: string;
+  'open-program',
   status?: number;
   requestId?: string;
 }
