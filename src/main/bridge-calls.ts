@@ -2,6 +2,7 @@ import type { EngineCalls } from '../core/engine/engine';
 import { FORWARDED_CALLS, type ForwardedCallName } from '../core/host/protocol';
 import type { BridgeCalls, PickedFile } from '../shared/bridge/contract';
 import { downloadWithDialog, type SaveDialog } from './download';
+import { exportPayoutsWithDialog } from './export-payouts';
 import type { FileTokens } from './file-tokens';
 import type { SandboxAccount } from './sandbox-account';
 import { openSafeExternal, type ExternalOpener } from './security';
@@ -64,6 +65,7 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
         filePaths: input.files.map((token) => files.resolve(token)),
       }),
     downloadFile: (reportId, fileId) => downloadWithDialog({ ...deps, engine }, reportId, fileId),
+    exportPayouts: () => exportPayoutsWithDialog({ ...deps, engine }),
     async pickFiles(): Promise<PickedFile[]> {
       const choice = await deps.dialog.showOpenDialog({
         title: 'Attach files',

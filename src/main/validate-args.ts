@@ -37,6 +37,10 @@ export const MAX = {
   url: 4096,
   files: 50,
   filters: 20,
+  /** Pasted or dropped HTTP evidence: a file the size of the upload limit. */
+  httpEvidence: 10 * 1024 * 1024,
+  findingId: 200,
+  findings: 1000,
 } as const;
 
 interface Arg {
@@ -153,6 +157,22 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
   sendVerificationEmail: [],
   openExternal: [arg(nonEmpty(MAX.url))],
   openWebsite: [arg(oneOf(['sign-up', 'verify-email', 'payment-onboarding', 'api-keys']))],
+  scanEvidence: [arg(uuid)],
+  redactFindings: [arg(uuid), arg(list(nonEmpty(MAX.findingId), MAX.findings))],
+  keepFinding: [arg(uuid), arg(nonEmpty(MAX.findingId)), arg({ type: 'boolean' })],
+  importHttpEvidence: [
+    arg(uuid),
+    arg(
+      object(
+        { text: str(MAX.httpEvidence) },
+        { name: str(255), insertAt: int(0, MAX.description) },
+      ),
+    ),
+  ],
+  getEvidenceImage: [arg(uuid), arg(uuid)],
+  findSimilarReports: [arg(uuid)],
+  listPayouts: [],
+  exportPayouts: [],
 };
 
 // `ownProperties`: a key inherited from Object.prototype (`constructor`, `toString`…) is never

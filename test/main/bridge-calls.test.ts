@@ -63,6 +63,14 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     sendVerificationEmail: [],
     openExternal: ['https://example.com/'],
     openWebsite: ['api-keys'],
+    scanEvidence: [REPORT],
+    redactFindings: [REPORT, ['description#0123abcd', 'file:x#89ef']],
+    keepFinding: [REPORT, 'title#0123abcd', true],
+    importHttpEvidence: [REPORT, { text: 'curl https://example.com', name: 'a.curl', insertAt: 3 }],
+    getEvidenceImage: [REPORT, FILE],
+    findSimilarReports: [REPORT],
+    listPayouts: [],
+    exportPayouts: [],
   };
 }
 
@@ -137,6 +145,12 @@ describe('main forwards every argument of every call to the engine', () => {
       },
       { name: 'postMessage', args: [REPORT, { body: 'Firefox 140', filePaths: [paths[1]] }] },
     ]);
+  });
+
+  it('exportPayouts asks where to save, and the engine writes there', async () => {
+    const { seen, calls } = recordingEngine();
+    expect(await calls.exportPayouts()).toBeNull(); // the dialog above is cancelled
+    expect(seen).toEqual([]);
   });
 
   it('connect arrives with the server and the key, marked as not the sandbox', async () => {

@@ -27,6 +27,16 @@ describe('7. Errors — words for every code, with what to do next', () => {
     expect(view.advice).toContain('title: must be at most 180 characters');
   });
 
+  it('says where credentials held a write back', () => {
+    const view = describeError({
+      status: 0,
+      code: 'secrets_found',
+      detail: '1 possible credential in Description',
+    });
+    expect(view.title).toBe('Held back: possible credentials');
+    expect(view.advice).toContain('1 possible credential in Description');
+  });
+
   it('an unknown code still gets words, from the detail', () => {
     const view = describeError({ status: 418, code: 'teapot', detail: 'Short and stout.' });
     expect(view.title).toContain('418');

@@ -49,7 +49,8 @@ export type MainCallName =
   | 'downloadFile'
   | 'attachFiles'
   | 'postMessage'
-  | 'connect';
+  | 'connect'
+  | 'exportPayouts';
 
 /**
  * The calls the engine answers: the bridge's own, except where main stands between (a file is a
@@ -62,6 +63,7 @@ export type EngineCalls = Omit<BridgeCalls, MainCallName> & {
   attachFiles(reportId: string, files: FileInput[]): Promise<EvidenceView[]>;
   postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
   downloadFile(reportId: string, fileId: string, destination: string): Promise<{ savedTo: string }>;
+  exportPayouts(destination: string): Promise<{ savedTo: string }>;
 };
 
 /**
@@ -227,7 +229,13 @@ export class Engine implements EngineCalls {
   getProgram: EngineCalls['getProgram'] = async (id) => this.session.views.getProgram(id);
   listReports: EngineCalls['listReports'] = async (q) => this.session.views.listReports(q);
   getReport: EngineCalls['getReport'] = async (id) => this.session.views.getReport(id);
-  getChecklist: EngineCalls['getChecklist'] = async (id) => this.session.views.getChecklist(id);
+  /** The submit preconditions, then issue 13's evidence checks (credentials, image metadata). */
+  getChecklist: EngineCalls['getChecklist'] = async (id) => {
+    const session = this.session;
+    const checklist = session.views.getChecklist(id);
+    const items = [...checklist.items, ...(await session.secrets.checklistItems(id))];
+    return { ok: items.every((i) => i.ok), items };
+  };
   createDraft: EngineCalls['createDraft'] = async (programId) =>
     this.session.drafts.createDraft(programId);
   saveDraft: EngineCalls['saveDraft'] = async (id, content, basedOn) =>
@@ -253,6 +261,20 @@ export class Engine implements EngineCalls {
   refreshPayments: EngineCalls['refreshPayments'] = () => this.session.account.refreshPayments();
   sendVerificationEmail: EngineCalls['sendVerificationEmail'] = () =>
     this.session.account.sendVerificationEmail();
+  scanEvidence: EngineCalls['scanEvidence'] = (id) => this.session.secrets.scan(id);
+  redactFindings: EngineCalls['redactFindings'] = (id, findingIds) =>
+    this.session.secrets.redact(id, findingIds);
+  keepFinding: EngineCalls['keepFinding'] = (id, findingId, keep) =>
+    this.session.secrets.keep(id, findingId, keep);
+  importHttpEvidence: EngineCalls['importHttpEvidence'] = (id, input) =>
+    this.session.extras.importHttp(id, input);
+  getEvidenceImage: EngineCalls['getEvidenceImage'] = (id, fileId) =>
+    this.session.extras.image(id, fileId);
+  findSimilarReports: EngineCalls['findSimilarReports'] = async (id) =>
+    this.session.extras.similarReports(id);
+  listPayouts: EngineCalls['listPayouts'] = async () => this.session.extras.payouts();
+  exportPayouts: EngineCalls['exportPayouts'] = (destination) =>
+    this.session.extras.exportPayouts(destination);
 }
 
 /**

@@ -5,9 +5,9 @@ import type { StatusView } from '../../shared/bridge/views';
 import { describeError } from '../../shared/errors/describe-error';
 import {
   RequestBudget,
-  ResearcherApi,
   systemClock,
   type Clock,
+  type ResearcherApi,
   type ResearcherApiOptions,
   type RetryPolicy,
 } from '../api';
@@ -18,8 +18,11 @@ import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from './events';
 import { EvidenceCommands } from './evidence-commands';
+import { EvidenceExtras } from './evidence-extras';
+import { GuardedResearcherApi } from './guarded-api';
 import { OutboxCommands } from './outbox-commands';
 import { ReadModel } from './read-model';
+import { SecretCommands } from './secret-commands';
 import type { SessionContext } from './session-context';
 import { TriageCommands } from './triage-commands';
 
@@ -56,6 +59,9 @@ export class AccountSession {
   readonly triage: TriageCommands;
   readonly outbox: OutboxCommands;
   readonly account: AccountCommands;
+  /** The credential scan and its decisions; also the check before a write leaves. */
+  readonly secrets: SecretCommands;
+  readonly extras: EvidenceExtras;
   readonly #events: EngineEvents;
   readonly #worker: OutboxWorker;
   readonly #scheduler: SyncScheduler;
@@ -71,17 +77,21 @@ export class AccountSession {
     this.#clock = options.clock ?? systemClock;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     this.store = openStore({ file: join(options.dir, 'mirror.sqlite'), dataDir: options.dir });
-    this.api = new ResearcherApi({
-      serverUrl: options.serverUrl,
-      apiKey: options.apiKey,
-      clock: this.#clock,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-      ...(options.budgetLimit
-        ? { budget: new RequestBudget({ clock: this.#clock, limit: options.budgetLimit }) }
-        : {}),
-    });
+    // Saves, uploads and messages are checked for credentials right before they are sent.
+    this.api = new GuardedResearcherApi(
+      {
+        serverUrl: options.serverUrl,
+        apiKey: options.apiKey,
+        clock: this.#clock,
+        ...(options.retry ? { retry: options.retry } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+        ...(options.budgetLimit
+          ? { budget: new RequestBudget({ clock: this.#clock, limit: options.budgetLimit }) }
+          : {}),
+      },
+      () => this.secrets,
+    );
     const syncCtx = {
       api: this.api,
       store: this.store,
@@ -143,6 +153,8 @@ export class AccountSession {
     this.triage = new TriageCommands(ctx);
     this.outbox = new OutboxCommands(ctx);
     this.account = new AccountCommands(ctx);
+    this.secrets = new SecretCommands(ctx, [options.apiKey]);
+    this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
     // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.
     this.#unsubscribe.push(this.#events.on('report-changed', () => this.#emitStatus()));
   }

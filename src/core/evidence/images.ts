@@ -4,6 +4,9 @@
  * are files, never shown. Before a raster image is stored for upload, its metadata goes: EXIF
  * (with GPS position, camera serials, time), XMP and PNG text chunks, by exif-be-gone.
  */
+import { randomUUID } from 'node:crypto';
+import { open, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import ExifTransformer from 'exif-be-gone';
@@ -96,4 +99,30 @@ export function hasImageMetadata(bytes: Buffer): boolean {
     }
   }
   return false;
+}
+
+/** The upload limit: larger files are refused by the caller anyway, so they are not read here. */
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * For a raster image that carries metadata: a copy without it, written next to the store's other
+ * temporary files (the caller imports then removes it). Null for anything else, so other files
+ * are copied byte for byte.
+ */
+export async function imageWithoutMetadata(path: string, tmpDir: string): Promise<string | null> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(head, 0, 16, 0);
+    const type = rasterTypeOf(head.subarray(0, bytesRead));
+    if (!type || type === 'image/gif' || (await handle.stat()).size > MAX_IMAGE_BYTES) return null;
+    const bytes = await handle.readFile();
+    const stripped = await stripImageMetadata(bytes);
+    if (stripped.equals(bytes)) return null;
+    const out = join(tmpDir, `${randomUUID()}.stripped`);
+    await writeFile(out, stripped, { flag: 'wx', mode: 0o600 });
+    return out;
+  } finally {
+    await handle.close();
+  }
 }

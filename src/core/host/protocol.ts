@@ -24,6 +24,7 @@ export const MAIN_CALLS = [
   'attachFiles',
   'postMessage',
   'connect',
+  'exportPayouts',
 ] as const satisfies readonly MainCallName[];
 
 const mainCalls = new Set<string>(MAIN_CALLS);
@@ -43,6 +44,7 @@ export const ENGINE_CALLS: readonly EngineCallName[] = [
   'attachFiles',
   'postMessage',
   'downloadFile',
+  'exportPayouts',
 ];
 
 /** What main tells the engine process at start. */

@@ -16,6 +16,14 @@ import type {
   StatusView,
   Connectivity,
 } from './views';
+import type {
+  EvidenceImageView,
+  HttpImportInput,
+  HttpImportResult,
+  PayoutsView,
+  SecretScanView,
+  SimilarReportView,
+} from './evidence-views';
 
 /**
  * The one contract between the UI and the rest of the app: every call and event, declared once.
@@ -69,6 +77,23 @@ export interface BridgeCalls {
   openExternal(url: string): Promise<boolean>;
   /** Steps the API cannot do happen on the website, opened in the user's browser. */
   openWebsite(page: WebsitePage): Promise<boolean>;
+
+  // Issue 13: evidence that never leaks, reports that pass triage, earnings.
+  /** Credentials in the draft, its text evidence and its queued messages; awaited, never stale. */
+  scanEvidence(reportId: string): Promise<SecretScanView>;
+  /** Replaces findings with `[REDACTED:<kind>]` (in the draft, a queued message or a file copy). */
+  redactFindings(reportId: string, findingIds: string[]): Promise<SecretScanView>;
+  /** Keeps a finding on purpose (remembered), or takes that back. */
+  keepFinding(reportId: string, findingId: string, keep: boolean): Promise<SecretScanView>;
+  /** Pasted or dropped HTTP evidence as a code block in the description (redacted). */
+  importHttpEvidence(reportId: string, input: HttpImportInput): Promise<HttpImportResult>;
+  /** The local copy of a raster evidence image (checked by its bytes), or null. */
+  getEvidenceImage(reportId: string, fileId: string): Promise<EvidenceImageView | null>;
+  /** The researcher's own reports for the same program whose asset or title is close. */
+  findSimilarReports(reportId: string): Promise<SimilarReportView[]>;
+  listPayouts(): Promise<PayoutsView>;
+  /** The payouts table as CSV, saved where the user chooses in main's dialog; null if cancelled. */
+  exportPayouts(): Promise<{ savedTo: string } | null>;
 }
 
 export type WebsitePage = 'sign-up' | 'verify-email' | 'payment-onboarding' | 'api-keys';
@@ -138,6 +163,14 @@ export const BRIDGE_CALLS = [
   'sendVerificationEmail',
   'openExternal',
   'openWebsite',
+  'scanEvidence',
+  'redactFindings',
+  'keepFinding',
+  'importHttpEvidence',
+  'getEvidenceImage',
+  'findSimilarReports',
+  'listPayouts',
+  'exportPayouts',
 ] as const satisfies readonly BridgeCallName[];
 
 export const BRIDGE_EVENTS = [

@@ -68,6 +68,8 @@ export interface HttpImportResult {
   redacted?: number;
   /** The text evidence file made for a large import (full bodies, redacted). */
   fileName?: string;
+  /** Characters added to the description (the block and the file's link): the next drop point. */
+  insertedChars?: number;
 }
 
 export interface EvidenceImageView {

@@ -145,6 +145,11 @@ const WORDS: Record<string, { title: string; advice: string }> = {
     title: 'The server did not answer in time',
     advice: 'Your work is kept and sent again automatically.',
   },
+  // Not an API code: the app's own credential check held a write back (issue 13).
+  secrets_found: {
+    title: 'Held back: possible credentials',
+    advice: 'Redact or keep each finding under "Credentials check"; then it is sent.',
+  },
 };
 
 export function describeError(input: {
@@ -158,7 +163,7 @@ export function describeError(input: {
     advice: input.detail ?? 'Try again later.',
   };
   const advice =
-    input.code === 'validation_error' && input.detail
+    (input.code === 'validation_error' || input.code === 'secrets_found') && input.detail
       ? `${words.advice} ${input.detail}`
       : words.advice;
   return {

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LIMITS } from '../../shared/api';
+import { contentOf } from '../../shared/bridge/draft-content';
+import type {
+  EvidenceImageView,
+  HttpImportInput,
+  HttpImportResult,
+  PayoutsView,
+  SimilarReportView,
+} from '../../shared/bridge/evidence-views';
+import { payoutsCsv, payoutsView, type PaidReport } from '../domain/payouts';
+import { significantWords, similarity, type Candidate } from '../domain/similar-reports';
+import { FORMAT_NAMES, parseHttpEvidence, renderHttpEvidence } from '../evidence/http-import';
+import { rasterTypeOf } from '../evidence/images';
+import { redact, scanText } from '../evidence/secret-scan/scan';
+import { EngineInputError } from './errors';
+import type { EvidenceCommands } from './evidence-commands';
+import { adoptDraft, queueSave, serverDraft } from './local-drafts';
+import { requireWritable, type SessionContext } from './session-context';
+
+/**
+ * Where a block goes in Markdown: never inside a line. An offset inside a line moves to its end
+ * (inside a heading line: under the heading, into its section); the start of a line stays, so a
+ * drop at the start of a heading goes above it, as a dropped file link does.
+ */
+export function blockInsertPoint(markdown: string, at: number): number {
+  const offset = Math.max(0, Math.min(at, markdown.length));
+  const lineStart = markdown.lastIndexOf('\n', offset - 1) + 1;
+  if (offset === lineStart) return offset;
+  const lineEnd = markdown.indexOf('\n', offset);
+  return lineEnd === -1 ? markdown.length : lineEnd;
+}
+
+/** `markdown` with `block` as its own paragraph at `at`: blank lines around it, none doubled. */
+export function insertBlock(
+  markdown: string,
+  at: number,
+  block: string,
+): { text: string; end: number } {
+  const point = blockInsertPoint(markdown, at);
+  const before = markdown.slice(0, point).replace(/\n*$/, '');
+  const after = markdown.slice(point).replace(/^\n*/, '');
+  const lead = before === '' ? '' : '\n\n';
+  const text = `${before}${lead}${block}${after === '' ? '\n' : `\n\n${after}`}`;
+  return { text, end: before.length + lead.length + block.length };
+}
+
+/**
+ * Issue 13's other engine calls: HTTP evidence import (part 2), the bytes of evidence images
+ * (part 5), the duplicate hint (part 4) and earnings (part 6).
+ */
+export class EvidenceExtras {
+  readonly #ctx: SessionContext;
+  readonly #evidence: EvidenceCommands;
+  readonly #ownKeys: string[];
+
+  constructor(ctx: SessionContext, evidence: EvidenceCommands, ownKeys: string[]) {
+    this.#ctx = ctx;
+    this.#evidence = evidence;
+    this.#ownKeys = ownKeys;
+  }
+
+  /** Every credential the scan finds in new text is redacted before it is stored anywhere. */
+  async #redacted(text: string, ext: string): Promise<{ text: string; count: number }> {
+    const findings = await scanText(text, { ownKeys: this.#ownKeys, ext });
+    return { text: redact(text, findings), count: findings.length };
+  }
+
+  /**
+   * Pasted or dropped HTTP evidence becomes a fenced block in the description at `insertAt`; a
+   * large one also becomes a text evidence file (all bodies, redacted) linked below the block.
+   */
+  async importHttp(
+    reportId: string,
+    input: HttpImportInput,
+  ): Promise<HttpImportResult & { insertedChars: number }> {
+    requireWritable(this.#ctx);
+    const { store } = this.#ctx;
+    if (!adoptDraft(store, reportId))
+      throw new EngineInputError('report_id', 'only a draft takes evidence');
+    const parsed = parseHttpEvidence(input.text);
+    if (!parsed) return { imported: false, insertedChars: 0 };
+    const rendered = renderHttpEvidence(parsed);
+    const block = await this.#redacted(rendered.markdown, '.md');
+    let redactedCount = block.count;
+    const draft = adoptDraft(store, reportId);
+    if (!draft) throw new EngineInputError('report_id', 'only a draft takes evidence');
+    const tooLong = draft.description.length + block.text.length + 4 > LIMITS.descriptionChars;
+    const needsFile = rendered.needsFile || tooLong;
+    const shown = tooLong
+      ? `_From a ${FORMAT_NAMES[parsed.format]}: ${parsed.exchanges.length} request${parsed.exchanges.length === 1 ? '' : 's'}, in the file below._`
+      : block.text;
+    const at = input.insertAt ?? draft.description.length;
+    const inserted = insertBlock(draft.description, at, shown);
+    store.db.transaction(() => {
+      store.drafts.setContent(reportId, draft.programId, {
+        ...contentOf(draft),
+        description: inserted.text,
+      });
+      queueSave(store, reportId);
+    });
+    let fileName: string | undefined;
+    let insertedChars = inserted.text.length - draft.description.length;
+    if (needsFile) {
+      const full = await this.#redacted(rendered.fullText, '.http');
+      redactedCount += full.count;
+      fileName = httpFileName(input.name, parsed.format);
+      const dir = join(tmpdir(), `bounty-desk-import-${randomUUID()}`);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      try {
+        await writeFile(join(dir, fileName), full.text, { mode: 0o600 });
+        const before = store.drafts.get(reportId)?.description.length ?? 0;
+        await this.#evidence.attachFiles(reportId, [
+          { path: join(dir, fileName), insertAt: inserted.end },
+        ]);
+        insertedChars += (store.drafts.get(reportId)?.description.length ?? 0) - before;
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    this.#ctx.events.emit('report-changed', { reportId });
+    this.#ctx.kick();
+    return {
+      imported: true,
+      format: parsed.format,
+      exchanges: parsed.exchanges.length,
+      redacted: redactedCount,
+      insertedChars,
+      ...(fileName ? { fileName } : {}),
+    };
+  }
+
+  /**
+   * The local copy of an evidence image, for the page to show as a `data:` URL. Only bytes that
+   * are PNG, JPEG, GIF or WebP are returned, whatever the file's name or declared type: an SVG
+   * (or anything else) is never handed to the page as an image.
+   */
+  async image(reportId: string, fileId: string): Promise<EvidenceImageView | null> {
+    const file = this.#ctx.store.evidence.get(fileId);
+    if (!file || file.reportId !== reportId) return null;
+    const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(() => null);
+    const contentType = bytes ? rasterTypeOf(bytes) : null;
+    if (!bytes || !contentType) return null;
+    return { contentType, base64: bytes.toString('base64') };
+  }
+
+  /** The researcher's own reports for the same program whose asset or title is close. */
+  similarReports(reportId: string): SimilarReportView[] {
+    const { store } = this.#ctx;
+    const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
+    const report = store.reports.getReport(reportId);
+    const content = draft ? contentOf(draft) : report ? contentOf(report) : null;
+    const programId = draft?.programId ?? report?.program_id;
+    if (!content || !programId) return [];
+    const words = significantWords(content.title);
+    const all = store.reports.listReports({ limit: Number.MAX_SAFE_INTEGER });
+    const mine = all.filter((r) => r.program_id === programId && r.id !== reportId);
+    const ids = new Set(mine.map((r) => r.id));
+    // The full-text index answers per word; a report's count is how many title words it holds.
+    const matched = new Map<string, number>();
+    for (const word of words) {
+      for (const hit of store.reports.listReports({ search: word, limit: 500 })) {
+        if (ids.has(hit.id)) matched.set(hit.id, (matched.get(hit.id) ?? 0) + 1);
+      }
+    }
+    const local = store.drafts
+      .list()
+      .filter((d) => d.programId === programId && d.reportId !== reportId && !ids.has(d.reportId));
+    const candidates: (Candidate & Omit<SimilarReportView, 'reasons'>)[] = [
+      ...mine.map((r) => {
+        const localDraft = store.drafts.get(r.id);
+        return {
+          id: r.id,
+          title: localDraft?.title || r.title,
+          status: r.status,
+          displayStatus: r.display_status,
+          asset: localDraft?.asset ?? store.reports.getReport(r.id)?.asset ?? '',
+          titleWordsMatched: matched.get(r.id) ?? 0,
+        };
+      }),
+      ...local.map((d) => {
+        const theirs = new Set(significantWords(d.title));
+        return {
+          id: d.reportId,
+          title: d.title,
+          status: 'draft' as const,
+          displayStatus: 'Draft (not sent yet)',
+          asset: d.asset,
+          titleWordsMatched: words.filter((w) => theirs.has(w)).length,
+        };
+      }),
+    ];
+    return candidates
+      .map((c) => ({ c, s: similarity({ asset: content.asset, titleWords: words.length }, c) }))
+      .filter(
+        (x): x is { c: (typeof candidates)[number]; s: NonNullable<typeof x.s> } => x.s !== null,
+      )
+      .sort((a, b) => b.s.score - a.s.score)
+      .slice(0, 10)
+      .map(({ c, s }) => ({
+        id: c.id,
+        title: c.title,
+        status: c.status,
+        displayStatus: c.displayStatus,
+        reasons: s.reasons,
+      }));
+  }
+
+  #paidReports(): PaidReport[] {
+    const { store } = this.#ctx;
+    return store.reports
+      .listReports({ limit: Number.MAX_SAFE_INTEGER })
+      .filter((r) => r.has_payout)
+      .map((r) => store.reports.getReport(r.id))
+      .filter(
+        (r): r is NonNullable<typeof r> & { payout: NonNullable<PaidReport['payout']> } =>
+          !!r?.payout,
+      )
+      .map((r) => ({
+        id: r.id,
+        title: r.title,
+        program_id: r.program_id,
+        program_name: r.program_name,
+        payout: r.payout,
+      }));
+  }
+
+  payouts(): PayoutsView {
+    return payoutsView(this.#paidReports());
+  }
+
+  /** Writes the payouts table as CSV where the user chose (main's save dialog). */
+  async exportPayouts(destination: string): Promise<{ savedTo: string }> {
+    await writeFile(destination, payoutsCsv(this.payouts().rows), { mode: 0o600 });
+    return { savedTo: destination };
+  }
+}
+
+function httpFileName(dropped: string | undefined, format: keyof typeof FORMAT_NAMES): string {
+  const base = (dropped ?? '')
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 80);
+  return `${base || `${format}-capture`}.redacted.http`;
+}

@@ -1,0 +1,403 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contentOf } from '../../shared/bridge/draft-content';
+import type {
+  FindingPlace,
+  SecretFindingView,
+  SecretScanView,
+} from '../../shared/bridge/evidence-views';
+import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views';
+import { hasImageMetadata, rasterTypeOf } from '../evidence/images';
+import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
+import { extensionOf, isTextEvidence, SCAN_LIMIT_BYTES } from '../evidence/secret-scan/text-files';
+import { messageFingerprint, type EvidenceFile, type OutboxEntry } from '../store';
+import { EngineInputError } from './errors';
+import { adoptDraft, queueSave, serverDraft } from './local-drafts';
+import { requireWritable, type SessionContext } from './session-context';
+
+/**
+ * Thrown by the guarded API instead of sending: the outbox parks the write with this code until
+ * the researcher redacts or keeps each finding. Its text names places and counts, never a value.
+ */
+export class SecretsHeldError extends Error {
+  readonly code = 'secrets_found';
+  readonly status = 0;
+  readonly detail: string;
+
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'SecretsHeldError';
+    this.detail = detail;
+  }
+}
+
+type FieldName = 'title' | 'asset' | 'description';
+const FIELDS: FieldName[] = ['title', 'asset', 'description'];
+const FIELD_LABELS: Record<FieldName, string> = {
+  title: 'Title',
+  asset: 'Asset',
+  description: 'Description',
+};
+
+/** One text the scan reads: a draft field, a queued message body or a text evidence file. */
+interface Place {
+  key: string;
+  place: FindingPlace;
+  label: string;
+  text: string;
+  ext: string;
+}
+
+const KEEPS = (reportId: string): string => `secret-keeps:${reportId}`;
+const CACHE_SIZE = 300;
+
+/**
+ * The credential scan as the session runs it (issue 13, part 1): over a draft's title, asset and
+ * description, its text evidence files and its queued messages; the researcher's decisions
+ * (redact, keep); the check the API runs before a save, an upload or a message leaves; and the
+ * submit checklist's items. Decisions are kept as `<place>#<fingerprint>` in the mirror: a hash
+ * of a value the draft itself holds, never the value.
+ */
+export class SecretCommands {
+  readonly #ctx: SessionContext;
+  readonly #ownKeys: string[];
+  readonly #cache = new Map<string, Promise<SecretFinding[]>>();
+
+  constructor(ctx: SessionContext, ownKeys: string[]) {
+    this.#ctx = ctx;
+    this.#ownKeys = ownKeys.filter((k) => k.length > 0);
+  }
+
+  /** Scans are pure functions of the text: cached by its hash (the latest few hundred). */
+  #findings(text: string, ext: string): Promise<SecretFinding[]> {
+    const key = createHash('sha256').update(ext).update('\0').update(text).digest('hex');
+    let found = this.#cache.get(key);
+    if (!found) {
+      found = scanText(text, { ownKeys: this.#ownKeys, ext }).catch(() => []);
+      this.#cache.set(key, found);
+      if (this.#cache.size > CACHE_SIZE) {
+        const oldest = this.#cache.keys().next().value;
+        if (oldest !== undefined) this.#cache.delete(oldest);
+      }
+    } else {
+      // Refresh its place in the insertion order (least recently used goes first).
+      this.#cache.delete(key);
+      this.#cache.set(key, found);
+    }
+    return found;
+  }
+
+  #keeps(reportId: string): Set<string> {
+    return new Set(this.#ctx.store.syncState.get<string[]>(KEEPS(reportId)) ?? []);
+  }
+
+  #fieldPlaces(content: Pick<DraftContent, FieldName>): Place[] {
+    return FIELDS.map((field) => ({
+      key: field,
+      place: { kind: 'field', field },
+      label: FIELD_LABELS[field],
+      text: content[field],
+      ext: field === 'description' ? '.md' : '.txt',
+    }));
+  }
+
+  #messagePlace(entry: OutboxEntry<'post_message'>): Place {
+    return {
+      key: `message:${entry.localId ?? entry.id}`,
+      place: { kind: 'message', entryId: entry.id },
+      label: 'Reply waiting to be sent',
+      text: entry.payload.body,
+      ext: '.md',
+    };
+  }
+
+  #openMessages(reportId: string): OutboxEntry<'post_message'>[] {
+    return this.#ctx.store.outbox
+      .list({ reportId })
+      .filter((e): e is OutboxEntry<'post_message'> => e.kind === 'post_message')
+      .filter((e) => e.state !== 'done');
+  }
+
+  /** Text evidence not uploaded yet: what the scan reads, and what it could not. */
+  #textFiles(reportId: string): { files: EvidenceFile[]; tooLarge: EvidenceFile[] } {
+    const text = this.#ctx.store.evidence
+      .listForReport(reportId)
+      .filter((f) => f.state !== 'uploaded' && isTextEvidence(f.name));
+    return {
+      files: text.filter((f) => f.size <= SCAN_LIMIT_BYTES),
+      tooLarge: text.filter((f) => f.size > SCAN_LIMIT_BYTES),
+    };
+  }
+
+  async #filePlace(file: EvidenceFile): Promise<Place | null> {
+    const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(() => null);
+    if (!bytes) return null;
+    return {
+      key: `file:${file.fileId}`,
+      place: { kind: 'file', fileId: file.fileId, name: file.name },
+      label: file.name,
+      text: bytes.toString('utf8'),
+      ext: `.${extensionOf(file.name)}`,
+    };
+  }
+
+  async #places(reportId: string): Promise<Place[]> {
+    const { store } = this.#ctx;
+    const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
+    const places = draft ? this.#fieldPlaces(draft) : [];
+    places.push(...this.#openMessages(reportId).map((e) => this.#messagePlace(e)));
+    for (const file of this.#textFiles(reportId).files) {
+      const place = await this.#filePlace(file);
+      if (place) places.push(place);
+    }
+    return places;
+  }
+
+  /** Findings of some places as views: one per (place, value), with the decision. */
+  async #views(reportId: string, places: Place[]): Promise<SecretFindingView[]> {
+    const keeps = this.#keeps(reportId);
+    const views: SecretFindingView[] = [];
+    for (const place of places) {
+      const byValue = new Map<string, SecretFindingView>();
+      for (const f of await this.#findings(place.text, place.ext)) {
+        const id = `${place.key}#${f.fingerprint}`;
+        const seen = byValue.get(id);
+        if (seen) {
+          seen.occurrences += 1;
+          continue;
+        }
+        byValue.set(id, {
+          id,
+          place: place.place,
+          where: `${place.label}, line ${f.line}`,
+          kind: f.kind,
+          label: f.label,
+          line: f.line,
+          column: f.column,
+          occurrences: 1,
+          preview: f.preview,
+          kept: keeps.has(id),
+        });
+      }
+      views.push(...byValue.values());
+    }
+    return views;
+  }
+
+  async scan(reportId: string): Promise<SecretScanView> {
+    const findings = await this.#views(reportId, await this.#places(reportId));
+    const { files, tooLarge } = this.#textFiles(reportId);
+    return {
+      reportId,
+      findings,
+      open: findings.filter((f) => !f.kept).length,
+      scannedFiles: files.length,
+      notScanned: tooLarge.map((f) => ({ fileId: f.fileId, name: f.name, size: f.size })),
+      limitBytes: SCAN_LIMIT_BYTES,
+    };
+  }
+
+  /** The researcher keeps a finding on purpose (or takes that back); remembered per report. */
+  async keep(reportId: string, findingId: string, keep: boolean): Promise<SecretScanView> {
+    requireWritable(this.#ctx);
+    const keeps = this.#keeps(reportId);
+    if (keep) keeps.add(findingId);
+    else keeps.delete(findingId);
+    this.#ctx.store.syncState.set(KEEPS(reportId), [...keeps]);
+    this.#release(reportId);
+    return this.scan(reportId);
+  }
+
+  /**
+   * Replaces each chosen finding with `[REDACTED:<kind>]`: in the draft (a save is queued), in
+   * a queued message (queued again with the redacted body), or in a redacted copy of a file (the
+   * copy is what will be uploaded; the original bytes are left to the store's collection).
+   */
+  async redact(reportId: string, findingIds: string[]): Promise<SecretScanView> {
+    requireWritable(this.#ctx);
+    const wanted = new Set(findingIds);
+    const byPlace = new Map<string, Set<string>>();
+    for (const id of wanted) {
+      const hash = id.lastIndexOf('#');
+      if (hash <= 0) throw new EngineInputError('finding', 'not a finding of this report');
+      const place = id.slice(0, hash);
+      byPlace.set(place, (byPlace.get(place) ?? new Set()).add(id.slice(hash + 1)));
+    }
+    for (const place of await this.#places(reportId)) {
+      const fingerprints = byPlace.get(place.key);
+      if (!fingerprints) continue;
+      const hits = (await this.#findings(place.text, place.ext)).filter((f) =>
+        fingerprints.has(f.fingerprint),
+      );
+      if (hits.length === 0) continue;
+      const redacted = redact(place.text, hits);
+      if (place.place.kind === 'field') this.#redactField(reportId, place.place.field, redacted);
+      else if (place.place.kind === 'message')
+        this.#redactMessage(reportId, place.place.entryId, redacted);
+      else await this.#redactFile(place.place.fileId, redacted);
+    }
+    this.#release(reportId);
+    return this.scan(reportId);
+  }
+
+  #redactField(reportId: string, field: FieldName, text: string): void {
+    const { store } = this.#ctx;
+    store.db.transaction(() => {
+      const draft = adoptDraft(store, reportId);
+      if (!draft) return;
+      store.drafts.setContent(reportId, draft.programId, { ...contentOf(draft), [field]: text });
+      queueSave(store, reportId);
+    });
+  }
+
+  /**
+   * A held message never reached the server (the check refuses before sending), so its entry
+   * can be replaced: the redacted body is queued with a new fingerprint for the resend check.
+   */
+  #redactMessage(reportId: string, entryId: number, body: string): void {
+    const { store } = this.#ctx;
+    store.db.transaction(() => {
+      const entry = store.outbox.get(entryId);
+      if (!entry || entry.kind !== 'post_message' || entry.state === 'done') return;
+      const { files } = entry.payload as { files: string[] };
+      store.outbox.cancel(entryId);
+      store.outbox.enqueue({
+        reportId,
+        kind: 'post_message',
+        payload: { body, files },
+        localId: randomUUID(),
+        bodyHash: messageFingerprint(body, files),
+      });
+    });
+  }
+
+  async #redactFile(fileId: string, text: string): Promise<void> {
+    const { store } = this.#ctx;
+    const tmp = join(tmpdir(), `bounty-desk-redacted-${randomUUID()}`);
+    await writeFile(tmp, text, { mode: 0o600 });
+    try {
+      const blob = await store.evidence.importFile(tmp);
+      store.evidence.replaceBlob(fileId, blob);
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
+  /** Writes held for credentials go back to the queue; the check runs again before each. */
+  #release(reportId: string): void {
+    const { store } = this.#ctx;
+    for (const entry of store.outbox.list({ reportId })) {
+      const code = (entry.lastError as { code?: unknown } | null)?.code;
+      if (entry.state === 'parked' && code === 'secrets_found') store.outbox.unpark(entry.id);
+    }
+    this.#ctx.events.emit('report-changed', { reportId });
+    this.#ctx.kick();
+  }
+
+  async #hold(reportId: string, places: Place[]): Promise<void> {
+    const open = (await this.#views(reportId, places)).filter((f) => !f.kept);
+    if (open.length === 0) return;
+    const where = [...new Set(open.map((f) => f.where.replace(/, line \d+$/, '')))];
+    throw new SecretsHeldError(
+      `${open.length} possible credential${open.length === 1 ? '' : 's'} in ${where.join(', ')}: ` +
+        'redact or keep each one under "Credentials check" before it is sent.',
+    );
+  }
+
+  // ---- the checks the guarded API runs before anything leaves -----------------------------
+
+  async checkDraft(reportId: string, content: Pick<DraftContent, FieldName>): Promise<void> {
+    await this.#hold(reportId, this.#fieldPlaces(content));
+  }
+
+  async checkFile(reportId: string, fileId: string): Promise<void> {
+    const file = this.#ctx.store.evidence.get(fileId);
+    if (!file || !isTextEvidence(file.name) || file.size > SCAN_LIMIT_BYTES) return;
+    const place = await this.#filePlace(file);
+    if (place) await this.#hold(reportId, [place]);
+  }
+
+  async checkMessage(reportId: string, body: string): Promise<void> {
+    const entry =
+      this.#openMessages(reportId).find(
+        (e) => e.state === 'in_flight' && e.payload.body === body,
+      ) ?? this.#openMessages(reportId).find((e) => e.payload.body === body);
+    const place: Place = entry
+      ? { ...this.#messagePlace(entry), text: body }
+      : {
+          key: 'message',
+          place: { kind: 'message', entryId: 0 },
+          label: 'Reply',
+          text: body,
+          ext: '.md',
+        };
+    await this.#hold(reportId, [place]);
+  }
+
+  // ---- the submit checklist ---------------------------------------------------------------
+
+  async checklistItems(reportId: string): Promise<ChecklistItemView[]> {
+    const scan = await this.scan(reportId);
+    const kept = scan.findings.length - scan.open;
+    const notScanned = scan.notScanned.map((f) => `“${f.name}”`).join(', ');
+    const credentials: ChecklistItemView = {
+      id: 'credentials_found',
+      ok: scan.open === 0,
+      label:
+        scan.open === 0
+          ? 'No credentials in evidence'
+          : `No credentials in evidence (${scan.open} found)`,
+      detail: [
+        scan.open === 0
+          ? `Title, asset, description and ${scan.scannedFiles} text file${scan.scannedFiles === 1 ? '' : 's'} scanned.`
+          : `${scan.open} possible credential${scan.open === 1 ? '' : 's'} found: ${[
+              ...new Set(scan.findings.filter((f) => !f.kept).map((f) => f.where)),
+            ].join('; ')}.`,
+        kept > 0 ? `${kept} kept on purpose.` : '',
+        notScanned
+          ? `Not scanned (over ${SCAN_LIMIT_BYTES / 1024 / 1024} MiB): ${notScanned}.`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      fix: 'Redact each finding, or keep it on purpose, under "Credentials check".',
+    };
+    return [credentials, await this.#metadataItem(reportId)];
+  }
+
+  /** Checked on the stored copies: the bytes that are (or will be) uploaded. */
+  async #metadataItem(reportId: string): Promise<ChecklistItemView> {
+    const images: string[] = [];
+    const withMetadata: string[] = [];
+    for (const file of this.#ctx.store.evidence.listForReport(reportId)) {
+      if (file.purpose !== 'report') continue;
+      const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(
+        () => null,
+      );
+      if (!bytes || !rasterTypeOf(bytes)) continue;
+      images.push(file.name);
+      if (hasImageMetadata(bytes)) withMetadata.push(`“${file.name}”`);
+    }
+    const base = {
+      id: 'image_metadata',
+      label: 'Image metadata removed',
+      fix: 'Remove the image and attach it again: the copy the app keeps has no metadata.',
+    };
+    if (withMetadata.length > 0)
+      return {
+        ...base,
+        ok: false,
+        detail: `Still has EXIF/XMP metadata: ${withMetadata.join(', ')}.`,
+      };
+    return {
+      ...base,
+      ok: true,
+      detail:
+        images.length === 0
+          ? 'No images attached.'
+          : `EXIF, GPS and XMP metadata removed from ${images.length} image${images.length === 1 ? '' : 's'}.`,
+    };
+  }
+}

@@ -1,0 +1,268 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DraftContent } from '../../src/shared/bridge/views';
+import { hasImageMetadata } from '../../src/core/evidence/images';
+import type { Report } from '../support/sandbox-client';
+import { burpFixture, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
+import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
+import { fakeJwt, randomFrom } from '../support/fake-secrets';
+import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+
+/**
+ * Issue 13 through the engine against the sandbox: nothing with an unresolved credential leaves
+ * (saves, uploads, messages), redaction and "keep" release it, images lose their metadata before
+ * upload, HTTP evidence lands redacted, the duplicate hint and the payouts view read the mirror.
+ */
+const CONTENT: DraftContent = {
+  title: 'IDOR on order details',
+  asset: 'https://shop.example.com/api/orders',
+  description: COMPLETE_DESCRIPTION,
+  cvss_vector: '',
+};
+
+describe('evidence that never leaks', () => {
+  let h: Harness | null = null;
+  afterEach(async () => {
+    await h?.close();
+    h = null;
+  });
+
+  async function open(): Promise<Harness> {
+    h = await openHarness();
+    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    await h.engine.session.syncNow(['reports', 'account', 'programs']);
+    return h;
+  }
+
+  async function server(x: Harness, reportId: string): Promise<Report> {
+    return (await x.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: x.key })).body;
+  }
+
+  async function serverFile(x: Harness, reportId: string, fileId: string): Promise<Buffer> {
+    const res = await fetch(new URL(`/api/reports/${reportId}/files/${fileId}`, x.sandbox.url), {
+      headers: { authorization: `Bearer ${x.key}` },
+    });
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  it('holds a save with a JWT until it is redacted; the server never sees the token', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.session.drain();
+    const jwt = fakeJwt();
+    const leaky = `${COMPLETE_DESCRIPTION}\n\nAuthorization: Bearer ${jwt}\n`;
+    await x.engine.saveDraft(draft.reportId, { ...CONTENT, description: leaky });
+    await x.engine.session.drain();
+    expect((await server(x, draft.reportId)).description).not.toContain(jwt);
+    const held = (await x.engine.getReport(draft.reportId))?.outbox.find(
+      (e) => e.state === 'parked',
+    );
+    expect(held?.error?.code).toBe('secrets_found');
+    expect(held?.error?.advice).toContain('Description');
+    expect(JSON.stringify(held)).not.toContain(jwt);
+
+    const scan = await x.engine.scanEvidence(draft.reportId);
+    expect(scan.open).toBe(1);
+    const [finding] = scan.findings;
+    expect(finding).toMatchObject({
+      kind: 'jwt',
+      place: { kind: 'field', field: 'description' },
+      kept: false,
+    });
+    expect(JSON.stringify(scan)).not.toContain(jwt);
+    const checklist = await x.engine.getChecklist(draft.reportId);
+    expect(checklist.items.find((i) => i.id === 'credentials_found')).toMatchObject({
+      ok: false,
+      label: 'No credentials in evidence (1 found)',
+    });
+
+    const after = await x.engine.redactFindings(draft.reportId, [finding?.id ?? '']);
+    expect(after.open).toBe(0);
+    await x.engine.session.drain();
+    const sent = (await server(x, draft.reportId)).description;
+    expect(sent).toContain('Authorization: Bearer [REDACTED:jwt]');
+    expect(sent).not.toContain(jwt);
+    expect(
+      (await x.engine.getChecklist(draft.reportId)).items.find((i) => i.id === 'credentials_found')
+        ?.ok,
+    ).toBe(true);
+  });
+
+  it('always finds the researcher’s own key; a kept finding is sent and the choice survives a restart', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, {
+      ...CONTENT,
+      asset: `${CONTENT.asset} (key ${x.key})`,
+    });
+    await x.engine.session.drain();
+    expect(JSON.stringify(await server(x, draft.reportId))).not.toContain(x.key);
+    const [finding] = (await x.engine.scanEvidence(draft.reportId)).findings;
+    expect(finding).toMatchObject({ kind: 'api-key', label: 'Your API key for this service' });
+    await x.engine.keepFinding(draft.reportId, finding?.id ?? '', true);
+    await x.engine.session.drain();
+    expect((await server(x, draft.reportId)).asset).toContain(x.key);
+    await x.restart();
+    const again = await x.engine.scanEvidence(draft.reportId);
+    expect(again.findings[0]?.kept).toBe(true);
+    expect(again.open).toBe(0);
+  });
+
+  it('uploads a redacted copy of a text evidence file, never the original', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const cookie = `sid=${randomFrom('abcdef0123456789', 32)}`;
+    const path = await x.file('session.log', `GET /api/orders/7 HTTP/1.1\nCookie: ${cookie}\n`);
+    const [file] = await x.engine.attachFiles(draft.reportId, [{ path }]);
+    await x.engine.session.drain();
+    expect((await server(x, draft.reportId)).attachments[file?.fileId ?? '']).toBeUndefined();
+    const scan = await x.engine.scanEvidence(draft.reportId);
+    expect(scan.findings.map((f) => [f.kind, f.where])).toEqual([
+      ['cookie', 'session.log, line 2'],
+    ]);
+    await x.engine.redactFindings(
+      draft.reportId,
+      scan.findings.map((f) => f.id),
+    );
+    await x.engine.session.drain();
+    const uploaded = await serverFile(x, draft.reportId, file?.fileId ?? '');
+    expect(uploaded.toString()).toBe('GET /api/orders/7 HTTP/1.1\nCookie: [REDACTED:cookie]\n');
+    expect(await readFile(path, 'utf8')).toContain(cookie); // the researcher's own file is untouched
+  });
+
+  it('holds a reply with a secret until it is redacted', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.submit(draft.reportId);
+    await x.engine.session.drain();
+    const token = `${['gh', 'p_'].join('')}${randomFrom('ABCDEFabcdef0123456789', 36)}`;
+    await x.engine.postMessage(draft.reportId, { body: `My token was ${token}`, filePaths: [] });
+    await x.engine.session.drain();
+    const scan = await x.engine.scanEvidence(draft.reportId);
+    expect(scan.findings.map((f) => [f.kind, f.place.kind])).toEqual([['github-token', 'message']]);
+    await x.engine.redactFindings(
+      draft.reportId,
+      scan.findings.map((f) => f.id),
+    );
+    await x.engine.session.drain();
+    const res = await x.sandbox.api<{ messages: { author: string; body: string }[] }>(
+      'GET',
+      `/api/reports/${draft.reportId}/messages`,
+      { token: x.key },
+    );
+    const mine = res.body.messages.filter((m) => m.author === 'researcher').map((m) => m.body);
+    expect(mine).toEqual(['My token was [REDACTED:github-token]']);
+  });
+
+  it('strips GPS metadata before upload, shows only raster bytes, says so in the checklist', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const [png] = await x.engine.attachFiles(draft.reportId, [
+      { path: await x.file('screenshot.png', pngWithGps()), insertAt: 0 },
+    ]);
+    const [svg] = await x.engine.attachFiles(draft.reportId, [
+      { path: await x.file('diagram.svg', hostileSvg()) },
+    ]);
+    await x.engine.session.drain();
+    const uploaded = await serverFile(x, draft.reportId, png?.fileId ?? '');
+    expect(uploaded.includes(gpsBytes())).toBe(false);
+    expect(hasImageMetadata(uploaded)).toBe(false);
+    const image = await x.engine.getEvidenceImage(draft.reportId, png?.fileId ?? '');
+    expect(image?.contentType).toBe('image/png');
+    expect(Buffer.from(image?.base64 ?? '', 'base64').equals(uploaded)).toBe(true);
+    expect(await x.engine.getEvidenceImage(draft.reportId, svg?.fileId ?? '')).toBeNull();
+    const item = (await x.engine.getChecklist(draft.reportId)).items.find(
+      (i) => i.id === 'image_metadata',
+    );
+    expect(item).toMatchObject({
+      ok: true,
+      detail: 'EXIF, GPS and XMP metadata removed from 1 image.',
+    });
+  });
+
+  it('imports a HAR and a Burp export as redacted code blocks, a large one with a file', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const s = fixtureSecrets();
+    const at = COMPLETE_DESCRIPTION.indexOf('## Expected behavior');
+    const har = await x.engine.importHttpEvidence(draft.reportId, {
+      text: harFixture(s, 5000),
+      name: 'checkout.har',
+      insertAt: at,
+    });
+    expect(har).toMatchObject({
+      imported: true,
+      format: 'har',
+      exchanges: 2,
+      fileName: 'checkout.redacted.http',
+    });
+    expect(har.redacted).toBeGreaterThanOrEqual(4);
+    const burp = await x.engine.importHttpEvidence(draft.reportId, { text: burpFixture(s) });
+    expect(burp).toMatchObject({ imported: true, format: 'burp', exchanges: 2 });
+    expect(await x.engine.importHttpEvidence(draft.reportId, { text: 'just words' })).toEqual({
+      imported: false,
+      insertedChars: 0,
+    });
+    await x.engine.session.drain();
+    const report = await server(x, draft.reportId);
+    expect(report.description).toContain('```http\nPOST /api/cart?item=7 HTTP/2');
+    expect(report.description).toContain('Authorization: Bearer [REDACTED:jwt]');
+    expect(report.description).not.toContain(s.jwt);
+    expect(report.description).not.toContain(s.cookie);
+    expect(report.description.indexOf('```http')).toBeLessThan(
+      report.description.indexOf('## Expected behavior'),
+    );
+    const file = Object.entries(report.attachments).find(
+      ([, a]) => a.name === 'checkout.redacted.http',
+    );
+    const bytes = (await serverFile(x, draft.reportId, file?.[0] ?? '')).toString();
+    expect(bytes).toContain('x'.repeat(5000));
+    expect(bytes).not.toContain(s.jwt);
+    expect((await x.engine.scanEvidence(draft.reportId)).open).toBe(0);
+  });
+
+  it('lists the researcher’s own close reports of the same program, and earnings', async () => {
+    const x = await open();
+    const make = async (title: string, asset: string, program = x.programs.open.id) => {
+      const d = await x.engine.createDraft(program);
+      await x.engine.saveDraft(d.reportId, { ...CONTENT, title, asset });
+      return d.reportId;
+    };
+    const first = await make(
+      'IDOR on order details endpoint',
+      'https://shop.example.com/api/orders/7',
+    );
+    await x.engine.submit(first);
+    await make('Stored XSS in profile bio', 'https://shop.example.com/profile');
+    const current = await make(
+      'Order details IDOR exposes addresses',
+      'https://other.example.com/',
+    );
+    await x.engine.session.drain();
+    await x.engine.session.syncNow(['reports']);
+    const similar = await x.engine.findSimilarReports(current);
+    expect(similar.map((s) => [s.id, s.status, s.reasons])).toEqual([
+      [first, 'triaging', ['similar title (3 of 5 words)']],
+    ]);
+
+    await x.sandbox.act(first, { actor: 'founder', status: 'accepted', message: 'Valid.' });
+    await x.sandbox.payout(first, { status: 'approving', amount_cents: 75_000 });
+    await x.engine.session.syncNow(['reports', 'payouts']);
+    const payouts = await x.engine.listPayouts();
+    expect(payouts.rows.map((r) => [r.reportId, r.status, r.amountCents])).toEqual([
+      [first, 'approving', 75_000],
+    ]);
+    expect(payouts.byStatus[0]).toMatchObject({ label: 'Approved', count: 1, amountCents: 75_000 });
+    const dest = join(x.dataDir, 'payouts.csv');
+    await x.engine.exportPayouts(dest);
+    expect((await readFile(dest, 'utf8')).split('\r\n')[1]).toMatch(
+      new RegExp(`^${first},.*,Approved,750\\.00,`),
+    );
+  });
+});
