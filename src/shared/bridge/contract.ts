@@ -124,6 +124,8 @@ export interface BridgeEvents {
   'sync-error': ErrorView;
   /** The user clicked a notification or a `bountydesk://report/<id>` link: show this report. */
   'open-report': { reportId: string };
+  /** A `bountydesk://program/<id>` link: show this program. */
+  'open-program': { programId: string };
   /** A menu item or shortcut handled by main asks the UI to act. */
   command: { name: 'new-report' | 'sync-now' | 'toggle-theme' | 'focus-search' };
   engine: { state: EngineState };
@@ -149,8 +151,6 @@ export const BRIDGE_CALLS = [
   'attachFiles',
   'removeFile',
   'getChecklist',
-  /** A `bountydesk://program/<id>` link: show this program. */
-  'open-program': { programId: string };
   'submit',
   'withdraw',
   'postMessage',
@@ -183,6 +183,7 @@ export const BRIDGE_EVENTS = [
   'upload-progress',
   'sync-error',
   'open-report',
+  'open-program',
   'command',
   'engine',
 ] as const satisfies readonly BridgeEventName[];
@@ -216,7 +217,6 @@ export interface BridgeError {
   message: string;
   field?: string;
   code?: string;
-  'open-program',
   status?: number;
   requestId?: string;
 }
