@@ -4,7 +4,6 @@ import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { imageWithoutMetadata } from '../evidence/images';
-import { imageWithoutMetadata } from '../evidence/images';
 import type { Db } from './database';
 
 export type EvidenceState = 'queued' | 'uploading' | 'uploaded' | 'failed';
@@ -65,11 +64,6 @@ export interface EvidenceRepository {
   listPending(reportId: string): EvidenceFile[];
   setState(fileId: string, state: EvidenceState): void;
   setProgress(fileId: string, uploadedBytes: number): void;
-  /**
-   * Points a file not uploaded yet at other bytes (a redacted copy): the upload sends them, and
-   * the original bytes are left to collectGarbage.
-   */
-  replaceBlob(fileId: string, blob: StoredBlob): void;
   /**
    * Points a file not uploaded yet at other bytes (a redacted copy): the upload sends them, and
    * the original bytes are left to collectGarbage.
@@ -158,10 +152,6 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
     `UPDATE evidence SET sha256 = ?, size = ?, uploaded_bytes = 0, updated_at = ?
      WHERE file_id = ? AND state <> 'uploaded'`,
   );
-  const updateBlob = sqlite.prepare<[string, number, string, string]>(
-    `UPDATE evidence SET sha256 = ?, size = ?, uploaded_bytes = 0, updated_at = ?
-     WHERE file_id = ? AND state <> 'uploaded'`,
-  );
   const selectOrphans = sqlite.prepare<[], { sha256: string }>(
     'SELECT sha256 FROM evidence_blobs WHERE sha256 NOT IN (SELECT sha256 FROM evidence)',
   );
@@ -179,22 +169,7 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
    * Images are stored (and so uploaded and shown) without their metadata: EXIF with the GPS
    * position, XMP, PNG text chunks. Every other file is copied byte for byte.
    */
-  /**
-   * Images are stored (and so uploaded and shown) without their metadata: EXIF with the GPS
-   * position, XMP, PNG text chunks. Every other file is copied byte for byte.
-   */
   async function importFile(sourcePath: string): Promise<StoredBlob> {
-    await mkdir(tmpDir, { recursive: true });
-    const clean = await imageWithoutMetadata(sourcePath, tmpDir);
-    if (!clean) return importCopy(sourcePath);
-    try {
-      return await importCopy(clean);
-    } finally {
-      await rm(clean, { force: true });
-    }
-  }
-
-  async function importCopy(sourcePath: string): Promise<StoredBlob> {
     await mkdir(tmpDir, { recursive: true });
     const clean = await imageWithoutMetadata(sourcePath, tmpDir);
     if (!clean) return importCopy(sourcePath);
@@ -279,8 +254,6 @@ export function createEvidenceRepository(db: Db, dataDir: string): EvidenceRepos
       void updateState.run({ state, at: new Date().toISOString(), file_id: fileId }),
     setProgress: (fileId, bytes) =>
       void updateProgress.run(Math.trunc(bytes), new Date().toISOString(), fileId),
-    replaceBlob: (fileId, blob) =>
-      void updateBlob.run(blob.sha256, blob.size, new Date().toISOString(), fileId),
     replaceBlob: (fileId, blob) =>
       void updateBlob.run(blob.sha256, blob.size, new Date().toISOString(), fileId),
     remove: (fileId) => void deleteLink.run(fileId),
