@@ -3,7 +3,9 @@ import { EngineEvents } from '../core/engine/events';
 import { RemoteError } from '../core/host/bridge-error';
 import {
   ENGINE_CALLS,
+  HOST_CALLS,
   type EngineCallName,
+  type HostCalls,
   type EngineProcessOptions,
   type FromEngine,
   type ToEngine,
@@ -52,6 +54,8 @@ export class EngineClient {
   readonly events = new EngineEvents();
   /** The engine's calls as functions, for code that wants `engine.getReport(id)`. */
   readonly calls: EngineCalls;
+  /** The engine process's own calls (diagnostics), beside the engine's. */
+  readonly host: HostCalls;
   readonly #o: EngineClientOptions;
   readonly #pending = new Map<number, Pending>();
   #child: EngineChild | null = null;
@@ -67,6 +71,9 @@ export class EngineClient {
     this.calls = Object.fromEntries(
       ENGINE_CALLS.map((name) => [name, (...args: unknown[]) => this.call(name, args)]),
     ) as unknown as EngineCalls;
+    this.host = Object.fromEntries(
+      HOST_CALLS.map((name) => [name, (...args: unknown[]) => this.call(name, args)]),
+    ) as unknown as HostCalls;
   }
 
   get pid(): number | undefined {

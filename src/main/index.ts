@@ -1,3 +1,5 @@
+import { release } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import {
   app,
@@ -10,8 +12,12 @@ import {
   Tray,
   utilityProcess,
 } from 'electron';
+import { DEEP_LINK_SCHEME, targetHash } from '../core/links/deep-link';
+import { createFileLogger } from '../core/log/logger';
 import { eventChannel, type BridgeEventName, type BridgeEvents } from '../shared/bridge/contract';
 import { createBridgeCalls } from './bridge-calls';
+import { AppNavigator } from './deep-links';
+import { exportDiagnostics } from './diagnostics';
 import { EngineClient } from './engine-client';
 import { toBridgeError } from './errors';
 import { FileTokens } from './file-tokens';
@@ -23,6 +29,7 @@ import { SandboxAccount } from './sandbox-account';
 import { sandboxInProcess } from './sandbox-launcher';
 import { hardenSession, hardenWebContents } from './security';
 import { createTray } from './tray';
+import { Updates } from './updates';
 import { createMainWindow, focusWindow } from './window';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
@@ -40,15 +47,37 @@ if (!app.requestSingleInstanceLock()) {
 
 function start(): void {
   const paths = appPaths(app.getPath('userData'), import.meta.dirname);
+  const log = createFileLogger({ file: join(paths.logDir, 'main.log'), console: 'warn' });
+  const versions = {
+    'Bounty Desk': app.getVersion(),
+    electron: process.versions['electron'],
+    chrome: process.versions['chrome'],
+    node: process.versions.node,
+    os: `${process.platform} ${release()} ${process.arch}`,
+  };
+  const { 'Bounty Desk': version, ...runtime } = versions;
+  log.info('app', 'started', { version, ...runtime, packaged: app.isPackaged });
   // `npm run dev` serves the renderer from Vite; a packaged or previewed app loads the bundle.
   const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const rendererUrl = devServerUrl ?? paths.rendererUrl;
   let win: BrowserWindow | null = null;
+  let loaded = false;
 
-  const showWindow = (): BrowserWindow => {
+  /** The window, created at `hash` (a deep link's place) when there is none. */
+  const showWindow = (hash?: string): BrowserWindow => {
     if (!win || win.isDestroyed()) {
-      win = createMainWindow({ ...paths, ...(devServerUrl ? { devServerUrl } : {}) });
-      win.on('closed', () => (win = null));
+      const created = createMainWindow({
+        ...paths,
+        ...(devServerUrl ? { devServerUrl } : {}),
+        ...(hash ? { hash } : {}),
+      });
+      win = created;
+      loaded = false;
+      created.webContents.on('did-finish-load', () => {
+        loaded = true;
+        places.loaded();
+      });
+      created.on('closed', () => (win = null));
     }
     focusWindow(win);
     return win;
@@ -56,14 +85,51 @@ function start(): void {
   const send = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]): void => {
     if (win && !win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
   };
+  const places = new AppNavigator(
+    {
+      window: () =>
+        !app.isReady()
+          ? 'not-ready'
+          : !win || win.isDestroyed()
+            ? 'none'
+            : loaded
+              ? 'loaded'
+              : 'loading',
+      showWindow: (hash) => void showWindow(hash),
+      send: (target) =>
+        target.kind === 'report'
+          ? send('open-report', { reportId: target.reportId })
+          : send('open-program', { programId: target.programId }),
+      log,
+    },
+    targetHash,
+  );
+  // Deep links, registered before `ready`: macOS sends `open-url` for the link that launched the
+  // app; Windows and Linux put it in the command line (the first instance's, or a second
+  // instance's, handed over by the single-instance lock).
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    places.openLink(url, 'open-url');
+  });
+  app.on('second-instance', (_event, argv) => {
+    if (!places.openArgv(argv, 'second-instance')) showWindow();
+  });
+  places.openArgv(process.argv, 'argv');
+  // The installers register the scheme with the OS (electron-builder.yml `protocols`); an
+  // installed app claims it again at start. A development build would register the bare
+  // Electron binary, so it does not.
+  if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
 
   const engine = new EngineClient({
     fork: () =>
       utilityProcess.fork(paths.engineEntry, [], {
         serviceName: 'Bounty Desk engine',
       }),
-    options: { dataDir: paths.dataDir },
-    onState: (state) => send('engine', { state }),
+    options: { dataDir: paths.dataDir, logDir: paths.logDir },
+    onState: (state) => {
+      log[state === 'restarting' ? 'warn' : 'info']('engine', 'state', { state });
+      send('engine', { state });
+    },
   });
   const sandbox = new SandboxAccount({
     engine: engine.calls,
@@ -99,7 +165,9 @@ function start(): void {
     })
     .then(() => sandbox.restore())
     .catch((error: unknown) => {
-      console.error('Could not restore the account:', toBridgeError(error).message);
+      const plain = toBridgeError(error);
+      log.error('app', 'restore-failed', { error: plain.name, code: plain.code });
+      console.error('Could not restore the account:', plain.message);
     });
 
   registerBridge({
@@ -108,15 +176,78 @@ function start(): void {
     calls,
     files,
     ready,
-    onError: (name, error) => console.warn(`bridge ${name}: ${error.name}: ${error.message}`),
+    // By name and code only: a message may quote what the page sent.
+    onError: (name, error) =>
+      log.warn('bridge', 'call-failed', {
+        call: name,
+        error: error.name,
+        code: error.code,
+        status: error.status,
+        field: error.field,
+      }),
   });
   forwardEvents(engine.events, send);
   wireNotifications({
     events: engine.events,
     make: (options) => new Notification(options),
-    focusWindow: () => showWindow(),
-    openReport: (reportId) => send('open-report', { reportId }),
+    openReport: (reportId) => places.open({ kind: 'report', reportId }),
   });
+
+  const ask = async (options: {
+    message: string;
+    detail?: string;
+    buttons: string[];
+    defaultId: number;
+    cancelId: number;
+  }): Promise<number> => {
+    const box = { type: 'info' as const, ...options };
+    const parent = win && !win.isDestroyed() ? win : null;
+    return (await (parent ? dialog.showMessageBox(parent, box) : dialog.showMessageBox(box)))
+      .response;
+  };
+  let updateNotice: Notification | null = null; // referenced until clicked, or its click is lost
+  const updates = new Updates({
+    isPackaged: app.isPackaged,
+    currentVersion: app.getVersion(),
+    loadUpdater: async () => (await import('electron-updater')).default.autoUpdater,
+    log,
+    ask,
+    notify: (title, body, onClick) => {
+      updateNotice = new Notification({ title, body });
+      updateNotice.on('click', onClick);
+      updateNotice.show();
+    },
+    setProgress: (fraction) => {
+      if (win && !win.isDestroyed()) win.setProgressBar(fraction);
+    },
+    outbox: async () => ({ unsent: (await engine.calls.getStatus()).unsent }),
+    quit: () => app.quit(),
+  });
+  const diagnostics = async (): Promise<void> => {
+    const path = await exportDiagnostics({
+      logDir: paths.logDir,
+      settingsFile: paths.choiceFile,
+      versions,
+      engine: { ...engine.calls, ...engine.host },
+      updates: () => ({ ...updates.state, packaged: app.isPackaged }),
+      dialog: {
+        showSaveDialog: (options) =>
+          win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options),
+      },
+      defaultDir: app.getPath('downloads'),
+      now: () => new Date(),
+      log,
+    });
+    if (!path) return;
+    const answer = await ask({
+      message: 'Diagnostics saved.',
+      detail: `${path}\nIt holds versions, settings, outbox counts and the logs: no key and no report content. Read it before you send it.`,
+      buttons: ['Show in folder', 'OK'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    if (answer === 0) shell.showItemInFolder(path);
+  };
 
   const signOut = async (): Promise<void> => {
     const answer = await dialog.showMessageBox({
@@ -134,18 +265,26 @@ function start(): void {
   };
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
-  app.on('second-instance', () => showWindow());
   app.on('activate', () => showWindow());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
 
+  // On quit: the update decision first (it needs the outbox's count), then the engine and the
+  // sandbox stop, then the app quits, and electron-updater installs if it was told to.
   let stopped = false;
   app.on('will-quit', (event) => {
     if (stopped) return;
     event.preventDefault();
     stopped = true;
-    void Promise.allSettled([engine.close(), sandbox.close()]).finally(() => app.quit());
+    void updates
+      .beforeQuit()
+      .catch(() => undefined)
+      .then(() => Promise.allSettled([engine.close(), sandbox.close()]))
+      .finally(() => {
+        log.info('app', 'quit');
+        if (!updates.finishQuit()) app.quit();
+      });
   });
 
   void app.whenReady().then(() => {
@@ -158,6 +297,12 @@ function start(): void {
           command: (name) => send('command', { name }),
           signOut: () => void signOut().catch(() => undefined),
           openWebsite: (page) => void calls.openWebsite(page).catch(() => false),
+          checkForUpdates: () => void updates.checkFromMenu().catch(() => undefined),
+          exportDiagnostics: () =>
+            void diagnostics().catch((error: unknown) => {
+              log.error('diagnostics', 'failed', { error: toBridgeError(error).name });
+              dialog.showErrorBox('Export diagnostics', toBridgeError(error).message);
+            }),
           quit: () => app.quit(),
         }),
       ),
@@ -171,6 +316,7 @@ function start(): void {
     });
     engine.events.on('status', (status) => tray.setUnsent(status.unsent));
     app.on('will-quit', () => tray.destroy());
-    showWindow();
+    showWindow(places.takeStartHash());
+    void ready.then(() => updates.checkAtStart());
   });
 }

@@ -11,12 +11,16 @@ export interface MenuDeps {
   command(name: CommandName): void;
   signOut(): void;
   openWebsite(page: WebsitePage): void;
+  /** Looks for an update now and says what it found (src/main/updates.ts). */
+  checkForUpdates(): void;
+  /** Writes the diagnostics bundle where the user chooses (src/main/diagnostics.ts). */
+  exportDiagnostics(): void;
   quit(): void;
 }
 
 /**
  * The application menu. Items the UI acts on send a `command` event (the renderer owns the
- * screens); Sign out and the website links are done by main. Accelerators match
+ * screens); Sign out, the website links, updates and diagnostics are done by main. Accelerators match
  * docs/ui-names.md (Ctrl/Cmd+N new report, Ctrl/Cmd+R sync now, Ctrl/Cmd+F focus search).
  */
 export function menuTemplate(deps: MenuDeps): MenuItemConstructorOptions[] {
@@ -71,6 +75,9 @@ export function menuTemplate(deps: MenuDeps): MenuItemConstructorOptions[] {
       { label: 'Verify e-mail', click: () => deps.openWebsite('verify-email') },
       { label: 'Payment onboarding', click: () => deps.openWebsite('payment-onboarding') },
       { label: 'Create API keys', click: () => deps.openWebsite('api-keys') },
+      { type: 'separator' },
+      { label: 'Check for updates…', click: () => deps.checkForUpdates() },
+      { label: 'Export diagnostics…', click: () => deps.exportDiagnostics() },
     ],
   };
   const app: MenuItemConstructorOptions[] = deps.isMac ? [{ role: 'appMenu' }] : [];

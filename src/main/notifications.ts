@@ -12,9 +12,10 @@ export type MakeNotification = (options: { title: string; body: string }) => Not
 export interface NotifyDeps {
   events: EventSource;
   make: MakeNotification;
-  /** Brings the window to the front (creating it if it was closed). */
-  focusWindow(): void;
-  /** Sends `open-report` to the renderer. */
+  /**
+   * Brings the window to the front at this report, creating it if it was closed: the route a
+   * `bountydesk://report/<id>` link takes (src/main/deep-links.ts).
+   */
   openReport(reportId: string): void;
 }
 
@@ -50,8 +51,7 @@ export function payoutText(e: BridgeEvents['payout-changed']): { title: string; 
 
 /**
  * OS notifications for what the researcher must see even with the window hidden: a report that
- * needs their input, a decision, a payout change. Clicking one focuses the window and opens the
- * report. Returns an unsubscribe.
+ * needs their input, a decision, a payout change. Clicking one opens the report in the window. Returns an unsubscribe.
  */
 export function wireNotifications(deps: NotifyDeps): () => void {
   // Shown notifications are kept referenced until clicked or closed, or their click is lost.
@@ -61,7 +61,6 @@ export function wireNotifications(deps: NotifyDeps): () => void {
     live.add(notification);
     notification.on('click', () => {
       live.delete(notification);
-      deps.focusWindow();
       deps.openReport(reportId);
     });
     notification.on('close', () => live.delete(notification));

@@ -8,6 +8,8 @@ export interface AppPaths {
   sandboxDir: string;
   /** main's own small settings: the sandbox choice. */
   choiceFile: string;
+  /** The diagnostics logs of main and the engine (`main.log`, `engine.log`, rotated). */
+  logDir: string;
   preloadFile: string;
   rendererFile: string;
   rendererUrl: string;
@@ -28,6 +30,7 @@ export function appPaths(userData: string, bundleDir: string): AppPaths {
     dataDir: join(userData, 'data'),
     sandboxDir: join(userData, 'sandbox'),
     choiceFile: join(userData, 'shell.json'),
+    logDir: join(userData, 'logs'),
     preloadFile: join(bundleDir, '..', 'preload', 'index.cjs'),
     rendererFile,
     rendererUrl: pathToFileURL(rendererFile).href,

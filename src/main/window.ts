@@ -5,6 +5,8 @@ export interface WindowOptions {
   rendererFile: string;
   /** `npm run dev` only: the Vite dev server's page instead of the bundled file. */
   devServerUrl?: string;
+  /** The renderer's first route, as a location hash without `#` (a deep link's place). */
+  hash?: string;
 }
 
 /**
@@ -38,8 +40,13 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  if (options.devServerUrl) void win.loadURL(options.devServerUrl);
-  else void win.loadFile(options.rendererFile);
+  if (options.devServerUrl) {
+    void win.loadURL(
+      options.hash ? `${options.devServerUrl}#${options.hash}` : options.devServerUrl,
+    );
+  } else {
+    void win.loadFile(options.rendererFile, options.hash ? { hash: options.hash } : {});
+  }
   return win;
 }
 

@@ -25,6 +25,12 @@ export interface LaunchOptions {
   downloads?: string;
   isPackaged?: boolean;
   env?: Record<string, string>;
+  /** Electron's `app.getVersion()` (default 0.1.0). */
+  version?: string;
+  /** Electron's `process.resourcesPath` (where an installed app has `app-update.yml`). */
+  resourcesPath?: string;
+  /** More command-line arguments, after the entry (a deep link the OS passed on launch). */
+  args?: string[];
 }
 
 export interface DialogAnswers {
@@ -98,6 +104,7 @@ export class AppProcess {
         '--import',
         pathToFileURL(join(ROOT, 'test/electron/register.mjs')).href,
         'out/main/index.js',
+        ...(options.args ?? []),
       ],
       {
         cwd: appDir,
@@ -110,6 +117,8 @@ export class AppProcess {
             userData: options.userData,
             downloads: options.downloads ?? join(options.userData, 'Downloads'),
             isPackaged: options.isPackaged ?? false,
+            ...(options.version ? { version: options.version } : {}),
+            ...(options.resourcesPath ? { resourcesPath: options.resourcesPath } : {}),
           }),
         },
       },

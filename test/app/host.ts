@@ -19,7 +19,7 @@ import {
 } from '../support/sandbox-client';
 import { Engine } from '../../src/core/engine';
 import { KeytarSecretStore } from '../../src/core/secrets';
-import { AppProcess, type WindowInfo } from './app-process';
+import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
 import { ROOT } from './build';
 import { preloadScript, type StandInPageGlobals } from './page-preload';
 
@@ -31,6 +31,8 @@ export interface HostOptions {
   appDir?: string;
   /** Electron's `app.isPackaged` (default false, as `npm start`). */
   isPackaged?: boolean;
+  /** What else the main process is started with (see LaunchOptions). */
+  launch?: Pick<LaunchOptions, 'env' | 'version' | 'resourcesPath' | 'args'>;
 }
 
 export interface RecordedCall {
@@ -159,6 +161,7 @@ export class AppHost {
       downloads: join(this.dataDir, 'Downloads'),
       ...(this.options.appDir ? { appDir: this.options.appDir } : {}),
       ...(this.options.isPackaged !== undefined ? { isPackaged: this.options.isPackaged } : {}),
+      ...this.options.launch,
     });
     this.app = app;
     return app;

@@ -5,17 +5,28 @@
 // and what it does not.
 import { fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
  * @typedef {{ userData?: string, downloads?: string, isPackaged?: boolean, version?: string,
- *   singleInstanceLock?: boolean, platform?: string }} StandInConfig
+ *   singleInstanceLock?: boolean, platform?: string, resourcesPath?: string }} StandInConfig
  */
 
 /** @type {StandInConfig} */
 const config = JSON.parse(process.env.ELECTRON_STAND_IN ?? '{}');
+
+// Electron sets `process.resourcesPath` (the folder of app.asar; electron-updater reads
+// `app-update.yml` there). The test gives the folder of its choice.
+if (!('resourcesPath' in process)) {
+  Object.defineProperty(process, 'resourcesPath', {
+    value: config.resourcesPath ?? join(tmpdir(), 'bounty-desk-stand-in-resources'),
+    enumerable: true,
+  });
+}
 const UTILITY_REGISTER = new URL('./utility-register.mjs', import.meta.url).href;
 
 // ---- the harness channel ----------------------------------------------------------------------
@@ -110,6 +121,15 @@ class App extends EventEmitter {
 
   getName() {
     return 'Bounty Desk';
+  }
+
+  /** The app's folder (the one with package.json): where the harness starts main. */
+  getAppPath() {
+    return process.cwd();
+  }
+
+  relaunch() {
+    tell({ t: 'app', call: 'relaunch' });
   }
 
   enableSandbox() {
@@ -256,9 +276,12 @@ export class BrowserWindow extends EventEmitter {
     return [...windows.values()];
   }
 
-  /** @param {string} file */
-  loadFile(file) {
-    return this.loadURL(pathToFileURL(file).href);
+  /** @param {string} file @param {{ hash?: string, search?: string }} [options] */
+  loadFile(file, options = {}) {
+    const url = pathToFileURL(file);
+    if (options.search) url.search = options.search;
+    if (options.hash) url.hash = options.hash;
+    return this.loadURL(url.href);
   }
 
   /** @param {string} url */
@@ -277,6 +300,11 @@ export class BrowserWindow extends EventEmitter {
 
   focus() {
     tell({ t: 'window-state', window: this.id, call: 'focus' });
+  }
+
+  /** The taskbar / dock progress: recorded, never drawn. @param {number} fraction */
+  setProgressBar(fraction) {
+    tell({ t: 'window-state', window: this.id, call: 'setProgressBar', value: fraction });
   }
 
   isVisible() {
@@ -339,6 +367,10 @@ const sessionHandlers = {
 };
 
 export const session = {
+  /** Another session (electron-updater's own, `cache: false`): only its name is kept. */
+  fromPartition(/** @type {string} */ partition) {
+    return { partition };
+  },
   defaultSession: {
     /** @param {Function} handler */
     setPermissionRequestHandler(handler) {
@@ -502,6 +534,79 @@ export class Tray extends EventEmitter {
     tell({ t: 'tray', call: 'destroy' });
   }
 }
+
+// ---- net, autoUpdater ---------------------------------------------------------------------------
+
+/**
+ * Electron's `net.request` over Node's http/https: a request with `end`, `abort`, `setHeader`
+ * and `write`, emitting `response` (a Node IncomingMessage, a Readable as Electron's is),
+ * `redirect` instead of `response` for a 3xx when `redirect: 'manual'` (as Electron does), `error`
+ * and `abort`. Chromium's network stack (proxies, its cache, certificate handling) is not imitated.
+ */
+class ClientRequest extends EventEmitter {
+  /** @param {Record<string, any> | string} options */
+  constructor(options) {
+    super();
+    const opts = typeof options === 'string' ? urlOptions(options) : { ...options };
+    const { session: _session, redirect = 'follow', url, ...rest } = opts;
+    const target = url ? { ...urlOptions(url), ...rest } : rest;
+    const transport = target.protocol === 'https:' ? https : http;
+    this.request = transport.request(target);
+    this.request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (redirect === 'manual' && status >= 300 && status < 400 && location) {
+        response.resume();
+        this.emit('redirect', status, target.method ?? 'GET', location, response.headers);
+        return;
+      }
+      this.emit('response', response);
+    });
+    this.request.on('error', (error) => this.emit('error', error));
+  }
+
+  /** @param {string} name @param {string} value */
+  setHeader(name, value) {
+    this.request.setHeader(name, value);
+  }
+
+  /** @param {unknown} chunk */
+  write(chunk) {
+    return this.request.write(/** @type {any} */ (chunk));
+  }
+
+  /** @param {unknown} [chunk] */
+  end(chunk) {
+    this.request.end(/** @type {any} */ (chunk));
+    return this;
+  }
+
+  abort() {
+    this.request.destroy();
+    this.emit('abort');
+  }
+}
+
+/** @param {string} url */
+function urlOptions(url) {
+  const u = new URL(url);
+  return {
+    protocol: u.protocol,
+    hostname: u.hostname,
+    port: u.port || undefined,
+    path: `${u.pathname}${u.search}`,
+  };
+}
+
+export const net = {
+  /** @param {Record<string, any> | string} options */
+  request(options) {
+    return new ClientRequest(options);
+  },
+};
+
+/** Electron's own (Squirrel) updater: only its events; electron-updater emits one on it. */
+export const autoUpdater = new EventEmitter();
 
 // ---- utility processes --------------------------------------------------------------------------
 

@@ -86,7 +86,11 @@ describe('engine events in the log', () => {
     const file = join(dir, 'engine.log');
     const events = new EngineEvents();
     let outbox: OutboxEntryState[] = [];
-    const off = logEngineEvents({ events, log: createFileLogger({ file }), outbox: () => outbox });
+    const { off } = logEngineEvents({
+      events,
+      log: createFileLogger({ file }),
+      outbox: () => outbox,
+    });
     const report = '3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21';
     const entry = { id: 7, reportId: report, kind: 'submit', attempts: 0, lastError: null };
 
@@ -134,7 +138,7 @@ describe('engine events in the log', () => {
         '[warn] (outbox) parked entry=7 kind=submit report=' +
           report +
           ' attempts=2 code=field_invalid status=422',
-        '[info] (outbox) done entry=7 kind=submit report=' + report,
+        '[info] (outbox) sent entry=7 kind=submit report=' + report,
         '[info] (triage) needs-info report=' + report,
         '[info] (triage) decision report=' + report + ' outcome=accepted',
         '[warn] (sync) connectivity state=offline',

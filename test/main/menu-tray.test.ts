@@ -17,6 +17,8 @@ function build(isDev: boolean) {
     command: (name) => sent.push(name),
     signOut: () => other.push('sign-out'),
     openWebsite: (page) => other.push(`website:${page}`),
+    checkForUpdates: () => other.push('check-updates'),
+    exportDiagnostics: () => other.push('export-diagnostics'),
     quit: () => other.push('quit'),
   });
   const menu = (label: string): MenuItemConstructorOptions[] =>
@@ -46,9 +48,17 @@ describe('application menu', () => {
     m.click('Edit', 'Find');
     m.click('File', 'Sign out');
     m.click('Help', 'Create API keys');
+    m.click('Help', 'Check for updates…');
+    m.click('Help', 'Export diagnostics…');
     m.click('File', 'Quit');
     expect(m.sent).toEqual(['new-report', 'sync-now', 'toggle-theme', 'focus-search']);
-    expect(m.other).toEqual(['sign-out', 'website:api-keys', 'quit']);
+    expect(m.other).toEqual([
+      'sign-out',
+      'website:api-keys',
+      'check-updates',
+      'export-diagnostics',
+      'quit',
+    ]);
   });
 
   it('Edit has the standard roles; Reload and developer tools only in development', () => {

@@ -3,13 +3,24 @@
  * process; tests and benchmarks fork it under plain Node. SQLite, the keychain, the sync and the
  * outbox all run here, so nothing they do can stall a window.
  */
+import { join } from 'node:path';
 import { parentPort } from '../../shared/process/parent-port';
 import { Engine } from '../engine/engine';
+import { createFileLogger, silentLogger } from '../log/logger';
 import { KeytarSecretStore } from '../secrets/keytar-secret-store';
 import { serveEngine } from './engine-host';
 
+const secrets = new KeytarSecretStore();
+
 serveEngine(
   parentPort(),
-  (options) => new Engine({ dataDir: options.dataDir, secrets: new KeytarSecretStore() }),
+  (options) => new Engine({ dataDir: options.dataDir, secrets }),
   (code) => process.exit(code),
+  {
+    keyFor: (serverUrl) => secrets.get(serverUrl),
+    makeLogger: (options) =>
+      options.logDir
+        ? createFileLogger({ file: join(options.logDir, 'engine.log'), console: 'error' })
+        : silentLogger,
+  },
 );

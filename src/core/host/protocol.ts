@@ -10,9 +10,27 @@ import {
   type BridgeEventName,
   type BridgeEvents,
 } from '../../shared/bridge/contract';
+import type { CheckedText } from '../diagnostics/credentials';
+import type { OutboxSummary } from '../diagnostics/outbox-summary';
 import type { EngineCalls, MainCallName } from '../engine/engine';
 
-export type EngineCallName = keyof EngineCalls;
+/**
+ * Calls the engine process answers besides the engine's own, for "Export diagnostics": they need
+ * the mirror and the keychain, which only this process holds, and add nothing to the engine's API.
+ */
+export interface HostCalls {
+  /** The open outbox entries by kind and state, without any content; null when signed out. */
+  outboxSummary(): Promise<OutboxSummary | null>;
+  /** `text` with the signed-in key (exactly) and every credential shape removed. */
+  checkCredentials(text: string): Promise<CheckedText>;
+}
+
+export const HOST_CALLS = [
+  'outboxSummary',
+  'checkCredentials',
+] as const satisfies readonly (keyof HostCalls)[];
+
+export type EngineCallName = keyof EngineCalls | keyof HostCalls;
 
 /** Main answers these itself, then may call the engine with arguments of its own. */
 export const MAIN_CALLS = [
@@ -36,8 +54,8 @@ export const FORWARDED_CALLS = BRIDGE_CALLS.filter(
   (name): name is ForwardedCallName => !mainCalls.has(name),
 );
 
-/** Every call the engine process answers. */
-export const ENGINE_CALLS: readonly EngineCallName[] = [
+/** Every call of the engine itself. */
+export const ENGINE_CALLS: readonly (keyof EngineCalls)[] = [
   ...FORWARDED_CALLS,
   'open',
   'connect',
@@ -51,6 +69,8 @@ export const ENGINE_CALLS: readonly EngineCallName[] = [
 export interface EngineProcessOptions {
   /** The engine's data folder (`<userData>/data`). */
   dataDir: string;
+  /** Where the engine writes `engine.log` (`<userData>/logs`); no log without it (tests). */
+  logDir?: string;
 }
 
 /** main → engine */

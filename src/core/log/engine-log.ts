@@ -41,11 +41,12 @@ export function errorCode(error: unknown): { code?: string; status?: number } {
  * Writes the engine's sync, outbox and triage events to the log, by id and count only: a report
  * is named by its id, never its title, and no field of a payload carries user text.
  *
- * Outbox events are derived from the queue itself: after each status change the open entries are
+ * Outbox events are derived from the queue itself: after each status change, and whenever the
+ * caller says the queue may have changed (`look()`, after each engine call), the open entries are
  * compared with the last look, so queued, retried, parked and sent entries are logged without the
- * outbox knowing about the log. Returns an unsubscribe.
+ * outbox knowing about the log.
  */
-export function logEngineEvents(options: EngineLogOptions): () => void {
+export function logEngineEvents(options: EngineLogOptions): { look(): void; off(): void } {
   const { events, log } = options;
   let syncing = false;
   let changed = 0;
@@ -83,7 +84,7 @@ export function logEngineEvents(options: EngineLogOptions): () => void {
     }
     for (const [id, before] of known) {
       if (!next.has(id))
-        log.info('outbox', 'done', { entry: id, kind: before.kind, report: before.reportId });
+        log.info('outbox', 'sent', { entry: id, kind: before.kind, report: before.reportId });
     }
     known = next;
   };
@@ -144,5 +145,5 @@ export function logEngineEvents(options: EngineLogOptions): () => void {
       }
     }),
   ];
-  return () => offs.forEach((off) => off());
+  return { look: diffOutbox, off: () => offs.forEach((off) => off()) };
 }

@@ -43,6 +43,7 @@ export function useBridgeEvents(): void {
       onBridge('upload-progress', (p) => useReport.getState().onProgress(p)),
       onBridge('sync-error', (error) => reportError(error)),
       onBridge('open-report', ({ reportId }) => navigate({ name: 'report', reportId })),
+      onBridge('open-program', ({ programId }) => navigate({ name: 'program', programId })),
       onBridge('engine', ({ state }) => {
         const before = useSession.getState().engine;
         useSession.getState().setEngine(state);
