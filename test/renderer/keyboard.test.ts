@@ -13,16 +13,34 @@ interface Focused {
   indicator: boolean;
 }
 
+/** The little of the DOM the page functions below use (the tests compile without DOM types). */
+interface El {
+  tagName: string;
+  parentElement: El | null;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  matches(selector: string): boolean;
+  closest(selector: string): El | null;
+  querySelector(selector: string): El | null;
+}
+interface PageGlobals {
+  document: { activeElement: El | null; body: El };
+  getComputedStyle(el: El): { outlineStyle: string; outlineWidth: string };
+}
+
 /** What has keyboard focus now, and whether the user can see where it is. */
 function focused(page: Page): Promise<Focused> {
   return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { tag: 'body', role: null, name: '', indicator: false };
-    const outlined = (node: Element | null): boolean => {
-      for (let n = node; n; n = n.parentElement) {
-        const style = getComputedStyle(n);
+    const g = globalThis as unknown as PageGlobals;
+    const el = g.document.activeElement;
+    if (!el || el === g.document.body)
+      return { tag: 'body', role: null, name: '', indicator: false };
+    // The focused element draws an outline, or the block around it does (the editor's frame).
+    const outlined = (node: El): boolean => {
+      for (let n: El | null = node; n; n = n.parentElement) {
+        const style = g.getComputedStyle(n);
         if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) return true;
-        if (n !== node && n.matches(':focus-within') === false) break;
+        if (n !== node && !n.matches(':focus-within')) break;
       }
       return false;
     };
@@ -148,7 +166,12 @@ describe('renderer: keyboard only', () => {
     const checklist = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
     await checklist.waitFor();
     await until('focus inside the checklist', () =>
-      page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]')),
+      page.evaluate(
+        () =>
+          !!(globalThis as unknown as PageGlobals).document.activeElement?.closest(
+            '[role="dialog"]',
+          ),
+      ),
     );
     await tabTo(page, '"Submit report"', named('Submit report'));
     await page.keyboard.press('Enter');
