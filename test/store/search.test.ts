@@ -10,7 +10,14 @@ describe('toFtsMatch', () => {
   it('quotes every token and prefix-matches the last one', () => {
     expect(toFtsMatch('sql injection')).toBe('"sql" "injection"*');
     expect(toFtsMatch('xss* login', { prefixLast: false })).toBe('"xss"* "login"');
-    expect(toFtsMatch('say "hi"')).toBe('"say" """hi"""*');
+    expect(toFtsMatch('say "hey"')).toBe('"say" """hey"""*');
+  });
+  it('matches a prefix only from three characters (shorter ones expand to most words)', () => {
+    expect(toFtsMatch('say "hi"')).toBe('"say" """hi"""');
+    expect(toFtsMatch('t* to* tok')).toBe('"t" "to" "tok"*');
+    // The prefix is the phrase's last token: "foo-b" would be "foo" followed by any b-word.
+    expect(toFtsMatch('foo-b')).toBe('"foo-b"');
+    expect(toFtsMatch('foo-bar')).toBe('"foo-bar"*');
   });
   it('leaves nothing to search when only punctuation is typed', () => {
     for (const input of ['', '   ', '*', '"', '-', '()', '^ : *'])
@@ -67,6 +74,10 @@ describe('search', () => {
     ]);
     expect(t.store.search.searchReports('stored').map((h) => h.id)).toEqual([]);
     expect(t.store.search.searchReports('plain').map((h) => h.id)).toEqual([]);
+    expect(t.store.search.searchReports('clickjack').map((h) => h.id)).toEqual([xssTitle.id]);
+    // The same once the index holds the new text.
+    t.store.searchIndex.flush();
+    expect(t.store.search.searchReports('stored').map((h) => h.id)).toEqual([]);
     expect(t.store.search.searchReports('clickjack').map((h) => h.id)).toEqual([xssTitle.id]);
     const sqlite = t.store.db.sqlite;
     const indexed = sqlite.prepare('SELECT count(*) AS n FROM reports_fts').get() as { n: number };

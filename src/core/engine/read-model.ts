@@ -5,7 +5,7 @@ import type {
   ProgramQuery,
   ProgramView,
   ReportDetailView,
-  ReportListItem,
+  ReportListPage,
   ReportQuery,
 } from '../../shared/bridge/views';
 import { submitChecklist } from '../domain/checklist';
@@ -29,46 +29,26 @@ export class ReadModel {
     return this.#ctx.store.programs.getProgram(programId);
   }
 
-  listReports(query: ReportQuery): { items: ReportListItem[]; total: number } {
-    const { store } = this.#ctx;
-    const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000);
+  /**
+   * One page of the reports list: paged, filtered, counted and searched in SQL
+   * (store/report-list.ts), so its cost does not grow with the mirror.
+   */
+  listReports(query: ReportQuery): ReportListPage {
+    const limit = Math.min(Math.max(query.limit ?? 100, 1), 1_000);
     const offset = Math.max(query.offset ?? 0, 0);
-    const drafts = new Map(store.drafts.list().map((d) => [d.reportId, d]));
-    const open = store.outbox.list();
-    const unsent = new Set(open.filter((e) => e.state !== 'done').map((e) => e.reportId));
-    const parked = new Set(open.filter((e) => e.state === 'parked').map((e) => e.reportId));
-    const status = query.status && query.status.length > 0 ? query.status : undefined;
     const search = query.search?.trim() || undefined;
-    const mirrored = store.reports.listReports({
-      ...(status ? { status } : {}),
+    const page = this.#ctx.store.reportList.page({
+      ...(query.status && query.status.length > 0 ? { status: query.status } : {}),
       ...(search ? { search } : {}),
-      limit: Number.MAX_SAFE_INTEGER,
+      offset,
+      limit,
     });
-    const mirroredIds = new Set(mirrored.map((r) => r.id));
-    // Drafts created offline are not in the mirror yet; they come first.
-    const localOnly = [...drafts.values()]
-      .filter((d) => !mirroredIds.has(d.reportId) && store.reports.getListItem(d.reportId) === null)
-      .filter(() => !status || status.includes('draft'))
-      .filter((d) => !search || d.title.toLowerCase().includes(search.toLowerCase()))
-      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    const items: ReportListItem[] = [
-      ...localOnly.map((d) => ({
-        id: d.reportId,
-        programId: d.programId,
-        programName: store.programs.getSummary(d.programId)?.name ?? d.programId,
-        status: 'draft' as const,
-        displayStatus: 'Draft (not sent yet)',
-        title: d.title,
-        updatedAt: d.updatedAt,
-        unsent: true,
-        conflict: d.conflict !== null,
-        needsAction: parked.has(d.reportId),
-      })),
-      ...mirrored.map((row) =>
-        toListItem(row, drafts.get(row.id) ?? null, unsent.has(row.id), parked.has(row.id)),
-      ),
-    ];
-    return { items: items.slice(offset, offset + limit), total: items.length };
+    return {
+      items: page.rows.map(toListItem),
+      total: page.total,
+      counts: page.counts,
+      indexing: page.indexing,
+    };
   }
 
   getReport(reportId: string): ReportDetailView | null {
@@ -98,10 +78,8 @@ export class ReadModel {
     const report = store.reports.getReport(reportId);
     const account = store.account.get();
     const programId = draft?.programId ?? report?.program_id ?? '';
-    const active = store.reports.listReports({
-      status: ['triaging', 'needs_info', 'paused'],
-      limit: Number.MAX_SAFE_INTEGER,
-    }).length;
+    const counts = store.reportList.countByStatus();
+    const active = (counts.triaging ?? 0) + (counts.needs_info ?? 0) + (counts.paused ?? 0);
     return submitChecklist({
       me: account.me,
       payments: account.payments,

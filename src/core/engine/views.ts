@@ -7,7 +7,7 @@ import type {
 } from '../../shared/bridge/views';
 import { contentOf, DRAFT_FIELDS } from '../../shared/bridge/draft-content';
 import { validateReportInput } from '../domain/validate';
-import type { Draft, EvidenceFile, OutboxEntry, ReportListItem as StoredListItem } from '../store';
+import type { Draft, EvidenceFile, OutboxEntry, ReportListRow } from '../store';
 import { describeError } from '../../shared/errors/describe-error';
 
 /** Mirror rows → what the renderer shows. Pure mapping, no I/O. */
@@ -64,23 +64,18 @@ export function toOutboxView(entry: OutboxEntry): OutboxEntryView {
   };
 }
 
-export function toListItem(
-  row: StoredListItem,
-  draft: Draft | null,
-  unsent: boolean,
-  parked: boolean,
-): ReportListItem {
+export function toListItem(row: ReportListRow): ReportListItem {
   return {
     id: row.id,
     programId: row.program_id,
     programName: row.program_name,
     status: row.status,
     displayStatus: row.display_status,
-    // Unsent local edits are what the user expects to see in the list.
-    title: draft?.title ?? row.title,
+    // The list row carries the local draft's title: what the user expects to see.
+    title: row.title,
     updatedAt: row.updated_at,
-    unsent,
-    conflict: draft?.conflict != null,
-    needsAction: parked || (row.status === 'needs_info' && !row.needs_info_seen),
+    unsent: row.unsent,
+    conflict: row.conflict,
+    needsAction: row.parked || row.needs_info_unseen,
   };
 }

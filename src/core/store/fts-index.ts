@@ -5,16 +5,19 @@ import type { Db } from './database';
  * in batches of one transaction each, ascending rowids (the cheapest order for FTS5).
  *
  * The triggers queue a report in the write's own transaction; after the write commits, the queue
- * is drained on the next turns of the event loop, one batch per turn, so a 10,000-report sync
- * never blocks the process for the whole indexing. Every search calls `flush()` first, so a search
- * made right after a write still finds it. A queue left by a crash is drained after the next open.
+ * is drained on the next turns of the event loop, one batch per turn, so a 100,000-report queue
+ * never blocks the engine for the whole indexing: a call that arrives meanwhile waits for one
+ * batch at most. A batch aims at `SLICE_MS` of work (its size follows the time the last one took:
+ * a batch of 1,000 took up to 115 ms once the index held 100,000 reports). No search waits for
+ * the drain: a search matches the rows still queued without the index (report-search.ts). A queue
+ * left by a crash is drained after the next open.
  */
 export interface ReportIndexer {
   /** Reports waiting to be (re-)indexed. */
   pending(): number;
   /** Indexes up to `limit` queued reports in one transaction; returns how many. */
   indexBatch(limit?: number): number;
-  /** Indexes everything queued, now (a search calls this first). */
+  /** Indexes everything queued, now, in one stretch (tests and tools; no search calls it). */
   flush(): void;
   /** Drains the queue in the background, one batch per event-loop turn. */
   schedule(): void;
@@ -24,7 +27,11 @@ export interface ReportIndexer {
   stop(): void;
 }
 
-export const INDEX_BATCH = 1000;
+/** The first batch of a drain; later ones grow or shrink towards `SLICE_MS`. */
+export const INDEX_BATCH = 200;
+export const SLICE_MS = 8;
+const MIN_BATCH = 20;
+const MAX_BATCH = 2_000;
 
 interface PendingRow {
   seq: number;
@@ -49,13 +56,14 @@ export function createReportIndexer(db: Db): ReportIndexer {
   const insertUpTo = sqlite.prepare<[number]>(
     `INSERT INTO reports_fts (rowid, title, description, messages)
      SELECT s.seq, s.title, s.description, s.messages
-     FROM reports_fts_pending p JOIN report_fts_source s ON s.seq = p.seq
+     FROM reports_fts_pending p CROSS JOIN report_fts_source s ON s.seq = p.seq
      WHERE p.seq <= ? ORDER BY p.seq`,
   );
   const dequeueUpTo = sqlite.prepare<[number]>('DELETE FROM reports_fts_pending WHERE seq <= ?');
 
   let timer: NodeJS.Immediate | null = null;
   let stopped = false;
+  let batchSize = INDEX_BATCH;
   let waiters: (() => void)[] = [];
 
   // Not db.transaction: its commit listeners would schedule this drain again.
@@ -86,10 +94,14 @@ export function createReportIndexer(db: Db): ReportIndexer {
     timer = null;
     if (stopped || !sqlite.open) return settle();
     try {
-      if (indexBatch() > 0 && hasPending.get()?.n === 1) {
+      const started = performance.now();
+      const indexed = indexBatch(batchSize);
+      if (indexed === batchSize) batchSize = nextBatchSize(batchSize, performance.now() - started);
+      if (indexed > 0 && hasPending.get()?.n === 1) {
         timer = setImmediate(step);
         return;
       }
+      batchSize = INDEX_BATCH;
     } catch {
       // Busy or closing: the queue stays in the file; the next write, search or open retries.
     }
@@ -117,4 +129,10 @@ export function createReportIndexer(db: Db): ReportIndexer {
       settle();
     },
   };
+}
+
+/** Towards a batch of `SLICE_MS`, by at most half or double at a time (a merge makes one slow). */
+function nextBatchSize(size: number, elapsedMs: number): number {
+  const factor = Math.min(2, Math.max(0.5, SLICE_MS / Math.max(elapsedMs, 0.01)));
+  return Math.min(MAX_BATCH, Math.max(MIN_BATCH, Math.round(size * factor)));
 }

@@ -9,6 +9,7 @@ import { createMessagesRepository, type MessagesRepository } from './messages';
 import { createOutboxRepository, type OutboxRepository } from './outbox';
 import { createProgramsRepository, type ProgramsRepository } from './programs';
 import { createReportIndexer, type ReportIndexer } from './fts-index';
+import { createReportListRepository, type ReportListRepository } from './report-list';
 import { createReportsRepository, type ReportsRepository } from './reports';
 import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
@@ -17,6 +18,8 @@ export interface Store {
   readonly db: Db;
   readonly programs: ProgramsRepository;
   readonly reports: ReportsRepository;
+  /** The reports screen's list: pages, filters, counts and search in SQL. */
+  readonly reportList: ReportListRepository;
   readonly messages: MessagesRepository;
   readonly account: AccountRepository;
   readonly syncState: SyncStateRepository;
@@ -45,14 +48,15 @@ export function openStore(options: OpenStoreOptions): Store {
   return {
     db,
     programs: createProgramsRepository(db),
-    reports: createReportsRepository(db, searchIndex),
+    reports: createReportsRepository(db),
+    reportList: createReportListRepository(db),
     messages: createMessagesRepository(db),
     account: createAccountRepository(db),
     syncState: createSyncStateRepository(db),
     drafts: createDraftsRepository(db),
     outbox: createOutboxRepository(db),
     evidence: createEvidenceRepository(db, options.dataDir),
-    search: createSearchRepository(db, searchIndex),
+    search: createSearchRepository(db),
     searchIndex,
     close: () => {
       searchIndex.stop();
@@ -76,6 +80,7 @@ export type * from './messages';
 export type * from './outbox';
 export type * from './programs';
 export type * from './reports';
+export type * from './report-list';
 export type * from './search';
 export type * from './sync-state';
 export type { ProgramFilters } from '../../shared/rules/program-filters';

@@ -7,9 +7,8 @@ import type {
   ReportStatus,
   ReportSummary,
 } from './api-types';
-import type { ReportIndexer } from './fts-index';
-import { toFtsMatch } from './fts-query';
-import { bit, placeholders, timeMs } from './sql-values';
+import { createReportSearcher, matchCondition, searchParams } from './report-search';
+import { bit, namedPlaceholders, namedValues, timeMs } from './sql-values';
 
 /** What the report list shows: the indexed columns, without parsing the full JSON. */
 export interface ReportListItem {
@@ -37,8 +36,9 @@ export interface ReportListItem {
 export interface ListReportsQuery {
   status?: ReportStatus | readonly ReportStatus[];
   /**
-   * Free text matched against title, description and thread (see fts-query.ts). Text with
-   * nothing searchable in it (only punctuation) does not filter.
+   * Free text matched against title, description and thread (see text-match.ts), without waiting
+   * for the search index (report-search.ts). Text with nothing searchable in it (only
+   * punctuation) does not filter.
    */
   search?: string;
   limit: number;
@@ -132,8 +132,9 @@ function toListItem(row: ListRow): ReportListItem {
   };
 }
 
-export function createReportsRepository(db: Db, index: ReportIndexer): ReportsRepository {
+export function createReportsRepository(db: Db): ReportsRepository {
   const sqlite = db.sqlite;
+  const searcher = createReportSearcher(db);
   const selectVersion = sqlite.prepare<[string], StoredVersion>(
     `SELECT r.seq, r.status, r.revision, r.updated_ms, d.report_json
      FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?`,
@@ -194,8 +195,9 @@ export function createReportsRepository(db: Db, index: ReportIndexer): ReportsRe
   const selectListItem = sqlite.prepare<[string], ListRow>(
     `SELECT ${listColumns} FROM reports WHERE id = ?`,
   );
+  // Kept by triggers (migration 4): read, never counted.
   const selectCounts = sqlite.prepare<[], { status: ReportStatus; n: number }>(
-    'SELECT status, count(*) AS n FROM reports GROUP BY status',
+    'SELECT status, n FROM report_status_counts WHERE n > 0',
   );
   const selectAttachments = sqlite.prepare<[string], StoredAttachment & { reply: number | null }>(
     'SELECT * FROM report_attachments WHERE report_id = ? ORDER BY name, file_id',
@@ -209,18 +211,17 @@ export function createReportsRepository(db: Db, index: ReportIndexer): ReportsRe
   const deleteOne = sqlite.prepare<[string]>('DELETE FROM reports WHERE id = ?');
 
   // List statements depend on the number of statuses and on search: built once per shape.
-  const listStatements = new Map<string, Database.Statement<unknown[], ListRow>>();
+  const listStatements = new Map<string, Database.Statement<Record<string, unknown>, ListRow>>();
   function listStatement(statusCount: number, withSearch: boolean) {
     const key = `${statusCount}:${withSearch}`;
     let statement = listStatements.get(key);
     if (!statement) {
       const where: string[] = [];
-      if (statusCount > 0) where.push(`status IN (${placeholders(statusCount)})`);
-      if (withSearch)
-        where.push('seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?)');
-      statement = sqlite.prepare<unknown[], ListRow>(
+      if (statusCount > 0) where.push(`status IN (${namedPlaceholders('s', statusCount)})`);
+      if (withSearch) where.push(matchCondition('reports'));
+      statement = sqlite.prepare<Record<string, unknown>, ListRow>(
         `SELECT ${listColumns} FROM reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY updated_ms DESC, id LIMIT ? OFFSET ?`,
+         ORDER BY updated_ms DESC, id LIMIT @limit OFFSET @offset`,
       );
       listStatements.set(key, statement);
     }
@@ -317,16 +318,15 @@ export function createReportsRepository(db: Db, index: ReportIndexer): ReportsRe
 
     listReports(query) {
       const statuses = query.status === undefined ? [] : [query.status].flat();
-      const match = query.search === undefined ? null : toFtsMatch(query.search);
-      const params: unknown[] = [...statuses];
-      if (match !== null) {
-        // Reports written a moment ago may still be queued for the index.
-        index.flush();
-        params.push(match);
-      }
-      params.push(Math.max(0, Math.trunc(query.limit)), Math.max(0, Math.trunc(query.offset ?? 0)));
-      return listStatement(statuses.length, match !== null)
-        .all(...params)
+      // Never waits for the index: rows still queued for it are matched without it.
+      const search = query.search === undefined ? null : searcher.prepare(query.search);
+      return listStatement(statuses.length, search !== null)
+        .all({
+          ...(search ? searchParams(search) : {}),
+          ...namedValues('s', statuses),
+          limit: Math.max(0, Math.trunc(query.limit)),
+          offset: Math.max(0, Math.trunc(query.offset ?? 0)),
+        })
         .map(toListItem);
     },
 

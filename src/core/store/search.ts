@@ -1,13 +1,16 @@
 import type { Db } from './database';
-import type { ReportIndexer } from './fts-index';
 import { toFtsMatch } from './fts-query';
+import { createReportSearcher } from './report-search';
 
 export type SearchKind = 'report' | 'program';
 
 export interface SearchHit {
   kind: SearchKind;
   id: string;
-  /** Higher is better (negated bm25, comparable within one kind). */
+  /**
+   * Higher is better (negated bm25, comparable within one kind). Reports not indexed yet come
+   * after the indexed ones, scored by a column-weighted count of the words they hold.
+   */
   score: number;
 }
 
@@ -22,26 +25,48 @@ export interface SearchRepository {
 const reportRank = 'bm25(reports_fts, 5.0, 1.0, 1.0)';
 const programRank = 'bm25(programs_fts, 5.0, 2.0, 2.0, 1.0)';
 
-export function createSearchRepository(db: Db, index: ReportIndexer): SearchRepository {
+export function createSearchRepository(db: Db): SearchRepository {
   const sqlite = db.sqlite;
-  const reports = sqlite.prepare<[string, number], { id: string; rank: number }>(`
+  const searcher = createReportSearcher(db);
+  // Hits of rows queued for the index are the index's older version of them: left out when the
+  // queued rows were matched without it (report-search.ts).
+  const reports = sqlite.prepare<
+    { fts: string; skipQueued: number; limit: number },
+    { id: string; rank: number }
+  >(`
     SELECT r.id, f.rank FROM
-      (SELECT rowid, ${reportRank} AS rank FROM reports_fts WHERE reports_fts MATCH ?
-       ORDER BY rank LIMIT ?) f
+      (SELECT rowid, ${reportRank} AS rank FROM reports_fts WHERE reports_fts MATCH @fts
+         AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
+       ORDER BY rank LIMIT @limit) f
     JOIN reports r ON r.seq = f.rowid ORDER BY f.rank, r.id`);
+  const idsOf = sqlite.prepare<[string], { seq: number; id: string }>(
+    'SELECT seq, id FROM reports WHERE seq IN (SELECT value FROM json_each(?))',
+  );
   const programs = sqlite.prepare<[string, number], { id: string; rank: number }>(`
     SELECT p.id, f.rank FROM
       (SELECT rowid, ${programRank} AS rank FROM programs_fts WHERE programs_fts MATCH ?
        ORDER BY rank LIMIT ?) f
     JOIN programs p ON p.seq = f.rowid ORDER BY f.rank, p.id`);
 
+  function runReports(query: string, limit: number): SearchHit[] {
+    const search = searcher.prepare(query);
+    if (search === null) return [];
+    const indexed: SearchHit[] = reports
+      .all({ fts: search.fts, skipQueued: search.skipQueued, limit })
+      .map((row) => ({ kind: 'report', id: row.id, score: -row.rank }));
+    const scores = new Map(search.queuedHits.map((hit) => [hit.seq, hit.score]));
+    const queued: SearchHit[] = idsOf
+      .all(JSON.stringify([...scores.keys()]))
+      .map((row) => ({ kind: 'report' as const, id: row.id, score: scores.get(row.seq) ?? 0 }))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    return [...indexed, ...queued].slice(0, limit);
+  }
+
   function run(kind: SearchKind, query: string, limit: number): SearchHit[] {
+    if (kind === 'report') return runReports(query, limit);
     const match = toFtsMatch(query);
     if (match === null) return [];
-    // Reports written a moment ago may still be queued for the index.
-    if (kind === 'report') index.flush();
-    const statement = kind === 'report' ? reports : programs;
-    return statement.all(match, limit).map((row) => ({ kind, id: row.id, score: -row.rank }));
+    return programs.all(match, limit).map((row) => ({ kind, id: row.id, score: -row.rank }));
   }
 
   return {

@@ -15,7 +15,11 @@ export function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-/** SQLite's `IN (?, ?, ...)` needs one placeholder per value. */
-export function placeholders(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
+/** SQLite's `IN (@s0, @s1, ...)` needs one parameter per value; `namedValues` binds them. */
+export function namedPlaceholders(name: string, count: number): string {
+  return Array.from({ length: count }, (_, i) => `@${name}${i}`).join(', ');
+}
+
+export function namedValues<T>(name: string, values: readonly T[]): Record<string, T> {
+  return Object.fromEntries(values.map((value, i) => [`${name}${i}`, value]));
 }

@@ -11,7 +11,7 @@ import type {
   ProgramQuery,
   ProgramView,
   ReportDetailView,
-  ReportListItem,
+  ReportListPage,
   ReportQuery,
   StatusView,
   Connectivity,
@@ -41,7 +41,7 @@ export interface BridgeCalls {
   listPrograms(query: ProgramQuery): Promise<ProgramPageView>;
   getProgram(programId: string): Promise<ProgramView | null>;
 
-  listReports(query: ReportQuery): Promise<{ items: ReportListItem[]; total: number }>;
+  listReports(query: ReportQuery): Promise<ReportListPage>;
   getReport(reportId: string): Promise<ReportDetailView | null>;
   createDraft(programId: string): Promise<DraftView>;
   /**

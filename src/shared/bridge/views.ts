@@ -125,6 +125,20 @@ export interface ReportQuery {
   limit?: number;
 }
 
+/** One page of the reports list, with what the screen shows around it. */
+export interface ReportListPage {
+  items: ReportListItem[];
+  /** Reports in the whole list with this filter and search. */
+  total: number;
+  /** Every report by status, drafts not sent yet included (not narrowed by filter or search). */
+  counts: Partial<Record<ReportStatus, number>>;
+  /**
+   * Reports written a moment ago that this search could not look at yet (0 when it saw them
+   * all); asking again shortly finds them.
+   */
+  indexing: number;
+}
+
 export interface ReportDetailView {
   id: string;
   /** The server's copy as last mirrored; null for a draft never sent. */

@@ -1,0 +1,127 @@
+import type { Db } from './database';
+import { ftsExpression } from './fts-query';
+import { columnScore, matchesColumns, parseSearch, type SearchWord } from './text-match';
+
+/**
+ * A report search that never waits for the index (see fts-index.ts). The rows the index holds are
+ * found by FTS5; the rows still queued for it (`reports_fts_pending`: written a moment ago, or
+ * left by a crash) and the local drafts (never indexed) are matched in JavaScript with the same
+ * rules (text-match.ts). The queue is normally a few rows: the background drain empties it within
+ * a few event-loop turns of each write. Only after a bulk write (or a crash with a long queue) does
+ * it exceed `QUEUE_SCAN_LIMIT`; the search then answers from the index alone and says how many
+ * reports it could not see (`indexing`), instead of blocking the engine for the whole queue
+ * (about 10 µs a report) or waiting for the drain.
+ */
+export const QUEUE_SCAN_LIMIT = 2_000;
+
+export interface ReportSearch {
+  words: SearchWord[];
+  /** The FTS5 MATCH expression for the indexed rows. */
+  fts: string;
+  /**
+   * 1 when FTS hits of queued rows must be ignored (the index holds an older version of them, or
+   * none): the queued rows were matched in JavaScript instead, into `queuedHits`.
+   */
+  skipQueued: 0 | 1;
+  /** Queued rows whose current text matches, with a rough relevance (see columnScore). */
+  queuedHits: { seq: number; score: number }[];
+  /** reports.seq of mirrored reports whose local draft matches. */
+  draftHits: number[];
+  /** report ids of local-only drafts (not in the mirror yet) that match. */
+  localHits: string[];
+  /** Queued reports this search could not look at (0 when it saw everything). */
+  indexing: number;
+}
+
+export interface ReportSearcher {
+  /** Null when nothing searchable was typed (no filtering). */
+  prepare(input: string): ReportSearch | null;
+}
+
+interface TextRow {
+  seq: number;
+  title: string;
+  description: string;
+  messages: string;
+}
+
+interface DraftRow {
+  report_id: string;
+  seq: number | null;
+  title: string;
+  description: string;
+}
+
+export function createReportSearcher(db: Db): ReportSearcher {
+  const sqlite = db.sqlite;
+  const countQueued = sqlite.prepare<[number], { n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM reports_fts_pending LIMIT ?)',
+  );
+  const queuedText = sqlite.prepare<[], TextRow>(
+    `SELECT s.seq, s.title, s.description, s.messages
+     FROM reports_fts_pending p JOIN report_fts_source s ON s.seq = p.seq`,
+  );
+  const countAllQueued = sqlite
+    .prepare<[], number>('SELECT count(*) FROM reports_fts_pending')
+    .pluck();
+  // A draft is matched on what the index would hold of it: title and description.
+  const drafts = sqlite.prepare<[], DraftRow>(
+    `SELECT d.report_id, r.seq, d.title, d.description
+     FROM drafts d LEFT JOIN reports r ON r.id = d.report_id`,
+  );
+
+  return {
+    prepare(input) {
+      const words = parseSearch(input);
+      if (words === null) return null;
+      const queued = countQueued.get(QUEUE_SCAN_LIMIT + 1)?.n ?? 0;
+      const scan = queued <= QUEUE_SCAN_LIMIT;
+      const queuedHits: ReportSearch['queuedHits'] = [];
+      if (scan) {
+        for (const row of queuedText.all()) {
+          const columns = [row.title, row.description, row.messages];
+          if (matchesColumns(words, columns))
+            queuedHits.push({ seq: row.seq, score: columnScore(words, columns) });
+        }
+      }
+      const draftHits: number[] = [];
+      const localHits: string[] = [];
+      for (const draft of drafts.all()) {
+        if (!matchesColumns(words, [draft.title, draft.description])) continue;
+        if (draft.seq === null) localHits.push(draft.report_id);
+        else draftHits.push(draft.seq);
+      }
+      return {
+        words,
+        fts: ftsExpression(words),
+        skipQueued: scan ? 1 : 0,
+        queuedHits,
+        draftHits,
+        localHits,
+        indexing: scan ? 0 : (countAllQueued.get() ?? 0),
+      };
+    },
+  };
+}
+
+/**
+ * The SQL condition "report `alias` matches the search", for statements that bind the
+ * parameters `@fts`, `@skipQueued` and `@extra` (see `searchParams`).
+ */
+export function matchCondition(alias: string): string {
+  return `((${alias}.seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts)
+      AND NOT (@skipQueued AND ${alias}.seq IN (SELECT seq FROM reports_fts_pending)))
+    OR ${alias}.seq IN (SELECT value FROM json_each(@extra)))`;
+}
+
+export function searchParams(search: ReportSearch): {
+  fts: string;
+  skipQueued: number;
+  extra: string;
+} {
+  return {
+    fts: search.fts,
+    skipQueued: search.skipQueued,
+    extra: JSON.stringify([...search.queuedHits.map((hit) => hit.seq), ...search.draftHits]),
+  };
+}
