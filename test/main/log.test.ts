@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderBundle, sealBundle } from '../../src/core/diagnostics/bundle';
+import { checkForCredentials } from '../../src/core/diagnostics/check';
 import { removeCredentials } from '../../src/core/diagnostics/credentials';
 import { summarizeOutbox } from '../../src/core/diagnostics/outbox-summary';
 import { EngineEvents } from '../../src/core/engine/events';
@@ -182,6 +183,24 @@ describe('the diagnostics bundle', () => {
       'Credential check: removed 5 (api-key ×1, authorization ×1, cookie ×1, jwt ×1, own-api-key ×1).',
     ]);
     expect(sealBundle('T\nrest', [])).toBe('T\nCredential check: nothing found.\nrest');
+  });
+
+  it('also removes what the evidence scanner knows: vendor keys, private keys, passwords in URLs', async () => {
+    const aws = 'AKIA' + 'QYLPMN5HHHFPZAM2';
+    const text = [
+      `own ${KEY}`,
+      `aws ${aws}`,
+      'db postgres://app:s3cretPassw0rd@db.internal:5432/app',
+      'report 3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21 synced',
+    ].join('\n');
+    const checked = await checkForCredentials(text, [KEY]);
+    expect(checked.text).not.toContain(KEY);
+    expect(checked.text).not.toContain(aws);
+    expect(checked.text).not.toContain('s3cretPassw0rd');
+    expect(checked.text).toContain('report 3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21 synced');
+    expect(checked.removed.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['own-api-key', 'aws-access-key']),
+    );
   });
 
   it('holds versions, settings, status, outbox counts and every log, in sections', () => {

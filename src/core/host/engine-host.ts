@@ -1,5 +1,5 @@
 import type { ParentPort } from '../../shared/process/parent-port';
-import { removeCredentials } from '../diagnostics/credentials';
+import { checkForCredentials } from '../diagnostics/check';
 import { summarizeOutbox } from '../diagnostics/outbox-summary';
 import type { Engine } from '../engine/engine';
 import { logEngineEvents } from '../log/engine-log';
@@ -56,7 +56,7 @@ export function serveEngine(
     },
     async checkCredentials(text) {
       const key = await signedInKey().catch(() => null);
-      return removeCredentials(text, key ? [key] : []);
+      return checkForCredentials(text, key ? [key] : []);
     },
   };
 
