@@ -61,7 +61,13 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The engine never knows Electron exists.' }],
+          paths: [
+            { name: 'electron', message: 'The engine never knows Electron exists.' },
+            // These load `electron` themselves: the engine process must never run them.
+            { name: 'electron-updater', message: 'Updates belong to main (src/main/updates.ts).' },
+            { name: 'electron-log', message: "Use src/core/log (electron-log's Node entry)." },
+            { name: 'electron-log/main', message: "Use src/core/log (electron-log's Node entry)." },
+          ],
           patterns: [
             {
               group: ['**/main/**', '**/preload/**', '**/renderer/**'],
