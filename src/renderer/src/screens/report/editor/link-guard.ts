@@ -99,7 +99,8 @@ function changedRanges(transactions: readonly Transaction[]): [number, number][]
 export const imagePlaceholderView: NodeViewConstructor = (node) => {
   const dom = document.createElement('span');
   dom.className = 'editor-image';
-  dom.textContent = `[image: ${String(node.attrs.alt ?? '') || String(node.attrs.src ?? '')}]`;
+  // The same words as the Markdown view (render-markdown.ts) shows for the image.
+  dom.textContent = `[image: ${String(node.attrs.alt ?? '').trim() || 'image'}]`;
   dom.contentEditable = 'false';
   dom.dataset.src = String(node.attrs.src ?? '');
   // The placeholder is ours: ProseMirror must not re-read it as content (it would drop the image).

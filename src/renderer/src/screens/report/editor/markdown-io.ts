@@ -1,0 +1,265 @@
+/**
+ * How the description editor reads and writes Markdown, so that what the researcher typed is
+ * what the program receives:
+ * - typed URLs, `www.` domains and e-mail addresses are written as typed (GFM links them), never
+ *   escaped into `https\://`, `www\.` or `a\@b`; a link that is exactly such an autolink is
+ *   written back as the bare text it came from;
+ * - images and links without a title (reference-style ones included) parse with an empty title
+ *   (Milkdown's schema requires a string and would throw, dropping the rest of the document);
+ * - empty paragraphs (the editor's empty lines, the sections still to write) are not written.
+ */
+import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
+import type { Break, Link, Nodes, Parents, Text } from 'mdast';
+import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
+import type { Ctx } from '@milkdown/kit/ctx';
+import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
+import { $remark } from '@milkdown/kit/utils';
+import { autolinkSpans, isLiteralAutolink } from './autolinks';
+
+interface MdNode {
+  type: string;
+  title?: string | null;
+  children?: MdNode[];
+}
+
+export function fillNullTitles(node: MdNode): void {
+  if ((node.type === 'image' || node.type === 'link') && node.title == null) node.title = '';
+  for (const child of node.children ?? []) fillNullTitles(child);
+}
+
+/**
+ * Runs after Milkdown's own remark steps (reference links become inline ones there, with the
+ * definition's title: null when it has none), so it must be used after the commonmark preset.
+ */
+export const remarkNullTitles = $remark('bountyDeskNullTitles', () => () => (tree) => {
+  fillNullTitles(tree as unknown as MdNode);
+});
+
+interface UnsafePattern {
+  character: string;
+  before?: string | null;
+  after?: string | null;
+}
+interface ToMarkdownExtension {
+  unsafe?: UnsafePattern[] | null;
+  extensions?: ToMarkdownExtension[] | null;
+}
+
+/** GFM's escapes that keep a typed URL, domain or address from becoming a link. */
+function isAutolinkEscape(u: UnsafePattern): boolean {
+  return (
+    (u.character === ':' && u.before === '[ps]') ||
+    (u.character === '.' && u.before === '[Ww]') ||
+    (u.character === '@' && u.before === '[+\\-.\\w]')
+  );
+}
+
+function withoutAutolinkEscapes(extension: ToMarkdownExtension): ToMarkdownExtension {
+  return {
+    ...extension,
+    ...(extension.unsafe ? { unsafe: extension.unsafe.filter((u) => !isAutolinkEscape(u)) } : {}),
+    ...(extension.extensions
+      ? { extensions: extension.extensions.map(withoutAutolinkEscapes) }
+      : {}),
+  };
+}
+
+/** Must be used after the GFM preset, whose remark plugin adds the escapes. */
+export const remarkTypedAutolinks = $remark(
+  'bountyDeskTypedAutolinks',
+  () =>
+    function (this: { data(): { toMarkdownExtensions?: ToMarkdownExtension[] } }) {
+      const data = this.data();
+      if (data.toMarkdownExtensions) {
+        data.toMarkdownExtensions = data.toMarkdownExtensions.map(withoutAutolinkEscapes);
+      }
+    },
+);
+
+// CommonMark's autolinks (`<…>`): what `<text>` must look like to read back as a link.
+// eslint-disable-next-line no-control-regex -- CommonMark excludes control characters
+const URI_AUTOLINK = /^[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>\u0000-\u001f]*$/;
+const EMAIL_AUTOLINK =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function angleAutolinkOk(text: string, url: string): boolean {
+  if (url === text) return URI_AUTOLINK.test(text);
+  return url === `mailto:${text}` && EMAIL_AUTOLINK.test(text);
+}
+
+/**
+ * The explicit form of an autolink: `<url>` where that reads back as a link, else a resource
+ * link `[text](url)` with its label escaped.
+ */
+function explicitAutolink(
+  text: string,
+  url: string,
+  parent: Parents | undefined,
+  state: State,
+  info: Info,
+): string {
+  if (angleAutolinkOk(text, url)) return `<${text}>`;
+  const link: Link = { type: 'link', url, title: null, children: [{ type: 'text', value: text }] };
+  return resourceLink(link, parent, state, info);
+}
+
+/** The default link handler, never in the `<…>` form. */
+function resourceLink(node: Link, parent: Parents | undefined, state: State, info: Info): string {
+  const options = state.options as { resourceLink?: boolean };
+  const before = options.resourceLink;
+  options.resourceLink = true;
+  try {
+    return defaultHandlers.link(node, parent, state, info);
+  } finally {
+    options.resourceLink = before;
+  }
+}
+
+/**
+ * Whether a literal autolink `text` is read back as exactly itself between `before` (the last
+ * character written) and `after` (what is written next): not glued to a closing emphasis
+ * delimiter, and not run on by what follows (a URL takes `\`, `!`, `[`... into its address).
+ */
+function bareAutolinkOk(text: string, before: string, after: string): boolean {
+  if (/[_*~]$/.test(before)) return false;
+  const [span] = autolinkSpans(before.slice(-1) + text + after);
+  return (
+    span !== undefined &&
+    span.start === before.slice(-1).length &&
+    span.end === span.start + text.length
+  );
+}
+
+/** Writes a text node: autolink spans as typed, the text around them escaped as usual. */
+function writeText(node: Text, parent: Parents | undefined, state: State, info: Info): string {
+  const escape = (value: string, before: string, after: string): string =>
+    value === '' ? '' : state.safe(value, { ...info, before, after });
+  // A link's own text is not a link again.
+  const inLink = state.stack.includes('link') || state.stack.includes('autolink');
+  const spans = inLink ? [] : autolinkSpans(node.value);
+  if (spans.length === 0) return escape(node.value, info.before, info.after);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += escape(
+      node.value.slice(at, span.start),
+      out.slice(-1) || info.before,
+      node.value[span.start] ?? '',
+    );
+    const rest = node.value.slice(span.end);
+    const next =
+      rest === '' ? info.after : escape(rest, node.value[span.end - 1] ?? '', info.after);
+    const text = node.value.slice(span.start, span.end);
+    const before = out === '' ? info.before : out;
+    out += bareAutolinkOk(text, before, next)
+      ? text
+      : explicitAutolink(text, span.url, parent, state, { ...info, before, after: next });
+    at = span.end;
+  }
+  out += escape(node.value.slice(at), out.slice(-1), info.after);
+  return out;
+}
+
+/** A link that is exactly the autolink of its text is written as that text. */
+function writeLink(node: Link, parent: Parents | undefined, state: State, info: Info): string {
+  const [only, ...rest] = node.children;
+  if (
+    rest.length === 0 &&
+    only?.type === 'text' &&
+    !node.title &&
+    !(state.stack.includes('tableCell') && only.value.includes('|')) &&
+    isLiteralAutolink(only.value, node.url, info.before === '|' ? '' : info.before.slice(-1))
+  ) {
+    // Only one character of what follows is known here: a URL is written bare before the end,
+    // whitespace or sentence punctuation, else explicitly.
+    // An e-mail address ends at the first character that cannot be in a domain.
+    const mail = node.url.startsWith('mailto:');
+    const safe = mail
+      ? !/^[A-Za-z0-9._+-]/.test(info.after)
+      : /^(?:$|[\s<.,:;?"'])/u.test(info.after);
+    const after = safe ? info.after : 'x';
+    return bareAutolinkOk(only.value, info.before === '|' ? '' : info.before, after)
+      ? only.value
+      : explicitAutolink(only.value, node.url, parent, state, info);
+  }
+  // `<text>` only where it reads back as a link (CommonMark is stricter than GFM about e-mail
+  // domains); else the resource form `[text](url)`.
+  const text = only?.type === 'text' && rest.length === 0 ? only.value : null;
+  if (text !== null && !node.title && !angleAutolinkOk(text, node.url)) {
+    return resourceLink(node, parent, state, info);
+  }
+  return defaultHandlers.link(node, parent, state, info);
+}
+
+/** Whether the phrasing before `node` in `parent` ends with a literal autolink. */
+function afterAutolink(node: Nodes, parent: Parents | undefined): boolean {
+  const siblings = (parent?.children ?? []) as Nodes[];
+  const previous = siblings[siblings.indexOf(node) - 1];
+  if (previous?.type === 'link') return true;
+  if (previous?.type !== 'text') return false;
+  const last = autolinkSpans(previous.value).at(-1);
+  return last !== undefined && last.end === previous.value.length;
+}
+
+/**
+ * A hard line break right after a typed URL: the usual backslash form would be read as part of
+ * the URL (`https://x.com\`), so it is written as two trailing spaces there.
+ */
+function writeBreak(base: Handle): Handle {
+  return (node: Break, parent: Parents | undefined, state: State, info: Info) =>
+    afterAutolink(node, parent) ? '  \n' : base(node, parent, state, info);
+}
+
+/** Sets the serializer options; call in `Editor.config`. */
+export function configureMarkdownOutput(ctx: Ctx): void {
+  ctx.update(remarkStringifyOptionsCtx, (prev) => {
+    const handlers = (prev.handlers ?? {}) as Record<string, Handle>;
+    return {
+      ...prev,
+      handlers: {
+        ...handlers,
+        // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
+        // typed `&amp; ` or `<b> ` reached the program as `&` or as HTML.
+        text: writeText as Handle,
+        link: writeLink as Handle,
+        break: writeBreak(handlers.break ?? (defaultHandlers.break as Handle)),
+      },
+    };
+  });
+}
+
+const isEmptyParagraph = (node: ProseNode): boolean =>
+  node.type.name === 'paragraph' && node.content.size === 0;
+
+/**
+ * The document without its empty paragraphs (nothing typed there yet), except where one is all
+ * a block holds (an empty list item). The schema puts one first in a list item that starts with
+ * another block; written out, it would detach that block from the item.
+ */
+export function withoutEmptyParagraphs(node: ProseNode): ProseNode {
+  if (node.isTextblock || node.isLeaf) return node;
+  const kept: ProseNode[] = [];
+  let changed = false;
+  node.forEach((child) => {
+    if (isEmptyParagraph(child)) {
+      changed = true;
+      return;
+    }
+    const next = withoutEmptyParagraphs(child);
+    if (next !== child) changed = true;
+    kept.push(next);
+  });
+  if (!changed) return node;
+  if (kept.length === 0 && node.type.name !== 'doc') return node;
+  return node.copy(Fragment.from(kept));
+}
+
+/** After the editor is created: every serialization (saves, offsets, copy) skips empty lines. */
+export function serializeWithoutEmptyParagraphs(ctx: Ctx): void {
+  const serialize = ctx.get(serializerCtx);
+  ctx.set(serializerCtx, (doc: ProseNode) => {
+    const written = withoutEmptyParagraphs(doc);
+    // Milkdown cannot write a document without blocks: that is the empty description.
+    return written.childCount === 0 ? '' : serialize(written);
+  });
+}

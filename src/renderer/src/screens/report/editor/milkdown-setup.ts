@@ -1,0 +1,130 @@
+/**
+ * The description editor as one Milkdown setup, used by `DescriptionEditor` and, unchanged, by
+ * the round-trip property tests in Chromium: CommonMark + GFM, history, the safe paste, the link
+ * guard, the template sections, and the Markdown input/output rules of `markdown-io.ts`.
+ */
+import {
+  Editor,
+  defaultValueCtx,
+  editorViewCtx,
+  editorViewOptionsCtx,
+  nodeViewCtx,
+  rootCtx,
+  serializerCtx,
+} from '@milkdown/kit/core';
+import { commonmark, remarkPreserveEmptyLinePlugin } from '@milkdown/kit/preset/commonmark';
+import { gfm, remarkGFMPlugin } from '@milkdown/kit/preset/gfm';
+import { history } from '@milkdown/kit/plugin/history';
+import { clipboard } from '@milkdown/kit/plugin/clipboard';
+import { $prose } from '@milkdown/kit/utils';
+import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
+import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
+import { makeMarker, offsetFromMarked, snapOutOfWord } from '../../../lib/editor-offset';
+import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
+import { swallowRepeatedListMarker } from './list-markers';
+import {
+  configureMarkdownOutput,
+  remarkNullTitles,
+  remarkTypedAutolinks,
+  serializeWithoutEmptyParagraphs,
+} from './markdown-io';
+import { pastePlugin } from './paste';
+import { sectionsPlugin } from './sections';
+
+/**
+ * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
+ * the triager and, worse, made an empty template section look written: empty lines stay empty.
+ */
+const emptyLineTags: readonly unknown[] = remarkPreserveEmptyLinePlugin;
+const commonmarkWithoutEmptyLineTags = commonmark.filter(
+  (plugin) => !emptyLineTags.includes(plugin),
+);
+
+export interface DescriptionEditorOptions {
+  root: HTMLElement;
+  initialValue: string;
+  editable(): boolean;
+  /** Read on every update (errors come and go). */
+  attributes(): Record<string, string>;
+  openExternal(href: string): void;
+  /** The document changed. */
+  onChange(): void;
+}
+
+export async function createDescriptionEditor(options: DescriptionEditorOptions): Promise<Editor> {
+  const changeWatcher = new Plugin({
+    key: new PluginKey('bounty-desk-dirty'),
+    view: () => ({
+      update(view, prev) {
+        if (!view.state.doc.eq(prev.doc)) options.onChange();
+      },
+    }),
+  });
+  const editor = await Editor.make()
+    .config((ctx) => {
+      ctx.set(rootCtx, options.root);
+      ctx.set(defaultValueCtx, options.initialValue);
+      ctx.update(editorViewOptionsCtx, (prev) => ({
+        ...prev,
+        editable: () => options.editable(),
+        attributes: () => options.attributes(),
+      }));
+      ctx.update(nodeViewCtx, (views) => [
+        ...views,
+        ['image', imagePlaceholderView] satisfies [string, NodeViewConstructor],
+      ]);
+      configureMarkdownOutput(ctx);
+      // Tables without padding: the column widths of one save would differ from the next for
+      // the same cells (wide characters), and a triager reads the rendered table anyway.
+      ctx.set(remarkGFMPlugin.options.key, { tablePipeAlign: false });
+    })
+    .use(swallowRepeatedListMarker)
+    .use(commonmarkWithoutEmptyLineTags)
+    .use(gfm)
+    .use(remarkNullTitles)
+    .use(remarkTypedAutolinks)
+    .use(history)
+    .use($prose((ctx) => pastePlugin(ctx)))
+    .use(clipboard)
+    .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
+    .use($prose(() => sectionsPlugin()))
+    .use($prose(() => changeWatcher))
+    .create();
+  editor.action((ctx) => {
+    serializeWithoutEmptyParagraphs(ctx);
+    // One transaction so the sections plugin gives every empty section its line.
+    const view = ctx.get(editorViewCtx);
+    view.dispatch(view.state.tr.setMeta('addToHistory', false));
+  });
+  return editor;
+}
+
+/** The Markdown of the document now. */
+export function markdownOf(editor: Editor): string {
+  return editor.action((ctx) => ctx.get(serializerCtx)(ctx.get(editorViewCtx).state.doc));
+}
+
+/**
+ * The Markdown offset of a document position (the caret when `pos` is null), with the Markdown it
+ * refers to: a marker word inserted there in a copy of the document finds it in the Markdown.
+ */
+export function markdownOffsetAt(
+  editor: Editor,
+  pos: number | null,
+  snap = false,
+): { offset: number; markdown: string } {
+  return editor.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    const serialize = ctx.get(serializerCtx);
+    const markdown = serialize(view.state.doc);
+    const at = pos ?? view.state.selection.head;
+    const marker = makeMarker();
+    try {
+      const marked = serialize(view.state.tr.insertText(marker, at).doc);
+      const offset = offsetFromMarked(marked, marker, markdown);
+      return { offset: snap ? snapOutOfWord(markdown, offset) : offset, markdown };
+    } catch {
+      return { offset: markdown.length, markdown };
+    }
+  });
+}

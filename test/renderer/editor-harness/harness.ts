@@ -1,0 +1,104 @@
+/**
+ * The description editor, exactly as the app sets it up (`milkdown-setup.ts`), in a bare page,
+ * with the app's Markdown renderer beside it: the round-trip property tests drive it in Chromium.
+ * Built by `build.ts` with Vite for the browser, as the renderer is.
+ */
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { editorViewCtx, type Editor } from '@milkdown/kit/core';
+import { replaceAll } from '@milkdown/kit/utils';
+import { TextSelection } from '@milkdown/kit/prose/state';
+import {
+  createDescriptionEditor,
+  markdownOf,
+} from '../../../src/renderer/src/screens/report/editor/milkdown-setup';
+import { renderMarkdown } from '../../../src/renderer/src/components/markdown/render-markdown';
+
+export interface RoundTrip {
+  /** The Markdown the editor writes after loading `markdown`. */
+  first: string;
+  /** ... and after loading `first`. */
+  second: string;
+  /** The text the editor shows for `first`. */
+  shown: string;
+  /** The text the app's Markdown renderer shows for `first` (what the program's reader sees). */
+  rendered: string;
+  error?: string;
+}
+
+let editor: Editor | null = null;
+const editorHost = document.createElement('div');
+const renderHost = document.createElement('div');
+document.body.append(editorHost, renderHost);
+const renderRoot = createRoot(renderHost);
+
+async function ready(): Promise<Editor> {
+  editor ??= await createDescriptionEditor({
+    root: editorHost,
+    initialValue: '',
+    editable: () => true,
+    attributes: () => ({ 'aria-label': 'Description' }),
+    openExternal: () => undefined,
+    onChange: () => undefined,
+  });
+  return editor;
+}
+
+function load(e: Editor, markdown: string): string {
+  e.action(replaceAll(markdown, true));
+  return markdownOf(e);
+}
+
+/** Visible text: each block on its own line, runs of whitespace as one space. */
+function visibleText(root: HTMLElement): string {
+  return root.innerText.replace(/\s+/g, ' ').trim();
+}
+
+async function roundTrip(markdown: string): Promise<RoundTrip> {
+  const e = await ready();
+  try {
+    const first = load(e, markdown);
+    const shown = visibleText(e.action((ctx) => ctx.get(editorViewCtx)).dom);
+    flushSync(() => renderRoot.render(createElement('div', null, renderMarkdown(first))));
+    const rendered = visibleText(renderHost);
+    const second = load(e, first);
+    return { first, second, shown, rendered };
+  } catch (error) {
+    return { first: '', second: '', shown: '', rendered: '', error: String(error) };
+  }
+}
+
+/** Types `text` into an empty document as the researcher would (text input, not a paste). */
+async function typed(text: string): Promise<string> {
+  const e = await ready();
+  load(e, '');
+  e.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    const start = TextSelection.atStart(view.state.doc);
+    view.dispatch(view.state.tr.setSelection(start));
+    for (const ch of text) {
+      const { from, to } = view.state.selection;
+      // Input rules see typed characters the way the keyboard delivers them.
+      const handled = view.someProp('handleTextInput', (f) =>
+        f(view, from, to, ch, () => view.state.tr.insertText(ch, from, to)),
+      );
+      if (!handled) view.dispatch(view.state.tr.insertText(ch, from, to));
+    }
+  });
+  return markdownOf(e);
+}
+
+async function roundTrips(list: string[]): Promise<RoundTrip[]> {
+  const out: RoundTrip[] = [];
+  for (const md of list) out.push(await roundTrip(md));
+  return out;
+}
+
+async function typedAll(list: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const text of list) out.push(await typed(text));
+  return out;
+}
+
+Object.assign(globalThis, { editorHarness: { roundTrips, typedAll } });
