@@ -6,17 +6,51 @@ interface RouterState {
   navigate(route: Route): void;
 }
 
+const LAST_ROUTE_KEY = 'bountyDesk.lastRoute';
+
+/** The screen the researcher left the app on, kept across restarts. */
+function remember(route: Route): void {
+  try {
+    window.localStorage.setItem(LAST_ROUTE_KEY, routeHash(route));
+  } catch {
+    // Storage can be unavailable; the app then starts on the programs screen.
+  }
+}
+
+/**
+ * Where the app opens: the location's own hash (a reload, a link main opened), else the screen
+ * the researcher was on last time. The stored value is parsed like any hash, so it can only name
+ * one of the app's own screens.
+ */
+function initialRoute(): Route {
+  if (window.location.hash.length > 1) return parseHash(window.location.hash);
+  try {
+    const last = window.localStorage.getItem(LAST_ROUTE_KEY);
+    if (last) {
+      const route = parseHash(last);
+      window.location.hash = routeHash(route);
+      return route;
+    }
+  } catch {
+    // As above: no storage, no memory of the last screen.
+  }
+  return parseHash('');
+}
+
 export const useRouter = create<RouterState>((set) => ({
-  route: parseHash(window.location.hash),
+  route: initialRoute(),
   navigate(route) {
     const hash = routeHash(route);
     if (window.location.hash !== hash) window.location.hash = hash;
+    remember(route);
     set({ route });
   },
 }));
 
 window.addEventListener('hashchange', () => {
-  useRouter.setState({ route: parseHash(window.location.hash) });
+  const route = parseHash(window.location.hash);
+  remember(route);
+  useRouter.setState({ route });
 });
 
 export const navigate = (route: Route): void => useRouter.getState().navigate(route);
