@@ -141,41 +141,48 @@ export function createReportListRepository(db: Db): ReportListRepository {
   }
 
   /**
-   * One status walks its range of `reports_by_status` in list order. Several statuses (or none)
-   * walk `reports_list`, which holds the status too: skipped rows cost an index step, not a
-   * table read. A search adds a membership test on the rowid each index entry carries.
+   * The page's keys, then its rows by rowid (CROSS JOIN keeps the page the outer loop: with LIMIT
+   * bound as a parameter, the planner otherwise scanned all of `reports` to join it).
+   * - `walk`: the list order itself. One status walks its range of `reports_by_status`; several
+   *   (or none) walk `reports_list`, which holds the status too, so skipped rows cost an index
+   *   step, not a table read. A search tests each entry's rowid against its hits, and the walk
+   *   stops at the page: cheap when hits are dense.
+   * - `hits`: a search's hits looked up by rowid and sorted: cheap when they are few.
    */
-  function mirroredPage(statuses: number, searching: boolean) {
-    return statement<SqlRow>(`page:${statuses}:${searching}`, () => {
+  function mirroredPage(statuses: number, plan: 'walk' | 'hits', searching: boolean) {
+    return statement<SqlRow>(`page:${statuses}:${plan}:${searching}`, () => {
       const index = statuses === 1 ? 'reports_by_status' : 'reports_list';
+      const access = plan === 'hits' ? 'NOT INDEXED' : `INDEXED BY ${index}`;
       const where = whereOf([
         statusCondition('k', statuses),
         searching ? matchCondition('k') : null,
       ]);
       return `
         WITH page AS (
-          SELECT k.seq FROM reports AS k INDEXED BY ${index} ${where}
+          SELECT k.seq FROM reports AS k ${access} ${where}
           ORDER BY k.updated_ms DESC, k.id LIMIT @limit OFFSET @offset)
         SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
           coalesce(d.title, r.title) AS title, r.updated_at, 0 AS local_only,
           ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
           d.conflict_json IS NOT NULL AS conflict,
           r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
-        FROM page JOIN reports r ON r.seq = page.seq LEFT JOIN drafts d ON d.report_id = r.id
+        FROM page CROSS JOIN reports r ON r.seq = page.seq
+        LEFT JOIN drafts d ON d.report_id = r.id
         ORDER BY r.updated_ms DESC, r.id`;
     });
   }
 
-  /** Matching mirrored reports of some statuses: their ranges of the status index. */
-  function countWithStatus(statuses: number) {
-    return statement<number>(`count:${statuses}`, () => {
+  /** Hits of some statuses: their ranges of the status index (`walk`), or the hits' rows. */
+  function countWithStatus(statuses: number, plan: 'walk' | 'hits') {
+    return statement<number>(`count:${statuses}:${plan}`, () => {
+      const access = plan === 'hits' ? 'NOT INDEXED' : 'INDEXED BY reports_by_status';
       const where = whereOf([statusCondition('k', statuses), matchCondition('k')]);
-      return `SELECT count(*) FROM reports AS k INDEXED BY reports_by_status ${where}`;
+      return `SELECT count(*) FROM reports AS k ${access} ${where}`;
     }).pluck();
   }
 
-  // Without a status filter the index answers alone: its hits, minus those of queued rows it must
-  // ignore, plus the rows matched without it that it does not hold as hits.
+  // All hits, whatever their status, from the index alone: its hits, minus those of queued rows
+  // it must ignore, plus the rows matched without it that it does not hold as hits.
   const ftsHits = sqlite
     .prepare<Params, number>('SELECT count(*) FROM reports_fts WHERE reports_fts MATCH @fts')
     .pluck();
@@ -201,20 +208,40 @@ export function createReportListRepository(db: Db): ReportListRepository {
     return counts;
   }
 
-  function mirroredTotal(
+  function sum(counts: Partial<Record<ReportStatus, number>>, only: readonly ReportStatus[]) {
+    const wanted = only.length ? only : (Object.keys(counts) as ReportStatus[]);
+    return wanted.reduce((total, status) => total + (counts[status] ?? 0), 0);
+  }
+
+  /** The page and total of mirrored reports. */
+  function mirroredPart(
     statuses: readonly ReportStatus[],
-    counts: Partial<Record<ReportStatus, number>>,
     search: ReportSearch | null,
-    params: Params,
-  ): number {
-    if (search === null) {
-      const wanted = statuses.length ? statuses : (Object.keys(counts) as ReportStatus[]);
-      return wanted.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
-    }
-    if (statuses.length > 0) return countWithStatus(statuses.length).get(params) ?? 0;
-    return (
-      (ftsHits.get(params) ?? 0) - (ignoredHits.get(params) ?? 0) + (extraNotHits.get(params) ?? 0)
-    );
+    window: { offset: number; limit: number },
+    counts: Partial<Record<ReportStatus, number>>,
+  ): { rows: SqlRow[]; total: number } {
+    const params: Params = {
+      ...(search ? searchParams(search) : {}),
+      ...namedValues('s', statuses),
+    };
+    const read = (plan: 'walk' | 'hits', total: number) => ({
+      rows:
+        window.limit > 0 && window.offset < total
+          ? mirroredPage(statuses.length, plan, search !== null).all({ ...params, ...window })
+          : [],
+      total,
+    });
+    if (search === null) return read('walk', sum(counts, statuses));
+    const hits =
+      (ftsHits.get(params) ?? 0) - (ignoredHits.get(params) ?? 0) + (extraNotHits.get(params) ?? 0);
+    // Walking the list visits about (offset + limit) × mirror / hits entries; reading the hits
+    // costs about four entry visits each (a lookup, then the sort).
+    const plan =
+      4 * hits * hits < (window.offset + window.limit) * sum(counts, []) ? 'hits' : 'walk';
+    if (statuses.length === 0) return read(plan, hits);
+    const range = sum(counts, statuses);
+    const total = countWithStatus(statuses.length, 2 * hits < range ? 'hits' : 'walk').get(params);
+    return read(plan, total ?? 0);
   }
 
   return {
@@ -224,10 +251,6 @@ export function createReportListRepository(db: Db): ReportListRepository {
       const limit = Math.max(0, Math.trunc(query.limit));
       const offset = Math.max(0, Math.trunc(query.offset));
       const search = query.search === undefined ? null : searcher.prepare(query.search);
-      const params: Params = {
-        ...(search ? searchParams(search) : {}),
-        ...namedValues('s', statuses),
-      };
 
       const mirrored = countByStatus();
       const withLocal = statuses.length === 0 || statuses.includes('draft');
@@ -242,16 +265,16 @@ export function createReportListRepository(db: Db): ReportListRepository {
       if (withLocal && offset < localTotal) {
         rows.push(...locals.page.all({ ...localParams, limit, offset }));
       }
-      const rest = limit - rows.length;
-      if (rest > 0) {
-        const page = mirroredPage(statuses.length, search !== null);
-        rows.push(
-          ...page.all({ ...params, limit: rest, offset: Math.max(0, offset - localTotal) }),
-        );
-      }
+      const rest = mirroredPart(
+        statuses,
+        search,
+        { offset: Math.max(0, offset - localTotal), limit: limit - rows.length },
+        mirrored,
+      );
+      rows.push(...rest.rows);
       return {
         rows: rows.map(toRow),
-        total: localTotal + mirroredTotal(statuses, mirrored, search, params),
+        total: localTotal + rest.total,
         counts,
         indexing: search?.indexing ?? 0,
       };

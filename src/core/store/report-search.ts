@@ -57,9 +57,10 @@ export function createReportSearcher(db: Db): ReportSearcher {
   const countQueued = sqlite.prepare<[number], { n: number }>(
     'SELECT count(*) AS n FROM (SELECT 1 FROM reports_fts_pending LIMIT ?)',
   );
+  // CROSS JOIN: the queue drives (else SQLite may read every report to join the few queued).
   const queuedText = sqlite.prepare<[], TextRow>(
     `SELECT s.seq, s.title, s.description, s.messages
-     FROM reports_fts_pending p JOIN report_fts_source s ON s.seq = p.seq`,
+     FROM reports_fts_pending p CROSS JOIN report_fts_source s ON s.seq = p.seq`,
   );
   const countAllQueued = sqlite
     .prepare<[], number>('SELECT count(*) FROM reports_fts_pending')
@@ -105,13 +106,15 @@ export function createReportSearcher(db: Db): ReportSearcher {
 }
 
 /**
- * The SQL condition "report `alias` matches the search", for statements that bind the
- * parameters `@fts`, `@skipQueued` and `@extra` (see `searchParams`).
+ * The SQL condition "report `alias` matches the search", for statements that bind `@fts`,
+ * `@skipQueued` and `@extra` (see `searchParams`). One IN over one list, so that SQLite can either
+ * test each row against the hits or look the hits up by rowid.
  */
 export function matchCondition(alias: string): string {
-  return `((${alias}.seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts)
-      AND NOT (@skipQueued AND ${alias}.seq IN (SELECT seq FROM reports_fts_pending)))
-    OR ${alias}.seq IN (SELECT value FROM json_each(@extra)))`;
+  return `${alias}.seq IN (
+    SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts
+      AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
+    UNION ALL SELECT value FROM json_each(@extra))`;
 }
 
 export function searchParams(search: ReportSearch): {
