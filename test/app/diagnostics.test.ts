@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -105,6 +105,10 @@ describe('diagnostics: the log and the exported bundle of a full journey', () =>
       (host.events['payout-changed'] ?? []).some((p) => p.status === 'received'),
     );
 
+    // A line that should never exist, planted to prove the export's own check: the engine
+    // process removes the signed-in key exactly, whatever file it turns up in.
+    const planted = join(logDir, 'planted.log');
+    await writeFile(planted, `a library echoed Authorization: ${host.key}\n`);
     const bundlePath = join(host.dataDir, 'diagnostics.txt');
     host.saveInDialog(bundlePath);
     await host.clickMenu('help', 'Export diagnostics…');
@@ -114,7 +118,9 @@ describe('diagnostics: the log and the exported bundle of a full journey', () =>
     );
     const bundle = await readFile(bundlePath, 'utf8');
     expect(bundle.split('\n')[0]).toBe('Bounty Desk diagnostics');
-    expect(bundle.split('\n')[1]).toMatch(/^Credential check: /);
+    await rm(planted);
+    expect(bundle.split('\n')[1]).toMatch(/^Credential check: removed \d+ \(.*own-api-key ×1/);
+    expect(bundle).toContain('a library echoed Authorization: [REDACTED:own-api-key]');
     for (const section of ['Versions', 'Settings', 'Status', 'Outbox (counts only)', 'Updates']) {
       expect(bundle).toContain(`===== ${section} =====`);
     }

@@ -228,6 +228,30 @@ describe.runIf(process.platform === 'linux')('updates through the built app', ()
     await host.sandbox.clearFaults();
   });
 
+  it('"Restart now" from the ready notification installs at once and starts the new version', async () => {
+    const marker = join(tmpdir(), `bounty-desk-installed-${process.pid}-${Date.now()}.txt`);
+    const file = newAppImage(marker);
+    await feed(NEXT, file);
+    const { host, appImage } = await installed();
+    await downloaded(host);
+    host.start().answers.message.push({ response: 0 }); // "Restart now"
+    await host.clickNotification();
+    await host.app?.exited;
+    const [offer] = host.start().dialogs.filter((d) => d.kind === 'message');
+    expect(offer?.options).toMatchObject({
+      message: `Bounty Desk ${NEXT} is ready to install.`,
+      buttons: ['Restart now', 'Later'],
+    });
+    expect(await readFile(appImage)).toEqual(file);
+    // Started again after the install (detached, without the exit-after-install flag).
+    await until('the new version to run', async () =>
+      (await readFile(marker, 'utf8').catch(() => '')).includes('silent=true exit='),
+    );
+    expect(await readFile(marker, 'utf8')).toBe('silent=true exit=\n');
+    await rm(marker, { force: true });
+    expect(await mainLog(host)).toContain('(updates) restart-to-install');
+  });
+
   it('"Check for updates…" says when the app is up to date', async () => {
     await feed(CURRENT, Buffer.from('unused'));
     const { host } = await installed();
