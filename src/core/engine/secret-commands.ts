@@ -301,8 +301,7 @@ export class SecretCommands {
     if (open.length === 0) return;
     const where = [...new Set(open.map((f) => f.where.replace(/, line \d+$/, '')))];
     throw new SecretsHeldError(
-      `${open.length} possible credential${open.length === 1 ? '' : 's'} in ${where.join(', ')}: ` +
-        'redact or keep each one under "Credentials check" before it is sent.',
+      `${open.length} possible credential${open.length === 1 ? '' : 's'} in ${where.join(', ')}.`,
     );
   }
 

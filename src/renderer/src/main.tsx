@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import './styles/app.css';
+import './styles/evidence.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');

@@ -10,6 +10,7 @@ import { ProgramScreen } from '../screens/programs/ProgramScreen';
 import { ReportsScreen } from '../screens/reports/ReportsScreen';
 import { ReportScreen } from '../screens/report/ReportScreen';
 import { AccountScreen } from '../screens/account/AccountScreen';
+import { PayoutsScreen } from '../screens/payouts/PayoutsScreen';
 
 function CurrentScreen() {
   const route = useRouter((s) => s.route);
@@ -22,6 +23,8 @@ function CurrentScreen() {
       return <ReportsScreen />;
     case 'report':
       return <ReportScreen key={route.reportId} reportId={route.reportId} />;
+    case 'payouts':
+      return <PayoutsScreen />;
     case 'account':
       return <AccountScreen />;
   }

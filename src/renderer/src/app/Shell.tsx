@@ -13,6 +13,7 @@ import { useFocusOnNavigate } from './useFocusOnNavigate';
 const SECTIONS = [
   { section: 'programs', label: 'Programs' },
   { section: 'reports', label: 'Reports' },
+  { section: 'payouts', label: 'Payouts' },
   { section: 'account', label: 'Account' },
 ] as const;
 

@@ -4,6 +4,7 @@ export type Route =
   | { name: 'program'; programId: string }
   | { name: 'reports' }
   | { name: 'report'; reportId: string }
+  | { name: 'payouts' }
   | { name: 'account' };
 
 function decodeSegment(raw: string | undefined): string {
@@ -22,6 +23,7 @@ export function parseHash(hash: string): Route {
   if (head === 'programs' && id) return { name: 'program', programId: id };
   if (head === 'reports' && id) return { name: 'report', reportId: id };
   if (head === 'reports') return { name: 'reports' };
+  if (head === 'payouts') return { name: 'payouts' };
   if (head === 'account') return { name: 'account' };
   return { name: 'programs' };
 }
@@ -38,8 +40,9 @@ export function routeHash(route: Route): string {
 }
 
 /** Which main section a route belongs to (for the navigation's current link). */
-export function sectionOf(route: Route): 'programs' | 'reports' | 'account' {
+export function sectionOf(route: Route): 'programs' | 'reports' | 'payouts' | 'account' {
   if (route.name === 'program' || route.name === 'programs') return 'programs';
   if (route.name === 'report' || route.name === 'reports') return 'reports';
+  if (route.name === 'payouts') return 'payouts';
   return 'account';
 }

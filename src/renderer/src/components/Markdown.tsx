@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { FileLinkTarget } from '../../../shared/rules/file-links';
 import { bridge } from '../bridge';
+import { EvidenceImage } from './EvidenceImage';
 import { reportError } from '../stores/notices';
 import { renderMarkdown } from './markdown/render-markdown';
 
@@ -9,6 +10,8 @@ interface MarkdownProps {
   headingOffset?: number;
   /** When given, links to files of this report become "Download" buttons. */
   onDownload?: (target: FileLinkTarget, label: string) => void;
+  /** Images of this report's files show inline, from the app's own checked copies. */
+  imagesOf?: string;
   className?: string;
 }
 
@@ -17,15 +20,29 @@ function openExternal(href: string): void {
 }
 
 /** Hostile Markdown, rendered sanitized (see render-markdown.ts). */
-export function Markdown({ source, headingOffset, onDownload, className }: MarkdownProps) {
+export function Markdown({
+  source,
+  headingOffset,
+  onDownload,
+  imagesOf,
+  className,
+}: MarkdownProps) {
   const content = useMemo(
     () =>
       renderMarkdown(source, {
         headingOffset: headingOffset ?? 0,
         openExternal,
         ...(onDownload ? { downloadFile: (target, label) => onDownload(target, label) } : {}),
+        ...(imagesOf
+          ? {
+              fileImage: (target, alt) =>
+                target.reportId === imagesOf ? (
+                  <EvidenceImage reportId={imagesOf} fileId={target.fileId} alt={alt} />
+                ) : null,
+            }
+          : {}),
       }),
-    [source, headingOffset, onDownload],
+    [source, headingOffset, onDownload, imagesOf],
   );
   return <div className={`markdown ${className ?? ''}`}>{content}</div>;
 }

@@ -19,6 +19,11 @@ export interface MarkdownActions {
   openExternal?(href: string): void;
   /** Saves a report file to disk; when absent, file links show as plain text. */
   downloadFile?(target: FileLinkTarget, label: string): void;
+  /**
+   * An image of a report file, shown from the app's own checked copy (never fetched): null when
+   * there is none. When absent, or null, the image stays a link.
+   */
+  fileImage?(target: FileLinkTarget, alt: string): ReactNode;
 }
 
 export interface RenderOptions extends MarkdownActions {
@@ -104,6 +109,15 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
     const link = classifyLink(url);
     if (link.kind === 'blocked') {
       return h('span', { key: key(), className: 'md-image md-blocked-link' }, `[image: ${label}]`);
+    }
+    const image = link.kind === 'file' ? options.fileImage?.(link.target, label) : null;
+    if (image) {
+      return h(
+        'span',
+        { key: key(), className: 'md-evidence-image' },
+        image,
+        linkElement(url, `[image: ${label}]`, label),
+      );
     }
     return linkElement(url, `[image: ${label}]`, label);
   }

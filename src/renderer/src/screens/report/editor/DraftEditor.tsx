@@ -23,6 +23,15 @@ import { CvssCalculator } from './CvssCalculator';
 import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
 import { EvidenceList } from './EvidenceList';
 import { SubmitChecklist } from './SubmitChecklist';
+import { ScopeHint } from '../evidence/ScopeHint';
+import { SecretFindings } from '../evidence/SecretFindings';
+import {
+  HttpPasteZone,
+  httpEvidenceFiles,
+  importHttpItems,
+  type DropPoint,
+  type HttpItem,
+} from '../evidence/http-import';
 import { OutboxPanel } from '../OutboxPanel';
 
 const SAVE_DELAY_MS = 300;
@@ -166,6 +175,9 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
     at: { offset: number; markdown: string } | null,
   ): Promise<void> {
     if (locked) return;
+    // HTTP evidence (HAR, Burp export, raw HTTP, curl) becomes a code block, not a file.
+    const http = await httpEvidenceFiles(files);
+    if (http) return importHttp(http, at);
     const { picked, refused } = await tokensForFiles(files);
     for (const name of refused) {
       reportError(new Error(`file: "${name}" cannot be read from disk; attach it from a folder.`));
@@ -210,6 +222,26 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
           }).length;
         }
       }
+    } catch (e) {
+      reportError(e);
+    } finally {
+      setAttachBusy(false);
+      await useReport.getState().reload();
+    }
+  }
+
+  async function importHttp(items: HttpItem[], at: DropPoint): Promise<void> {
+    if (locked) return;
+    setAttachBusy(true);
+    try {
+      await importHttpItems(reportId, items, at, async (point) => {
+        // The offset refers to the document as the editor shows it: store exactly that first.
+        if (point) {
+          content.current = { ...content.current, description: point.markdown };
+          dirty.current = true;
+        }
+        await flush();
+      });
     } catch (e) {
       reportError(e);
     } finally {
@@ -301,6 +333,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       </label>
       <CharCounter id="asset-count" length={fields.asset.length} max={LIMITS.assetChars} />
       <FieldError id="asset-error" messages={errors.asset} />
+      <ScopeHint programId={draft.programId} asset={fields.asset} id="asset-scope" />
       <div className="field">
         <label htmlFor="cvss-vector-input">CVSS vector</label>
         <span className="field-row">
@@ -332,16 +365,23 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
       <FieldError id="cvss_vector-error" messages={errors.cvss_vector} />
       <div className="field">
         <span id="description-label">Description</span>
-        <DescriptionEditor
-          initialValue={draft.content.description}
-          readOnly={!!locked}
-          handleRef={description}
-          onDirty={schedule}
-          onDropFiles={(files, at) => void attachDropped(files, at)}
-          openExternal={openExternal}
-          describedBy={describedBy('description')}
-          invalid={errors.description.length > 0}
-        />
+        <HttpPasteZone
+          disabled={!!locked}
+          onEvidence={(text) =>
+            void importHttp([{ text }], description.current?.offsetAtCursor() ?? null)
+          }
+        >
+          <DescriptionEditor
+            initialValue={draft.content.description}
+            readOnly={!!locked}
+            handleRef={description}
+            onDirty={schedule}
+            onDropFiles={(files, at) => void attachDropped(files, at)}
+            openExternal={openExternal}
+            describedBy={describedBy('description')}
+            invalid={errors.description.length > 0}
+          />
+        </HttpPasteZone>
       </div>
       <CharCounter
         id="description-count"
@@ -372,6 +412,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
           removeDisabledReason={locked}
         />
       </section>
+      <SecretFindings reportId={reportId} beforeChange={flush} readOnly={!!locked} />
       <div className="action-row submit-row">
         <button
           type="button"

@@ -4,6 +4,7 @@ import { bridge } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
+import { DuplicateHint } from '../evidence/DuplicateHint';
 
 interface SubmitChecklistProps {
   reportId: string;
@@ -67,6 +68,7 @@ export function SubmitChecklist({
           </li>
         ))}
       </ul>
+      <DuplicateHint reportId={reportId} />
       <div className="action-row">
         <button
           type="button"

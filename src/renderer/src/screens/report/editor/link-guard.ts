@@ -1,6 +1,7 @@
 import { Plugin, PluginKey, type Transaction } from '@milkdown/kit/prose/state';
 import type { Node as ProseNode } from '@milkdown/kit/prose/model';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
+import { showEvidenceImage } from '../../../lib/evidence-images';
 import { classifyLink, isDangerousEditorHref } from '../../../lib/safe-url';
 
 /**
@@ -103,6 +104,8 @@ export const imagePlaceholderView: NodeViewConstructor = (node) => {
   dom.textContent = `[image: ${String(node.attrs.alt ?? '').trim() || 'image'}]`;
   dom.contentEditable = 'false';
   dom.dataset.src = String(node.attrs.src ?? '');
+  // A report file with a local raster copy shows as the image itself (issue 13).
+  showEvidenceImage(dom, String(node.attrs.src ?? ''), String(node.attrs.alt ?? ''));
   // The placeholder is ours: ProseMirror must not re-read it as content (it would drop the image).
   return { dom, ignoreMutation: () => true, stopEvent: () => false };
 };

@@ -11,6 +11,7 @@ import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { useReadOnlyReason } from '../../../stores/session';
 import { OutboxPanel } from '../OutboxPanel';
+import { SecretFindings } from '../evidence/SecretFindings';
 import { MessageThread } from './MessageThread';
 import { ReplyBox } from './ReplyBox';
 import { useDownload } from './useDownload';
@@ -108,6 +109,7 @@ function SubmissionPanel({
       <Markdown
         source={s.content.description}
         headingOffset={2}
+        imagesOf={report.id}
         onDownload={(t, label) => {
           if (t.reportId === report.id) onDownload(t.fileId, label);
         }}
@@ -211,6 +213,7 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
         </p>
       ) : null}
       <OutboxPanel entries={detail.outbox} readOnly={!!readOnly} />
+      <SecretFindings reportId={report.id} readOnly={!!readOnly} />
       <div className="two-columns">
         <div>
           <h2>Timeline</h2>

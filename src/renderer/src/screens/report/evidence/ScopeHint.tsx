@@ -1,0 +1,49 @@
+import { useEffect, useMemo, useState } from 'react';
+import { matchAsset, parseScope, type ScopeRules } from '../../../../../shared/scope/scope';
+import { bridge } from '../../../bridge';
+
+/**
+ * Under the asset field (issue 13, part 3): the program's scope line the asset matches, or a
+ * warning that it matches an exclusion or nothing in scope. A hint, never a block: scope text is
+ * prose, and the researcher knows the program better than a parser.
+ */
+export function ScopeHint({
+  programId,
+  asset,
+  id,
+}: {
+  programId: string;
+  asset: string;
+  id: string;
+}) {
+  const [rules, setRules] = useState<ScopeRules | null>(null);
+  useEffect(() => {
+    let live = true;
+    bridge
+      .getProgram(programId)
+      .then((program) => {
+        if (live) setRules(program ? parseScope(program.scope, program.exclusions) : null);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [programId]);
+  const match = useMemo(() => (rules ? matchAsset(rules, asset) : null), [rules, asset]);
+  if (!match || match.status === 'unknown') return null;
+  return (
+    <p id={id} role="status" aria-label="Scope" className={`scope-hint scope-${match.status}`}>
+      {match.status === 'in-scope' ? (
+        <>
+          In scope: <q>{match.line}</q>
+        </>
+      ) : match.status === 'excluded' ? (
+        <>
+          Warning: this asset matches an exclusion: <q>{match.line}</q>
+        </>
+      ) : (
+        "Warning: this asset matches nothing in the program's scope."
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react';
+import type {
+  SecretFindingView,
+  SecretScanView,
+} from '../../../../../shared/bridge/evidence-views';
+import { bridge } from '../../../bridge';
+import { formatBytes } from '../../../lib/format';
+import { reportError } from '../../../stores/notices';
+import { useReport } from '../../../stores/report';
+
+interface SecretFindingsProps {
+  reportId: string;
+  /** Runs before a redaction changes the draft (the editor saves what is typed first). */
+  beforeChange?: () => Promise<void>;
+  readOnly: boolean;
+}
+
+function Finding({
+  finding,
+  busy,
+  readOnly,
+  onRedact,
+  onKeep,
+}: {
+  finding: SecretFindingView;
+  busy: boolean;
+  readOnly: boolean;
+  onRedact(): void;
+  onKeep(): void;
+}) {
+  return (
+    <li
+      aria-label={`${finding.label} in ${finding.where}`}
+      className={finding.kept ? 'finding kept' : 'finding'}
+    >
+      <span className="finding-what">
+        <strong>{finding.label}</strong>{' '}
+        <span className="muted">
+          {finding.where}
+          {finding.occurrences > 1 ? ` (${finding.occurrences} times)` : ''}
+        </span>
+      </span>
+      <code className="finding-preview">{finding.preview}</code>
+      {finding.kept ? <span className="badge">Kept on purpose</span> : null}
+      <span className="finding-actions">
+        <button type="button" disabled={busy || readOnly} onClick={onRedact}>
+          Redact
+        </button>
+        <button
+          type="button"
+          disabled={busy || readOnly}
+          aria-pressed={finding.kept}
+          onClick={onKeep}
+        >
+          Keep
+        </button>
+      </span>
+    </li>
+  );
+}
+
+/**
+ * "Credentials check" (issue 13, part 1): what the scan found in the draft, its text evidence
+ * and its queued replies, each with its place and kind; Redact replaces it with
+ * `[REDACTED:<kind>]`, Keep lets it go on purpose (remembered). Nothing holding an open finding
+ * is sent. Shown only when there is something to say.
+ */
+export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindingsProps) {
+  const detail = useReport((s) => s.detail);
+  const [scan, setScan] = useState<SecretScanView | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    bridge
+      .scanEvidence(reportId)
+      .then((view) => {
+        if (live) setScan(view);
+      })
+      .catch(reportError);
+    return () => {
+      live = false;
+    };
+  }, [reportId, detail]);
+
+  async function act(change: () => Promise<SecretScanView>, touchesDraft: boolean): Promise<void> {
+    setBusy(true);
+    try {
+      if (touchesDraft) await beforeChange?.();
+      setScan(await change());
+      await useReport.getState().reload();
+    } catch (e) {
+      reportError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!scan || (scan.findings.length === 0 && scan.notScanned.length === 0)) return null;
+  const open = scan.findings.filter((f) => !f.kept);
+  return (
+    <section aria-labelledby="findings-heading" className="card findings">
+      <h2 id="findings-heading">Credentials check</h2>
+      <p className={open.length > 0 ? 'callout' : 'muted'}>
+        {open.length > 0
+          ? `${open.length} possible credential${open.length === 1 ? '' : 's'} found. Nothing that holds ${open.length === 1 ? 'it' : 'them'} is sent until each is redacted or kept on purpose.`
+          : 'Every finding is kept on purpose.'}
+      </p>
+      {scan.findings.length > 0 ? (
+        <ul aria-label="Findings" className="findings-list">
+          {scan.findings.map((f) => (
+            <Finding
+              key={f.id}
+              finding={f}
+              busy={busy}
+              readOnly={readOnly}
+              onRedact={() => void act(() => bridge.redactFindings(reportId, [f.id]), true)}
+              onKeep={() => void act(() => bridge.keepFinding(reportId, f.id, !f.kept), false)}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {open.length > 1 ? (
+        <div className="action-row">
+          <button
+            type="button"
+            disabled={busy || readOnly}
+            onClick={() =>
+              void act(
+                () =>
+                  bridge.redactFindings(
+                    reportId,
+                    open.map((f) => f.id),
+                  ),
+                true,
+              )
+            }
+          >
+            Redact all
+          </button>
+        </div>
+      ) : null}
+      {scan.notScanned.length > 0 ? (
+        <p className="muted">
+          Not scanned (larger than {formatBytes(scan.limitBytes)}):{' '}
+          {scan.notScanned.map((f) => `${f.name} (${formatBytes(f.size)})`).join(', ')}. Check them
+          yourself before they are sent.
+        </p>
+      ) : null}
+    </section>
+  );
+}

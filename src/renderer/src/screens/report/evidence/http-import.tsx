@@ -1,0 +1,83 @@
+import type { ClipboardEvent, ReactNode } from 'react';
+import {
+  detectHttpEvidence,
+  mayBeHttpEvidenceFile,
+} from '../../../../../shared/evidence/http-detect';
+import { bridge } from '../../../bridge';
+
+/** A point in the description: a Markdown offset and the document it refers to. */
+export type DropPoint = { offset: number; markdown: string } | null;
+
+export interface HttpItem {
+  text: string;
+  name?: string;
+}
+
+/** The upload limit: a larger capture is attached as a file, not read into the page. */
+const MAX_TEXT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The dropped files that are HTTP evidence (HAR, Burp XML export, raw HTTP, curl), read as text.
+ * Null unless every file is: a mixed drop is attached as files, as before.
+ */
+export async function httpEvidenceFiles(files: File[]): Promise<HttpItem[] | null> {
+  if (files.length === 0) return null;
+  const items: HttpItem[] = [];
+  for (const file of files) {
+    if (!mayBeHttpEvidenceFile(file.name) || file.size > MAX_TEXT_BYTES) return null;
+    const text = await file.text().catch(() => '');
+    if (!detectHttpEvidence(text)) return null;
+    items.push({ text, name: file.name });
+  }
+  return items;
+}
+
+/**
+ * Imports each item at the point (then after the previous one). `prepare` makes the engine hold
+ * the document the point refers to (the editor saves what is typed) before anything is inserted.
+ */
+export async function importHttpItems(
+  reportId: string,
+  items: HttpItem[],
+  at: DropPoint,
+  prepare: (at: DropPoint) => Promise<void>,
+): Promise<void> {
+  await prepare(at);
+  let offset = at?.offset;
+  for (const item of items) {
+    const result = await bridge.importHttpEvidence(reportId, {
+      text: item.text,
+      ...(item.name ? { name: item.name } : {}),
+      ...(offset === undefined ? {} : { insertAt: offset }),
+    });
+    if (offset !== undefined) offset += result.insertedChars ?? 0;
+  }
+}
+
+/**
+ * Catches a paste of HTTP evidence before the Markdown editor reads it (capture phase): a raw
+ * request, a HAR, a Burp export or a curl command becomes a code block instead of a paragraph.
+ */
+export function HttpPasteZone({
+  disabled,
+  onEvidence,
+  children,
+}: {
+  disabled: boolean;
+  onEvidence(text: string): void;
+  children: ReactNode;
+}) {
+  function onPasteCapture(e: ClipboardEvent<HTMLDivElement>): void {
+    if (disabled) return;
+    const text = e.clipboardData.getData('text/plain');
+    if (!text || !detectHttpEvidence(text)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onEvidence(text);
+  }
+  return (
+    <div className="http-paste-zone" onPasteCapture={onPasteCapture}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,355 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Report } from '../../src/shared/api';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { AppHost } from '../app/host';
+import { expectNoText, expectText, goTo, until } from './support/ui';
+import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
+import { fakeJwt } from '../support/fake-secrets';
+import { curlFixtures, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
+import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
+
+/**
+ * Issue 13 through the app as built (renderer, preload, main, engine process, sandbox): the
+ * credentials check with Redact and Keep, HTTP evidence pasted and dropped, the scope hint, the
+ * duplicate hint, evidence images inline and the Payouts screen with its CSV export.
+ */
+describe('renderer: evidence that never leaks', () => {
+  let suite: Suite;
+  let host: AppHost | undefined;
+  let app: AppPage | undefined;
+  let page: Page | undefined;
+
+  const open = async (): Promise<{ host: AppHost; app: AppPage; page: Page }> => {
+    host = await AppHost.open();
+    await host.signIn();
+    app = await openApp(suite, host);
+    page = app.page;
+    return { host, app, page };
+  };
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(page, 'evidence', ctx.task);
+    await app?.close();
+    await host?.close();
+    app = undefined;
+    host = undefined;
+    page = undefined;
+  });
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  async function draft(
+    h: AppHost,
+    content: { title: string; asset: string; description: string },
+  ): Promise<string> {
+    const d = await h.engine.createDraft(h.programs.open.id);
+    await h.engine.saveDraft(d.reportId, { ...content, cvss_vector: '' });
+    return d.reportId;
+  }
+
+  async function server(h: AppHost, reportId: string): Promise<Report> {
+    return (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
+  }
+
+  const description = (p: Page) => p.getByRole('textbox', { name: 'Description', exact: true });
+
+  it('credentials: each finding with place and kind; Redact and Keep release the draft; the checklist counts', async () => {
+    const { host, page } = await open();
+    const jwt = fakeJwt();
+    const id = await draft(host, {
+      title: 'IDOR on orders',
+      asset: `https://shop.example.com/ (key ${host.key})`,
+      description: `${COMPLETE}\n\nAuthorization: Bearer ${jwt}\n`,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    const findings = region.getByRole('list', { name: 'Findings', exact: true });
+    const token = findings.getByRole('listitem', {
+      name: /^JSON Web Token in Description, line \d+$/,
+    });
+    const key = findings.getByRole('listitem', {
+      name: /^Your API key for this service in Asset, line 1$/,
+    });
+    await token.waitFor();
+    await key.waitFor();
+    // The page shows the researcher's own draft, but the findings never repeat the value.
+    expect(await findings.innerText()).not.toContain(jwt.slice(8, 40));
+
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const checklist = page.getByRole('list', { name: 'Checklist', exact: true });
+    await expectText(checklist, /No credentials in evidence \(2 found\) Failed/);
+    await expectText(checklist, /Image metadata removed Passed/);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+
+    await token.getByRole('button', { name: 'Redact', exact: true }).click();
+    await token.waitFor({ state: 'detached' });
+    await expectText(description(page), /Authorization: Bearer \[REDACTED:jwt\]/);
+    await key.getByRole('button', { name: 'Keep', exact: true }).click();
+    await until(
+      '"Keep" is pressed',
+      async () =>
+        (await key.getByRole('button', { name: 'Keep' }).getAttribute('aria-pressed')) === 'true',
+    );
+    await expectText(region, /Every finding is kept on purpose/);
+    await until(
+      'the draft is sent, redacted',
+      async () =>
+        (await server(host, id).catch(() => null))?.description.includes('[REDACTED:jwt]') === true,
+      20_000,
+    );
+    const sent = await server(host, id);
+    expect(sent.description).not.toContain(jwt);
+    expect(sent.asset).toContain(host.key); // kept on purpose
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    await expectText(checklist, /No credentials in evidence Passed/);
+    expect((await app?.guard.cspViolations()) ?? []).toEqual([]);
+  });
+
+  it('HTTP evidence: a pasted curl command and a dropped HAR become redacted code blocks', async () => {
+    const { host, page } = await open();
+    const s = fixtureSecrets();
+    const id = await draft(host, {
+      title: 'Cart tampering',
+      asset: 'https://shop.example.com/',
+      description: COMPLETE,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    await editor.waitFor();
+    const [curl] = curlFixtures(s);
+    await editor.getByText('Steps to reproduce').first().click();
+    await editor.evaluate((el, text) => {
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { setData(type: string, value: string): void };
+        ClipboardEvent: new (type: string, init: object) => object;
+      };
+      const data = new g.DataTransfer();
+      data.setData('text/plain', text);
+      (el as unknown as { dispatchEvent(e: object): boolean }).dispatchEvent(
+        new g.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, curl?.command ?? '');
+    await expectText(editor, /POST \/api\/cart\?item=7 HTTP\/1\.1/);
+    await expectText(editor, /authorization: Bearer \[REDACTED:jwt\]/);
+    await expectText(editor, /Cookie: \[REDACTED:cookie\]/);
+
+    const har = await host.file('checkout.har', harFixture(s, 4000));
+    await host.dropFiles(editor, [
+      { path: har, bytes: harFixture(s, 4000), type: 'application/json' },
+    ]);
+    await expectText(editor, /_?From a HAR file\. Long bodies are cut\./);
+    const evidence = page.getByRole('list', { name: 'Evidence', exact: true });
+    await expectText(evidence, /checkout\.redacted\.http/);
+    await until(
+      'sent',
+      async () =>
+        (await server(host, id).catch(() => null))?.description.includes('From a HAR file') ===
+        true,
+      20_000,
+    );
+    const sent = await server(host, id);
+    expect(sent.description).not.toContain(s.jwt);
+    expect(sent.description).not.toContain(s.cookie);
+    expect(sent.description).toContain('```http');
+  });
+
+  it('scope: the asset shows the scope line it matches, or warns', async () => {
+    const { host, page } = await open();
+    await host.sandbox.patchProgram(host.programs.open.id, {
+      policy: {
+        scope:
+          '- `*.shop.example.com`\n- https://api.example.com/v2\n- Office range 198.51.100.0/24',
+        exclusions: '- legacy.shop.example.com (retired)\n- Denial of service',
+      },
+    });
+    await host.engine.syncNow();
+    await until(
+      'the new policy is mirrored',
+      async () =>
+        (
+          (await host.engine.getProgram(host.programs.open.id)) as { scope: string } | null
+        )?.scope.includes('shop.example.com') === true,
+      20_000,
+    );
+    const id = await draft(host, { title: 'Scope', asset: '', description: COMPLETE });
+    await goTo(page, `#/reports/${id}`);
+    const asset = page.getByRole('textbox', { name: 'Asset', exact: true });
+    const hint = page.getByRole('status', { name: 'Scope', exact: true });
+    await asset.fill('https://eu.shop.example.com/cart');
+    await expectText(hint, /^In scope: “?\*\.shop\.example\.com”?$/);
+    await asset.fill('legacy.shop.example.com');
+    await expectText(
+      hint,
+      /^Warning: this asset matches an exclusion: “?legacy\.shop\.example\.com \(retired\)”?$/,
+    );
+    await asset.fill('https://www.example.org/');
+    await expectText(hint, /^Warning: this asset matches nothing in the program's scope\.$/);
+    await asset.fill('198.51.100.20');
+    await expectText(hint, /^In scope: “?Office range 198\.51\.100\.0\/24”?$/);
+    // A hint, never a block: the draft saves with an out-of-scope asset.
+    await asset.fill('https://www.example.org/');
+    await until(
+      'saved',
+      async () => (await server(host, id).catch(() => null))?.asset === 'https://www.example.org/',
+      20_000,
+    );
+  });
+
+  it('duplicate hint: the checklist lists own close reports of the same program with their status', async () => {
+    const { host, page } = await open();
+    const first = await draft(host, {
+      title: 'IDOR on order details endpoint',
+      asset: 'https://shop.example.com/api/orders/1',
+      description: COMPLETE,
+    });
+    await host.engine.submit(first);
+    await draft(host, {
+      title: 'Clickjacking on login',
+      asset: 'https://login.example.com/',
+      description: COMPLETE,
+    });
+    const id = await draft(host, {
+      title: 'Order details IDOR',
+      asset: 'https://shop.example.com/api/orders/2',
+      description: COMPLETE,
+    });
+    await until(
+      'submitted',
+      async () => (await server(host, first).catch(() => null))?.status === 'triaging',
+      20_000,
+    );
+    await host.engine.syncNow();
+    await goTo(page, `#/reports/${id}`);
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const similar = page.getByRole('list', { name: 'Similar reports', exact: true });
+    await expectText(
+      similar,
+      /IDOR on order details endpoint Triaging — same asset; similar title \(3 of 3 words\)/,
+    );
+    expect(await similar.getByRole('listitem').count()).toBe(1);
+    await similar
+      .getByRole('link', { name: 'IDOR on order details endpoint', exact: true })
+      .click();
+    await page
+      .getByRole('heading', { name: 'IDOR on order details endpoint', exact: true })
+      .waitFor();
+  });
+
+  it('images: a PNG shows inline from the stripped local copy, in the editor and on the report page; SVG never', async () => {
+    const { host, page } = await open();
+    const id = await draft(host, {
+      title: 'Leaky screenshot',
+      asset: 'https://shop.example.com/',
+      description: COMPLETE,
+    });
+    const png = await host.file('screenshot.png', pngWithGps());
+    const svg = await host.file('diagram.svg', hostileSvg());
+    await host.engine.attachFiles(id, [
+      { file: await host.tokenFor(png), insertAt: COMPLETE.indexOf('## Expected') },
+    ]);
+    await host.engine.attachFiles(id, [
+      { file: await host.tokenFor(svg), insertAt: COMPLETE.indexOf('## Expected') },
+    ]);
+    await goTo(page, `#/reports/${id}`);
+    const image = description(page).getByRole('img', { name: 'screenshot.png', exact: true });
+    await image.waitFor();
+    expect(
+      await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBe(16);
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    // The SVG stays a placeholder (ProseMirror's own separator images have no source).
+    expect(await description(page).locator('img[src]').count()).toBe(1);
+    await expectText(description(page), /\[image: diagram\.svg\]/);
+    await until(
+      'uploaded',
+      async () =>
+        Object.keys((await server(host, id).catch(() => null))?.attachments ?? {}).length === 2,
+      20_000,
+    );
+    const fileId =
+      Object.entries((await server(host, id)).attachments).find(
+        ([, a]) => a.name === 'screenshot.png',
+      )?.[0] ?? '';
+    const res = await fetch(new URL(`/api/reports/${id}/files/${fileId}`, host.sandbox.url), {
+      headers: { authorization: `Bearer ${host.key}` },
+    });
+    expect(Buffer.from(await res.arrayBuffer()).includes(gpsBytes())).toBe(false);
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    await expectText(
+      page.getByRole('list', { name: 'Checklist', exact: true }),
+      /Image metadata removed Passed — EXIF, GPS and XMP metadata removed from 1 image\./,
+    );
+    await page.getByRole('button', { name: 'Submit report', exact: true }).click();
+    const submission = page.getByRole('region', { name: 'Submission', exact: true });
+    const shown = submission.getByRole('img', { name: 'screenshot.png', exact: true });
+    await shown.waitFor({ timeout: 20_000 });
+    expect(
+      await shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBe(16);
+    expect(await submission.locator('img[src]').count()).toBe(1);
+    // Nothing is fetched but the app's own bundle: the images are data: URLs of checked bytes.
+    expect((app?.guard.requests ?? []).filter((u) => !u.startsWith(host.rendererBase))).toEqual([]);
+    expect((await app?.guard.cspViolations()) ?? []).toEqual([]);
+  });
+
+  it('payouts: every payout with its steps, totals, and the CSV where the user saves it', async () => {
+    const { host, page } = await open();
+    const id = await draft(host, {
+      title: 'SQL injection in search',
+      asset: 'https://shop.example.com/search',
+      description: COMPLETE,
+    });
+    await host.engine.submit(id);
+    await until(
+      'submitted',
+      async () => (await server(host, id).catch(() => null))?.status === 'triaging',
+      20_000,
+    );
+    await host.sandbox.act(id, { actor: 'founder', status: 'accepted', message: 'Valid.' });
+    await host.sandbox.payout(id, { status: 'approving', amount_cents: 125_000 });
+    await host.sandbox.payout(id, { status: 'transferred' });
+    await host.engine.syncNow();
+    await page
+      .getByRole('navigation', { name: 'Main', exact: true })
+      .getByRole('link', { name: 'Payouts', exact: true })
+      .click();
+    await page.getByRole('heading', { name: 'Payouts', exact: true }).waitFor();
+    const table = page.getByRole('table', { name: 'Payouts', exact: true });
+    await expectText(table, /SQL injection in search/, 20_000);
+    await expectText(table, /\$1,250\.00/);
+    await expectText(
+      table.getByRole('list', { name: 'Steps', exact: true }),
+      /Approved .*Transferred/s,
+    );
+    await expectText(
+      page.getByRole('table', { name: 'Totals by status', exact: true }),
+      /Transferred\s+1\s+\$1,250\.00/,
+    );
+    await expectText(
+      page.getByRole('table', { name: 'Totals by program', exact: true }),
+      /1\s+\$1,250\.00/,
+    );
+    const csv = join(host.dataDir, 'payouts.csv');
+    host.saveInDialog(csv);
+    await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
+    await expectText(
+      page.getByRole('status').filter({ hasText: 'Saved payouts' }),
+      /Saved payouts to .*payouts\.csv/,
+    );
+    const lines = (await readFile(csv, 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'report_id,title,program,status,amount_usd,approved_at,transferred_at,received_at,failed_at',
+    );
+    expect(lines[1]).toMatch(
+      new RegExp(`^${id},SQL injection in search,.*,Transferred,1250\\.00,\\d{4}-`),
+    );
+    await expectNoText(page.getByRole('main'), /No payouts yet/);
+  });
+});
