@@ -77,6 +77,8 @@ describe('engine events in the log', () => {
       lastSyncAt: null,
       unsent: 0,
       needsAction: 0,
+      unread: 0,
+      inbox: [],
       budget: { used: 1, limit: 60 },
       lastError: null,
       ...over,

@@ -11,7 +11,7 @@ import { applyChoices, mergeDraft } from '../domain/merge';
 import { validateReportInput } from '../domain/validate';
 import type { Draft } from '../store';
 import { EngineInputError } from './errors';
-import { adoptDraft, queueSave } from './local-drafts';
+import { adoptDraft, policyVersionAtStart, queueSave, rememberPolicyVersion } from './local-drafts';
 import { requireWritable, type SessionContext } from './session-context';
 import { toDraftView } from './views';
 
@@ -43,11 +43,13 @@ export class DraftCommands {
     };
     const draft = store.db.transaction(() => {
       const created = store.drafts.setContent(reportId, programId, content);
+      rememberPolicyVersion(store, reportId, programId);
       queueSave(store, reportId);
       return created;
     });
     this.#ctx.kick();
-    return toDraftView(draft, true);
+    this.#ctx.emitStatus();
+    return toDraftView(draft, true, policyVersionAtStart(store, reportId));
   }
 
   /**
@@ -68,7 +70,13 @@ export class DraftCommands {
       return conflict ? (store.drafts.get(reportId) ?? saved) : saved;
     });
     this.#ctx.kick();
-    return toDraftView(draft, store.outbox.countUnsent(reportId) > 0);
+    // The status bar's unsent count follows every local write, as the outbox panel does.
+    this.#ctx.emitStatus();
+    return toDraftView(
+      draft,
+      store.outbox.countUnsent(reportId) > 0,
+      policyVersionAtStart(store, reportId),
+    );
   }
 
   resolveConflicts(
@@ -93,7 +101,8 @@ export class DraftCommands {
       return store.drafts.get(reportId) ?? next;
     });
     this.#ctx.kick();
-    return toDraftView(saved, true);
+    this.#ctx.emitStatus();
+    return toDraftView(saved, true, policyVersionAtStart(store, reportId));
   }
 }
 

@@ -216,6 +216,8 @@ export class Engine implements EngineCalls {
         lastSyncAt: null,
         unsent: 0,
         needsAction: 0,
+        unread: 0,
+        inbox: [],
         budget: { used: 0, limit: 120 },
         lastError: null,
       };
@@ -223,8 +225,12 @@ export class Engine implements EngineCalls {
     return this.#session.getStatus();
   }
 
-  /** The user's "Sync now": reports, payouts (which the poll cannot see) and the account. */
-  syncNow: EngineCalls['syncNow'] = () => this.session.syncNow(['account', 'reports', 'payouts']);
+  /**
+   * The user's "Sync now": everything the app shows, whatever its cadence: reports, payouts
+   * (which the poll cannot see), the account, and the programs with their policies.
+   */
+  syncNow: EngineCalls['syncNow'] = () =>
+    this.session.syncNow(['account', 'reports', 'payouts', 'programs']);
   listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.views.listPrograms(q);
   getProgram: EngineCalls['getProgram'] = async (id) => this.session.views.getProgram(id);
   listReports: EngineCalls['listReports'] = async (q) => this.session.views.listReports(q);

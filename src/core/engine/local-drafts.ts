@@ -21,6 +21,20 @@ export function serverDraft(store: Store, reportId: string): Draft | null {
   };
 }
 
+const policyKey = (reportId: string): string => `draft_policy_version.${reportId}`;
+
+/** Keeps the program's policy version as the draft starts here (first one kept). */
+export function rememberPolicyVersion(store: Store, reportId: string, programId: string): void {
+  if (store.syncState.get<number>(policyKey(reportId)) !== null) return;
+  const version = store.programs.getSummary(programId)?.policy_version;
+  if (typeof version === 'number') store.syncState.set(policyKey(reportId), version);
+}
+
+/** The program's policy version when the draft was started here, if known. */
+export function policyVersionAtStart(store: Store, reportId: string): number | null {
+  return store.syncState.get<number>(policyKey(reportId));
+}
+
 /** The local draft, created from the mirror on the first edit of a draft made elsewhere. */
 export function adoptDraft(store: Store, reportId: string): Draft | null {
   const local = store.drafts.get(reportId);
@@ -28,6 +42,7 @@ export function adoptDraft(store: Store, reportId: string): Draft | null {
   const server = serverDraft(store, reportId);
   if (!server) return null;
   return store.db.transaction(() => {
+    rememberPolicyVersion(store, reportId, server.programId);
     store.drafts.setContent(reportId, server.programId, contentOf(server));
     store.drafts.acknowledge(reportId, contentOf(server), server.baseRevision ?? 0);
     return store.drafts.get(reportId);
@@ -35,19 +50,28 @@ export function adoptDraft(store: Store, reportId: string): Draft | null {
 }
 
 /**
- * Queues a change of a draft's content or files. A parked submit (it waits for the user to fix
- * its cause, e.g. incomplete_report) would otherwise hold the fix behind it in the report's
- * queue, so the submit moves behind the new entry, still parked with its error: retrying it
- * then submits the fixed draft.
+ * Queues a change of a draft's content or files. The researcher changing the draft is the
+ * answer to a change the server refused, so what is parked goes again without a manual Retry:
+ * a parked save is replaced by the new one (a save sends the draft as it is now), a parked
+ * upload or removal is retried. A parked submit (it waits for the user to fix its cause, e.g.
+ * incomplete_report) would otherwise hold the fix behind it in the report's queue, so the submit
+ * moves behind the new entry, still parked with its error: retrying it then submits the fixed
+ * draft (submitting stays the researcher's decision).
  */
 export function queueDraftChange<K extends 'save_report' | 'upload_file' | 'remove_file'>(
   store: Store,
   input: EnqueueInput<K>,
 ): void {
   store.db.transaction(() => {
-    const parked = store.outbox
-      .list({ reportId: input.reportId })
-      .filter((e) => e.kind === 'submit' && e.state === 'parked');
+    const open = store.outbox.list({ reportId: input.reportId });
+    for (const entry of open) {
+      if (entry.state !== 'parked' || entry.kind === 'submit') continue;
+      if (entry.kind === 'save_report' && input.kind === 'save_report')
+        store.outbox.cancel(entry.id);
+      else if (entry.kind !== 'withdraw' && entry.kind !== 'post_message')
+        store.outbox.unpark(entry.id);
+    }
+    const parked = open.filter((e) => e.kind === 'submit' && e.state === 'parked');
     for (const entry of parked) store.outbox.cancel(entry.id);
     store.outbox.enqueue(input);
     for (const entry of parked) {

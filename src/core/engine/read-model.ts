@@ -9,7 +9,7 @@ import type {
   ReportQuery,
 } from '../../shared/bridge/views';
 import { submitChecklist } from '../domain/checklist';
-import { serverDraft } from './local-drafts';
+import { policyVersionAtStart, serverDraft } from './local-drafts';
 import type { SessionContext } from './session-context';
 import { toDraftView, toEvidenceView, toListItem, toOutboxView } from './views';
 
@@ -64,6 +64,7 @@ export class ReadModel {
         ? toDraftView(
             draft,
             outbox.some((e) => e.state !== 'done'),
+            policyVersionAtStart(store, reportId),
           )
         : null,
       evidence: store.evidence.listForReport(reportId).map(toEvidenceView),

@@ -13,7 +13,7 @@ import {
 } from '../api';
 import { OutboxWorker } from '../outbox';
 import { openStore, type Store } from '../store';
-import { SyncScheduler, type Cadences, type SyncJob } from '../sync';
+import { inboxItems, SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from './events';
@@ -183,12 +183,17 @@ export class AccountSession {
   getStatus(): StatusView {
     const entries = this.store.outbox.list();
     const budget = this.api.budget.snapshot();
+    const inbox = inboxItems(this.store);
+    const waiting = new Set(entries.filter((e) => e.state === 'parked').map((e) => e.reportId));
+    for (const item of inbox) if (item.needsInfo) waiting.add(item.reportId);
     return {
       connectivity: this.api.connectivity.state,
       syncing: this.#syncing,
       lastSyncAt: this.#lastSyncAt ?? this.store.syncState.getLastSync('reports'),
       unsent: entries.filter((e) => e.state !== 'done').length,
-      needsAction: entries.filter((e) => e.state === 'parked').length,
+      needsAction: waiting.size,
+      unread: inbox.reduce((sum, item) => sum + item.unread, 0),
+      inbox,
       budget: { used: budget.used, limit: this.api.budget.limit },
       lastError: this.#lastError,
     };

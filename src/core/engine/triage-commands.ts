@@ -3,6 +3,7 @@ import { isTerminalStatus, LIMITS } from '../../shared/api';
 import { validateMessage } from '../domain/validate';
 import { reuseMessageFile } from '../outbox';
 import { messageFingerprint, type Store } from '../store';
+import { markThreadSeen } from '../sync';
 import { EngineInputError } from './errors';
 import { takeFiles, type IncomingFile } from './incoming-files';
 import { requireWritable, type SessionContext } from './session-context';
@@ -81,6 +82,7 @@ export class TriageCommands {
   /** The researcher opened the report's thread: its question no longer needs their attention. */
   markThreadRead(reportId: string): void {
     this.#ctx.store.reports.markNeedsInfoSeen(reportId);
+    markThreadSeen(this.#ctx.store, reportId);
     this.#ctx.events.emit('report-changed', { reportId });
   }
 }

@@ -12,7 +12,11 @@ import { describeError } from '../../shared/errors/describe-error';
 
 /** Mirror rows → what the renderer shows. Pure mapping, no I/O. */
 
-export function toDraftView(draft: Draft, unsent: boolean): DraftView {
+export function toDraftView(
+  draft: Draft,
+  unsent: boolean,
+  policyVersionAtStart: number | null = null,
+): DraftView {
   const content = contentOf(draft);
   return {
     reportId: draft.reportId,
@@ -25,6 +29,7 @@ export function toDraftView(draft: Draft, unsent: boolean): DraftView {
     }),
     unsent,
     issues: validateReportInput({ program_id: draft.programId, ...content, revision: 0 }),
+    policyVersionAtStart,
   };
 }
 

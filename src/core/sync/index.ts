@@ -8,4 +8,5 @@ export {
 export { pollReports, type PollResult } from './report-poller';
 export { fetchReports, hasThread } from './report-fetcher';
 export { followPayouts, refreshPrograms, refreshAccount } from './follow-ups';
+export { inboxItems, markThreadSeen, startThreadCount } from './inbox';
 export type { SyncContext } from './context';

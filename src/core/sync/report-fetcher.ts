@@ -2,6 +2,7 @@ import { FINAL_DECISIONS, type Message, type Report, type ReportStatus } from '.
 import { isApiError, type Priority } from '../api';
 import { contentOf, sameContent } from '../../shared/bridge/draft-content';
 import { forEachLimited, type SyncContext } from './context';
+import { startThreadCount, triageCount } from './inbox';
 
 const FINAL = new Set<ReportStatus>(FINAL_DECISIONS);
 
@@ -68,9 +69,11 @@ function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
     const { changes } = store.reports.upsertReports(batch.map((f) => f.report));
     const changed = new Set(changes.map((c) => c.id));
     for (const { report, messages } of batch) {
+      const previous = before.get(report.id) ?? null;
+      const known = previous ? triageCount(store, report.id) : null;
       if (messages) store.messages.replaceThread(report.id, messages);
       followLocalDraft(ctx, report);
-      const previous = before.get(report.id) ?? null;
+      startThreadCount(store, report.id, known);
       if (changed.has(report.id) || !previous) {
         notices.push(() => events.emit('report-changed', { reportId: report.id }));
       }

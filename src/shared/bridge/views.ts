@@ -31,12 +31,28 @@ export interface ErrorView {
   requestId?: string;
 }
 
+/** A report in the researcher's inbox: triage messages they have not read, or a question. */
+export interface InboxItem {
+  reportId: string;
+  title: string;
+  /** Messages of the triage agent or the program team since the researcher last opened it. */
+  unread: number;
+  /** In `needs_info` and not opened since the question came. */
+  needsInfo: boolean;
+  updatedAt: string | null;
+}
+
 export interface StatusView {
   connectivity: Connectivity;
   syncing: boolean;
   lastSyncAt: string | null;
+  /** Queued changes not yet accepted by the server (each listed in its report's outbox panel). */
   unsent: number;
+  /** Reports that wait for the researcher: a stopped change, or an unanswered question. */
   needsAction: number;
+  /** Unread triage messages over all reports. */
+  unread: number;
+  inbox: InboxItem[];
   budget: { used: number; limit: number };
   lastError: ErrorView | null;
 }
@@ -76,6 +92,11 @@ export interface DraftView {
   unsent: boolean;
   /** Local checks that fail (each names its field); the draft is kept but not sent until fixed. */
   issues: { field: string; message: string }[];
+  /**
+   * The program's policy version when this draft was started here (null when unknown): the
+   * editor says when the policy changed since, so the report is checked against the new scope.
+   */
+  policyVersionAtStart: number | null;
 }
 
 export type EvidenceState = 'queued' | 'uploading' | 'uploaded' | 'failed';

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+
+const CONTENT = {
+  title: 'Stored XSS in the profile bio',
+  asset: 'https://app.example.com/profile',
+  description: COMPLETE_DESCRIPTION,
+  cvss_vector: '',
+};
+
+/** The inbox, "Sync now" and the outbox's answer to the researcher's edits (issue 9). */
+describe('engine: inbox, Sync now, parked changes', () => {
+  let h: Harness | null = null;
+  afterEach(async () => {
+    await h?.close();
+    h = null;
+  });
+
+  async function submitted(x: Harness): Promise<string> {
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.submit(draft.reportId);
+    await x.engine.session.drain();
+    await x.engine.syncNow();
+    return draft.reportId;
+  }
+
+  it('counts unread triage messages and needs_info until the researcher opens the thread', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const id = await submitted(x);
+    expect((await x.engine.getStatus()).inbox).toEqual([]);
+
+    await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
+    await x.engine.syncNow();
+    let status = await x.engine.getStatus();
+    expect(status.inbox).toEqual([
+      expect.objectContaining({ reportId: id, title: CONTENT.title, unread: 1, needsInfo: true }),
+    ]);
+    expect(status.unread).toBe(1);
+    expect(status.needsAction).toBe(1);
+
+    // Reading the report (a background reload of the page) is not opening the thread.
+    await x.engine.getReport(id);
+    await x.engine.syncNow();
+    expect((await x.engine.getStatus()).inbox).toHaveLength(1);
+
+    await x.engine.markThreadRead(id);
+    status = await x.engine.getStatus();
+    expect(status.inbox).toEqual([]);
+    expect([status.unread, status.needsAction]).toEqual([0, 0]);
+
+    // The program team writes while the report is in triage: unread again, no question.
+    await x.sandbox.act(id, { actor: 'founder', status: 'human_review', message: 'Looking.' });
+    await x.engine.syncNow();
+    status = await x.engine.getStatus();
+    expect(status.inbox).toEqual([
+      expect.objectContaining({ reportId: id, unread: 1, needsInfo: false }),
+    ]);
+    expect(status.needsAction).toBe(0);
+  });
+
+  it('a first sync of an account does not fill the inbox with its history', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const id = await submitted(x);
+    await x.sandbox.act(id, { actor: 'founder', status: 'human_review', message: 'Old note.' });
+    // Another computer: a new mirror of the same account.
+    const again = await openHarness();
+    try {
+      await again.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+      await again.engine.syncNow();
+      expect((await again.engine.getStatus()).inbox).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('"Sync now" refreshes programs and policies; a draft knows the policy it was started under', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    await x.engine.syncNow();
+    const program = x.programs.open.id;
+    const before = (await x.engine.getProgram(program))?.policy_version ?? -1;
+    const draft = await x.engine.createDraft(program);
+    expect(draft.policyVersionAtStart).toBe(before);
+
+    await x.sandbox.patchProgram(program, { policy: { scope: 'Only app.example.com now.' } });
+    await x.engine.syncNow();
+    const after = await x.engine.getProgram(program);
+    expect(after?.policy_version).toBe(before + 1);
+    expect(after?.scope).toBe('Only app.example.com now.');
+    expect((await x.engine.getReport(draft.reportId))?.draft?.policyVersionAtStart).toBe(before);
+  });
+
+  it('a save the server refused is sent again when the researcher edits the draft', async () => {
+    h = await openHarness({ email_verified: false, payments_status: 'ready' });
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.session.drain();
+    let outbox = (await x.engine.getReport(draft.reportId))?.outbox ?? [];
+    expect(outbox.map((e) => [e.kind, e.state, e.error?.code])).toContainEqual([
+      'save_report',
+      'parked',
+      'email_unverified',
+    ]);
+
+    // Verified on the website meanwhile; the researcher goes on writing: no Retry needed.
+    await x.sandbox.patchAccount(x.account.uid, { email_verified: true });
+    const edited = { ...CONTENT, title: `${CONTENT.title} (edited)` };
+    await x.engine.saveDraft(draft.reportId, edited);
+    await x.engine.session.drain();
+    outbox = (await x.engine.getReport(draft.reportId))?.outbox ?? [];
+    expect(outbox.filter((e) => e.state !== 'done')).toEqual([]);
+    const server = await x.sandbox.api<{ title: string; description: string }>(
+      'GET',
+      `/api/reports/${draft.reportId}`,
+      { token: x.key },
+    );
+    expect([server.body.title, server.body.description]).toEqual([
+      edited.title,
+      edited.description,
+    ]);
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  });
+});
