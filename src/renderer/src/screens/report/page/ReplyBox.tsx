@@ -19,6 +19,7 @@ export function ReplyBox({
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
+  const [refused, setRefused] = useState(false);
 
   function add(picked: PickedFile[]): void {
     setFiles((now) => [...now, ...picked].slice(0, LIMITS.filesPerMessage));
@@ -40,13 +41,23 @@ export function ReplyBox({
 
   const empty = body.trim() === '' && files.length === 0;
   const tooLong = body.length > LIMITS.messageBodyChars;
+  // Every file is checked before anything is sent: one bad file holds back the whole reply, and
+  // nothing of it is uploaded (the engine checks again and refuses the reply as a whole).
+  const badFile = files.find((f) => fileProblem(f) !== null);
   const reason =
     disabledReason ??
-    (tooLong ? 'The reply is too long.' : empty ? 'Write a reply or attach a file.' : null);
+    (tooLong
+      ? 'The reply is too long.'
+      : empty
+        ? 'Write a reply or attach a file.'
+        : badFile
+          ? `Remove ${badFile.name}: it ${fileProblem(badFile) ?? ''}.`
+          : null);
 
   async function send(): Promise<void> {
     if (reason || busy) return;
     setBusy(true);
+    setRefused(false);
     try {
       await bridge.postMessage(reportId, { body, files: files.map((f) => f.token) });
       setBody('');
@@ -54,6 +65,7 @@ export function ReplyBox({
       setSent('Reply queued: it is sent when the server is reachable.');
       await useReport.getState().reload();
     } catch (e) {
+      setRefused(true);
       reportError(e);
     } finally {
       setBusy(false);
@@ -86,6 +98,7 @@ export function ReplyBox({
         onChange={(e) => {
           setBody(e.target.value);
           setSent(null);
+          setRefused(false);
         }}
         aria-describedby="reply-count"
         placeholder="Answer the triage questions. Drop files here to attach them."
@@ -95,10 +108,16 @@ export function ReplyBox({
         <ul aria-label="Reply files" className="reply-files">
           {files.map((f, i) => (
             <li key={`${f.token}-${i}`}>
-              {f.name}{' '}
+              {f.name}
+              {fileProblem(f) ? (
+                <span className="field-error"> ({fileProblem(f)})</span>
+              ) : null}{' '}
               <button
                 type="button"
-                onClick={() => setFiles((now) => now.filter((_, j) => j !== i))}
+                onClick={() => {
+                  setFiles((now) => now.filter((_, j) => j !== i));
+                  setRefused(false);
+                }}
               >
                 Remove {f.name}
               </button>
@@ -121,7 +140,19 @@ export function ReplyBox({
         </button>
         <DisabledReason id="reply-reason" reason={reason} />
         {sent ? <span role="status">{sent}</span> : null}
+        {refused ? (
+          <span role="status">
+            Not sent: nothing of this reply was uploaded or queued. Fix it and send again.
+          </span>
+        ) : null}
       </div>
     </section>
   );
+}
+
+/** Why a file cannot be sent (the API takes 1 byte to 10 MiB), or null. */
+function fileProblem(file: PickedFile): string | null {
+  if (file.size < LIMITS.fileMinBytes) return 'is empty';
+  if (file.size > LIMITS.fileBytes) return 'is over the 10 MiB limit';
+  return null;
 }

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { MessageList, Report } from '../../src/shared/api';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { AppHost } from '../app/host';
+import { expectText, goTo, isEnabled, until } from './support/ui';
+import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
+
+/**
+ * The reply box (issue 10): every file is checked before anything is sent, a refused reply leaves
+ * nothing on the server, and the page says so. Through the UI only, against the built app.
+ */
+describe('renderer: reply box', () => {
+  let suite: Suite;
+  let host: AppHost | undefined;
+  let app: AppPage | undefined;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(page, 'reply', ctx.task);
+    await app?.close();
+    await host?.close();
+  });
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  it('one file that cannot be sent holds back the reply, and a refused reply uploads nothing', async () => {
+    host = await AppHost.open();
+    await host.signIn();
+    app = await openApp(suite, host);
+    page = app.page;
+    const h = host;
+    const id = randomUUID();
+    const put = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
+      token: h.key,
+      body: {
+        program_id: h.programs.open.id,
+        title: 'Report with a reply',
+        asset: 'https://a.example/',
+        description: COMPLETE,
+        cvss_vector: '',
+        revision: 0,
+      },
+    });
+    await h.sandbox.api('POST', `/api/reports/${id}/submit`, {
+      token: h.key,
+      body: { revision: put.body.revision },
+    });
+    await h.engine.syncNow();
+    await goTo(page, `#/reports/${id}`);
+    await page.getByRole('heading', { name: 'Report with a reply', exact: true }).waitFor();
+    const server = async (): Promise<Report> =>
+      (await h.sandbox.api<Report>('GET', `/api/reports/${id}`, { token: h.key })).body;
+    const messages = async () =>
+      (
+        await h.sandbox.api<MessageList>('GET', `/api/reports/${id}/messages`, { token: h.key })
+      ).body.messages.filter((m) => m.author === 'researcher');
+
+    const poc = await h.file('poc.txt', 'GET /login?next=//evil.example\n');
+    const empty = await h.file('empty.txt', '');
+    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('Here is the proof.');
+    h.pickInDialog([poc, empty]);
+    await page.getByRole('button', { name: 'Attach files to reply', exact: true }).click();
+    const files = page.getByRole('list', { name: 'Reply files', exact: true });
+    await expectText(files, /empty\.txt \(is empty\)/);
+    const send = page.getByRole('button', { name: 'Send reply', exact: true });
+    expect(await send.isEnabled()).toBe(false);
+    await expectText(page.locator('#reply-reason'), 'Remove empty.txt: it is empty.');
+
+    await files.getByRole('button', { name: 'Remove empty.txt', exact: true }).click();
+    await until('"Send reply" enabled', () => isEnabled(send));
+    // The file is emptied after it was picked: the app checks it again and refuses the reply.
+    await writeFile(poc, '');
+    await send.click();
+    await expectText(
+      page.getByRole('main'),
+      /Not sent: nothing of this reply was uploaded or queued/,
+    );
+    expect(await page.getByRole('textbox', { name: 'Reply', exact: true }).inputValue()).toBe(
+      'Here is the proof.',
+    );
+    expect((await h.engine.getReport(id))?.outbox).toEqual([]);
+    expect((await server()).attachments).toEqual({});
+
+    // Fixed on disk, the same reply goes through with exactly its one file.
+    await writeFile(poc, 'GET /login?next=//evil.example\n');
+    await send.click();
+    await until('the reply on the server', async () => (await messages()).length > 0, 15_000);
+    const [sent] = await messages();
+    expect(sent?.attachments.map((a) => a.name)).toEqual(['poc.txt']);
+    expect(Object.values((await server()).attachments).map((a) => a.message_id)).toEqual([
+      expect.any(String),
+    ]);
+  });
+});
