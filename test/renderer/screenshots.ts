@@ -13,6 +13,7 @@ import { ROOT } from '../app/build';
 import { AppHost } from '../app/host';
 import { openApp, startSuite, type Suite } from './support/app';
 import { goTo, until } from './support/ui';
+import { seedEvidence, shootEvidence } from './screenshots-evidence';
 
 const OUT = join(ROOT, 'docs/screenshots');
 const CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N';
@@ -197,6 +198,7 @@ async function run(suite: Suite, theme: 'light' | 'dark'): Promise<void> {
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
     const ids = await seed(host);
+    const evidence = await seedEvidence(host);
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await page.waitForTimeout(500);
     await shot(page, 'programs', theme);
@@ -234,6 +236,8 @@ async function run(suite: Suite, theme: 'light' | 'dark'): Promise<void> {
     await go(page, '#/account');
     await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
     await shot(page, 'account', theme);
+
+    await shootEvidence(page, evidence, (name) => shot(page, name, theme));
     await app.close();
   } finally {
     await host.close();

@@ -97,6 +97,16 @@ describe('scope guard', () => {
     expect(matchAsset(prose, 'https://example.com')).toEqual({ status: 'unknown' });
   });
 
+  it('knows special-use names that are no public suffix (.example, .test, .internal)', () => {
+    const internal = parseScope(
+      '- `*.shop.corp.internal`\n- api.staging.test',
+      '- old.shop.corp.internal',
+    );
+    expect(matchAsset(internal, 'https://eu.shop.corp.internal/x').status).toBe('in-scope');
+    expect(matchAsset(internal, 'api.staging.test').status).toBe('in-scope');
+    expect(matchAsset(internal, 'old.shop.corp.internal').status).toBe('excluded');
+  });
+
   it('does not take file names or versions for hosts', () => {
     expect(extractTargets('see report.pdf, v1.2.3 and e.g. this')).toEqual([]);
   });

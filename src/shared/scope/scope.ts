@@ -60,9 +60,18 @@ function cleanLine(line: string): string {
     .slice(0, 200);
 }
 
+/**
+ * Top-level names reserved for documentation, tests and private networks (RFC 2606, RFC 6761,
+ * ICANN's `.internal`): not in the public suffix list, yet real in program scopes.
+ */
+const SPECIAL_USE = new Set(['example', 'test', 'invalid', 'localhost', 'local', 'internal']);
+
+/** A host name: a public suffix (tldts) or a special-use one; `report.pdf` is neither. */
 function isHost(name: string): boolean {
   const parsed = parseDomain(name);
-  return parsed.domain !== null && (parsed.isIcann === true || parsed.isPrivate === true);
+  if (parsed.domain !== null && (parsed.isIcann === true || parsed.isPrivate === true)) return true;
+  const labels = name.split('.');
+  return labels.length >= 2 && SPECIAL_USE.has(labels[labels.length - 1] ?? '');
 }
 
 function urlTarget(raw: string): ScopeTarget | null {

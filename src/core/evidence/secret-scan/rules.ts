@@ -11,11 +11,16 @@ interface Props {
   VALUE: string;
 }
 
+/** `authorization` → `Authorization`, `set-cookie` → `Set-Cookie`: as a person reads them. */
+function headerName(name = ''): string {
+  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
+
 /** Secretlint hands each message's props back as the result's `data` (the value, to locate it). */
 const messages = {
   JWT: { en: () => 'JSON Web Token' },
-  AUTH_HEADER: { en: (p?: Props) => `Credential header ${p?.NAME ?? ''}` },
-  COOKIE: { en: (p?: Props) => `Cookie header ${p?.NAME ?? ''}` },
+  AUTH_HEADER: { en: (p?: Props) => `${headerName(p?.NAME)} header` },
+  COOKIE: { en: (p?: Props) => `${headerName(p?.NAME)} header` },
   CURL_CREDENTIAL: { en: (p?: Props) => `Credential in curl option ${p?.NAME ?? ''}` },
   URL_PARAM: { en: (p?: Props) => `Secret in URL parameter “${p?.NAME ?? ''}”` },
   OWN_KEY: { en: () => 'Your API key for this service' },

@@ -22,5 +22,6 @@ export function EvidenceImage({
     };
   }, [reportId, fileId]);
   if (!url) return null;
-  return <img className="evidence-image" src={url} alt={alt} />;
+  // Bytes the browser cannot decode (a truncated file) show nothing rather than a broken icon.
+  return <img className="evidence-image" src={url} alt={alt} onError={() => setUrl(null)} />;
 }

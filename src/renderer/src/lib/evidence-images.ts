@@ -42,9 +42,12 @@ export function showEvidenceImage(dom: HTMLElement, src: string, alt: string): v
   void evidenceImageUrl(link.target.reportId, link.target.fileId).then((url) => {
     if (!url || !dom.isConnected) return;
     const img = document.createElement('img');
-    img.src = url;
     img.alt = alt;
     img.className = 'evidence-image';
-    dom.replaceChildren(img);
+    // Only an image the browser could decode replaces the placeholder (no broken-image icon).
+    img.onload = () => {
+      if (dom.isConnected) dom.replaceChildren(img);
+    };
+    img.src = url;
   });
 }
