@@ -370,6 +370,25 @@ describe('the outbox with another writer on the same report', () => {
       expect(report.description).toBe(COMPLETE_DESCRIPTION);
       expect((await x.engine.getReport(id))?.draft?.content.description).toBe(COMPLETE_DESCRIPTION);
       expect(await parkedEntry(x, id)).toBeUndefined();
+      // Acknowledged: no record of unanswered saves is left to match anything later.
+      expect(x.engine.session.store.syncState.get(`outbox.sent.${id}`)).toBeNull();
+    });
+
+    it('a submit the website made first fulfils the app’s queued submit', async () => {
+      const x = await open();
+      const id = await draft(x);
+      const current = await server(x, id);
+      await x.sandbox.api('POST', `/api/reports/${id}/submit`, {
+        token: x.key,
+        body: { revision: current.revision },
+      });
+      await x.engine.submit(id);
+      await x.engine.session.drain();
+      expect(await parkedEntry(x, id)).toBeUndefined();
+      expect(outboxEntries(x)).toEqual([]);
+      const detail = await x.engine.getReport(id);
+      expect(detail?.report?.status).toBe('triaging');
+      expect(detail?.draft).toBeNull();
     });
   });
 
