@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const nodeBuiltins = [
   'fs',
@@ -80,6 +81,18 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  // React's rules of hooks and the compiler-backed checks (refs in render, effects that only set
+  // state, impure renders...), for the renderer's components and hooks.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}', 'test/renderer/editor-harness/**/*.ts'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      // Only says React Compiler would skip memoizing a component (TanStack Virtual's hook); the
+      // app is not compiled with React Compiler, so there is nothing to act on.
+      'react-hooks/incompatible-library': 'off',
     },
   },
   {

@@ -72,13 +72,8 @@ function Steps({ row }: { row: PayoutRowView }) {
 export function PayoutsScreen() {
   const [view, setView] = useState<PayoutsView | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setView(await bridge.listPayouts());
-    } catch (e) {
-      reportError(e);
-    }
-  }, []);
+  // The state is set when the answer comes, never synchronously in the effect that asks.
+  const load = useCallback(() => bridge.listPayouts().then(setView, reportError), []);
   useEffect(() => {
     void load();
     const offPayout = onBridge('payout-changed', () => void load());

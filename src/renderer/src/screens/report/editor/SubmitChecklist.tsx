@@ -23,13 +23,11 @@ export function SubmitChecklist({
   const [checklist, setChecklist] = useState<ChecklistView | null>(null);
   const [busy, setBusy] = useState(false);
   const detail = useReport((s) => s.detail);
-  const refresh = useCallback(async () => {
-    try {
-      setChecklist(await bridge.getChecklist(reportId));
-    } catch (e) {
-      reportError(e);
-    }
-  }, [reportId]);
+  // The state is set when the answer comes, never synchronously in the effect that asks.
+  const refresh = useCallback(
+    () => bridge.getChecklist(reportId).then(setChecklist, reportError),
+    [reportId],
+  );
   useEffect(() => {
     void refresh();
     // Live: uploads finish, the account changes, the program reopens.

@@ -1,0 +1,181 @@
+/**
+ * Autosave of one open draft, without React: the fields as typed, a save 300 ms after the last
+ * keystroke, saves that never overlap or reorder, the `basedOn` content each save carries (so the
+ * engine merges an edit made before the editor saw a merge), and adopting what the engine changed
+ * (a merge, a file link, a resolution) while the researcher is idle. `useDraftAutosave` binds it
+ * to the draft editor; the unit tests drive it directly.
+ */
+import { sameContent } from '../../../../../shared/bridge/draft-content';
+import type { DraftContent, DraftView } from '../../../../../shared/bridge/views';
+
+export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
+export type FieldName = 'title' | 'asset' | 'cvss_vector';
+
+export interface AutosaveSnapshot {
+  fields: Pick<DraftContent, FieldName>;
+  descriptionLength: number;
+  issues: DraftView['issues'];
+  saveState: SaveState;
+}
+
+export interface AutosaveDeps {
+  /** The engine's saveDraft. */
+  save(content: DraftContent, basedOn: DraftContent): Promise<DraftView>;
+  /** The description as the editor holds it now (null before the editor is ready). */
+  readDescription(): string | null;
+  /** Shows the engine's description in the editor. */
+  replaceDescription(markdown: string): void;
+  readOnly(): boolean;
+  onError(error: unknown): void;
+  delayMs?: number;
+}
+
+/** What the editor's view provides once it is mounted (see `connect`). */
+export type EditorPort = Pick<AutosaveDeps, 'readDescription' | 'replaceDescription' | 'readOnly'>;
+
+export const SAVE_DELAY_MS = 300;
+/** Own saves remembered so the engine echoing one back is not taken for news. */
+const OWN_SAVES_KEPT = 20;
+
+export class DraftAutosave {
+  #deps: AutosaveDeps;
+  #content: DraftContent;
+  #lastSaved: DraftContent;
+  /** The engine's content the editor's text derives from: sent with each save as `basedOn`. */
+  #basis: DraftContent;
+  #ownSaves: DraftContent[];
+  #saving = 0;
+  #dirty = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #snapshot: AutosaveSnapshot;
+  #listeners = new Set<(s: AutosaveSnapshot) => void>();
+
+  constructor(draft: Pick<DraftView, 'content' | 'issues'>, deps: AutosaveDeps) {
+    this.#deps = deps;
+    this.#content = draft.content;
+    this.#lastSaved = draft.content;
+    this.#basis = draft.content;
+    this.#ownSaves = [draft.content];
+    this.#snapshot = {
+      fields: fieldsOf(draft.content),
+      descriptionLength: draft.content.description.length,
+      issues: draft.issues,
+      saveState: 'saved',
+    };
+  }
+
+  /** Binds the mounted editor (its description, whether the session may write). */
+  connect(port: EditorPort): void {
+    this.#deps = { ...this.#deps, ...port };
+  }
+
+  get snapshot(): AutosaveSnapshot {
+    return this.#snapshot;
+  }
+
+  /** The content as the researcher sees it now (fields as typed, description as last read). */
+  get content(): DraftContent {
+    return this.#content;
+  }
+
+  subscribe(listener: (s: AutosaveSnapshot) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A field typed: saved shortly. */
+  setField(name: FieldName, value: string): void {
+    this.#content = { ...this.#content, [name]: value };
+    this.#set({ fields: fieldsOf(this.#content) });
+    this.schedule();
+  }
+
+  /** The description changed in the editor: saved shortly. */
+  schedule(): void {
+    if (this.#deps.readOnly()) return;
+    this.#dirty = true;
+    this.#set({ saveState: 'pending' });
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.flush(), this.#deps.delayMs ?? SAVE_DELAY_MS);
+  }
+
+  /**
+   * The description an offset refers to (a drop, the caret for a picked file) is stored first,
+   * exactly as the editor showed it, so the engine inserts at the right place.
+   */
+  useDescription(markdown: string): void {
+    this.#content = { ...this.#content, description: markdown };
+    this.#dirty = true;
+  }
+
+  /** Saves now, after any save already running (saves never overlap or reorder). */
+  flush(): Promise<void> {
+    const once = (): Promise<void> => this.#saveOnce();
+    this.#chain = this.#chain.then(once, once);
+    return this.#chain;
+  }
+
+  /** The engine's view of the draft changed: adopt it unless the researcher's edit is newer. */
+  incoming(draft: Pick<DraftView, 'content' | 'issues'>): void {
+    const incoming = draft.content;
+    const echo = this.#ownSaves.some((c) => sameContent(c, incoming));
+    if (!(this.#dirty || this.#saving > 0 || echo || sameContent(incoming, this.#lastSaved))) {
+      this.#adopt(incoming);
+    }
+    this.#set({ issues: draft.issues });
+  }
+
+  async #saveOnce(): Promise<void> {
+    clearTimeout(this.#timer);
+    if (!this.#dirty) return;
+    this.#dirty = false;
+    const markdown = this.#deps.readDescription();
+    const next = { ...this.#content, ...(markdown != null ? { description: markdown } : {}) };
+    this.#content = next;
+    this.#set({ descriptionLength: next.description.length });
+    if (sameContent(next, this.#lastSaved)) {
+      this.#set({ saveState: 'saved' });
+      return;
+    }
+    this.#set({ saveState: 'saving' });
+    this.#saving++;
+    this.#ownSaves = [...this.#ownSaves.slice(-(OWN_SAVES_KEPT - 1)), next];
+    try {
+      const view = await this.#deps.save(next, this.#basis);
+      this.#lastSaved = next;
+      this.#basis = next;
+      this.#set({ issues: view.issues, saveState: this.#dirty ? 'pending' : 'saved' });
+      // The engine merged changes made elsewhere into this edit: show them unless the user has
+      // typed on since (then the next save carries `basedOn` and is merged the same way).
+      if (!sameContent(view.content, next) && !this.#dirty) this.#adopt(view.content);
+    } catch (error) {
+      this.#deps.onError(error);
+      this.#dirty = true;
+      this.#set({ saveState: 'error' });
+    } finally {
+      this.#saving--;
+    }
+  }
+
+  /** Shows the engine's content in every field; later saves build on it. */
+  #adopt(incoming: DraftContent): void {
+    this.#lastSaved = incoming;
+    this.#basis = incoming;
+    this.#ownSaves = [incoming];
+    this.#content = incoming;
+    this.#set({ fields: fieldsOf(incoming), descriptionLength: incoming.description.length });
+    if (this.#deps.readDescription() !== incoming.description) {
+      this.#deps.replaceDescription(incoming.description);
+    }
+  }
+
+  #set(change: Partial<AutosaveSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...change };
+    for (const listener of this.#listeners) listener(this.#snapshot);
+  }
+}
+
+function fieldsOf(content: DraftContent): Pick<DraftContent, FieldName> {
+  return { title: content.title, asset: content.asset, cvss_vector: content.cvss_vector };
+}

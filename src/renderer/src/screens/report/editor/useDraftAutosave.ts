@@ -1,0 +1,57 @@
+import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
+import type { DraftView } from '../../../../../shared/bridge/views';
+import { bridge } from '../../../bridge';
+import { reportError } from '../../../stores/notices';
+import { DraftAutosave } from './autosave';
+import type { DescriptionHandle } from './DescriptionEditor';
+
+/**
+ * The draft editor's autosave (see `DraftAutosave`): one per open draft, fed with the engine's
+ * view of the draft, flushed when the editor goes away or the window closes.
+ */
+export function useDraftAutosave(
+  reportId: string,
+  draft: DraftView,
+  readOnly: boolean,
+  description: RefObject<DescriptionHandle | null>,
+): { autosave: DraftAutosave; snapshot: DraftAutosave['snapshot'] } {
+  const [autosave] = useState(
+    () =>
+      new DraftAutosave(draft, {
+        save: (content, basedOn) => bridge.saveDraft(reportId, content, basedOn),
+        // Until the editor is mounted (`connect` below): no description, nothing to save.
+        readDescription: () => null,
+        replaceDescription: () => undefined,
+        readOnly: () => true,
+        onError: reportError,
+      }),
+  );
+  useEffect(() => {
+    autosave.connect({
+      readDescription: () => description.current?.markdown() ?? null,
+      replaceDescription: (markdown) => description.current?.replace(markdown),
+      readOnly: () => readOnly,
+    });
+  }, [autosave, description, readOnly]);
+  const snapshot = useSyncExternalStore(
+    (listener) => autosave.subscribe(listener),
+    () => autosave.snapshot,
+  );
+
+  // The engine changed the draft (a merge, a file link, a resolution): adopt it while idle.
+  useEffect(() => {
+    autosave.incoming(draft);
+  }, [autosave, draft]);
+
+  // Save what is pending when the editor goes away (navigation, window closing).
+  useEffect(() => {
+    const onHide = (): void => void autosave.flush();
+    window.addEventListener('beforeunload', onHide);
+    return () => {
+      window.removeEventListener('beforeunload', onHide);
+      void autosave.flush();
+    };
+  }, [autosave]);
+
+  return { autosave, snapshot };
+}

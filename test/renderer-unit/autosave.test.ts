@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DraftContent, DraftView } from '../../src/shared/bridge/views';
+import {
+  DraftAutosave,
+  SAVE_DELAY_MS,
+  type AutosaveDeps,
+} from '../../src/renderer/src/screens/report/editor/autosave';
+
+const BASE: DraftContent = {
+  title: 'Open redirect',
+  asset: 'https://app.example.com',
+  description: '## Steps to reproduce\n\nOpen it.\n',
+  cvss_vector: '',
+};
+
+function view(content: DraftContent, issues: DraftView['issues'] = []): DraftView {
+  return {
+    reportId: 'r',
+    programId: 'acme',
+    content,
+    baseRevision: 1,
+    conflicts: [],
+    unsent: true,
+    issues,
+    policyVersionAtStart: null,
+  };
+}
+
+/** An editor and an engine in memory: the description text, the saves it received. */
+function setup(options: { readOnly?: boolean; save?: AutosaveDeps['save'] } = {}) {
+  const editor = { text: BASE.description as string | null, replaced: [] as string[] };
+  const saves: { content: DraftContent; basedOn: DraftContent }[] = [];
+  const errors: unknown[] = [];
+  const autosave = new DraftAutosave(view(BASE), {
+    save:
+      options.save ??
+      (async (content, basedOn) => {
+        saves.push({ content, basedOn });
+        return view(content);
+      }),
+    readDescription: () => editor.text,
+    replaceDescription: (markdown) => {
+      editor.replaced.push(markdown);
+      editor.text = markdown;
+    },
+    readOnly: () => options.readOnly ?? false,
+    onError: (e) => errors.push(e),
+  });
+  return { autosave, editor, saves, errors };
+}
+
+describe('draft autosave', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('saves once, the latest content, a moment after the last keystroke', async () => {
+    const { autosave, editor, saves } = setup();
+    autosave.setField('title', 'Open redirect on login');
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS / 2);
+    editor.text = '## Steps to reproduce\n\nOpen it, then sign in.\n';
+    autosave.schedule();
+    expect(autosave.snapshot.saveState).toBe('pending');
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS - 1);
+    expect(saves).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(saves.map((s) => s.content)).toEqual([
+      { ...BASE, title: 'Open redirect on login', description: editor.text },
+    ]);
+    expect(autosave.snapshot).toMatchObject({
+      saveState: 'saved',
+      fields: { title: 'Open redirect on login' },
+      descriptionLength: editor.text.length,
+    });
+  });
+
+  it('never overlaps or reorders saves; each is based on the one before', async () => {
+    const resolvers: (() => void)[] = [];
+    const order: string[] = [];
+    const { autosave } = setup({
+      save: (content, basedOn) =>
+        new Promise((resolve) => {
+          order.push(`${basedOn.title}→${content.title}`);
+          resolvers.push(() => resolve(view(content)));
+        }),
+    });
+    autosave.setField('title', 'A');
+    const first = autosave.flush();
+    await vi.advanceTimersByTimeAsync(0);
+    autosave.setField('title', 'B');
+    const second = autosave.flush();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['Open redirect→A']);
+    resolvers.shift()?.();
+    await first;
+    await vi.advanceTimersByTimeAsync(0);
+    resolvers.shift()?.();
+    await second;
+    expect(order).toEqual(['Open redirect→A', 'A→B']);
+  });
+
+  it('shows what the engine merged into a save, and later saves build on it', async () => {
+    const merged = { ...BASE, title: 'Mine', asset: 'https://theirs.example.com' };
+    const calls: DraftContent[] = [];
+    const { autosave, editor } = setup({
+      save: async (content, basedOn) => {
+        calls.push(basedOn);
+        return view(calls.length === 1 ? merged : content);
+      },
+    });
+    autosave.setField('title', 'Mine');
+    await autosave.flush();
+    expect(autosave.snapshot.fields.asset).toBe('https://theirs.example.com');
+    expect(editor.replaced).toEqual([]);
+    autosave.setField('title', 'Mine again');
+    await autosave.flush();
+    expect(calls[1]).toEqual(merged);
+  });
+
+  it('adopts a change made by the engine while idle, but not its own save echoed back', async () => {
+    const { autosave, editor } = setup();
+    autosave.setField('title', 'Typed');
+    await autosave.flush();
+    autosave.incoming(view({ ...BASE, title: 'Typed', description: editor.text ?? '' }));
+    expect(editor.replaced).toEqual([]);
+    const linked = `${editor.text ?? ''}\n[poc.txt](/reports/r/files/f)\n`;
+    autosave.incoming(view({ ...BASE, title: 'Typed', description: linked }));
+    expect(editor.replaced).toEqual([linked]);
+    expect(autosave.snapshot.descriptionLength).toBe(linked.length);
+  });
+
+  it("keeps the researcher's newer edit over an incoming change, and takes its issues", () => {
+    const { autosave, editor } = setup();
+    autosave.setField('title', 'Typing…');
+    autosave.incoming(view({ ...BASE, title: 'Server' }, [{ field: 'asset', message: 'x' }]));
+    expect(editor.replaced).toEqual([]);
+    expect(autosave.snapshot.fields.title).toBe('Typing…');
+    expect(autosave.snapshot.issues).toEqual([{ field: 'asset', message: 'x' }]);
+  });
+
+  it('a failed save reports the error and is tried again on the next flush', async () => {
+    let fail = true;
+    const { autosave, errors } = setup({
+      save: async (content) => {
+        if (fail) throw new Error('engine restarting');
+        return view(content);
+      },
+    });
+    autosave.setField('title', 'Kept');
+    await autosave.flush();
+    expect(autosave.snapshot.saveState).toBe('error');
+    expect(errors).toHaveLength(1);
+    fail = false;
+    await autosave.flush();
+    expect(autosave.snapshot.saveState).toBe('saved');
+  });
+
+  it('stores the description a drop offset refers to before the drop is sent', async () => {
+    const { autosave, saves, editor } = setup();
+    editor.text = null; // the editor is between documents
+    autosave.useDescription('As shown at the drop.\n');
+    await autosave.flush();
+    expect(saves.at(-1)?.content.description).toBe('As shown at the drop.\n');
+  });
+
+  it('a read-only session schedules nothing', async () => {
+    const { autosave, saves } = setup({ readOnly: true });
+    autosave.schedule();
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS * 2);
+    expect(saves).toEqual([]);
+    expect(autosave.snapshot.saveState).toBe('saved');
+  });
+});
