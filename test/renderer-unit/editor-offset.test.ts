@@ -3,9 +3,8 @@ import {
   makeMarker,
   offsetFromMarked,
   snapOutOfWord,
-  successiveOffsets,
 } from '../../src/renderer/src/lib/editor-offset';
-import { fileLinkMarkdown, insertFileLink } from '../../src/shared/rules/file-links';
+import { insertFileLink, insertFileLinkAt } from '../../src/shared/rules/file-links';
 
 describe('drop point → Markdown offset', () => {
   const md = '## Steps to reproduce\n\nOpen the page.\n\n## Security impact\n\nPhishing.\n';
@@ -45,7 +44,8 @@ describe('drop point → Markdown offset', () => {
     const marked = md.replace('Phishing.', `Phishing.${marker}`);
     const offset = offsetFromMarked(marked, marker, md);
     const out = insertFileLink(md, offset, { name: 'poc.txt', reportId: 'r', fileId: 'f' });
-    expect(out).toContain('Phishing.[poc.txt](/reports/r/files/f)\n');
+    // Never glued to the sentence: a space between (issue 9).
+    expect(out).toContain('Phishing. [poc.txt](/reports/r/files/f)\n');
   });
 
   it('moves a drop inside a word to the end of that word', () => {
@@ -58,22 +58,19 @@ describe('drop point → Markdown offset', () => {
     expect(snapOutOfWord('Grüße Welt', 2)).toBe(5);
   });
 
-  it('places several dropped files one after another, in order', () => {
-    const links = ['a.txt', 'b.png'].map((name, i) =>
-      fileLinkMarkdown({ name, reportId: 'r', fileId: `f${i}`, image: name.endsWith('.png') }),
-    );
-    const offsets = successiveOffsets(
-      4,
-      links.map((l) => l.length),
-    );
+  it('places several dropped files one after another, in order, separated', () => {
     let text = 'abc def';
-    text = insertFileLink(text, offsets[0] ?? 0, { name: 'a.txt', reportId: 'r', fileId: 'f0' });
-    text = insertFileLink(text, offsets[1] ?? 0, {
-      name: 'b.png',
-      reportId: 'r',
-      fileId: 'f1',
-      image: true,
-    });
-    expect(text).toBe('abc [a.txt](/reports/r/files/f0)![b.png](/reports/r/files/f1)def');
+    let at = 4;
+    for (const [i, name] of ['a.txt', 'b.png'].entries()) {
+      const next = insertFileLinkAt(text, at, {
+        name,
+        reportId: 'r',
+        fileId: `f${i}`,
+        image: name.endsWith('.png'),
+      });
+      text = next.markdown;
+      at = next.end;
+    }
+    expect(text).toBe('abc [a.txt](/reports/r/files/f0) ![b.png](/reports/r/files/f1) def');
   });
 });

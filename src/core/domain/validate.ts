@@ -7,6 +7,7 @@
  * former but 1 of the latter. We count Unicode code points (`charCount`): the same as a Python
  * server, and never stricter than one that counts code units. A lone surrogate counts as one.
  */
+import { formatSize } from '../../shared/rules/size';
 import { LIMITS } from '../../shared/api/index';
 import { parseCvss31 } from '../../shared/rules/index';
 
@@ -157,7 +158,7 @@ export function validateFile(file: { name: string; size: number }): FieldIssue[]
   } else if (file.size > LIMITS.fileBytes) {
     issues.push({
       field: 'size',
-      message: `size is over the 10 MiB limit (${file.size} bytes, at most ${LIMITS.fileBytes})`,
+      message: `is ${formatSize(file.size)}, over the limit of ${formatSize(LIMITS.fileBytes)}`,
     });
   }
   return issues;

@@ -135,9 +135,12 @@ export class Engine implements EngineCalls {
     } catch (error) {
       if (isApiError(error)) {
         const view = describeError(error);
+        // Before sign-in there is no work to keep: say what to check instead.
+        const advice =
+          error.kind === 'http' ? view.advice : 'Check the server URL and your connection.';
         throw new SignInError(
           error.status === 401 ? 'apiKey' : 'serverUrl',
-          `${view.title}. ${view.advice}`,
+          `${view.title}. ${advice}`,
         );
       }
       throw error;

@@ -1,3 +1,4 @@
 export * from './cvss';
 export * from './description';
 export * from './file-links';
+export * from './size';

@@ -6,6 +6,8 @@ import { usePrefs } from '../stores/prefs';
 import { useNotices } from '../stores/notices';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { StatusBar } from './StatusBar';
+import { Inbox } from './Inbox';
+import { ExternalLinkDialog } from '../components/ExternalLinkDialog';
 import { shortcutFor } from './shortcuts';
 import { runCommand } from './useBridgeEvents';
 import { useFocusOnNavigate } from './useFocusOnNavigate';
@@ -56,8 +58,12 @@ function Notices() {
   const syncKey = lastError
     ? `${lastError.code}|${lastError.title}|${lastError.requestId ?? ''}`
     : null;
+  // Offline is not an error: the status bar says it, and work waits to be sent.
+  const connectivityError =
+    lastError?.code === 'network_error' || lastError?.code === 'timeout' || lastError?.status === 0;
   const showSync =
     lastError !== null &&
+    !connectivityError &&
     syncKey !== dismissedSync &&
     !errors.some((e) => e.code === lastError.code);
   if (errors.length === 0 && !showSync) return null;
@@ -101,6 +107,7 @@ export function Shell({ children }: { children: ReactNode }) {
             </a>
           ))}
         </nav>
+        <Inbox />
         <button
           type="button"
           className="theme-toggle"
@@ -113,6 +120,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </header>
       <StatusBar />
       <Notices />
+      <ExternalLinkDialog />
       <main className="content" ref={main}>
         {children}
       </main>

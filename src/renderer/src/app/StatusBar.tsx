@@ -4,7 +4,10 @@ import { syncNow } from './useBridgeEvents';
 
 const CONNECTIVITY_TEXT = { online: 'Online', offline: 'Offline', unknown: 'Connecting' } as const;
 
-/** Online state, last sync, unsent changes, reports needing action and the request budget. */
+/**
+ * Online state, last sync, unsent changes, unread triage messages, reports needing action and the
+ * request budget. Offline is a state the app works in, shown calmly (work is kept and sent later).
+ */
 export function StatusBar() {
   const status = useSession((s) => s.status);
   const engine = useSession((s) => s.engine);
@@ -15,11 +18,21 @@ export function StatusBar() {
         {engine === 'restarting' ? (
           <span className="conn conn-unknown">Reconnecting to the engine…</span>
         ) : (
-          <span className={`conn conn-${connectivity}`}>{CONNECTIVITY_TEXT[connectivity]}</span>
+          <span
+            className={`conn conn-${connectivity}`}
+            title={
+              connectivity === 'offline'
+                ? 'Your changes are kept on this computer and sent when the server answers.'
+                : undefined
+            }
+          >
+            {CONNECTIVITY_TEXT[connectivity]}
+          </span>
         )}
         {status?.syncing ? <span>Syncing…</span> : null}
         <span>Last sync: {status?.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
         <span>{status?.unsent ?? 0} unsent</span>
+        <span>{status?.unread ?? 0} unread</span>
         <span>{status?.needsAction ?? 0} need your action</span>
         <span title="Requests used in the current minute (the server allows this many per minute)">
           Requests {status?.budget.used ?? 0}/{status?.budget.limit ?? 120}

@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import type { FileLinkTarget } from '../../../shared/rules/file-links';
-import { bridge } from '../bridge';
 import { EvidenceImage } from './EvidenceImage';
-import { reportError } from '../stores/notices';
+import { requestExternal } from '../stores/external-link';
 import { renderMarkdown } from './markdown/render-markdown';
 
 interface MarkdownProps {
@@ -15,8 +14,9 @@ interface MarkdownProps {
   className?: string;
 }
 
+/** Links in someone else's Markdown ask before they leave the app (with the whole address). */
 function openExternal(href: string): void {
-  bridge.openExternal(href).catch(reportError);
+  requestExternal(href);
 }
 
 /** Hostile Markdown, rendered sanitized (see render-markdown.ts). */

@@ -36,17 +36,6 @@ export function offsetFromMarked(marked: string, marker: string, markdown: strin
   return j;
 }
 
-/** Offsets for several files dropped at one point, each after the links before it. */
-export function successiveOffsets(start: number, insertedLengths: readonly number[]): number[] {
-  const out: number[] = [];
-  let at = start;
-  for (const length of insertedLengths) {
-    out.push(at);
-    at += length;
-  }
-  return out;
-}
-
 const WORD = /[\p{L}\p{N}_]/u;
 
 /**

@@ -1,3 +1,4 @@
+import { formatSize } from '../../../shared/rules/size';
 /** Display helpers. Pure. */
 
 export function formatTime(iso: string | null | undefined): string {
@@ -21,11 +22,8 @@ export function formatCents(cents: number): string {
   return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
+/** One way to write sizes everywhere (lists, errors): see `formatSize`. */
+export const formatBytes = formatSize;
 
 export function humanize(value: string): string {
   const s = value.replace(/_/gu, ' ');

@@ -25,14 +25,10 @@ export const useReport = create<ReportState>((set, get) => ({
   reportId: null,
   detail: undefined,
   progress: {},
-  /** The researcher opens a report: a submitted one's thread counts as read from now on. */
+  /** The researcher opens a report (its page marks the thread read while shown: useThreadRead). */
   async open(reportId) {
     if (get().reportId !== reportId) set({ reportId, detail: undefined, progress: {} });
     await get().reload();
-    const report = get().detail?.report;
-    if (report && report.status !== 'draft' && get().reportId === reportId) {
-      await bridge.markThreadRead(reportId).catch(reportError);
-    }
   },
   async reload() {
     const reportId = get().reportId;

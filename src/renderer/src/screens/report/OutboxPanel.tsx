@@ -13,6 +13,21 @@ const KIND_TEXT: Record<OutboxKind, string> = {
   post_message: 'Send a message',
 };
 
+/** What an entry is doing, in the researcher's words. */
+function stateText(e: OutboxEntryView): string {
+  if (e.state === 'parked') {
+    return e.kind === 'save_report' || e.kind === 'upload_file' || e.kind === 'remove_file'
+      ? 'refused by the server: it is sent again when you change the draft, or press Retry'
+      : 'refused by the server: fix the cause, then Retry or Discard';
+  }
+  if (e.state === 'in_flight') return 'sending now…';
+  if (e.error?.status === 0 || e.error?.code === 'network_error') {
+    return 'waiting for the connection (kept on this computer)';
+  }
+  if (e.attempts > 0) return `will be sent again shortly (tried ${e.attempts}×)`;
+  return 'waiting to be sent';
+}
+
 /** Changes not yet accepted by the server; a stopped one needs the user: retry or discard. */
 export function OutboxPanel({
   entries,
@@ -33,14 +48,7 @@ export function OutboxPanel({
         {open.map((e) => (
           <li key={e.id}>
             <span>
-              {KIND_TEXT[e.kind]} —{' '}
-              {e.state === 'parked'
-                ? 'stopped, needs your action'
-                : e.state === 'in_flight'
-                  ? 'sending…'
-                  : e.attempts > 0
-                    ? `waiting to retry (attempt ${e.attempts})`
-                    : 'waiting to be sent'}
+              {KIND_TEXT[e.kind]} — {stateText(e)}
             </span>
             {e.error ? <ErrorAlert error={e.error} /> : null}
             {e.state === 'parked' ? (

@@ -10,6 +10,12 @@ export function ReportScreen({ reportId }: { reportId: string }) {
   useEffect(() => {
     void open(reportId);
   }, [reportId, open]);
+  // The page a report turns into (the draft submitted, the report opened) starts at its top, not
+  // at the scroll position the editor had.
+  const submitted = !!detail?.report && detail.report.status !== 'draft';
+  useEffect(() => {
+    document.querySelector('main.content')?.scrollTo({ top: 0 });
+  }, [reportId, submitted]);
   if (detail === undefined) return <p className="loading">Loading report…</p>;
   if (detail === null) {
     return (

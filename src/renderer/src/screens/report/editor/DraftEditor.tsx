@@ -1,13 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../shared/api';
-import type {
-  DraftContent,
-  DraftView,
-  EvidenceView,
-  ReportDetailView,
-} from '../../../../../shared/bridge/views';
-import { sameContent } from '../../../../../shared/bridge/draft-content';
-import { fileLinkMarkdown } from '../../../../../shared/rules/file-links';
+import type { DraftView, EvidenceView, ReportDetailView } from '../../../../../shared/bridge/views';
+import { insertFileLinkAt } from '../../../../../shared/rules/file-links';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';
@@ -15,6 +9,7 @@ import { describeVector, scoreText } from '../../../lib/cvss-state';
 import { fieldIssues, type FieldName } from '../../../lib/draft-issues';
 import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
+import { requestExternal } from '../../../stores/external-link';
 import { useReport } from '../../../stores/report';
 import { useReadOnlyReason } from '../../../stores/session';
 import { navigate } from '../../../stores/router';
@@ -23,6 +18,9 @@ import { CvssCalculator } from './CvssCalculator';
 import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
 import { EvidenceList } from './EvidenceList';
 import { SubmitChecklist } from './SubmitChecklist';
+import { PolicyChangedNotice } from './PolicyChangedNotice';
+import { useDraftAutosave } from './useDraftAutosave';
+import type { FieldName as AutosaveField } from './autosave';
 import { ScopeHint } from '../evidence/ScopeHint';
 import { SecretFindings } from '../evidence/SecretFindings';
 import {
@@ -34,8 +32,6 @@ import {
 } from '../evidence/http-import';
 import { OutboxPanel } from '../OutboxPanel';
 
-const SAVE_DELAY_MS = 300;
-
 function FieldError({ id, messages }: { id: string; messages: string[] }) {
   if (messages.length === 0) return null;
   return (
@@ -45,8 +41,9 @@ function FieldError({ id, messages }: { id: string; messages: string[] }) {
   );
 }
 
+/** A link in the description may come from a draft written elsewhere: ask first, as everywhere. */
 function openExternal(href: string): void {
-  bridge.openExternal(href).catch(reportError);
+  requestExternal(href);
 }
 
 /** Title, asset, CVSS, description (Milkdown), evidence, conflicts and submit of one draft. */
@@ -56,119 +53,16 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
   const submitting = detail.outbox.some((e) => e.kind === 'submit' && e.state !== 'done');
   const locked = readOnly ?? (submitting ? 'The report is being submitted.' : null);
 
-  const [fields, setFields] = useState({
-    title: draft.content.title,
-    asset: draft.content.asset,
-    cvss_vector: draft.content.cvss_vector,
-  });
-  const [descriptionLength, setDescriptionLength] = useState(draft.content.description.length);
-  const [issues, setIssues] = useState(draft.issues);
-  const [saveState, setSaveState] = useState<'saved' | 'pending' | 'saving' | 'error'>('saved');
   const [calculatorOpen, setCalculatorOpen] = useState(false);
   const [checklistOpen, setChecklistOpen] = useState(false);
   const [attachBusy, setAttachBusy] = useState(false);
-
-  const content = useRef<DraftContent>(draft.content);
-  const lastSaved = useRef<DraftContent>(draft.content);
-  /** The engine's content the editor's text derives from: sent with each save as `basedOn`. */
-  const basis = useRef<DraftContent>(draft.content);
-  /** Contents this editor saved lately: the engine echoing one of them back is not news. */
-  const ownSaves = useRef<DraftContent[]>([draft.content]);
-  const saving = useRef(0);
-  const dirty = useRef(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const chain = useRef<Promise<void>>(Promise.resolve());
   const description = useRef<DescriptionHandle | null>(null);
-
-  const saveOnce = useCallback(async (): Promise<void> => {
-    clearTimeout(timer.current);
-    if (!dirty.current) return;
-    dirty.current = false;
-    const markdown = description.current?.markdown();
-    const next = { ...content.current, ...(markdown != null ? { description: markdown } : {}) };
-    content.current = next;
-    setDescriptionLength(next.description.length);
-    if (sameContent(next, lastSaved.current)) {
-      setSaveState('saved');
-      return;
-    }
-    setSaveState('saving');
-    saving.current++;
-    ownSaves.current = [...ownSaves.current.slice(-19), next];
-    try {
-      const view = await bridge.saveDraft(reportId, next, basis.current);
-      lastSaved.current = next;
-      basis.current = next;
-      setIssues(view.issues);
-      setSaveState(dirty.current ? 'pending' : 'saved');
-      // The engine merged changes made elsewhere into this edit: show them unless the user has
-      // typed on since (then the next save carries `basedOn` and is merged the same way).
-      if (!sameContent(view.content, next) && !dirty.current) adopt(view.content);
-    } catch (e) {
-      reportError(e);
-      dirty.current = true;
-      setSaveState('error');
-    } finally {
-      saving.current--;
-    }
-  }, [reportId]);
-
-  /** Saves now, after any save already running (saves never overlap or reorder). */
-  const flush = useCallback((): Promise<void> => {
-    chain.current = chain.current.then(saveOnce, saveOnce);
-    return chain.current;
-  }, [saveOnce]);
-
-  const schedule = useCallback((): void => {
-    if (readOnly) return;
-    dirty.current = true;
-    setSaveState('pending');
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => void flush(), SAVE_DELAY_MS);
-  }, [flush, readOnly]);
-
-  // Save what is pending when the editor goes away (navigation, window closing).
-  useEffect(() => {
-    const onHide = (): void => void flush();
-    window.addEventListener('beforeunload', onHide);
-    return () => {
-      window.removeEventListener('beforeunload', onHide);
-      void flush();
-    };
-  }, [flush]);
-
-  /** Shows the engine's content in every field; later saves build on it. */
-  function adopt(incoming: DraftContent): void {
-    lastSaved.current = incoming;
-    basis.current = incoming;
-    ownSaves.current = [incoming];
-    content.current = incoming;
-    setFields({ title: incoming.title, asset: incoming.asset, cvss_vector: incoming.cvss_vector });
-    setDescriptionLength(incoming.description.length);
-    if (description.current?.markdown() !== incoming.description) {
-      description.current?.replace(incoming.description);
-    }
-  }
-
-  // The engine changed the draft (a merge, a file link, a resolution): adopt it while idle.
-  useEffect(() => {
-    const incoming = draft.content;
-    const echo = ownSaves.current.some((c) => sameContent(c, incoming));
-    if (dirty.current || saving.current > 0 || echo || sameContent(incoming, lastSaved.current)) {
-      setIssues(draft.issues);
-      return;
-    }
-    adopt(incoming);
-    setIssues(draft.issues);
-  }, [draft]);
+  const { autosave, snapshot } = useDraftAutosave(reportId, draft, !!readOnly, description);
+  const { fields, descriptionLength, issues, saveState } = snapshot;
+  const flush = useCallback(() => autosave.flush(), [autosave]);
+  const setField = (name: AutosaveField, value: string): void => autosave.setField(name, value);
 
   useCommand('save-now', () => void flush());
-
-  function setField(name: 'title' | 'asset' | 'cvss_vector', value: string): void {
-    setFields((f) => ({ ...f, [name]: value }));
-    content.current = { ...content.current, [name]: value };
-    schedule();
-  }
 
   async function attachDropped(
     files: File[],
@@ -203,23 +97,24 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
     setAttachBusy(true);
     try {
       // The offset refers to the document as the editor shows it: store exactly that first.
-      if (at) {
-        content.current = { ...content.current, description: at.markdown };
-        dirty.current = true;
-      }
+      if (at) autosave.useDescription(at.markdown);
       await flush();
+      // Each link goes after the one before (the engine places it with the same rule).
+      let markdown = at?.markdown ?? '';
       let offset = at?.offset;
       for (const { token } of picked) {
         const [added] = await bridge.attachFiles(reportId, [
           offset === undefined ? { file: token } : { file: token, insertAt: offset },
         ]);
         if (added && offset !== undefined) {
-          offset += fileLinkMarkdown({
+          const placed = insertFileLinkAt(markdown, offset, {
             name: added.name,
             reportId,
             fileId: added.fileId,
             image: added.contentType.startsWith('image/'),
-          }).length;
+          });
+          markdown = placed.markdown;
+          offset = placed.end;
         }
       }
     } catch (e) {
@@ -236,10 +131,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
     try {
       await importHttpItems(reportId, items, at, async (point) => {
         // The offset refers to the document as the editor shows it: store exactly that first.
-        if (point) {
-          content.current = { ...content.current, description: point.markdown };
-          dirty.current = true;
-        }
+        if (point) autosave.useDescription(point.markdown);
         await flush();
       });
     } catch (e) {
@@ -305,6 +197,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
           beforeSave={flush}
         />
       ) : null}
+      <PolicyChangedNotice programId={draft.programId} startedUnder={draft.policyVersionAtStart} />
       <OutboxPanel entries={detail.outbox} readOnly={!!readOnly} />
       <label className="field">
         <span>Title</span>
@@ -375,7 +268,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
             initialValue={draft.content.description}
             readOnly={!!locked}
             handleRef={description}
-            onDirty={schedule}
+            onDirty={() => autosave.schedule()}
             onDropFiles={(files, at) => void attachDropped(files, at)}
             openExternal={openExternal}
             describedBy={describedBy('description')}

@@ -6,7 +6,7 @@ const STATE_TEXT: Record<EvidenceState, string> = {
   queued: 'Queued',
   uploading: 'Uploading',
   uploaded: 'Uploaded',
-  failed: 'Failed',
+  failed: 'Failed: see "Unsent changes"',
 };
 
 interface EvidenceListProps {
@@ -24,6 +24,11 @@ export function EvidenceList({
   label = 'Evidence',
 }: EvidenceListProps) {
   const progress = useReport((s) => s.progress);
+  // A failed attempt is not a failed file while the outbox will send it again.
+  const uploads = useReport((s) => s.detail?.outbox.filter((e) => e.kind === 'upload_file'));
+  const retrying = !!uploads?.some((e) => e.state === 'pending' || e.state === 'in_flight');
+  const stateText = (state: EvidenceState): string =>
+    state === 'failed' && retrying ? 'Waiting to retry' : STATE_TEXT[state];
   if (files.length === 0) {
     return (
       <ul aria-label={label} className="evidence-list empty-list">
@@ -47,7 +52,7 @@ export function EvidenceList({
             <span className="mono" title={`sha256 ${f.sha256}`}>
               {f.sha256.slice(0, 12)}
             </span>
-            <span className="evidence-state">{STATE_TEXT[f.state]}</span>
+            <span className="evidence-state">{stateText(f.state)}</span>
             {onRemove ? (
               <button
                 type="button"

@@ -15,6 +15,7 @@ import { SecretFindings } from '../evidence/SecretFindings';
 import { MessageThread } from './MessageThread';
 import { ReplyBox } from './ReplyBox';
 import { useDownload } from './useDownload';
+import { useThreadRead } from './useThreadRead';
 
 function Timeline({ detail, report }: { detail: ReportDetailView; report: Report }) {
   const events = buildTimeline(report, detail.messages);
@@ -179,6 +180,7 @@ function WithdrawButton({ reportId, reason }: { reportId: string; reason: string
 export function SubmittedReport({ detail, report }: { detail: ReportDetailView; report: Report }) {
   const readOnly = useReadOnlyReason();
   const { download, saved } = useDownload(report.id);
+  useThreadRead(report.id, detail.messages.length, report.status);
   const terminal = isTerminalStatus(report.status);
   const withdrawing = detail.outbox.some((e) => e.kind === 'withdraw' && e.state !== 'done');
   const withdrawReason =

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'react';
+import { bridge } from '../../../bridge';
+import { navigate } from '../../../stores/router';
+import { useSession } from '../../../stores/session';
+
+/**
+ * The program's policy changed since this draft was started (a scope or a rule may have moved):
+ * say so, with the versions and a way to read it, before the report is submitted under it.
+ */
+export function PolicyChangedNotice({
+  programId,
+  startedUnder,
+}: {
+  programId: string;
+  startedUnder: number | null;
+}) {
+  const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);
+  const [current, setCurrent] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    bridge
+      .getProgram(programId)
+      .then((p) => {
+        if (live) setCurrent(p?.policy_version ?? null);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [programId, lastSyncAt]);
+  if (startedUnder === null || current === null || current <= startedUnder) return null;
+  return (
+    <p className="callout policy-changed" role="note">
+      The program&apos;s policy changed since you started this draft (version {startedUnder} →{' '}
+      {current}). Check the scope and rules before you submit.{' '}
+      <a
+        href={`#/programs/${encodeURIComponent(programId)}`}
+        onClick={(e) => {
+          e.preventDefault();
+          navigate({ name: 'program', programId });
+        }}
+      >
+        Read the policy
+      </a>
+    </p>
+  );
+}
