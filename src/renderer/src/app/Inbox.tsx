@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { useSession } from '../stores/session';
 import { navigate } from '../stores/router';
+import type { InboxItem } from '../../../shared/bridge/views';
+
+const NONE: InboxItem[] = [];
 
 function itemText(unread: number, needsInfo: boolean): string {
   const parts: string[] = [];
@@ -14,7 +17,7 @@ function itemText(unread: number, needsInfo: boolean): string {
  * on the button in the navigation. Opening a report's thread reads it (the engine keeps that).
  */
 export function Inbox() {
-  const inbox = useSession((s) => s.status?.inbox ?? []);
+  const inbox = useSession((s) => s.status?.inbox) ?? NONE;
   const [open, setOpen] = useState(false);
   const count = inbox.length;
   return (

@@ -25,8 +25,11 @@ export function EvidenceList({
 }: EvidenceListProps) {
   const progress = useReport((s) => s.progress);
   // A failed attempt is not a failed file while the outbox will send it again.
-  const uploads = useReport((s) => s.detail?.outbox.filter((e) => e.kind === 'upload_file'));
-  const retrying = !!uploads?.some((e) => e.state === 'pending' || e.state === 'in_flight');
+  // (A selector must return what the store holds: a new array each time would re-render forever.)
+  const outbox = useReport((s) => s.detail?.outbox);
+  const retrying = !!outbox?.some(
+    (e) => e.kind === 'upload_file' && (e.state === 'pending' || e.state === 'in_flight'),
+  );
   const stateText = (state: EvidenceState): string =>
     state === 'failed' && retrying ? 'Waiting to retry' : STATE_TEXT[state];
   if (files.length === 0) {
