@@ -204,6 +204,24 @@ describe('sendWithRetry', () => {
 });
 
 describe('backoff', () => {
+  it('sends once for a caller that retries on its own; a 429 still holds the whole budget', async () => {
+    for (const error of [
+      networkError(),
+      httpError(500, 'internal_error'),
+      httpError(503, 'busy', 1_000),
+    ]) {
+      const { options } = setup({ resend: false });
+      const { attempt, state } = scripted([error, 'ok']);
+      await expect(sendWithRetry(attempt, options)).rejects.toBe(error);
+      expect(state.calls).toBe(1);
+    }
+    const { clock, budget, options } = setup({ resend: false });
+    const { attempt, state } = scripted([httpError(429, 'rate_limited', 5_000), 'ok']);
+    await expect(sendWithRetry(attempt, options)).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(state.calls).toBe(1);
+    expect(budget.snapshot().pausedUntil).toBe(clock.now() + 5_000);
+  });
+
   it('doubles up to the cap and spreads between half and all of it', () => {
     const policy = { backoffBaseMs: 1_000, backoffMaxMs: 8_000 };
     expect(

@@ -397,6 +397,9 @@ export class ResearcherApi {
       budget: this.budget,
       clock: this.#clock,
       policy: this.#retry,
+      // The outbox keeps its writes in a durable queue that retries by the same rules, across
+      // restarts: resending inside one of its attempts would only double the waits.
+      resend: options.priority !== 'outbox',
       connectivity: this.connectivity,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.#onRetry

@@ -51,6 +51,11 @@ export interface SendOptions {
   connectivity?: Connectivity;
   signal?: AbortSignal;
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * False when the caller retries on its own (the outbox's durable queue): the call is sent once.
+   * A 429 still holds the whole account's budget for its Retry-After.
+   */
+  resend?: boolean;
 }
 
 type Decision = { resend: false } | { resend: true; waitMs: number; pauseBudget: boolean };
@@ -75,6 +80,11 @@ export async function sendWithRetry<T>(
       else if (error.code !== CLIENT_CODES.aborted) options.connectivity?.reportNoAnswer(error);
 
       const decision = decide(error, options.idempotent, policy, used);
+      if (options.resend === false) {
+        if (decision.resend && decision.pauseBudget)
+          options.budget.pauseUntil(options.clock.now() + decision.waitMs);
+        throw error;
+      }
       if (!decision.resend || options.signal?.aborted) throw error;
       options.onRetry?.({ attempt: resends + 1, delayMs: decision.waitMs, error });
       if (decision.pauseBudget) {
