@@ -128,6 +128,28 @@ describe('draft autosave', () => {
     expect(autosave.snapshot.descriptionLength).toBe(linked.length);
   });
 
+  it('an adopted change is not an edit: the next change of the engine is adopted too', () => {
+    let autosave: DraftAutosave | null = null;
+    const shown: string[] = [];
+    autosave = new DraftAutosave(view(BASE), {
+      save: async (content) => view(content),
+      readDescription: () => shown.at(-1) ?? BASE.description,
+      // The editor reports its change synchronously, as Milkdown does.
+      replaceDescription: (markdown) => {
+        shown.push(markdown);
+        autosave?.schedule();
+      },
+      readOnly: () => false,
+      onError: () => undefined,
+    });
+    const one = `${BASE.description}\n[a.txt](/reports/r/files/1)\n`;
+    const two = `${one}[b.txt](/reports/r/files/2)\n`;
+    autosave.incoming(view({ ...BASE, description: one }));
+    autosave.incoming(view({ ...BASE, description: two }));
+    expect(shown).toEqual([one, two]);
+    expect(autosave.snapshot.saveState).toBe('saved');
+  });
+
   it("keeps the researcher's newer edit over an incoming change, and takes its issues", () => {
     const { autosave, editor } = setup();
     autosave.setField('title', 'Typing…');

@@ -48,6 +48,8 @@ export class DraftAutosave {
   #dirty = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #chain: Promise<void> = Promise.resolve();
+  /** Set while the engine's description is put into the editor: its change event is not an edit. */
+  #replacing = false;
   #snapshot: AutosaveSnapshot;
   #listeners = new Set<(s: AutosaveSnapshot) => void>();
 
@@ -93,7 +95,7 @@ export class DraftAutosave {
 
   /** The description changed in the editor: saved shortly. */
   schedule(): void {
-    if (this.#deps.readOnly()) return;
+    if (this.#deps.readOnly() || this.#replacing) return;
     this.#dirty = true;
     this.#set({ saveState: 'pending' });
     clearTimeout(this.#timer);
@@ -166,7 +168,14 @@ export class DraftAutosave {
     this.#content = incoming;
     this.#set({ fields: fieldsOf(incoming), descriptionLength: incoming.description.length });
     if (this.#deps.readDescription() !== incoming.description) {
-      this.#deps.replaceDescription(incoming.description);
+      // Otherwise the editor's change event would mark the draft dirty, and the engine's next
+      // change (the second of two dropped files) would be held back as if the user were typing.
+      this.#replacing = true;
+      try {
+        this.#deps.replaceDescription(incoming.description);
+      } finally {
+        this.#replacing = false;
+      }
     }
   }
 

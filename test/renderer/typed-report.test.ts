@@ -1,0 +1,234 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { Report } from '../../src/shared/api';
+import { findFileLinks } from '../../src/shared/rules';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { AppHost } from '../app/host';
+import { caretAtEndOf, expectText, pointAfterText, until } from './support/ui';
+
+/**
+ * What the researcher types is what the program receives (issue 9), through the app as built:
+ * real report text typed into the editor (URLs, e-mails, domains, code spans, lists, a pasted
+ * table and pasted HTML), files dropped at several places, then a submitted report whose
+ * description on the server is exactly what the editor showed.
+ */
+describe('renderer: a typed report reaches the program as typed', () => {
+  let suite: Suite;
+  let host: AppHost;
+  let app: AppPage;
+  let page: Page;
+  let reportId = '';
+
+  const URL_TYPED = 'https://app.example.com/login?next=//evil.example&x=1';
+  const MAIL = 'security@example.com';
+  const DOMAIN = 'www.example.com/admin';
+  const CODE = 'GET /api/v1/users?id=1';
+
+  const description = (): Locator =>
+    page.getByRole('textbox', { name: 'Description', exact: true });
+  const heading = (name: string): Locator =>
+    description().getByRole('heading', { name, exact: true });
+  /** The caret into the section below a template heading, the way a keyboard user gets there. */
+  const intoSection = async (name: string): Promise<void> => {
+    await caretAtEndOf(heading(name), name);
+    await page.keyboard.press('ArrowDown');
+  };
+  const shownText = async (): Promise<string> =>
+    (await description().innerText()).replace(/\s+/g, ' ').trim();
+  const draftMarkdown = async (): Promise<string> =>
+    (await host.engine.getReport(reportId))?.draft?.content.description ?? '';
+  const paste = async (data: Record<string, string>): Promise<void> => {
+    await description().evaluate((el, entries) => {
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { setData(type: string, value: string): void };
+        ClipboardEvent: new (type: string, init: object) => Event;
+      };
+      const transfer = new g.DataTransfer();
+      for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
+      el.dispatchEvent(
+        new g.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+      );
+    }, data);
+  };
+
+  beforeAll(async () => {
+    suite = await startSuite();
+    host = await AppHost.open();
+    await host.signIn();
+    await host.engine.syncNow();
+    app = await openApp(suite, host, { hash: `#/programs/${host.programs.open.id}` });
+    page = app.page;
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(page, 'typed-report', ctx.task);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await host?.close();
+    await suite?.close();
+  });
+
+  it('types each section below its heading: URLs, e-mails and domains stay as typed', async () => {
+    await page.getByRole('button', { name: 'New report', exact: true }).click();
+    await description().waitFor();
+    await page
+      .getByRole('textbox', { name: 'Title', exact: true })
+      .fill('Open redirect after login');
+    await page.getByRole('textbox', { name: 'Asset', exact: true }).fill('https://app.example.com');
+
+    await intoSection('Steps to reproduce');
+    await page.keyboard.type(`Open ${URL_TYPED} and sign in as ${MAIL}.`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('1. Send the login form.');
+    await page.keyboard.press('Enter');
+    // The habit of typing the next number: the list numbers the item itself.
+    await page.keyboard.type(`2. Visit ${DOMAIN} in the same tab.`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Send `' + CODE + '` with the session cookie.');
+
+    await intoSection('Expected behavior');
+    await page.keyboard.type('The redirect to another site is refused.');
+    await intoSection('Actual behavior');
+    await page.keyboard.type('The browser lands on evil.example, logged in.');
+    await page.keyboard.press('Enter');
+    // HTML pasted from a web page, then a table pasted as Markdown text.
+    await paste({
+      'text/html':
+        '<p>Seen on <b>Chrome</b> <img src="https://evil.example/pixel.png" alt="tracking pixel" onerror="window.__pwned=1"><script>window.__pwned=2</script></p>',
+      'text/plain': 'Seen on Chrome',
+    });
+    await page.keyboard.press('Enter');
+    await paste({
+      'text/plain':
+        '| Request | Result |\n| --- | --- |\n| next=//evil.example | 302 to evil.example |\n',
+    });
+
+    await intoSection('Security impact');
+    await page.keyboard.type('Phishing pages borrow the trusted login flow.');
+
+    await until('the draft saved locally', async () => {
+      const { items } = await host.engine.listReports({});
+      reportId = items.find((i) => i.title === 'Open redirect after login')?.id ?? '';
+      return reportId !== '' && (await draftMarkdown()).includes('trusted login flow');
+    });
+    await until('the last keystrokes saved', async () =>
+      (await draftMarkdown()).includes('Phishing pages borrow the trusted login flow.'),
+    );
+    const markdown = await draftMarkdown();
+    for (const typed of [URL_TYPED, MAIL, DOMAIN, `\`${CODE}\``]) expect(markdown).toContain(typed);
+    expect(markdown).not.toMatch(/https\\:|www\\\.|\\@|2\\\./);
+    expect(markdown).toMatch(/1\. Send the login form\.\n2\. Visit www\.example\.com\/admin/);
+    expect(markdown).toMatch(/\| next=\/\/evil\.example \| 302 to evil\.example \|/);
+    // Pasted HTML: text and a plain link, no markup, nothing loaded, nothing run.
+    expect(markdown).toContain(
+      'Seen on **Chrome** [tracking pixel](https://evil.example/pixel.png)',
+    );
+    expect(markdown).not.toMatch(/<img|<script|onerror|!\[tracking/);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(app.guard.requests.filter((r) => r.includes('evil.example'))).toEqual([]);
+    // The hints under the headings are never text.
+    expect(markdown).not.toContain('What should happen');
+    for (const name of [
+      'Steps to reproduce',
+      'Expected behavior',
+      'Actual behavior',
+      'Security impact',
+    ]) {
+      expect(markdown).toMatch(new RegExp(`## ${name}\\n\\n[^#\\n]`));
+    }
+  });
+
+  it('drops files below the last line, after a word, and two at once: each in its section, never glued', async () => {
+    const poc = await host.file('login.request.txt', 'POST /login HTTP/1.1\n');
+    const har = await host.file('har-capture.har', '{"log":{"entries":[]}}\n');
+    const shot = await host.file('redirect.txt', 'Location: //evil.example\n');
+    const last = await host.file('impact-notes.txt', 'notes\n');
+
+    // Below the last line: the end of the last section, not its heading.
+    await host.dropFiles(description(), [{ path: last, bytes: 'notes\n', type: 'text/plain' }]);
+    await until('the first link', async () => (await draftMarkdown()).includes('impact-notes.txt'));
+    // Right after a sentence, then two files at once after another one.
+    const box = await description().boundingBox();
+    if (!box) throw new Error('the editor is not visible');
+    const afterRefused = await pointAfterText(description(), 'is refused.');
+    await host.dropFiles(
+      description(),
+      [{ path: shot, bytes: 'Location: //evil.example\n', type: 'text/plain' }],
+      { x: afterRefused.x - box.x, y: afterRefused.y - box.y },
+    );
+    await until('the second link', async () => (await draftMarkdown()).includes('redirect.txt'));
+    const afterCookie = await pointAfterText(description(), 'with the session cookie.');
+    await host.dropFiles(
+      description(),
+      [
+        { path: poc, bytes: 'POST /login HTTP/1.1\n', type: 'text/plain' },
+        { path: har, bytes: '{"log":{"entries":[]}}\n', type: 'application/json' },
+      ],
+      { x: afterCookie.x - box.x, y: afterCookie.y - box.y },
+    );
+    await until('all four links', async () => findFileLinks(await draftMarkdown()).length === 4);
+
+    const markdown = await draftMarkdown();
+    const link = (name: string): string =>
+      `\\[${name.replace(/\./g, '\\.')}\\]\\(/reports/${reportId}/files/[0-9a-f-]+\\)`;
+    expect(markdown).toMatch(
+      new RegExp(`session cookie\\. ${link('login.request.txt')} ${link('har-capture.har')}`),
+    );
+    expect(markdown).toMatch(new RegExp(`is refused\\. ${link('redirect.txt')}`));
+    expect(markdown).toMatch(
+      new RegExp(`## Security impact\\n\\n[^#]*${link('impact-notes.txt')}`),
+    );
+    expect(markdown).not.toMatch(/## [^\n]*\[/);
+  });
+
+  it('submits: the description on the server is exactly what the editor wrote and showed', async () => {
+    await until(
+      'every upload done and the draft sent',
+      async () => {
+        const detail = await host.engine.getReport(reportId);
+        return (
+          !!detail &&
+          detail.evidence.every((e) => e.state === 'uploaded') &&
+          detail.outbox.every((e) => e.state === 'done')
+        );
+      },
+      20_000,
+    );
+    const sent = await draftMarkdown();
+    const shown = await shownText();
+    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
+    await until('"Submit report" enabled', () => submit.isEnabled());
+    await submit.click();
+    let report: Report | null = null;
+    await until(
+      'the server has the submission',
+      async () => {
+        const res = await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, {
+          token: host.key,
+        });
+        report = res.body;
+        return res.body.status === 'triaging';
+      },
+      20_000,
+    );
+    const server = report as unknown as Report;
+    expect(server.description).toBe(sent);
+    expect(server.submission?.content.description).toBe(sent);
+
+    // The report page shows the frozen description: the same text the researcher saw.
+    const submission = page.getByRole('region', { name: 'Submission', exact: true });
+    await expectText(submission, /trusted login flow/, 15_000);
+    const rendered = (await submission.locator('.markdown').innerText())
+      .replace(/\s+/g, ' ')
+      .trim();
+    expect(rendered).toBe(shown);
+    // The page opens at its top after submitting.
+    expect(await page.evaluate(() => document.querySelector('main.content')?.scrollTop ?? -1)).toBe(
+      0,
+    );
+    expect(app.guard.pageErrors).toEqual([]);
+  });
+});
