@@ -54,6 +54,28 @@ describe('renderer: accessibility (axe-core)', () => {
     await suite?.close();
   });
 
+  it('the status bar tells screen readers about syncing once per change, not every counter tick', async () => {
+    host = await AppHost.open();
+    await host.signIn();
+    app = await openApp(suite, host);
+    const { page } = app;
+    const live = page.locator('[aria-live="polite"][aria-atomic="true"]');
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    expect(
+      await page.getByRole('status', { name: 'Connection', exact: true }).getAttribute('aria-live'),
+    ).toBe('off');
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the sync is announced', async () => /^Synced at /.test(await live.innerText()));
+    await host.sandbox.faults({ rate: 1, reset_connection: true });
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until(
+      'offline is announced',
+      async () => /^Offline\. Your changes are kept/.test(await live.innerText()),
+      30_000,
+    );
+    await host.sandbox.clearFaults();
+  }, 60_000);
+
   it.each(['light', 'dark'] as const)(
     'no serious or critical finding on any screen (%s theme)',
     async (theme) => {
@@ -139,6 +161,14 @@ describe('renderer: accessibility (axe-core)', () => {
       await goTo(page, '#/account');
       await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
       await check('account');
+
+      await goTo(page, '#/payouts');
+      await page.getByRole('heading', { name: 'Payouts', exact: true, level: 1 }).waitFor();
+      await check('payouts');
+
+      await page.getByRole('button', { name: /^Inbox/ }).click();
+      await page.getByRole('region', { name: 'Inbox', exact: true }).waitFor();
+      await check('inbox');
 
       expect(found).toEqual(Object.fromEntries(Object.keys(found).map((screen) => [screen, []])));
     },

@@ -1,6 +1,7 @@
 import { useSession } from '../stores/session';
 import { formatTime } from '../lib/format';
 import { syncNow } from './useBridgeEvents';
+import { syncAnnouncement } from './sync-announcement';
 
 const CONNECTIVITY_TEXT = { online: 'Online', offline: 'Offline', unknown: 'Connecting' } as const;
 
@@ -14,7 +15,10 @@ export function StatusBar() {
   const connectivity = status?.connectivity ?? 'unknown';
   return (
     <div className="status-bar">
-      <div role="status" aria-label="Connection" className="status-items">
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+        {syncAnnouncement(status, engine, formatTime)}
+      </p>
+      <div role="status" aria-label="Connection" aria-live="off" className="status-items">
         {engine === 'restarting' ? (
           <span className="conn conn-unknown">Reconnecting to the engine…</span>
         ) : (
