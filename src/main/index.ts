@@ -7,6 +7,7 @@ import {
   ipcMain,
   Menu,
   Notification,
+  screen,
   session,
   shell,
   Tray,
@@ -31,6 +32,7 @@ import { hardenSession, hardenWebContents } from './security';
 import { createTray } from './tray';
 import { Updates } from './updates';
 import { createMainWindow, focusWindow } from './window';
+import { restorePlacement, trackWindowState, writeWindowState } from './window-state';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
 // dependencies as parameters. The engine (SQLite, keychain, sync, outbox) and the embedded
@@ -66,10 +68,23 @@ function start(): void {
   /** The window, created at `hash` (a deep link's place) when there is none. */
   const showWindow = (hash?: string): BrowserWindow => {
     if (!win || win.isDestroyed()) {
+      // Where it was last time, on the displays there are now (`screen` needs a ready app).
+      const placement = app.isReady()
+        ? restorePlacement(
+            paths.windowStateFile,
+            { displays: screen.getAllDisplays(), primary: screen.getPrimaryDisplay() },
+            log,
+          )
+        : {};
       const created = createMainWindow({
         ...paths,
         ...(devServerUrl ? { devServerUrl } : {}),
         ...(hash ? { hash } : {}),
+        ...placement,
+      });
+      trackWindowState(created, {
+        save: (state) => writeWindowState(paths.windowStateFile, state),
+        log,
       });
       win = created;
       loaded = false;

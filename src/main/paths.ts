@@ -8,6 +8,8 @@ export interface AppPaths {
   sandboxDir: string;
   /** main's own small settings: the sandbox choice. */
   choiceFile: string;
+  /** The window's last size, position and maximized state (src/main/window-state.ts). */
+  windowStateFile: string;
   /** The diagnostics logs of main and the engine (`main.log`, `engine.log`, rotated). */
   logDir: string;
   preloadFile: string;
@@ -30,6 +32,7 @@ export function appPaths(userData: string, bundleDir: string): AppPaths {
     dataDir: join(userData, 'data'),
     sandboxDir: join(userData, 'sandbox'),
     choiceFile: join(userData, 'shell.json'),
+    windowStateFile: join(userData, 'window-state.json'),
     logDir: join(userData, 'logs'),
     preloadFile: join(bundleDir, '..', 'preload', 'index.cjs'),
     rendererFile,

@@ -1,4 +1,5 @@
 import { BrowserWindow } from 'electron';
+import { DEFAULT_SIZE, MIN_SIZE, type Rect, type Size } from './window-state';
 
 export interface WindowOptions {
   preloadFile: string;
@@ -7,6 +8,15 @@ export interface WindowOptions {
   devServerUrl?: string;
   /** The renderer's first route, as a location hash without `#` (a deep link's place). */
   hash?: string;
+  /**
+   * Where the window opens and how big (`placeWindow` in window-state.ts: the saved normal bounds,
+   * fitted to the displays there are now). Without it: the default size, centered by Electron.
+   */
+  bounds?: Rect;
+  /** Maximized once shown (on the display its normal bounds are on). */
+  maximized?: boolean;
+  /** Default MIN_SIZE; smaller only on a display whose work area is smaller. */
+  minSize?: Size;
 }
 
 /**
@@ -15,11 +25,13 @@ export interface WindowOptions {
  * test/main/window.test.ts asserts that both are equal.
  */
 export function createMainWindow(options: WindowOptions): BrowserWindow {
+  const { bounds, minSize = MIN_SIZE } = options;
   const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    minWidth: 720,
-    minHeight: 480,
+    ...(bounds ? { x: bounds.x, y: bounds.y } : {}),
+    width: bounds?.width ?? DEFAULT_SIZE.width,
+    height: bounds?.height ?? DEFAULT_SIZE.height,
+    minWidth: minSize.width,
+    minHeight: minSize.height,
     show: false,
     title: 'Bounty Desk',
     webPreferences: {
@@ -39,7 +51,10 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (options.maximized) win.maximize();
+    win.show();
+  });
   if (options.devServerUrl) {
     void win.loadURL(
       options.hash ? `${options.devServerUrl}#${options.hash}` : options.devServerUrl,

@@ -18,6 +18,35 @@ export interface WindowInfo {
   closed: boolean;
 }
 
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A display of the stand-in's `screen` (the first is the primary); work area default: bounds. */
+export interface StandInDisplay {
+  id?: number;
+  bounds: Rect;
+  workArea?: Rect;
+  scaleFactor?: number;
+}
+
+/** A window as the stand-in holds it (`BrowserWindow.getBounds`, `getNormalBounds`, …). */
+export interface WindowStateView {
+  bounds: Rect;
+  normalBounds: Rect;
+  maximized: boolean;
+  minimized: boolean;
+  visible: boolean;
+}
+
+/** What the user does to a window: drag or resize it, (un)maximize, minimize, close, or look. */
+export type WindowAction =
+  | { action: 'state' | 'maximize' | 'unmaximize' | 'minimize' | 'restore' | 'close' }
+  | { action: 'setBounds'; bounds: Partial<Rect> };
+
 export interface LaunchOptions {
   /** The folder with `out/` and the `node_modules` the app loads from (default: this project). */
   appDir?: string;
@@ -31,6 +60,8 @@ export interface LaunchOptions {
   resourcesPath?: string;
   /** More command-line arguments, after the entry (a deep link the OS passed on launch). */
   args?: string[];
+  /** Electron's `screen` displays (default: one 1920×1080 display, a 40 px taskbar). */
+  displays?: StandInDisplay[];
 }
 
 export interface DialogAnswers {
@@ -119,6 +150,7 @@ export class AppProcess {
             isPackaged: options.isPackaged ?? false,
             ...(options.version ? { version: options.version } : {}),
             ...(options.resourcesPath ? { resourcesPath: options.resourcesPath } : {}),
+            ...(options.displays ? { displays: options.displays } : {}),
           }),
         },
       },
@@ -169,6 +201,18 @@ export class AppProcess {
     });
     if (!answer.ok) throw new Error(answer.message);
     return answer.value;
+  }
+
+  /**
+   * Acts on window `id` as the user would (drag it, resize it, maximize, close) and returns its
+   * state afterwards, as Electron reports it (null once it is closed). `{ action: 'state' }` only
+   * looks.
+   */
+  actOnWindow(
+    id: number,
+    action: WindowAction = { action: 'state' },
+  ): Promise<WindowStateView | null> {
+    return this.ask<WindowStateView | null>({ t: 'window-action', window: id, ...action });
   }
 
   /** Utility processes started from this module path that are still running. */

@@ -12,8 +12,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
+ * @typedef {{ x: number, y: number, width: number, height: number }} Rect
+ * @typedef {{ id?: number, bounds: Rect, workArea?: Rect, scaleFactor?: number }} DisplayConfig
  * @typedef {{ userData?: string, downloads?: string, isPackaged?: boolean, version?: string,
- *   singleInstanceLock?: boolean, platform?: string, resourcesPath?: string }} StandInConfig
+ *   singleInstanceLock?: boolean, platform?: string, resourcesPath?: string,
+ *   displays?: DisplayConfig[] }} StandInConfig
  */
 
 /** @type {StandInConfig} */
@@ -164,7 +167,12 @@ class App extends EventEmitter {
       this.#quitting = false;
       return;
     }
-    for (const win of [...windows.values()]) win.destroy();
+    // Electron closes every window first (each emits `close`, which may cancel the quit).
+    for (const win of [...windows.values()]) win.close();
+    if (windows.size > 0) {
+      this.#quitting = false;
+      return;
+    }
     const will = makeEvent();
     this.emit('will-quit', will);
     if (will.defaultPrevented) {
@@ -202,6 +210,72 @@ export const ipcMain = {
     handlers.delete(channel);
   },
 };
+
+// ---- screen -------------------------------------------------------------------------------------
+
+/**
+ * The displays the test configured (`displays`, the first being the primary), else one 1920×1080
+ * display whose work area leaves 40 px for a taskbar. Each is shaped like Electron's `Display`.
+ */
+const displays = (
+  config.displays ?? [
+    {
+      bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+      workArea: { x: 0, y: 0, width: 1920, height: 1040 },
+    },
+  ]
+).map((d, index) => {
+  const workArea = d.workArea ?? d.bounds;
+  return {
+    id: d.id ?? index + 1,
+    label: `Display ${index + 1}`,
+    bounds: { ...d.bounds },
+    workArea: { ...workArea },
+    size: { width: d.bounds.width, height: d.bounds.height },
+    workAreaSize: { width: workArea.width, height: workArea.height },
+    scaleFactor: d.scaleFactor ?? 1,
+    rotation: 0,
+    internal: index === 0,
+    monochrome: false,
+    colorDepth: 24,
+    accelerometerSupport: 'unknown',
+    touchSupport: 'unknown',
+  };
+});
+
+function screenReady() {
+  if (!app.isReady())
+    throw new Error("The 'screen' module can't be used before the app 'ready' event");
+}
+
+/** @param {Rect} a @param {Rect} b */
+function overlapArea(a, b) {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return width > 0 && height > 0 ? width * height : 0;
+}
+
+export const screen = Object.assign(new EventEmitter(), {
+  getAllDisplays() {
+    screenReady();
+    return displays.map((d) => structuredClone(d));
+  },
+  getPrimaryDisplay() {
+    screenReady();
+    return structuredClone(displays[0]);
+  },
+});
+
+/** The display holding the largest part of `rect` (the primary when none). @param {Rect} rect */
+function displayOf(rect) {
+  let best = displays[0];
+  let most = 0;
+  for (const d of displays) {
+    const area = overlapArea(rect, d.bounds);
+    if (area > most) [best, most] = [d, area];
+  }
+  return best;
+}
 
 // ---- windows ------------------------------------------------------------------------------------
 
@@ -259,13 +333,22 @@ export class BrowserWindow extends EventEmitter {
     this.options = options;
     this.visible = false;
     this.minimized = false;
+    this.maximized = false;
     this.destroyed = false;
+    this.minSize = { width: options.minWidth ?? 0, height: options.minHeight ?? 0 };
+    // Electron centers a window given no position on the primary display, and never makes it
+    // smaller than its minimum size.
+    const width = Math.max(options.width ?? 800, this.minSize.width);
+    const height = Math.max(options.height ?? 600, this.minSize.height);
+    const area = displays[0]?.workArea ?? { x: 0, y: 0, width, height };
     this.bounds = {
-      x: options.x ?? 0,
-      y: options.y ?? 0,
-      width: options.width ?? 800,
-      height: options.height ?? 600,
+      x: options.x ?? area.x + Math.floor((area.width - width) / 2),
+      y: options.y ?? area.y + Math.floor((area.height - height) / 2),
+      width,
+      height,
     };
+    /** The bounds to return to from maximized. */
+    this.normalBounds = { ...this.bounds };
     this.webContents = new WebContents(this);
     windows.set(this.id, this);
     tell({ t: 'window', window: this.id, options: plain(options) });
@@ -327,13 +410,63 @@ export class BrowserWindow extends EventEmitter {
     return { ...this.bounds };
   }
 
-  /** @param {{ x?: number, y?: number, width?: number, height?: number }} bounds */
+  /** Whatever the window's state, its bounds in the normal state. */
+  getNormalBounds() {
+    return { ...(this.maximized ? this.normalBounds : this.bounds) };
+  }
+
+  /**
+   * As the user dragging or resizing the window (or main) would: `resize` and `move` when the
+   * size or position changed, the size kept at least the minimum. A maximized window is restored
+   * first (dragging a maximized window out of place does that). @param {Partial<Rect>} bounds
+   */
   setBounds(bounds) {
-    this.bounds = { ...this.bounds, ...bounds };
+    if (this.maximized) this.unmaximize();
+    const next = { ...this.bounds, ...bounds };
+    next.width = Math.max(next.width, this.minSize.width);
+    next.height = Math.max(next.height, this.minSize.height);
+    this.#moveTo(next);
+  }
+
+  /** Fills the work area of the display it is on, and shows the window, as Electron does. */
+  maximize() {
+    if (this.maximized) return;
+    this.normalBounds = { ...this.bounds };
+    this.maximized = true;
+    this.visible = true;
+    this.emit('maximize');
+    this.#moveTo({ ...displayOf(this.bounds).workArea });
+  }
+
+  unmaximize() {
+    if (!this.maximized) return;
+    this.maximized = false;
+    this.emit('unmaximize');
+    this.#moveTo({ ...this.normalBounds });
   }
 
   isMaximized() {
-    return false;
+    return this.maximized;
+  }
+
+  /** @param {Rect} next */
+  #moveTo(next) {
+    const before = this.bounds;
+    this.bounds = next;
+    if (!this.maximized) this.normalBounds = { ...next };
+    if (next.width !== before.width || next.height !== before.height) this.emit('resize');
+    if (next.x !== before.x || next.y !== before.y) this.emit('move');
+  }
+
+  /** What a test reads of the window (the harness's `window-action`). */
+  state() {
+    return {
+      bounds: this.getBounds(),
+      normalBounds: this.getNormalBounds(),
+      maximized: this.maximized,
+      minimized: this.minimized,
+      visible: this.visible,
+    };
   }
 
   isDestroyed() {
@@ -750,10 +883,15 @@ async function fromHarness(message) {
       return;
     }
     case 'window-action': {
+      // The user acting on the window; the answer is its state afterwards (null once closed).
       const win = windows.get(message.window);
       if (message.action === 'close') win?.close();
       if (message.action === 'setBounds') win?.setBounds(message.bounds);
-      reply(message, {});
+      if (message.action === 'maximize') win?.maximize();
+      if (message.action === 'unmaximize') win?.unmaximize();
+      if (message.action === 'minimize') win?.minimize();
+      if (message.action === 'restore') win?.restore();
+      reply(message, win && !win.isDestroyed() ? win.state() : null);
       return;
     }
     case 'quit':

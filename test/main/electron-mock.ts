@@ -41,6 +41,9 @@ export function electronMock() {
     focus(): void {
       this.calls.push('focus');
     }
+    maximize(): void {
+      this.calls.push('maximize');
+    }
   }
 
   class Notification {

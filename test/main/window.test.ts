@@ -39,6 +39,35 @@ describe('the app window', () => {
     expect(paths.iconFile).toBe('/opt/app/out/main/icon.png');
   });
 
+  it('opens at the placement it is given (bounds, minimum size), maximized before it shows when it was', () => {
+    createMainWindow(paths);
+    const placed = createMainWindow({
+      ...paths,
+      bounds: { x: 2100, y: 150, width: 1400, height: 900 },
+      maximized: true,
+      minSize: { width: 640, height: 480 },
+    }) as unknown as InstanceType<typeof BrowserWindow>;
+    const [plain] = BrowserWindow.created;
+    expect(plain?.options).toMatchObject({
+      width: 1200,
+      height: 800,
+      minWidth: 720,
+      minHeight: 480,
+    });
+    expect(plain?.options).not.toHaveProperty('x');
+    expect(placed.options).toMatchObject({
+      x: 2100,
+      y: 150,
+      width: 1400,
+      height: 900,
+      minWidth: 640,
+      minHeight: 480,
+      show: false,
+    });
+    placed.listeners.get('ready-to-show')?.();
+    expect(placed.calls).toEqual(['maximize', 'show']);
+  });
+
   it('shows itself once ready, and focusing restores a minimized window', () => {
     const win = createMainWindow(paths) as unknown as InstanceType<typeof BrowserWindow>;
     win.listeners.get('ready-to-show')?.();
