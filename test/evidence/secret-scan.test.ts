@@ -13,13 +13,14 @@ function only<T>(list: T[]): T {
 
 describe('secret scan', () => {
   for (const fake of fakeSecrets(ownKey)) {
-    it(`finds and redacts a ${fake.kind}`, async () => {
+    it(`finds and redacts a ${fake.name ?? fake.kind}`, async () => {
       const text = `Steps to reproduce\n\n${fake.line}\n\nthe end`;
       const findings = await scanText(text, { ownKeys: [ownKey] });
       expect(findings.map((f) => f.kind)).toEqual([fake.kind]);
       const finding = only(findings);
       expect(text.slice(finding.start, finding.end)).toBe(fake.secret);
       expect(finding.line).toBe(3);
+      expect(finding.label.length).toBeGreaterThan(3);
       const redacted = redact(text, findings);
       expect(redacted).not.toContain(fake.secret);
       expect(redacted).toContain(`[REDACTED:${fake.kind}]`);

@@ -45,6 +45,8 @@ export interface FakeSecret {
   line: string;
   /** The part of the line that must disappear on redaction. */
   secret: string;
+  /** What it is, when the kind alone does not say (a test name). */
+  name?: string;
 }
 
 /** One line per supported kind, as it would appear in pasted evidence. */
@@ -63,6 +65,17 @@ export function fakeSecrets(ownKey = fakeServiceKey()): FakeSecret[] {
   const bearer = randomFrom(ALNUM, 40);
   const basic = Buffer.from(`admin:${randomFrom(ALNUM, 12)}`).toString('base64');
   const privateKey = fakePrivateKey();
+  const dbPassword = randomFrom(ALNUM, 16);
+  // A Google Cloud service account key file, as `gcloud iam service-accounts keys create` writes it.
+  const gcpKey = fakePrivateKey();
+  const gcpServiceAccount = JSON.stringify({
+    type: 'service_account',
+    project_id: 'demo-project',
+    private_key_id: randomFrom('abcdef0123456789', 40),
+    private_key: `${gcpKey}\n`,
+    client_email: 'scanner@demo-project.iam.gserviceaccount.com',
+  });
+  const gcpPrivateKey = JSON.stringify(gcpKey).slice(1, -1);
   return [
     { kind: 'aws-access-key', line: `aws_access_key_id = ${awsId}`, secret: awsId },
     {
@@ -91,5 +104,17 @@ export function fakeSecrets(ownKey = fakeServiceKey()): FakeSecret[] {
     },
     { kind: 'private-key', line: privateKey, secret: privateKey },
     { kind: 'api-key', line: `my key: ${ownKey}`, secret: ownKey },
+    {
+      kind: 'database-url',
+      line: `DATABASE_URL=postgres://app:${dbPassword}@db.internal:5432/shop`,
+      secret: `postgres://app:${dbPassword}@db.internal:5432/shop`,
+    },
+    // The private key inside a Google Cloud service account file, found as one.
+    {
+      kind: 'private-key',
+      line: gcpServiceAccount,
+      secret: gcpPrivateKey,
+      name: 'GCP service account key',
+    },
   ];
 }
