@@ -7,6 +7,8 @@ import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from '
 import { AppHost } from '../app/host';
 import { expectText, nav, until } from './support/ui';
 import {
+  cancelLinkQuestion,
+  LINK_DIALOG,
   HOSTILE_LINK_TEXTS,
   SAFE_LINK,
   SAFE_TEXT,
@@ -145,7 +147,12 @@ describe('renderer: hostile content renders inert', () => {
     await expectInert(app, host);
     expect(host.external).toEqual([]);
 
+    // The allowed link asks first, showing its whole address; only "Open in browser" opens it.
     await policy.getByText(SAFE_TEXT, { exact: true }).first().click();
+    const question = page.getByRole('dialog', { name: LINK_DIALOG, exact: true });
+    await expectText(question.getByLabel('Address', { exact: true }), SAFE_LINK);
+    expect(host.external).toEqual([]);
+    await question.getByRole('button', { name: 'Open in browser', exact: true }).click();
     await until('openExternal with the safe link', () => host.external.includes(SAFE_LINK));
     await expectInert(app, host);
   });
@@ -197,6 +204,7 @@ describe('renderer: hostile content renders inert', () => {
       await expectInert(app, host);
       // Anything the tooltip offers to click must do nothing for a dangerous target.
       await target.first().click({ modifiers: ['Control'] });
+      await cancelLinkQuestion(page);
       const tooltipLinks = page.locator(
         '[role="tooltip"] a, [class*="tooltip"] a, [class*="link-preview"] a',
       );
@@ -206,12 +214,17 @@ describe('renderer: hostile content renders inert', () => {
       await expectInert(app, host);
     }
     expect(seen).toBeGreaterThan(0);
-    // Ctrl+click is how the editor opens a link: only the allowed one reaches openExternal.
+    // Ctrl+click is how the editor opens a link: only the allowed one reaches openExternal,
+    // after the question with its whole address.
     const opened = host.external.length;
     await description
       .getByText(SAFE_TEXT, { exact: true })
       .first()
       .click({ modifiers: ['Control'] });
+    await page
+      .getByRole('dialog', { name: LINK_DIALOG, exact: true })
+      .getByRole('button', { name: 'Open in browser', exact: true })
+      .click();
     await until('openExternal from the editor', () => host.external.length > opened);
     expect(host.external.slice(opened)).toEqual([SAFE_LINK]);
     expect(host.external.filter((url) => url !== SAFE_LINK)).toEqual([]);

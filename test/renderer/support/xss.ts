@@ -194,7 +194,32 @@ export async function expectInert(app: AppPage, host: AppHost): Promise<void> {
 }
 
 /** Clicks every hostile link text shown inside `scope` (each must do nothing). */
-export async function clickHostileLinks(page: Page, scope: Locator): Promise<number> {
+/** The app's question before a link leaves it for the browser. */
+export const LINK_DIALOG = 'Open this address in your browser?';
+
+/**
+ * Answers "Cancel" to the link question if it is open, and returns the address it showed (the
+ * whole address, which is what the researcher decides on), or null when no question was open.
+ */
+export async function cancelLinkQuestion(page: Page): Promise<string | null> {
+  const dialog = page.getByRole('dialog', { name: LINK_DIALOG, exact: true });
+  if (!(await dialog.isVisible())) return null;
+  const address = await dialog.getByLabel('Address', { exact: true }).innerText();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return address;
+}
+
+/**
+ * Clicks every hostile link text in `scope`. An allowed link only asks (with its whole address)
+ * before it would leave the app: the question is answered "Cancel", and the addresses it showed
+ * are collected in `asked`.
+ */
+export async function clickHostileLinks(
+  page: Page,
+  scope: Locator,
+  asked: string[] = [],
+): Promise<number> {
   let clicked = 0;
   for (const text of HOSTILE_LINK_TEXTS) {
     const target = scope.getByText(text, { exact: true });
@@ -204,6 +229,8 @@ export async function clickHostileLinks(page: Page, scope: Locator): Promise<num
       if (!(await one.isVisible())) continue;
       await one.click({ timeout: 5_000 });
       clicked++;
+      const address = await cancelLinkQuestion(page);
+      if (address !== null) asked.push(address);
     }
   }
   // Let any navigation or handler a click might have started show itself.
