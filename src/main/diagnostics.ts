@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderBundle, sealBundle } from '../core/diagnostics/bundle';
+import { renderBundle, sealBundle, statusForDiagnostics } from '../core/diagnostics/bundle';
 import { removeCredentials, type CheckedText } from '../core/diagnostics/credentials';
 import type { OutboxSummary } from '../core/diagnostics/outbox-summary';
 import type { Logger } from '../core/log/logger';
@@ -95,13 +95,7 @@ export async function exportDiagnostics(deps: DiagnosticsDeps): Promise<string |
     createdAt: deps.now().toISOString(),
     versions: deps.versions,
     settings,
-    status: status && {
-      ...status,
-      lastError: status.lastError && {
-        code: status.lastError.code,
-        status: status.lastError.status,
-      },
-    },
+    status: status && statusForDiagnostics(status),
     outbox,
     updates: deps.updates(),
     logs: await readLogs(deps.logDir),

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderBundle, sealBundle } from '../../src/core/diagnostics/bundle';
+import { renderBundle, sealBundle, statusForDiagnostics } from '../../src/core/diagnostics/bundle';
 import { checkForCredentials } from '../../src/core/diagnostics/check';
 import { removeCredentials } from '../../src/core/diagnostics/credentials';
 import { summarizeOutbox } from '../../src/core/diagnostics/outbox-summary';
@@ -254,5 +254,37 @@ describe('the diagnostics bundle', () => {
     expect(text).toContain('===== Outbox (counts only) =====');
     expect(text).toContain('===== Log engine.log =====\nline a\n');
     expect(text).toContain('===== Log main.log =====\n(empty)\n');
+  });
+
+  it('shows the sync status as states and counts, never a report title or an error’s words', () => {
+    const shown = statusForDiagnostics({
+      connectivity: 'online',
+      syncing: false,
+      lastSyncAt: '2025-01-03T00:00:00Z',
+      unsent: 1,
+      needsAction: 1,
+      unread: 2,
+      inbox: [
+        {
+          reportId: 'r1',
+          title: 'Stored XSS in the admin panel',
+          unread: 2,
+          needsInfo: true,
+          updatedAt: null,
+        },
+      ],
+      budget: { used: 3, limit: 120 },
+      lastError: {
+        status: 500,
+        code: 'internal_error',
+        title: 'Server error',
+        advice: 'The server said: token=abc',
+        requestId: 'req-1',
+      },
+    });
+    const text = JSON.stringify(shown);
+    expect(text).not.toContain('Stored XSS');
+    expect(text).not.toContain('token=abc');
+    expect(shown).toMatchObject({ inbox: 1, unread: 2, lastError: { code: 'internal_error' } });
   });
 });

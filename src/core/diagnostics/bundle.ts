@@ -1,4 +1,5 @@
 import type { CredentialCount } from './credentials';
+import type { StatusView } from '../../shared/bridge/views';
 import type { OutboxSummary } from './outbox-summary';
 
 /**
@@ -54,4 +55,23 @@ export function sealBundle(
       : `Credential check: removed ${total} (${removed.map((r) => `${r.kind} ×${r.count}`).join(', ')}).`;
   const [first = '', ...rest] = checked.split('\n');
   return [first, what, ...notes, ...rest].join('\n');
+}
+
+/**
+ * The sync status as the bundle shows it: states and counts only. Whatever the status view holds
+ * besides (report titles in the inbox, an error's words that may quote the server) stays out,
+ * so a field added to the view later cannot leak into a bundle by default.
+ */
+export function statusForDiagnostics(status: StatusView): Record<string, unknown> {
+  return {
+    connectivity: status.connectivity,
+    syncing: status.syncing,
+    lastSyncAt: status.lastSyncAt,
+    unsent: status.unsent,
+    needsAction: status.needsAction,
+    unread: status.unread,
+    inbox: status.inbox.length,
+    budget: status.budget,
+    lastError: status.lastError && { code: status.lastError.code, status: status.lastError.status },
+  };
 }
