@@ -5,7 +5,7 @@ import { bridge } from '../../bridge';
 import { usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';
 import { reportError } from '../../stores/notices';
-import { useReadOnlyReason } from '../../stores/session';
+import { useReadOnlyReason, useSession } from '../../stores/session';
 import { useCommand } from '../../stores/commands';
 import { Markdown } from '../../components/Markdown';
 import { DisabledReason } from '../../components/DisabledReason';
@@ -77,9 +77,11 @@ function NewReportButton({ program }: { program: Program }) {
 export function ProgramScreen({ programId }: { programId: string }) {
   const program = usePrograms((s) => s.programs[programId]);
   const loadProgram = usePrograms((s) => s.loadProgram);
+  // Each finished sync may bring a new policy ("Sync now" refreshes the programs too).
+  const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);
   useEffect(() => {
     void loadProgram(programId);
-  }, [programId, loadProgram]);
+  }, [programId, loadProgram, lastSyncAt]);
 
   if (program === undefined) return <p className="loading">Loading program…</p>;
   if (program === null) {

@@ -19,6 +19,10 @@ export function ReplyBox({
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
+  // The "queued" note is true only while the reply waits in the outbox.
+  const waiting = useReport(
+    (s) => !!s.detail?.outbox.some((e) => e.kind === 'post_message' && e.state !== 'done'),
+  );
   const [refused, setRefused] = useState(false);
 
   function add(picked: PickedFile[]): void {
@@ -139,7 +143,7 @@ export function ReplyBox({
           Send reply
         </button>
         <DisabledReason id="reply-reason" reason={reason} />
-        {sent ? <span role="status">{sent}</span> : null}
+        {sent && waiting ? <span role="status">{sent}</span> : null}
         {refused ? (
           <span role="status">
             Not sent: nothing of this reply was uploaded or queued. Fix it and send again.
