@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { AppHost } from '../app/host';
+import { connection, expectText, nav, until } from './support/ui';
+
+/**
+ * needs_info is visible (issue 9): the question and the program team's messages are counted in
+ * the navigation's Inbox and the status bar until the researcher opens the thread; a reload of
+ * the report in the background reads nothing; the OS notification opens the thread.
+ */
+describe('renderer: the inbox', () => {
+  let suite: Suite;
+  let host: AppHost;
+  let app: AppPage;
+  let page: Page;
+  let reportId = '';
+  const TITLE = 'IDOR on the invoices endpoint';
+
+  const inboxButton = () => page.getByRole('banner').getByRole('button', { name: /^Inbox/ });
+
+  beforeAll(async () => {
+    suite = await startSuite();
+    host = await AppHost.open();
+    await host.signIn();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    reportId = draft.reportId;
+    await host.engine.saveDraft(reportId, {
+      title: TITLE,
+      asset: 'https://app.example.com/invoices',
+      description: COMPLETE_DESCRIPTION,
+      cvss_vector: '',
+    });
+    await host.engine.submit(reportId);
+    await host.settled();
+    await host.engine.syncNow();
+    app = await openApp(suite, host, { hash: `#/reports/${reportId}` });
+    page = app.page;
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(page, 'inbox', ctx.task);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await host?.close();
+    await suite?.close();
+  });
+
+  it('counts a question and a message until the thread is opened, not when reloaded behind', async () => {
+    await page.getByRole('heading', { name: TITLE, exact: true }).waitFor();
+    // The researcher is elsewhere when the question comes.
+    await nav(page, 'Programs').click();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    await host.sandbox.act(reportId, {
+      actor: 'agent',
+      status: 'needs_info',
+      message: 'Which account id did you use?',
+    });
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await expectText(connection(page), /\b1 unread\b/, 15_000);
+    await expectText(connection(page), /\b1 need your action\b/);
+    await expectText(inboxButton(), /Inbox\s*1\s*waiting/);
+
+    // Another sync reloads the report in the background: still unread.
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the sync to finish', async () => !(await host.engine.getStatus()).syncing);
+    expect((await host.engine.getStatus()).unread).toBe(1);
+
+    await inboxButton().click();
+    const panel = page.getByRole('region', { name: 'Inbox', exact: true });
+    await expectText(panel, /asks for more information; 1 new message/);
+    await panel.getByRole('link', { name: TITLE, exact: true }).click();
+    const messages = page.getByRole('region', { name: 'Messages', exact: true });
+    await expectText(messages, /Which account id did you use\?/);
+    await expectText(connection(page), /\b0 unread\b/);
+    await expectText(connection(page), /\b0 need your action\b/);
+    await expectText(inboxButton(), /^Inbox$/);
+  });
+
+  it('the OS notification of a question opens its thread, which reads it', async () => {
+    await host.engine.postMessage(reportId, { body: 'Account 42.', files: [] });
+    await host.settled();
+    await nav(page, 'Reports').click();
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await host.sandbox.act(reportId, {
+      actor: 'agent',
+      status: 'needs_info',
+      message: 'And the second account?',
+    });
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await expectText(connection(page), /\b1 need your action\b/, 15_000);
+    await until('the notification', () =>
+      host.start().notifications.some((n) => n.options.title === 'Needs your input'),
+    );
+    await host.clickNotification();
+    await page.getByRole('heading', { name: TITLE, exact: true }).waitFor();
+    await expectText(
+      page.getByRole('region', { name: 'Messages', exact: true }),
+      /And the second account\?/,
+    );
+    await expectText(connection(page), /\b0 need your action\b/);
+    await expectText(connection(page), /\b0 unread\b/);
+    expect(app.guard.pageErrors).toEqual([]);
+  });
+});
