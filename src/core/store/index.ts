@@ -3,6 +3,7 @@
  */
 import { openDatabase, type Db, type OpenOptions } from './database';
 import { createAccountRepository, type AccountRepository } from './account';
+import { createChangeCounters, type ChangeCounters } from './change-counters';
 import { createDraftsRepository, type DraftsRepository } from './drafts';
 import { createEvidenceRepository, type EvidenceRepository } from './evidence';
 import { createMessagesRepository, type MessagesRepository } from './messages';
@@ -23,6 +24,8 @@ export interface Store {
   readonly messages: MessagesRepository;
   readonly account: AccountRepository;
   readonly syncState: SyncStateRepository;
+  /** Bumped by triggers when what a derived view reads changes (see change-counters.ts). */
+  readonly changes: ChangeCounters;
   readonly drafts: DraftsRepository;
   readonly outbox: OutboxRepository;
   readonly evidence: EvidenceRepository;
@@ -53,6 +56,7 @@ export function openStore(options: OpenStoreOptions): Store {
     messages: createMessagesRepository(db),
     account: createAccountRepository(db),
     syncState: createSyncStateRepository(db),
+    changes: createChangeCounters(db),
     drafts: createDraftsRepository(db),
     outbox: createOutboxRepository(db),
     evidence: createEvidenceRepository(db, options.dataDir),
@@ -73,6 +77,7 @@ export { toFtsMatch } from './fts-query';
 export { messageFingerprint } from './messages';
 export { redactSecrets } from './redact';
 export type * from './account';
+export type { ChangeCounters } from './change-counters';
 export type * from './drafts';
 export type * from './evidence';
 export type { ReportIndexer } from './fts-index';

@@ -54,8 +54,23 @@ export function startThreadCount(store: Store, reportId: string, known: number |
   store.syncState.set(SEEN, all);
 }
 
-/** Reports with unread triage messages or an unanswered `needs_info`, newest question first. */
+const computed = new WeakMap<Store, { version: number; items: InboxItem[] }>();
+
+/**
+ * Reports with unread triage messages or an unanswered `needs_info`, newest question first. Every
+ * status the engine emits carries it, so it is computed again only when something it reads changed
+ * (the store's `changes.inbox()` counter): computing it reads every thread.
+ */
 export function inboxItems(store: Store): InboxItem[] {
+  const version = store.changes.inbox();
+  const known = computed.get(store);
+  if (known?.version === version) return known.items;
+  const items = computeInbox(store);
+  computed.set(store, { version, items });
+  return items;
+}
+
+function computeInbox(store: Store): InboxItem[] {
   const counts = triageCounts(store);
   const read = seen(store);
   const needsInfo = new Set(store.reports.listUnseenNeedsInfo());

@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeMessage, makeReport, summaryOf, tempStore, type TempStore } from './fixtures';
+
+let t: TempStore;
+beforeEach(() => (t = tempStore()));
+afterEach(() => t.cleanup());
+
+describe('change counters', () => {
+  it('the inbox counter moves with what the inbox reads, and only with that', () => {
+    const inbox = () => t.store.changes.inbox();
+    const report = makeReport({ status: 'triaging', submitted_at: '2025-01-01T00:00:00Z' });
+    let last = inbox();
+    const moved = (): boolean => {
+      const now = inbox();
+      const changed = now !== last;
+      last = now;
+      return changed;
+    };
+
+    t.store.reports.upsertReports([report]);
+    expect(moved()).toBe(true);
+    t.store.messages.replaceThread(report.id, [makeMessage()]);
+    expect(moved()).toBe(true);
+    t.store.reports.upsertReports([{ ...report, status: 'needs_info', revision: 2 }]);
+    expect(moved()).toBe(true);
+    t.store.reports.markNeedsInfoSeen(report.id);
+    expect(moved()).toBe(true);
+    t.store.syncState.set('inbox.thread_seen', { [report.id]: 1 });
+    expect(moved()).toBe(true);
+
+    // The same report again, a draft, the outbox, other state: the inbox is unchanged.
+    t.store.reports.upsertReports([{ ...report, status: 'needs_info', revision: 2 }]);
+    t.store.reports.upsertSummaries([summaryOf(report, { status: 'needs_info', revision: 2 })]);
+    t.store.drafts.setContent('local', 'acme-web', {
+      title: 'x',
+      asset: '',
+      description: '',
+      cvss_vector: '',
+    });
+    t.store.outbox.enqueue({ reportId: 'local', kind: 'save_report', payload: {} });
+    t.store.syncState.set('something.else', 1);
+    expect(moved()).toBe(false);
+
+    t.store.reports.deleteReport(report.id);
+    expect(moved()).toBe(true);
+  });
+});
