@@ -51,6 +51,18 @@ async function roundTrips(list: string[]): Promise<RoundTrip[]> {
   );
 }
 
+async function pastedAll(list: { html?: string; text?: string }[]): Promise<string[]> {
+  return page.evaluate(
+    async (l) =>
+      (
+        globalThis as unknown as {
+          editorHarness: { pastedAll(x: { html?: string; text?: string }[]): Promise<string[]> };
+        }
+      ).editorHarness.pastedAll(l),
+    list,
+  );
+}
+
 async function typedAll(list: string[]): Promise<string[]> {
   return page.evaluate(
     async (l) =>
@@ -156,6 +168,53 @@ describe('editor round trip (Chromium)', () => {
     });
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it('pasted HTML becomes sanitized Markdown: no markup, no script, remote images as links', async () => {
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const file =
+      '/reports/1b4e28ba-2fa1-41d2-883f-0016d3cca427/files/6fa459ea-ee8a-4ca4-894e-db77e160355e';
+    const cases: [{ html?: string; text?: string }, string][] = [
+      [{ html: '<p>Hello <script>window.__pwned=1</script><b>bold</b></p>' }, 'Hello **bold**\n'],
+      [
+        { html: '<img src="https://evil.example/x.png" alt="shot" onerror="window.__pwned=2">' },
+        '[shot](https://evil.example/x.png)\n',
+      ],
+      [{ html: '<p><a href="javascript:window.__pwned=3">click</a> here</p>' }, 'click here\n'],
+      [{ html: '<iframe src="https://evil.example/"></iframe><p>after</p>' }, 'after\n'],
+      [{ html: `<p><img src="${file}" alt="mine"></p>` }, `![mine](${file})\n`],
+      [
+        { html: '<p style="color:red" onclick="window.__pwned=4">styled <span>text</span></p>' },
+        'styled text\n',
+      ],
+      [
+        {
+          html: '<table><tr><th>Request</th><th>Result</th></tr><tr><td>a</td><td>b</td></tr></table>',
+        },
+        '| Request | Result |\n| :- | :- |\n| a | b |\n',
+      ],
+      // Plain text is read as Markdown; raw HTML in it stays visible text.
+      [
+        { text: 'see <img src=x onerror=window.__pwned=5> and https://x.com' },
+        'see \\<img src=x onerror=window.\\_\\_pwned=5> and https://x.com\n',
+      ],
+      [{ text: '![remote](https://evil.example/y.png)' }, '[remote](https://evil.example/y.png)\n'],
+    ];
+    const out = await pastedAll(cases.map(([input]) => input));
+    expect(out).toEqual(cases.map(([, markdown]) => markdown));
+    for (const markdown of out) {
+      const tree = parseMarkdown(markdown);
+      const html: string[] = [];
+      const walk = (n: Nodes): void => {
+        if (n.type === 'html') html.push(n.value);
+        if ('children' in n) for (const c of n.children as Nodes[]) walk(c);
+      };
+      walk(tree);
+      expect(html).toEqual([]);
+    }
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(requests.filter((r) => r.includes('evil.example'))).toEqual([]);
+  });
 
   it('a reference-style image without a title loads, and the whole description survives', async () => {
     const inputs = [

@@ -101,4 +101,23 @@ async function typedAll(list: string[]): Promise<string[]> {
   return out;
 }
 
-Object.assign(globalThis, { editorHarness: { roundTrips, typedAll } });
+/** Pastes each clipboard content into an empty document, as the browser delivers a paste. */
+async function pastedAll(list: { html?: string; text?: string }[]): Promise<string[]> {
+  const e = await ready();
+  const out: string[] = [];
+  for (const item of list) {
+    load(e, '');
+    const view = e.action((ctx) => ctx.get(editorViewCtx));
+    view.focus();
+    const transfer = new DataTransfer();
+    if (item.html !== undefined) transfer.setData('text/html', item.html);
+    if (item.text !== undefined) transfer.setData('text/plain', item.text);
+    view.dom.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
+    out.push(markdownOf(e));
+  }
+  return out;
+}
+
+Object.assign(globalThis, { editorHarness: { roundTrips, typedAll, pastedAll } });

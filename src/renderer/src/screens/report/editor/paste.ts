@@ -167,7 +167,8 @@ export function sanitizeFragment(fragment: Fragment, schema: Schema): Fragment {
     if (node.type.name === 'image') {
       const src = String(node.attrs.src ?? '');
       if (classifyLink(src).kind === 'file') {
-        nodes.push(node);
+        // The app's own file embed, with no title taken from the page it came from.
+        nodes.push(node.type.create({ ...node.attrs, title: '' }, null, node.marks));
         return;
       }
       const alt = String(node.attrs.alt ?? '').trim();
