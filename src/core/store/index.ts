@@ -14,6 +14,7 @@ import { createReportListRepository, type ReportListRepository } from './report-
 import { createReportsRepository, type ReportsRepository } from './reports';
 import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
+import { createThreadSeenRepository, type ThreadSeenRepository } from './thread-seen';
 
 export interface Store {
   readonly db: Db;
@@ -26,6 +27,8 @@ export interface Store {
   readonly syncState: SyncStateRepository;
   /** Bumped by triggers when what a derived view reads changes (see change-counters.ts). */
   readonly changes: ChangeCounters;
+  /** The inbox's threads read (see thread-seen.ts). */
+  readonly threadSeen: ThreadSeenRepository;
   readonly drafts: DraftsRepository;
   readonly outbox: OutboxRepository;
   readonly evidence: EvidenceRepository;
@@ -57,6 +60,7 @@ export function openStore(options: OpenStoreOptions): Store {
     account: createAccountRepository(db),
     syncState: createSyncStateRepository(db),
     changes: createChangeCounters(db),
+    threadSeen: createThreadSeenRepository(db),
     drafts: createDraftsRepository(db),
     outbox: createOutboxRepository(db),
     evidence: createEvidenceRepository(db, options.dataDir),
@@ -88,4 +92,5 @@ export type * from './reports';
 export type * from './report-list';
 export type * from './search';
 export type * from './sync-state';
+export type { ThreadSeenRepository } from './thread-seen';
 export type { ProgramFilters } from '../../shared/rules/program-filters';

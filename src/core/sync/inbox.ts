@@ -11,7 +11,6 @@
 import type { InboxItem } from '../../shared/bridge/views';
 import type { Store } from '../store';
 
-const SEEN = 'inbox.thread_seen';
 const TRIAGE_AUTHORS = "('agent', 'founder')";
 
 type Seen = Record<string, number>;
@@ -27,14 +26,12 @@ function triageCounts(store: Store, reportId?: string): Map<string, number> {
 }
 
 function seen(store: Store): Seen {
-  return store.syncState.get<Seen>(SEEN) ?? {};
+  return store.threadSeen.all();
 }
 
 /** The researcher opened the report's thread: everything in it now is read. */
 export function markThreadSeen(store: Store, reportId: string): void {
-  const all = seen(store);
-  all[reportId] = triageCount(store, reportId);
-  store.syncState.set(SEEN, all);
+  store.threadSeen.mark(reportId, triageCount(store, reportId));
 }
 
 /** The number of triage messages of a report's thread in the mirror. */
@@ -48,10 +45,8 @@ export function triageCount(store: Store, reportId: string): number {
  * and counts as read; a report this client sent knew no thread, so what comes is unread).
  */
 export function startThreadCount(store: Store, reportId: string, known: number | null): void {
-  const all = seen(store);
-  if (reportId in all) return;
-  all[reportId] = known ?? triageCount(store, reportId);
-  store.syncState.set(SEEN, all);
+  if (store.threadSeen.has(reportId)) return;
+  store.threadSeen.start(reportId, known ?? triageCount(store, reportId));
 }
 
 const computed = new WeakMap<Store, { version: number; items: InboxItem[] }>();
