@@ -1,42 +1,91 @@
 import { create } from 'zustand';
 import type { ReportStatus } from '../../../shared/api';
-import type { ReportListItem } from '../../../shared/bridge/views';
+import type { ReportListItem, ReportListPage } from '../../../shared/bridge/views';
 import { bridge } from '../bridge';
 import { reportError } from './notices';
 
-/** Rows are fetched in blocks as they scroll into view, so 10,000 reports stay cheap. */
+/**
+ * The reports list as the virtual list scrolls through it: rows are fetched in blocks (one SQL
+ * page each, see store/report-list.ts in the engine) for the rows in view, so 100,000 reports cost
+ * what the screen shows. A reload (a sync changed something) refetches only the blocks in view and
+ * swaps them in at once: the list neither empties nor moves.
+ */
 export const REPORT_BLOCK = 200;
+/** Blocks kept while scrolling (the ones nearest the view); others are fetched again if needed. */
+export const KEPT_BLOCKS = 24;
+/** While a search could not see every report yet (just written, being indexed), ask again. */
+const INDEXING_RETRY_MS = 1_000;
 
 interface ReportsState {
   search: string;
   statuses: ReportStatus[];
   total: number | null;
+  counts: Partial<Record<ReportStatus, number>>;
+  /** Reports the last search could not look at yet (being indexed). */
+  indexing: number;
   blocks: Record<number, ReportListItem[]>;
   /** Bumped on every reload so stale block answers are dropped. */
   generation: number;
+  /** Bumped when the query changes: the list goes back to its top. */
+  queryVersion: number;
   setSearch(search: string): void;
   toggleStatus(status: ReportStatus): void;
   reload(): Promise<void>;
+  /** The rows in view (overscan included): their blocks are fetched when missing. */
   ensureRange(first: number, last: number): void;
 }
 
 const pending = new Set<string>();
+let view = { first: 0, last: 0 };
+let retry: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The list's scroll offset, kept when the screen is left and shown again. Not state: it changes
+ * every frame of a scroll, and nothing renders from it.
+ */
+export const listScroll = { offset: 0 };
+
+function blocksOf(first: number, last: number): number[] {
+  const out: number[] = [];
+  for (let b = Math.floor(first / REPORT_BLOCK); b <= Math.floor(last / REPORT_BLOCK); b++)
+    out.push(b);
+  return out;
+}
+
+/** At most KEPT_BLOCKS, the nearest to the view first. */
+function trim(blocks: Record<number, ReportListItem[]>): Record<number, ReportListItem[]> {
+  const keys = Object.keys(blocks).map(Number);
+  if (keys.length <= KEPT_BLOCKS) return blocks;
+  const center = Math.floor((view.first + view.last) / 2 / REPORT_BLOCK);
+  const kept = keys.sort((a, b) => Math.abs(a - center) - Math.abs(b - center));
+  return Object.fromEntries(kept.slice(0, KEPT_BLOCKS).map((b) => [b, blocks[b] ?? []]));
+}
 
 export const useReports = create<ReportsState>((set, get) => {
+  function query(block: number) {
+    const { search, statuses } = get();
+    return bridge.listReports({
+      ...(search.trim() ? { search: search.trim() } : {}),
+      ...(statuses.length ? { status: statuses } : {}),
+      offset: block * REPORT_BLOCK,
+      limit: REPORT_BLOCK,
+    });
+  }
+
+  function summary(page: ReportListPage) {
+    clearTimeout(retry);
+    if (page.indexing > 0) retry = setTimeout(() => void get().reload(), INDEXING_RETRY_MS);
+    return { total: page.total, counts: page.counts, indexing: page.indexing };
+  }
+
   async function fetchBlock(block: number, generation: number): Promise<void> {
     const key = `${generation}:${block}`;
     if (pending.has(key)) return;
     pending.add(key);
     try {
-      const { search, statuses } = get();
-      const result = await bridge.listReports({
-        ...(search.trim() ? { search: search.trim() } : {}),
-        ...(statuses.length ? { status: statuses } : {}),
-        offset: block * REPORT_BLOCK,
-        limit: REPORT_BLOCK,
-      });
+      const page = await query(block);
       if (get().generation !== generation) return;
-      set((s) => ({ total: result.total, blocks: { ...s.blocks, [block]: result.items } }));
+      set((s) => ({ ...summary(page), blocks: trim({ ...s.blocks, [block]: page.items }) }));
     } catch (e) {
       reportError(e);
     } finally {
@@ -44,40 +93,39 @@ export const useReports = create<ReportsState>((set, get) => {
     }
   }
 
+  function requery(): void {
+    set((s) => ({ queryVersion: s.queryVersion + 1 }));
+    listScroll.offset = 0;
+    view = { first: 0, last: 0 };
+    void get().reload();
+  }
+
   return {
     search: '',
     statuses: [],
     total: null,
+    counts: {},
+    indexing: 0,
     blocks: {},
     generation: 0,
+    queryVersion: 0,
     setSearch(search) {
       set({ search });
-      void get().reload();
+      requery();
     },
     toggleStatus(status) {
       const statuses = get().statuses.includes(status)
         ? get().statuses.filter((s) => s !== status)
         : [...get().statuses, status];
       set({ statuses });
-      void get().reload();
+      requery();
     },
     async reload() {
       const generation = get().generation + 1;
       set({ generation });
-      const loaded = Object.keys(get().blocks).map(Number);
-      const wanted = loaded.length ? loaded : [0];
-      const { search, statuses } = get();
+      const wanted = blocksOf(view.first, view.last);
       try {
-        const answers = await Promise.all(
-          wanted.map((block) =>
-            bridge.listReports({
-              ...(search.trim() ? { search: search.trim() } : {}),
-              ...(statuses.length ? { status: statuses } : {}),
-              offset: block * REPORT_BLOCK,
-              limit: REPORT_BLOCK,
-            }),
-          ),
-        );
+        const answers = await Promise.all(wanted.map(query));
         if (get().generation !== generation) return;
         // Rows are replaced in one step, so the list never flickers through empty placeholders.
         const blocks: Record<number, ReportListItem[]> = {};
@@ -85,15 +133,20 @@ export const useReports = create<ReportsState>((set, get) => {
           const answer = answers[i];
           if (answer && (answer.items.length > 0 || block === 0)) blocks[block] = answer.items;
         });
-        set({ blocks, total: answers[0]?.total ?? 0 });
+        const first = answers[0];
+        set({ blocks, ...(first ? summary(first) : { total: 0 }) });
+        // The view may have moved while the reload was on its way (the list was shown again at
+        // its old place): fetch what it shows now.
+        get().ensureRange(view.first, view.last);
       } catch (e) {
         reportError(e);
       }
     },
     ensureRange(first, last) {
+      view = { first, last };
       const { blocks, generation } = get();
-      for (let b = Math.floor(first / REPORT_BLOCK); b <= Math.floor(last / REPORT_BLOCK); b++) {
-        if (!blocks[b]) void fetchBlock(b, generation);
+      for (const block of blocksOf(first, last)) {
+        if (!blocks[block]) void fetchBlock(block, generation);
       }
     },
   };

@@ -36,8 +36,12 @@ function SearchBox() {
   );
 }
 
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** Each status with how many reports it holds (all of them: a search does not narrow it). */
 function StatusFilter() {
   const statuses = useReports((s) => s.statuses);
+  const counts = useReports((s) => s.counts);
   const toggleStatus = useReports((s) => s.toggleStatus);
   return (
     <fieldset className="filter-group inline">
@@ -49,10 +53,27 @@ function StatusFilter() {
             checked={statuses.includes(status)}
             onChange={() => toggleStatus(status)}
           />
-          {STATUS_LABELS[status] ?? status}
+          {STATUS_LABELS[status] ?? status} ({count(counts[status] ?? 0)})
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** "1,234 reports", or "12 of 1,234 reports" while a search or filter narrows the list. */
+function Total() {
+  const total = useReports((s) => s.total);
+  const counts = useReports((s) => s.counts);
+  const narrowed = useReports((s) => s.search.trim() !== '' || s.statuses.length > 0);
+  const indexing = useReports((s) => s.indexing);
+  if (total === null) return <>Loading…</>;
+  const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const text = narrowed ? `${count(total)} of ${count(all)} reports` : `${count(total)} reports`;
+  return (
+    <>
+      {text}
+      {indexing > 0 ? ` (indexing ${count(indexing)} more for search…)` : ''}
+    </>
   );
 }
 
@@ -68,7 +89,7 @@ export function ReportsScreen() {
       <div className="toolbar">
         <SearchBox />
         <span className="muted" aria-live="polite">
-          {total === null ? 'Loading…' : `${total} reports`}
+          <Total />
         </span>
       </div>
       <StatusFilter />

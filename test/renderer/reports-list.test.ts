@@ -1,0 +1,118 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { AppHost } from '../app/host';
+import { expectText, nav, until } from './support/ui';
+
+const REPORTS = 1_500;
+const BLOCK = 200;
+const ROW = 64;
+
+/** The list's scrolling box (the list itself is as tall as all its rows). */
+const scrollTop = (list: Locator): Promise<number> =>
+  list.evaluate((el) => (el.parentElement as { scrollTop: number }).scrollTop);
+
+async function scrollTo(list: Locator, top: number): Promise<void> {
+  await list.evaluate((el, px) => {
+    (el.parentElement as { scrollTop: number }).scrollTop = px;
+  }, top);
+}
+
+/** The rows in view show their reports (not the "Loading…" placeholder). */
+async function rowsShown(page: Page, list: Locator, positions: number[]): Promise<boolean> {
+  for (const position of positions) {
+    const row = list.locator(`[aria-posinset="${position}"]`);
+    if ((await row.count()) === 0 || (await row.getByRole('link').count()) === 0) return false;
+  }
+  return !page.isClosed();
+}
+
+/**
+ * The reports list with more reports than one page: pages are fetched as the virtual list
+ * scrolls, and the scroll position survives a change of the list and a visit to a report.
+ */
+describe('renderer: the reports list pages as it scrolls', () => {
+  let suite: Suite;
+  let host: AppHost | undefined;
+  let app: AppPage | undefined;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(app?.page, 'reports-list', ctx.task);
+    await app?.close();
+    await host?.close();
+    app = undefined;
+    host = undefined;
+  });
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  it('fetches the blocks in view, and keeps its place across an update and a visit to a report', async () => {
+    host = await AppHost.open();
+    await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
+      uid: host.account.uid,
+      count: REPORTS,
+      submitted_share: 0.5,
+    });
+    await host.mirrorBeforeStart();
+    app = await openApp(suite, host, { hash: '#/reports' });
+    const { page } = app;
+    const list = page.getByRole('list', { name: 'Reports', exact: true });
+    await expectText(page.getByText(/^[\d,]+ reports/), '1,500 reports', 15_000);
+    await until('the first rows', () => rowsShown(page, list, [1, 2, 3]));
+    const offsets = (): number[] =>
+      (host?.calls ?? [])
+        .filter((c) => c.name === 'listReports')
+        .map((c) => (c.args[0] as { offset?: number }).offset ?? 0);
+    // Only the first block so far, each call one block.
+    expect(new Set(offsets())).toEqual(new Set([0]));
+    for (const call of host.calls.filter((c) => c.name === 'listReports'))
+      expect((call.args[0] as { limit?: number }).limit).toBe(BLOCK);
+
+    // Scrolled to row 801: its block (and the one above, for the overscan) is fetched.
+    await scrollTo(list, 800 * ROW);
+    await until('row 801 shown', () => rowsShown(page, list, [801, 802, 805]));
+    expect(offsets()).toContain(800);
+    expect(offsets()).not.toContain(1400);
+    const before = await scrollTop(list);
+    expect(before).toBe(800 * ROW);
+    const callsBefore = offsets().length;
+
+    // Two new drafts (at the top of the list) reach the server through the outbox, whose
+    // answers tell the page the list changed: it reloads in place.
+    for (const title of ['New draft one', 'New draft two']) {
+      const draft = await host.engine.createDraft(host.programs.open.id);
+      await host.engine.saveDraft(draft.reportId, {
+        title,
+        asset: 'https://app.example.com/',
+        description: 'Steps.',
+        cvss_vector: '',
+      });
+    }
+    await expectText(page.getByText(/^[\d,]+ reports/), '1,502 reports', 15_000);
+    await until('rows in view again', () => rowsShown(page, list, [801, 802, 805]));
+    expect(await scrollTop(list)).toBe(before);
+    // The reload asked for the blocks in view only, not every block seen so far.
+    const reloaded = offsets().slice(callsBefore);
+    expect(reloaded.length).toBeGreaterThan(0);
+    expect(reloaded.every((offset) => offset >= 600 && offset <= 800)).toBe(true);
+
+    // To a report and back: the same place.
+    await list.locator('[aria-posinset="802"]').getByRole('link').click();
+    await until('the report shown', async () => (await list.count()) === 0);
+    await nav(page, 'Reports').click();
+    await until(
+      'back in place',
+      async () => (await list.count()) === 1 && (await scrollTop(list)) === before,
+    );
+    await until('rows in view after coming back', () => rowsShown(page, list, [801, 802, 805]));
+
+    // A new search starts at the top.
+    await page.getByRole('searchbox', { name: 'Search reports', exact: true }).fill('bulk');
+    await expectText(page.getByText(/^[\d,]+ of [\d,]+ reports/), '1,500 of 1,502 reports');
+    await until('back at the top', async () => (await scrollTop(list)) === 0);
+  }, 120_000);
+});
