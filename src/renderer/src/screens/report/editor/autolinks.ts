@@ -71,29 +71,37 @@ function urlAt(text: string, at: number): AutolinkSpan | null {
   if (before !== undefined && (www ? !BEFORE_WWW.test(before) : ASCII_LETTER.test(before))) {
     return null;
   }
-  const afterScheme = rest.slice(www ? 0 : scheme.length);
-  const domain = DOMAIN.exec(afterScheme)?.[0] ?? '';
-  if (!validDomain(domain)) return null;
   let length = rest.search(PATH_END);
   if (length < 0) length = rest.length;
+  // Trailing punctuation is cut first (GFM), then the domain of what is left must be valid.
   const raw = trimPath(rest.slice(0, length));
-  const domainEnd = (www ? 0 : scheme.length) + domain.length;
-  if (raw.length < domainEnd) return null;
+  const domain = DOMAIN.exec(raw.slice(www ? 0 : scheme.length))?.[0] ?? '';
+  if (!validDomain(domain)) return null;
   const end = at + raw.length;
   const value = text.slice(at, end);
   return { start: at, end, url: www ? `http://${value}` : value };
 }
 
 const MAIL_LOCAL = /[A-Za-z0-9.+_-]/;
+const MAIL_START = /[A-Za-z0-9.+_-]+@/y;
+const MAIL_DOMAIN = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/y;
 
-function mailAt(text: string, at: number): AutolinkSpan | null {
-  // `at` is the index of "@": walk back over the local part.
-  let start = at;
-  while (start > 0 && MAIL_LOCAL.test(text[start - 1] as string)) start--;
-  if (start === at) return null;
+/**
+ * An e-mail address whose local part starts at `start`: where a reader's scan would start one
+ * (the text's start, right after the previous autolink, or after a character that cannot be in
+ * an address and is not a letter, digit or "/").
+ */
+function mailFrom(text: string, start: number, lastEnd: number): AutolinkSpan | null {
   const prev = text[start - 1];
-  if (prev !== undefined && /[\p{L}\p{N}/]/u.test(prev)) return null;
-  const domain = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/.exec(text.slice(at + 1))?.[0];
+  if (start !== lastEnd && prev !== undefined) {
+    if (MAIL_LOCAL.test(prev) || /[\p{L}\p{N}/]/u.test(prev)) return null;
+  }
+  MAIL_START.lastIndex = start;
+  const local = MAIL_START.exec(text)?.[0];
+  if (!local) return null;
+  const at = start + local.length - 1;
+  MAIL_DOMAIN.lastIndex = at + 1;
+  const domain = MAIL_DOMAIN.exec(text)?.[0];
   if (!domain) return null;
   // GFM: a final "." is not part of the address; a final "-" or "_" makes it no address at all.
   let end = at + 1 + domain.length;
@@ -103,28 +111,28 @@ function mailAt(text: string, at: number): AutolinkSpan | null {
   return { start, end, url: `mailto:${value}` };
 }
 
-/** The literal autolinks of a text, in order, not overlapping. */
+/**
+ * The literal autolinks of a text, in order, not overlapping: scanned left to right as a GFM
+ * reader does, an address starting at a place wins over a URL starting later inside it.
+ */
 export function autolinkSpans(text: string): AutolinkSpan[] {
   const spans: AutolinkSpan[] = [];
+  let lastEnd = 0;
   let i = 0;
+  const hasAt = text.includes('@');
   while (i < text.length) {
     const ch = text[i] as string;
-    let span: AutolinkSpan | null = null;
-    if (ch === 'h' || ch === 'H' || ch === 'w' || ch === 'W') span = urlAt(text, i);
+    let span = hasAt && MAIL_LOCAL.test(ch) ? mailFrom(text, i, lastEnd) : null;
+    if (!span && (ch === 'h' || ch === 'H' || ch === 'w' || ch === 'W')) span = urlAt(text, i);
     if (span) {
       spans.push(span);
+      lastEnd = span.end;
       i = span.end;
       continue;
     }
     i++;
   }
-  // E-mail addresses outside the URLs found.
-  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
-    if (spans.some((s) => s.start <= at && at < s.end)) continue;
-    const mail = mailAt(text, at);
-    if (mail && !spans.some((s) => s.start < mail.end && mail.start < s.end)) spans.push(mail);
-  }
-  return spans.sort((a, b) => a.start - b.start);
+  return spans;
 }
 
 /**

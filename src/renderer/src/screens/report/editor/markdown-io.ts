@@ -172,13 +172,16 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
   ) {
     // Only one character of what follows is known here: a URL is written bare before the end,
     // whitespace or sentence punctuation, else explicitly.
-    // An e-mail address ends at the first character that cannot be in a domain.
+    // An e-mail address ends at the first character that cannot be in a domain, so one
+    // character decides exactly (as the text handler decides with all that follows).
     const mail = node.url.startsWith('mailto:');
-    const safe = mail
-      ? !/^[A-Za-z0-9._+-]/.test(info.after)
-      : /^(?:$|[\s<.,:;?"'])/u.test(info.after);
+    const safe = mail || /^(?:$|[\s<.,:;?"'])/u.test(info.after);
     const after = safe ? info.after : 'x';
-    return bareAutolinkOk(only.value, info.before === '|' ? '' : info.before, after)
+    // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
+    const siblings = (parent?.children ?? []) as Nodes[];
+    const afterLink = siblings[siblings.indexOf(node) - 1]?.type === 'link';
+    const before = info.before === '|' || afterLink ? '' : info.before;
+    return bareAutolinkOk(only.value, before, after)
       ? only.value
       : explicitAutolink(only.value, node.url, parent, state, info);
   }
