@@ -6,13 +6,21 @@
  * - what the editor shows is what the app's Markdown renderer shows for the Markdown it wrote
  *   (the program's reader sees what the researcher saw);
  * - typed text arrives as typed: URLs, `www.` domains and e-mail addresses are in the Markdown
- *   verbatim, and the Markdown reads back to exactly the text that was typed.
+ *   verbatim, and the Markdown reads back to exactly the text that was typed;
+ * - the rules that read a description (template check, file links) never throw on what the
+ *   editor wrote.
  */
 import fc from 'fast-check';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Nodes } from 'mdast';
 import { parseMarkdown, plainText } from '../../src/shared/rules/markdown';
+import {
+  checkDescription,
+  findFileLinks,
+  insertFileLinkAt,
+  removeFileLinks,
+} from '../../src/shared/rules';
 import { COMMONMARK_EXAMPLES, description } from '../rules/support/descriptions';
 import { buildEditorHarness } from './editor-harness/build';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
@@ -79,9 +87,23 @@ function comparable(text: string): string {
   return text.replace(/\[(\d+)\]/g, '$1').replace(/\s+/g, '');
 }
 
+/** The rules that read a description, on Markdown the editor wrote: a throw is a problem. */
+function rulesThrow(markdown: string): string | null {
+  try {
+    checkDescription(markdown);
+    removeFileLinks(markdown, findFileLinks(markdown)[0]?.fileId ?? 'none');
+    insertFileLinkAt(markdown, markdown.length >> 1, { name: 'a.txt', reportId: 'r', fileId: 'f' });
+    return null;
+  } catch (error) {
+    return String(error);
+  }
+}
+
 function problems(inputs: string[], results: RoundTrip[], skip: (i: number) => boolean): string[] {
   const out: string[] = [];
   results.forEach((r, i) => {
+    const thrown = r.error ? null : rulesThrow(r.first);
+    if (thrown) out.push(`${JSON.stringify(r.first)}: a rule threw ${thrown}`);
     if (skip(i)) return;
     const input = JSON.stringify(inputs[i]);
     if (r.error) out.push(`${input}: the editor threw ${r.error}`);
