@@ -5,6 +5,7 @@ import { sectionOf, routeHash } from './routes';
 import { usePrefs } from '../stores/prefs';
 import { useNotices } from '../stores/notices';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { isConnectivityError } from '../lib/errors';
 import { StatusBar } from './StatusBar';
 import { Inbox } from './Inbox';
 import { ExternalLinkDialog } from '../components/ExternalLinkDialog';
@@ -59,8 +60,7 @@ function Notices() {
     ? `${lastError.code}|${lastError.title}|${lastError.requestId ?? ''}`
     : null;
   // Offline is not an error: the status bar says it, and work waits to be sent.
-  const connectivityError =
-    lastError?.code === 'network_error' || lastError?.code === 'timeout' || lastError?.status === 0;
+  const connectivityError = lastError !== null && isConnectivityError(lastError);
   const showSync =
     lastError !== null &&
     !connectivityError &&

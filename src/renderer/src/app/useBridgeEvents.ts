@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { bridge, onBridge } from '../bridge';
 import { emitCommand } from '../stores/commands';
 import { reportError } from '../stores/notices';
+import { isConnectivityError } from '../lib/errors';
 import { usePrefs } from '../stores/prefs';
 import { useReport } from '../stores/report';
 import { useReports } from '../stores/reports';
@@ -41,7 +42,10 @@ export function useBridgeEvents(): void {
       onBridge('decision', ({ reportId }) => reportChanged(reportId)),
       onBridge('payout-changed', ({ reportId }) => reportChanged(reportId)),
       onBridge('upload-progress', (p) => useReport.getState().onProgress(p)),
-      onBridge('sync-error', (error) => reportError(error)),
+      // Offline is shown by the status bar, not as an error.
+      onBridge('sync-error', (error) => {
+        if (!isConnectivityError(error)) reportError(error);
+      }),
       onBridge('open-report', ({ reportId }) => navigate({ name: 'report', reportId })),
       onBridge('open-program', ({ programId }) => navigate({ name: 'program', programId })),
       onBridge('engine', ({ state }) => {

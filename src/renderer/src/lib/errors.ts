@@ -123,3 +123,11 @@ const FIELD_NAMES: Record<string, string> = {
 export function humanField(field: string): string {
   return FIELD_NAMES[field] ?? field;
 }
+
+/**
+ * An error that only says the server cannot be reached now. Offline is a state the app works in
+ * (the status bar shows it, work waits to be sent): it is never shown as an error alert.
+ */
+export function isConnectivityError(error: Pick<ErrorView, 'code' | 'status'>): boolean {
+  return error.code === 'network_error' || error.code === 'timeout' || error.status === 0;
+}

@@ -1,0 +1,77 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { AppHost } from '../app/host';
+import { connection, expectText, until } from './support/ui';
+
+/**
+ * "Sync now" refreshes everything the researcher sees (issue 9): a policy changed on the server
+ * reaches the program page and the draft started under the old one says so; offline is a calm
+ * state of the status bar, not an error.
+ */
+describe('renderer: Sync now and offline', () => {
+  let suite: Suite;
+  let host: AppHost;
+  let app: AppPage;
+  let page: Page;
+  let reportId = '';
+
+  beforeAll(async () => {
+    suite = await startSuite();
+    host = await AppHost.open();
+    await host.signIn();
+    await host.engine.syncNow();
+    reportId = (await host.engine.createDraft(host.programs.open.id)).reportId;
+    app = await openApp(suite, host, { hash: `#/reports/${reportId}` });
+    page = app.page;
+  });
+  afterEach(async (ctx) => {
+    await keepFailureShot(page, 'sync-now', ctx.task);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await host?.close();
+    await suite?.close();
+  });
+
+  it('a policy changed on the server: the draft says so after "Sync now", the program page shows it', async () => {
+    await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
+    const before = (await host.engine.getProgram(host.programs.open.id))?.policy_version ?? 0;
+    await host.sandbox.patchProgram(host.programs.open.id, {
+      policy: { scope: 'Only checkout.example.com is in scope now.' },
+    });
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const note = page.getByRole('note').filter({ hasText: 'policy changed' });
+    await expectText(note, new RegExp(`version ${before} → ${before + 1}`), 15_000);
+    await note.getByRole('link', { name: 'Read the policy', exact: true }).click();
+    await expectText(
+      page.getByRole('region', { name: 'Policy', exact: true }),
+      /Only checkout\.example\.com is in scope now\./,
+    );
+  });
+
+  it(
+    'offline is a calm state: the status says Offline, no error alert',
+    { timeout: 60_000 },
+    async () => {
+      await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 3 });
+      try {
+        await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+        await expectText(connection(page), /Offline/, 20_000);
+        // The sync ends with its connection error: the status bar says Offline, no alert comes up.
+        await until(
+          'the failed sync',
+          async () => (await host.engine.getStatus()).lastError !== null,
+          45_000,
+        );
+        expect((await host.engine.getStatus()).lastError?.code).toMatch(/network_error|timeout/);
+        for (let i = 0; i < 5; i++) {
+          expect(await page.getByRole('alert').count()).toBe(0);
+          await page.waitForTimeout(150);
+        }
+      } finally {
+        await host.sandbox.clearFaults();
+      }
+    },
+  );
+});
