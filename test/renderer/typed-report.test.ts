@@ -41,11 +41,12 @@ describe('renderer: a typed report reaches the program as typed', () => {
     await description().evaluate((el, entries) => {
       const g = globalThis as unknown as {
         DataTransfer: new () => { setData(type: string, value: string): void };
-        ClipboardEvent: new (type: string, init: object) => Event;
+        ClipboardEvent: new (type: string, init: object) => object;
       };
       const transfer = new g.DataTransfer();
       for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
-      el.dispatchEvent(
+      // (This file compiles without DOM types, like the other browser tests.)
+      (el as unknown as { dispatchEvent(event: object): boolean }).dispatchEvent(
         new g.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
       );
     }, data);
@@ -226,9 +227,11 @@ describe('renderer: a typed report reaches the program as typed', () => {
       .trim();
     expect(rendered).toBe(shown);
     // The page opens at its top after submitting.
-    expect(await page.evaluate(() => document.querySelector('main.content')?.scrollTop ?? -1)).toBe(
-      0,
-    );
+    expect(
+      await page
+        .locator('main.content')
+        .evaluate((main) => (main as unknown as { scrollTop: number }).scrollTop),
+    ).toBe(0);
     expect(app.guard.pageErrors).toEqual([]);
   });
 });
