@@ -5,7 +5,7 @@ import type { EvidenceView } from '../../shared/bridge/views';
 import { insertFileLink, removeFileLinks } from '../../shared/rules';
 import type { Store } from '../store';
 import { EngineInputError } from './errors';
-import { takeFiles } from './incoming-files';
+import { takeFiles, uploadPayload } from './incoming-files';
 import { adoptDraft, queueDraftChange, queueSave, serverDraft } from './local-drafts';
 import { requireWritable, USER, type SessionContext } from './session-context';
 import { toEvidenceView } from './views';
@@ -61,13 +61,7 @@ export class EvidenceCommands {
         queueDraftChange(store, {
           reportId,
           kind: 'upload_file',
-          payload: {
-            file_id: fileId,
-            name: file.name,
-            content_type: file.contentType,
-            size: evidence.size,
-            sha256: evidence.sha256,
-          },
+          payload: uploadPayload(fileId, file, evidence),
         });
         const insertAt = files[i]?.insertAt;
         if (insertAt !== undefined) {

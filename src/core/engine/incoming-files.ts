@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { validateFile } from '../domain/validate';
-import type { Store, StoredBlob } from '../store';
+import type { OutboxPayloads, Store, StoredBlob } from '../store';
 import { contentTypeFor } from './content-type';
 import { EngineInputError } from './errors';
 
@@ -38,4 +38,19 @@ export async function takeFiles(store: Store, paths: readonly string[]): Promise
     taken.push({ name, contentType: contentTypeFor(name), blob });
   }
   return taken;
+}
+
+/** The queued upload of a file taken and linked under `fileId`. */
+export function uploadPayload(
+  fileId: string,
+  file: IncomingFile,
+  stored: { size: number; sha256: string },
+): OutboxPayloads['upload_file'] {
+  return {
+    file_id: fileId,
+    name: file.name,
+    content_type: file.contentType,
+    size: stored.size,
+    sha256: stored.sha256,
+  };
 }

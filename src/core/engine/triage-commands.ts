@@ -5,7 +5,7 @@ import { reuseMessageFile } from '../outbox';
 import { messageFingerprint, type Store } from '../store';
 import { markThreadSeen } from '../sync';
 import { EngineInputError } from './errors';
-import { takeFiles, type IncomingFile } from './incoming-files';
+import { takeFiles, uploadPayload, type IncomingFile } from './incoming-files';
 import { requireWritable, type SessionContext } from './session-context';
 
 /** A report's life after the draft: submit, withdraw, the thread with the triage team. */
@@ -129,13 +129,7 @@ function queueMessageFile(store: Store, reportId: string, file: IncomingFile): s
   store.outbox.enqueue({
     reportId,
     kind: 'upload_file',
-    payload: {
-      file_id: fileId,
-      name: file.name,
-      content_type: file.contentType,
-      size: evidence.size,
-      sha256: evidence.sha256,
-    },
+    payload: uploadPayload(fileId, file, evidence),
   });
   return fileId;
 }
