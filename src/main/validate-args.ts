@@ -13,6 +13,7 @@ import {
   UPDATED_FILTERS,
 } from '../shared/api';
 import type { BridgeCallName, BridgeCalls } from '../shared/bridge/contract';
+import { REPORT_SORTS } from '../shared/bridge/views';
 import { BridgeInputError } from './errors';
 
 /**
@@ -122,7 +123,9 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
         {},
         {
           status: list(oneOf(REPORT_STATUSES), MAX.filters),
+          program: programId,
           search: str(MAX.search),
+          sort: oneOf(REPORT_SORTS),
           offset: int(0, 100_000_000),
           limit: int(1, 1000),
         },

@@ -30,7 +30,7 @@ export class ReadModel {
   }
 
   /**
-   * One page of the reports list: paged, filtered, counted and searched in SQL
+   * One page of the reports list: paged, sorted, filtered, counted and searched in SQL
    * (store/report-list.ts), so its cost does not grow with the mirror.
    */
   listReports(query: ReportQuery): ReportListPage {
@@ -39,7 +39,9 @@ export class ReadModel {
     const search = query.search?.trim() || undefined;
     const page = this.#ctx.store.reportList.page({
       ...(query.status && query.status.length > 0 ? { status: query.status } : {}),
+      ...(query.program ? { program: query.program } : {}),
       ...(search ? { search } : {}),
+      ...(query.sort ? { sort: query.sort } : {}),
       offset,
       limit,
     });
@@ -47,6 +49,7 @@ export class ReadModel {
       items: page.rows.map(toListItem),
       total: page.total,
       counts: page.counts,
+      programs: page.programs,
       indexing: page.indexing,
     };
   }

@@ -82,5 +82,6 @@ export function toListItem(row: ReportListRow): ReportListItem {
     unsent: row.unsent,
     conflict: row.conflict,
     needsAction: row.parked || row.needs_info_unseen,
+    severity: row.severity_score,
   };
 }

@@ -1,6 +1,7 @@
 import { contentOf, type DraftConflict } from '../../shared/bridge/draft-content';
 import type { DraftContent } from '../../shared/bridge/views';
 import type { Db } from './database';
+import { cvssScore } from './report-order';
 import { parseJson } from './sql-values';
 
 export type { DraftConflict, DraftContent };
@@ -57,12 +58,16 @@ function toDraft(row: DraftRow): Draft {
 export function createDraftsRepository(db: Db): DraftsRepository {
   const sqlite = db.sqlite;
   // program_id is fixed once the draft exists, as on the server.
+  // cvss_score: the vector's base score, which the reports list sorts by (migration 7).
   const upsertContent = sqlite.prepare(`
-    INSERT INTO drafts (report_id, program_id, title, asset, description, cvss_vector, updated_at)
-    VALUES (@report_id, @program_id, @title, @asset, @description, @cvss_vector, @updated_at)
+    INSERT INTO drafts (report_id, program_id, title, asset, description, cvss_vector, cvss_score,
+      updated_at)
+    VALUES (@report_id, @program_id, @title, @asset, @description, @cvss_vector, @cvss_score,
+      @updated_at)
     ON CONFLICT (report_id) DO UPDATE SET
       title = excluded.title, asset = excluded.asset, description = excluded.description,
-      cvss_vector = excluded.cvss_vector, updated_at = excluded.updated_at`);
+      cvss_vector = excluded.cvss_vector, cvss_score = excluded.cvss_score,
+      updated_at = excluded.updated_at`);
   const updateBase = sqlite.prepare<[string, number, string]>(
     'UPDATE drafts SET base_json = ?, base_revision = ?, local_only = 0 WHERE report_id = ?',
   );
@@ -80,10 +85,12 @@ export function createDraftsRepository(db: Db): DraftsRepository {
 
   return {
     setContent(reportId, programId, content, at = new Date().toISOString()) {
+      const fields = contentOf(content);
       upsertContent.run({
         report_id: reportId,
         program_id: programId,
-        ...contentOf(content),
+        ...fields,
+        cvss_score: cvssScore(fields.cvss_vector),
         updated_at: at,
       });
       return get(reportId) as Draft;

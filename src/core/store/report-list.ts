@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ReportStatus } from './api-types';
 import type { Db } from './database';
+import { compareLeading, statusRank, type ReportSort } from './report-order';
 import {
   createReportSearcher,
   matchCondition,
@@ -10,17 +11,29 @@ import {
 import { namedPlaceholders, namedValues } from './sql-values';
 
 /**
- * The reports screen's list, paged, filtered, counted and searched in SQL: a page reads `limit`
- * rows whatever the size of the mirror. The list is the drafts made offline that the mirror does
- * not hold yet (newest first), then the mirrored reports (newest update first), each with the
- * flags of its local draft and of the outbox joined in. Counts per status come from
- * `report_status_counts` (kept by triggers); a search is FTS5 for what the index holds and
+ * The reports screen's list, paged, sorted, filtered, counted and searched in SQL: a page reads
+ * about `limit` rows whatever the size of the mirror. The list holds the drafts made offline that
+ * the mirror does not hold yet and the mirrored reports, each with the flags of its local draft
+ * and of the outbox joined in, in one of four orders (report-order.ts):
+ * - `updated`: the drafts made offline first (newest first), then the mirror by newest update;
+ * - `status`, `program`, `severity`: by the order's key (the status's place in triage, the
+ *   program's name, the CVSS base score highest first and none last), then the drafts made
+ *   offline before the mirrored reports of the same key, then the newest update.
+ * Each order of the mirror walks an index that holds its key and the filtered columns (migration
+ * 7), so the rows a filter skips cost an index step; a sparse filter (a small program, a rare
+ * status, a narrow search) reads its rows instead and sorts them. The drafts made offline are few
+ * and merged in by their key. Counts per status come from `report_status_counts` and per program
+ * from `report_program_counts` (kept by triggers); a search is FTS5 for what the index holds and
  * JavaScript for what it does not yet (report-search.ts).
  */
 export interface ReportListQuery {
   /** Only these statuses (none: every status). */
   status?: readonly ReportStatus[];
+  /** Only this program's reports (a program id). */
+  program?: string;
   search?: string;
+  /** Default `updated`. */
+  sort?: ReportSort;
   offset: number;
   limit: number;
 }
@@ -34,6 +47,8 @@ export interface ReportListRow {
   /** The local draft's title when there is one (what the user last typed). */
   title: string;
   updated_at: string | null;
+  /** The CVSS base score the list sorts by: the local draft's while there is one. */
+  severity_score: number | null;
   /** A draft made offline that the server has not acknowledged yet. */
   local_only: boolean;
   /** Open outbox entries (not sent yet). */
@@ -45,12 +60,21 @@ export interface ReportListRow {
   needs_info_unseen: boolean;
 }
 
+/** A program with reports in the list, and how many (drafts made offline included). */
+export interface ReportListProgram {
+  id: string;
+  name: string;
+  count: number;
+}
+
 export interface ReportListPage {
   rows: ReportListRow[];
   /** Rows of the whole list with this filter and search. */
   total: number;
   /** Every report by status, drafts made offline included (not narrowed by filter or search). */
   counts: Partial<Record<ReportStatus, number>>;
+  /** Every program with reports, by name (not narrowed by filter or search). */
+  programs: ReportListProgram[];
   /** Reports queued for the search index that this search could not look at (see report-search.ts). */
   indexing: number;
 }
@@ -62,13 +86,20 @@ export interface ReportListRepository {
 }
 
 type Flag = 0 | 1;
-type SqlRow = Omit<
-  ReportListRow,
-  'local_only' | 'unsent' | 'parked' | 'conflict' | 'needs_info_unseen'
-> &
-  Record<'local_only' | 'unsent' | 'parked' | 'conflict' | 'needs_info_unseen', Flag>;
+type FlagName = 'local_only' | 'unsent' | 'parked' | 'conflict' | 'needs_info_unseen';
+type SqlRow = Omit<ReportListRow, FlagName> &
+  Record<FlagName, Flag> & {
+    /** The status's place in the status order (report-order.ts), for merging. */
+    status_rank: number;
+  };
 
 type Params = Record<string, string | number>;
+/**
+ * How a page reads the mirror: `walk` follows the order's index; the others read the matching
+ * rows from a source (a search's hits by rowid, a program's range, the statuses' ranges) and sort
+ * them.
+ */
+type Plan = 'walk' | 'search' | 'program' | 'status';
 
 // Flags from a report's outbox entries, through the partial index on open entries (a parked
 // entry is open: said explicitly, so that SQLite sees the index applies).
@@ -80,10 +111,47 @@ const parkedFlag = (id: string): string =>
 
 const localOnly = `FROM drafts d WHERE NOT EXISTS (SELECT 1 FROM reports r WHERE r.id = d.report_id)`;
 const localMatch = `d.report_id IN (SELECT value FROM json_each(@local))`;
+const localProgram = `d.program_id = @program`;
+const DRAFT_RANK = statusRank('draft');
+
+/**
+ * Each order of the mirror: its ORDER BY (for a table alias) and the index it walks. The program
+ * order is by name as SQLite's NOCASE compares (report-order.ts does the same for the merge).
+ */
+const ORDERS: Record<ReportSort, { by: (t: string) => string; index: string }> = {
+  updated: { by: (t) => `${t}.updated_ms DESC, ${t}.id`, index: 'reports_list' },
+  status: {
+    by: (t) => `${t}.status_rank, ${t}.updated_ms DESC, ${t}.id`,
+    index: 'reports_by_status_rank',
+  },
+  program: {
+    by: (t) => `${t}.program_name COLLATE NOCASE, ${t}.program_id, ${t}.updated_ms DESC, ${t}.id`,
+    index: 'reports_by_program_name',
+  },
+  severity: {
+    by: (t) => `${t}.severity_score DESC, ${t}.updated_ms DESC, ${t}.id`,
+    index: 'reports_by_severity',
+  },
+};
+
+/**
+ * What reading a filter's rows and sorting them costs, in index steps of a walk: a search's hits
+ * are looked up by rowid and sorted (measured with issue 11's search); a row found in a program's
+ * or a status's range is read from the table and sorted (about 1.2 µs a row against 45 ns an
+ * index step at 100,000 reports).
+ */
+const HIT_COST = { search: 4, row: 25 } as const;
 
 function toRow(row: SqlRow): ReportListRow {
   return {
-    ...row,
+    id: row.id,
+    program_id: row.program_id,
+    program_name: row.program_name,
+    status: row.status,
+    display_status: row.display_status,
+    title: row.title,
+    updated_at: row.updated_at,
+    severity_score: row.severity_score,
     local_only: row.local_only === 1,
     unsent: row.unsent === 1,
     parked: row.parked === 1,
@@ -91,6 +159,13 @@ function toRow(row: SqlRow): ReportListRow {
     needs_info_unseen: row.needs_info_unseen === 1,
   };
 }
+
+const keyOf = (row: SqlRow) => ({
+  statusRank: row.status_rank,
+  programName: row.program_name,
+  programId: row.program_id,
+  severity: row.severity_score,
+});
 
 /** `status IN (@s0, @s1, …)`, or nothing for no filter. */
 function statusCondition(alias: string, count: number): string | null {
@@ -102,34 +177,52 @@ function whereOf(conditions: (string | null)[]): string {
   return present.length ? `WHERE ${present.join(' AND ')}` : '';
 }
 
+/** The shape of a mirrored query: what it filters on, in which order, read how. */
+interface Shape {
+  sort: ReportSort;
+  statuses: number;
+  program: boolean;
+  searching: boolean;
+  plan: Plan;
+}
+
+/**
+ * The index a shape reads and its conditions. A walk follows the order's index (newest first:
+ * the index of the one program or status filtered on, whose range is the list itself); the other
+ * plans read their source (`NOT INDEXED`: the search's hits by rowid) and sort what matches.
+ */
+function accessOf(shape: Shape): { index: string | null; conditions: (string | null)[] } {
+  const conditions = [
+    statusCondition('k', shape.statuses),
+    shape.program ? 'k.program_id = @program' : null,
+    shape.searching ? matchCondition('k') : null,
+  ];
+  if (shape.plan === 'search') return { index: null, conditions };
+  if (shape.plan === 'program') return { index: 'reports_by_program', conditions };
+  if (shape.plan === 'status') return { index: 'reports_by_status', conditions };
+  if (shape.sort === 'updated') {
+    const index = shape.program
+      ? 'reports_by_program'
+      : shape.statuses === 1
+        ? 'reports_by_status'
+        : 'reports_list';
+    return { index, conditions };
+  }
+  if (shape.sort === 'status' && shape.statuses > 0) {
+    // The ranges of the statuses filtered on, in rank order.
+    conditions.push(`k.status_rank IN (${namedPlaceholders('r', shape.statuses)})`);
+  }
+  return { index: ORDERS[shape.sort].index, conditions };
+}
+
 export function createReportListRepository(db: Db): ReportListRepository {
   const sqlite = db.sqlite;
   const searcher = createReportSearcher(db);
   const selectCounts = sqlite.prepare<[], { status: ReportStatus; n: number }>(
     'SELECT status, n FROM report_status_counts WHERE n > 0',
   );
-  const localPage = (searching: boolean) =>
-    sqlite.prepare<Params, SqlRow>(`
-      SELECT d.report_id AS id, d.program_id,
-        coalesce((SELECT p.name FROM programs p WHERE p.id = d.program_id), d.program_id)
-          AS program_name,
-        'draft' AS status, 'Draft (not sent yet)' AS display_status, d.title, d.updated_at,
-        1 AS local_only, 1 AS unsent, ${parkedFlag('d.report_id')},
-        d.conflict_json IS NOT NULL AS conflict, 0 AS needs_info_unseen
-      ${localOnly} ${searching ? `AND ${localMatch}` : ''}
-      ORDER BY d.updated_at DESC, d.report_id LIMIT @limit OFFSET @offset`);
-  const localCount = (searching: boolean) =>
-    sqlite
-      .prepare<Params, number>(
-        `SELECT count(*) ${localOnly} ${searching ? `AND ${localMatch}` : ''}`,
-      )
-      .pluck();
-  const local = {
-    all: { page: localPage(false), count: localCount(false) },
-    matching: { page: localPage(true), count: localCount(true) },
-  };
 
-  // Statements depend on the number of statuses and on search: built once per shape.
+  // Statements depend on the shape of the query: built once per shape.
   const statements = new Map<string, Database.Statement<Params, unknown>>();
   function statement<T>(key: string, sql: () => string): Database.Statement<Params, T> {
     let prepared = statements.get(key);
@@ -140,46 +233,95 @@ export function createReportListRepository(db: Db): ReportListRepository {
     return prepared as Database.Statement<Params, T>;
   }
 
+  /** Drafts made offline with the filters; paged only in the `updated` order (they come first). */
+  function localRows(program: boolean, searching: boolean, paged: boolean) {
+    return statement<SqlRow>(`local:${program}:${searching}:${paged}`, () => {
+      const where = [program ? localProgram : null, searching ? localMatch : null]
+        .filter((c) => c !== null)
+        .map((c) => `AND ${c}`)
+        .join(' ');
+      return `
+        SELECT d.report_id AS id, d.program_id,
+          coalesce((SELECT p.name FROM programs p WHERE p.id = d.program_id), d.program_id)
+            AS program_name,
+          'draft' AS status, 'Draft (not sent yet)' AS display_status, d.title, d.updated_at,
+          d.cvss_score AS severity_score, ${DRAFT_RANK} AS status_rank,
+          1 AS local_only, 1 AS unsent, ${parkedFlag('d.report_id')},
+          d.conflict_json IS NOT NULL AS conflict, 0 AS needs_info_unseen
+        ${localOnly} ${where}
+        ORDER BY d.updated_at DESC, d.report_id ${paged ? 'LIMIT @limit OFFSET @offset' : ''}`;
+    });
+  }
+  function localCount(program: boolean, searching: boolean) {
+    return statement<number>(`local-count:${program}:${searching}`, () => {
+      const where = [program ? localProgram : null, searching ? localMatch : null]
+        .filter((c) => c !== null)
+        .map((c) => `AND ${c}`)
+        .join(' ');
+      return `SELECT count(*) ${localOnly} ${where}`;
+    }).pluck();
+  }
+
   /**
    * The page's keys, then its rows by rowid (CROSS JOIN keeps the page the outer loop: with LIMIT
    * bound as a parameter, the planner otherwise scanned all of `reports` to join it).
-   * - `walk`: the list order itself. One status walks its range of `reports_by_status`; several
-   *   (or none) walk `reports_list`, which holds the status too, so skipped rows cost an index
-   *   step, not a table read. A search tests each entry's rowid against its hits, and the walk
-   *   stops at the page: cheap when hits are dense.
-   * - `hits`: a search's hits looked up by rowid and sorted: cheap when they are few.
    */
-  function mirroredPage(statuses: number, plan: 'walk' | 'hits', searching: boolean) {
-    return statement<SqlRow>(`page:${statuses}:${plan}:${searching}`, () => {
-      const index = statuses === 1 ? 'reports_by_status' : 'reports_list';
-      const access = plan === 'hits' ? 'NOT INDEXED' : `INDEXED BY ${index}`;
-      const where = whereOf([
-        statusCondition('k', statuses),
-        searching ? matchCondition('k') : null,
-      ]);
+  function mirroredPage(shape: Shape) {
+    const key = `page:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.plan}`;
+    return statement<SqlRow>(key, () => {
+      const { index, conditions } = accessOf(shape);
+      const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
+      const order = ORDERS[shape.sort].by;
       return `
         WITH page AS (
-          SELECT k.seq FROM reports AS k ${access} ${where}
-          ORDER BY k.updated_ms DESC, k.id LIMIT @limit OFFSET @offset)
+          SELECT k.seq FROM reports AS k ${access} ${whereOf(conditions)}
+          ORDER BY ${order('k')} LIMIT @limit OFFSET @offset)
         SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
-          coalesce(d.title, r.title) AS title, r.updated_at, 0 AS local_only,
-          ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
+          coalesce(d.title, r.title) AS title, r.updated_at, r.severity_score, r.status_rank,
+          0 AS local_only, ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
           d.conflict_json IS NOT NULL AS conflict,
           r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
         FROM page CROSS JOIN reports r ON r.seq = page.seq
         LEFT JOIN drafts d ON d.report_id = r.id
-        ORDER BY r.updated_ms DESC, r.id`;
+        ORDER BY ${order('r')}`;
     });
   }
 
-  /** Hits of some statuses: their ranges of the status index (`walk`), or the hits' rows. */
-  function countWithStatus(statuses: number, plan: 'walk' | 'hits') {
-    return statement<number>(`count:${statuses}:${plan}`, () => {
-      const access = plan === 'hits' ? 'NOT INDEXED' : 'INDEXED BY reports_by_status';
-      const where = whereOf([statusCondition('k', statuses), matchCondition('k')]);
+  /** Matching mirrored reports: the range of an index (`walk`), or the matching rows. */
+  function countMatching(statuses: number, program: boolean, plan: 'walk' | 'hits') {
+    return statement<number>(`count:${statuses}:${program}:${plan}`, () => {
+      const index = program ? 'reports_by_program' : 'reports_by_status';
+      const access = plan === 'hits' ? 'NOT INDEXED' : `INDEXED BY ${index}`;
+      const where = whereOf([
+        statusCondition('k', statuses),
+        program ? 'k.program_id = @program' : null,
+        matchCondition('k'),
+      ]);
       return `SELECT count(*) FROM reports AS k ${access} ${where}`;
     }).pluck();
   }
+
+  /** A program's mirrored reports (of some statuses), from the counts the triggers keep. */
+  function programCount(statuses: number) {
+    return statement<number>(`program-count:${statuses}`, () => {
+      const where = whereOf(['c.program_id = @program', statusCondition('c', statuses)]);
+      return `SELECT coalesce(sum(c.n), 0) FROM report_program_counts c ${where}`;
+    }).pluck();
+  }
+
+  // Every program with reports: its name from the programs mirrored, else from its newest report.
+  const selectPrograms = sqlite.prepare<[], { id: string; name: string; count: number }>(`
+    WITH counted AS (
+      SELECT program_id, sum(n) AS n FROM report_program_counts GROUP BY program_id
+      UNION ALL
+      SELECT d.program_id, count(*) ${localOnly} GROUP BY d.program_id)
+    SELECT c.program_id AS id, sum(c.n) AS count,
+      coalesce((SELECT p.name FROM programs p WHERE p.id = c.program_id),
+        (SELECT r.program_name FROM reports r INDEXED BY reports_by_program
+          WHERE r.program_id = c.program_id ORDER BY r.updated_ms DESC LIMIT 1),
+        c.program_id) AS name
+    FROM counted c GROUP BY c.program_id HAVING sum(c.n) > 0
+    ORDER BY name COLLATE NOCASE, id`);
 
   // All hits, whatever their status, from the index alone: its hits, minus those of queued rows
   // it must ignore, plus the rows matched without it that it does not hold as hits.
@@ -213,69 +355,208 @@ export function createReportListRepository(db: Db): ReportListRepository {
     return wanted.reduce((total, status) => total + (counts[status] ?? 0), 0);
   }
 
-  /** The page and total of mirrored reports. */
+  interface Filters {
+    statuses: readonly ReportStatus[];
+    program: string | null;
+    search: ReportSearch | null;
+  }
+
+  /**
+   * The mirrored reports of the filters: their total, and a reader of any window of them in
+   * `sort`, with the cheaper plan for that window.
+   */
   function mirroredPart(
-    statuses: readonly ReportStatus[],
-    search: ReportSearch | null,
-    window: { offset: number; limit: number },
+    sort: ReportSort,
+    filters: Filters,
     counts: Partial<Record<ReportStatus, number>>,
-  ): { rows: SqlRow[]; total: number } {
+  ): { total: number; read(window: { offset: number; limit: number }): SqlRow[] } {
+    const { statuses, program, search } = filters;
     const params: Params = {
       ...(search ? searchParams(search) : {}),
       ...namedValues('s', statuses),
+      ...namedValues('r', statuses.map(statusRank)),
+      ...(program !== null ? { program } : {}),
     };
-    const read = (plan: 'walk' | 'hits', total: number) => ({
-      rows:
-        window.limit > 0 && window.offset < total
-          ? mirroredPage(statuses.length, plan, search !== null).all({ ...params, ...window })
-          : [],
+    const all = sum(counts, []);
+    const ofStatuses = sum(counts, statuses);
+    const ofProgram = program === null ? null : (programCount(0).get(params) ?? 0);
+    const ofBoth =
+      program === null
+        ? ofStatuses
+        : statuses.length === 0
+          ? (ofProgram ?? 0)
+          : (programCount(statuses.length).get(params) ?? 0);
+
+    let total: number;
+    let hits = 0;
+    if (search === null) {
+      total = ofBoth;
+    } else {
+      hits =
+        (ftsHits.get(params) ?? 0) -
+        (ignoredHits.get(params) ?? 0) +
+        (extraNotHits.get(params) ?? 0);
+      if (statuses.length === 0 && program === null) {
+        total = hits;
+      } else {
+        const range = program !== null ? (ofProgram ?? 0) : ofStatuses;
+        const plan = 2 * hits < range ? 'hits' : 'walk';
+        total = countMatching(statuses.length, program !== null, plan).get(params) ?? 0;
+      }
+    }
+
+    // The index range a walk covers, and whether every entry in it is in the list.
+    const walkIn = walkRange(sort, { statuses, program, search }, { all, ofStatuses, ofProgram });
+    // The cheapest source of the matching rows, for reading them all and sorting them.
+    const sources: { plan: Plan; cost: number }[] = [];
+    if (search !== null) sources.push({ plan: 'search', cost: HIT_COST.search * hits });
+    if (program !== null)
+      sources.push({ plan: 'program', cost: (ofProgram ?? 0) + HIT_COST.row * total });
+    else if (statuses.length > 0)
+      sources.push({ plan: 'status', cost: ofStatuses + HIT_COST.row * total });
+    const source = sources.sort((a, b) => a.cost - b.cost)[0];
+    return {
       total,
+      read(window) {
+        if (window.limit <= 0 || window.offset >= total) return [];
+        let plan: Plan = 'walk';
+        if (!walkIn.exact && source) {
+          // Walking visits about (offset + limit) × range / matching entries (the whole range
+          // at most).
+          const steps = Math.min(
+            walkIn.size,
+            ((window.offset + window.limit) * walkIn.size) / Math.max(total, 1),
+          );
+          if (source.cost < steps) plan = source.plan;
+        }
+        const shape: Shape = {
+          sort,
+          statuses: statuses.length,
+          program: program !== null,
+          searching: search !== null,
+          plan,
+        };
+        return mirroredPage(shape).all({ ...params, ...window });
+      },
+    };
+  }
+
+  /** How many index entries a walk may visit, and whether each of them is in the list. */
+  function walkRange(
+    sort: ReportSort,
+    filters: Filters,
+    sizes: { all: number; ofStatuses: number; ofProgram: number | null },
+  ): { size: number; exact: boolean } {
+    const { statuses, program, search } = filters;
+    const searching = search !== null;
+    if (sort === 'updated' && program !== null)
+      return { size: sizes.ofProgram ?? 0, exact: statuses.length === 0 && !searching };
+    if (sort === 'updated' && statuses.length === 1)
+      return { size: sizes.ofStatuses, exact: !searching };
+    if (sort === 'status' && statuses.length > 0)
+      return { size: sizes.ofStatuses, exact: program === null && !searching };
+    return {
+      size: sizes.all,
+      exact: statuses.length === 0 && program === null && !searching,
+    };
+  }
+
+  /**
+   * The window of the list in an order where the drafts made offline sit among the mirrored
+   * reports: rows `offset - local` onwards of the mirror hold every mirrored row of the window,
+   * and each row's place is its rank in its own part plus the rows of the other part before it.
+   */
+  function mergedWindow(
+    sort: ReportSort,
+    locals: SqlRow[],
+    mirrored: { read(window: { offset: number; limit: number }): SqlRow[] },
+    offset: number,
+    limit: number,
+  ): SqlRow[] {
+    // A draft made offline comes before a mirrored report of the same key.
+    const before = (local: SqlRow, report: SqlRow) =>
+      compareLeading(sort, keyOf(local), keyOf(report)) <= 0;
+    const from = Math.max(0, offset - locals.length);
+    const wanted = offset + limit - from;
+    const fetched = mirrored.read({ offset: from, limit: wanted });
+    const ended = fetched.length < wanted;
+    const placed: { at: number; row: SqlRow }[] = [];
+    let localsBefore = 0;
+    fetched.forEach((report, i) => {
+      while (localsBefore < locals.length && before(locals[localsBefore] as SqlRow, report))
+        localsBefore++;
+      placed.push({ at: from + i + localsBefore, row: report });
     });
-    if (search === null) return read('walk', sum(counts, statuses));
-    const hits =
-      (ftsHits.get(params) ?? 0) - (ignoredHits.get(params) ?? 0) + (extraNotHits.get(params) ?? 0);
-    // Walking the list visits about (offset + limit) × mirror / hits entries; reading the hits
-    // costs about four entry visits each (a lookup, then the sort).
-    const plan =
-      4 * hits * hits < (window.offset + window.limit) * sum(counts, []) ? 'hits' : 'walk';
-    if (statuses.length === 0) return read(plan, hits);
-    const range = sum(counts, statuses);
-    const total = countWithStatus(statuses.length, 2 * hits < range ? 'hits' : 'walk').get(params);
-    return read(plan, total ?? 0);
+    let reportsBefore = 0;
+    locals.forEach((local, i) => {
+      while (reportsBefore < fetched.length && !before(local, fetched[reportsBefore] as SqlRow))
+        reportsBefore++;
+      // Before the first row read: known only when that is the list's first (else it is above
+      // the window); after the last: known only when the mirror ended there (else below).
+      if (reportsBefore === 0 && from > 0 && fetched.length > 0) return;
+      if (reportsBefore === fetched.length && !ended && fetched.length > 0) return;
+      placed.push({ at: from + reportsBefore + i, row: local });
+    });
+    return placed
+      .filter((p) => p.at >= offset && p.at < offset + limit)
+      .sort((a, b) => a.at - b.at)
+      .map((p) => p.row);
   }
 
   return {
     countByStatus,
     page(query) {
       const statuses = [...new Set(query.status ?? [])];
+      const program = query.program || null;
+      // One program's reports by program are its reports newest first.
+      const sort: ReportSort =
+        program !== null && query.sort === 'program' ? 'updated' : (query.sort ?? 'updated');
       const limit = Math.max(0, Math.trunc(query.limit));
       const offset = Math.max(0, Math.trunc(query.offset));
       const search = query.search === undefined ? null : searcher.prepare(query.search);
 
       const mirrored = countByStatus();
       const withLocal = statuses.length === 0 || statuses.includes('draft');
-      const localParams: Params = search ? { local: JSON.stringify(search.localHits) } : {};
-      const locals = search ? local.matching : local.all;
-      const localAll = local.all.count.get({}) ?? 0;
-      const localTotal = !withLocal ? 0 : search ? (locals.count.get(localParams) ?? 0) : localAll;
+      const localParams: Params = {
+        ...(search ? { local: JSON.stringify(search.localHits) } : {}),
+        ...(program !== null ? { program } : {}),
+      };
+      const localAll = localCount(false, false).get({}) ?? 0;
+      const localTotal = !withLocal
+        ? 0
+        : search || program !== null
+          ? (localCount(program !== null, search !== null).get(localParams) ?? 0)
+          : localAll;
       const counts = { ...mirrored };
       if (localAll > 0) counts.draft = (counts.draft ?? 0) + localAll;
 
+      const rest = mirroredPart(sort, { statuses, program, search }, mirrored);
       const rows: SqlRow[] = [];
-      if (withLocal && offset < localTotal) {
-        rows.push(...locals.page.all({ ...localParams, limit, offset }));
+      if (sort === 'updated' || localTotal === 0) {
+        // The drafts made offline first, then the mirror.
+        if (localTotal > 0 && offset < localTotal) {
+          rows.push(
+            ...localRows(program !== null, search !== null, true).all({
+              ...localParams,
+              limit,
+              offset,
+            }),
+          );
+        }
+        rows.push(
+          ...rest.read({ offset: Math.max(0, offset - localTotal), limit: limit - rows.length }),
+        );
+      } else {
+        const locals = localRows(program !== null, search !== null, false)
+          .all(localParams)
+          .sort((a, b) => compareLeading(sort, keyOf(a), keyOf(b)));
+        rows.push(...mergedWindow(sort, locals, rest, offset, limit));
       }
-      const rest = mirroredPart(
-        statuses,
-        search,
-        { offset: Math.max(0, offset - localTotal), limit: limit - rows.length },
-        mirrored,
-      );
-      rows.push(...rest.rows);
       return {
         rows: rows.map(toRow),
         total: localTotal + rest.total,
         counts,
+        programs: selectPrograms.all(),
         indexing: search?.indexing ?? 0,
       };
     },

@@ -8,6 +8,7 @@ import type {
   ReportSummary,
 } from './api-types';
 import { createReportSearcher, matchCondition, searchParams } from './report-search';
+import { cvssScore, statusRankSql } from './report-order';
 import { bit, namedPlaceholders, namedValues, timeMs } from './sql-values';
 
 /** What the report list shows: the indexed columns, without parsing the full JSON. */
@@ -139,16 +140,22 @@ export function createReportsRepository(db: Db): ReportsRepository {
     `SELECT r.seq, r.status, r.revision, r.updated_ms, d.report_json
      FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?`,
   );
+  // The list sorts a report with a local draft by the draft's score (see migration 7); a list page
+  // carries no vector, so a summary keeps the stored scores.
+  const draftScore = 'SELECT d.cvss_score FROM drafts d WHERE d.report_id = @id';
   const upsertFull = sqlite.prepare(`
     INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
       created_at, updated_at, updated_ms, submitted_at, withdrawn_at, has_payout, payout_status,
-      needs_info_seen, stale, has_full, fetched_at)
+      needs_info_seen, stale, has_full, fetched_at, status_rank, cvss_score, severity_score)
     VALUES (@id, @program_id, @program_name, @status, @display_status, @title, @revision,
       @created_at, @updated_at, @updated_ms, @submitted_at, @withdrawn_at, @has_payout,
-      @payout_status, 0, 0, 1, @fetched_at)
+      @payout_status, 0, 0, 1, @fetched_at, ${statusRankSql('@status')}, @cvss_score,
+      CASE WHEN EXISTS (${draftScore}) THEN (${draftScore}) ELSE @cvss_score END)
     ON CONFLICT (id) DO UPDATE SET
       program_id = excluded.program_id, program_name = excluded.program_name,
       status = excluded.status, display_status = excluded.display_status,
+      status_rank = excluded.status_rank, cvss_score = excluded.cvss_score,
+      severity_score = excluded.severity_score,
       title = excluded.title, revision = excluded.revision, created_at = excluded.created_at,
       updated_at = excluded.updated_at, updated_ms = excluded.updated_ms,
       submitted_at = excluded.submitted_at, withdrawn_at = excluded.withdrawn_at,
@@ -166,11 +173,14 @@ export function createReportsRepository(db: Db): ReportsRepository {
   );
   const upsertSummary = sqlite.prepare(`
     INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
-      created_at, updated_at, updated_ms, submitted_at, withdrawn_at, stale)
+      created_at, updated_at, updated_ms, submitted_at, withdrawn_at, stale, status_rank,
+      severity_score)
     VALUES (@id, @program_id, @program_name, @status, @display_status, @title, @revision,
-      @created_at, @updated_at, @updated_ms, @submitted_at, @withdrawn_at, 1)
+      @created_at, @updated_at, @updated_ms, @submitted_at, @withdrawn_at, 1,
+      ${statusRankSql('@status')}, (${draftScore}))
     ON CONFLICT (id) DO UPDATE SET
       program_name = excluded.program_name, status = excluded.status,
+      status_rank = excluded.status_rank,
       display_status = excluded.display_status, title = excluded.title,
       revision = excluded.revision, created_at = excluded.created_at,
       updated_at = excluded.updated_at, updated_ms = excluded.updated_ms,
@@ -279,6 +289,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
             has_payout: bit(report.payout != null),
             payout_status: report.payout?.status ?? null,
             fetched_at: fetchedAt,
+            cvss_score: cvssScore(report.cvss_vector),
           }) as { seq: number };
           upsertDocument.run(seq, json);
           writeAttachments(report);

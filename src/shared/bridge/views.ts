@@ -137,13 +137,38 @@ export interface ReportListItem {
   unsent: boolean;
   conflict: boolean;
   needsAction: boolean;
+  /**
+   * The CVSS 3.1 base score the list sorts by (the local draft's vector while there is one);
+   * null without a valid vector.
+   */
+  severity?: number | null;
 }
+
+/**
+ * The reports list's orders: newest update first (drafts not sent yet on top); by status (the
+ * way through triage, then the decisions); by program name; by severity (the CVSS 3.1 base score
+ * of the report's vector, or of the local draft's while there is one; highest first, none last).
+ * Each order ends with the newest update first.
+ */
+export const REPORT_SORTS = ['updated', 'status', 'program', 'severity'] as const;
+export type ReportSort = (typeof REPORT_SORTS)[number];
 
 export interface ReportQuery {
   status?: ReportStatus[];
+  /** Only this program's reports (a program id). */
+  program?: string;
   search?: string;
+  /** The order (default `updated`). */
+  sort?: ReportSort;
   offset?: number;
   limit?: number;
+}
+
+/** A program the researcher has reports in (drafts not sent yet included), for the filter. */
+export interface ReportProgramCount {
+  id: string;
+  name: string;
+  count: number;
 }
 
 /** One page of the reports list, with what the screen shows around it. */
@@ -153,6 +178,8 @@ export interface ReportListPage {
   total: number;
   /** Every report by status, drafts not sent yet included (not narrowed by filter or search). */
   counts: Partial<Record<ReportStatus, number>>;
+  /** Every program with reports, by name, with how many (not narrowed by filter or search). */
+  programs: ReportProgramCount[];
   /**
    * Reports written a moment ago that this search could not look at yet (0 when it saw them
    * all); asking again shortly finds them.
