@@ -26,13 +26,13 @@ describe('change counters', () => {
     expect(moved()).toBe(true);
     t.store.reports.markNeedsInfoSeen(report.id);
     expect(moved()).toBe(true);
-    t.store.threadSeen.start(report.id, 1);
+    t.store.threads.start(report.id, 0);
     expect(moved()).toBe(true);
-    t.store.threadSeen.start(report.id, 2);
+    t.store.threads.start(report.id, 1);
     expect(moved()).toBe(false);
-    t.store.threadSeen.mark(report.id, 2);
+    t.store.threads.markRead(report.id);
     expect(moved()).toBe(true);
-    expect(t.store.threadSeen.all()).toEqual({ [report.id]: 2 });
+    expect(t.store.threads.unread()).toEqual([]);
 
     // The same report again, a draft, the outbox, other state: the inbox is unchanged.
     t.store.reports.upsertReports([{ ...report, status: 'needs_info', revision: 2 }]);
@@ -45,7 +45,7 @@ describe('change counters', () => {
     });
     t.store.outbox.enqueue({ reportId: 'local', kind: 'save_report', payload: {} });
     t.store.syncState.set('something.else', 1);
-    t.store.threadSeen.mark(report.id, 2);
+    t.store.threads.markRead(report.id);
     expect(moved()).toBe(false);
 
     t.store.reports.deleteReport(report.id);
@@ -53,20 +53,57 @@ describe('change counters', () => {
   });
 });
 
-describe('threads read', () => {
-  it('migration 6 moves the JSON object of version 5 into one row per report', () => {
+describe('threads', () => {
+  it('count their triage messages as they come and go, and index the unread ones', () => {
+    const report = makeReport({ status: 'triaging', submitted_at: '2025-01-01T00:00:00Z' });
+    t.store.reports.upsertReports([report]);
+    const agent = makeMessage({ author: 'agent' });
+    const mine = makeMessage({ author: 'researcher' });
+    t.store.messages.replaceThread(report.id, [agent, mine]);
+    expect(t.store.threads.triage(report.id)).toBe(1);
+    // Not counted yet: nothing is unread (a report seen for the first time is history).
+    expect(t.store.threads.isCounted(report.id)).toBe(false);
+    expect(t.store.threads.unread()).toEqual([]);
+    t.store.threads.start(report.id, 0);
+    expect(t.store.threads.unread()).toEqual([{ reportId: report.id, unread: 1 }]);
+    const team = makeMessage({ author: 'founder' });
+    t.store.messages.replaceThread(report.id, [agent, mine, team]);
+    expect(t.store.threads.unread()).toEqual([{ reportId: report.id, unread: 2 }]);
+    t.store.threads.markRead(report.id);
+    expect(t.store.threads.unread()).toEqual([]);
+    t.store.messages.replaceThread(report.id, [mine]);
+    expect(t.store.threads.triage(report.id)).toBe(0);
+    expect(t.store.threads.triage('no-such-report')).toBe(0);
+  });
+
+  it('migrations 6 and 8 keep the threads read of a version-5 file and count its messages', () => {
     const file = `${t.file}.v5`;
     const v5 = openDatabase(file, { migrations: migrations.slice(0, 5) });
+    const insert = v5.sqlite.prepare(
+      `INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
+         updated_ms) VALUES (?, 'p', 'P', 'triaging', 'x', 't', 1, 0)`,
+    );
+    const message = v5.sqlite.prepare(
+      `INSERT INTO messages (report_id, id, position, author, body, attachments_json, fingerprint)
+       VALUES (?, ?, ?, ?, 'hi', '[]', 'f')`,
+    );
+    for (const id of ['r1', 'r2', 'r3']) insert.run(id);
+    ['agent', 'founder', 'researcher'].forEach((author, i) =>
+      message.run('r1', `m${i}`, i, author),
+    );
+    message.run('r2', 'm9', 0, 'agent');
     v5.sqlite
       .prepare("INSERT INTO sync_state (name, value_json, updated_at) VALUES (?, ?, 'now')")
-      .run('inbox.thread_seen', JSON.stringify({ r1: 2, r2: 0 }));
+      .run('inbox.thread_seen', JSON.stringify({ r1: 1, r3: 0 }));
     v5.close();
-    const v6 = openStore({ file, dataDir: t.dir });
+    const v8 = openStore({ file, dataDir: t.dir });
     try {
-      expect(v6.threadSeen.all()).toEqual({ r1: 2, r2: 0 });
-      expect(v6.syncState.get('inbox.thread_seen')).toBeNull();
+      expect(v8.threads.unread()).toEqual([{ reportId: 'r1', unread: 1 }]);
+      expect(['r1', 'r2', 'r3'].map((id) => v8.threads.isCounted(id))).toEqual([true, false, true]);
+      expect(['r1', 'r2', 'r3'].map((id) => v8.threads.triage(id))).toEqual([2, 1, 0]);
+      expect(v8.syncState.get('inbox.thread_seen')).toBeNull();
     } finally {
-      v6.close();
+      v8.close();
     }
   });
 });

@@ -14,7 +14,7 @@ import { createReportListRepository, type ReportListRepository } from './report-
 import { createReportsRepository, type ReportsRepository } from './reports';
 import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
-import { createThreadSeenRepository, type ThreadSeenRepository } from './thread-seen';
+import { createThreadsRepository, type ThreadsRepository } from './threads';
 
 export interface Store {
   readonly db: Db;
@@ -27,8 +27,8 @@ export interface Store {
   readonly syncState: SyncStateRepository;
   /** Bumped by triggers when what a derived view reads changes (see change-counters.ts). */
   readonly changes: ChangeCounters;
-  /** The inbox's threads read (see thread-seen.ts). */
-  readonly threadSeen: ThreadSeenRepository;
+  /** Each thread's triage messages and how many were read (see threads.ts). */
+  readonly threads: ThreadsRepository;
   readonly drafts: DraftsRepository;
   readonly outbox: OutboxRepository;
   readonly evidence: EvidenceRepository;
@@ -60,7 +60,7 @@ export function openStore(options: OpenStoreOptions): Store {
     account: createAccountRepository(db),
     syncState: createSyncStateRepository(db),
     changes: createChangeCounters(db),
-    threadSeen: createThreadSeenRepository(db),
+    threads: createThreadsRepository(db),
     drafts: createDraftsRepository(db),
     outbox: createOutboxRepository(db),
     evidence: createEvidenceRepository(db, options.dataDir),
@@ -92,5 +92,5 @@ export type * from './reports';
 export type * from './report-list';
 export type * from './search';
 export type * from './sync-state';
-export type { ThreadSeenRepository } from './thread-seen';
+export type { ThreadsRepository } from './threads';
 export type { ProgramFilters } from '../../shared/rules/program-filters';
