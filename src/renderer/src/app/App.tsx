@@ -8,7 +8,6 @@ import { FirstRun } from '../screens/first-run/FirstRun';
 import { ProgramsScreen } from '../screens/programs/ProgramsScreen';
 import { ProgramScreen } from '../screens/programs/ProgramScreen';
 import { ReportsScreen } from '../screens/reports/ReportsScreen';
-import { ReportScreen } from '../screens/report/ReportScreen';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { PayoutsScreen } from '../screens/payouts/PayoutsScreen';
 
@@ -19,10 +18,11 @@ function CurrentScreen() {
       return <ProgramsScreen />;
     case 'program':
       return <ProgramScreen key={route.programId} programId={route.programId} />;
+    // One workspace for both: the list stays (and keeps its place) as reports open beside it.
     case 'reports':
-      return <ReportsScreen />;
+      return <ReportsScreen selectedId={null} />;
     case 'report':
-      return <ReportScreen key={route.reportId} reportId={route.reportId} />;
+      return <ReportsScreen selectedId={route.reportId} />;
     case 'payouts':
       return <PayoutsScreen />;
     case 'account':

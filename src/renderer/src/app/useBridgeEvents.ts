@@ -81,6 +81,11 @@ export function runCommand(
     navigate({ name: 'reports' });
     // The reports screen focuses its searchbox when it mounts with this flag.
     pendingSearchFocus.value = true;
+  } else if (name === 'new-report') {
+    // A screen without its own "New report" (a program page has one): the reports screen asks
+    // for the program.
+    useReports.getState().setNewReport(true);
+    navigate({ name: 'reports' });
   }
 }
 

@@ -16,12 +16,32 @@ function systemTheme(): Theme {
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
+const LIST_WIDTH_KEY = 'bountyDesk.reportsListWidth';
+/** The reports list's width in the two-pane workspace, in CSS pixels. */
+export const LIST_WIDTH = { min: 280, max: 960, initial: 420 } as const;
+
+const clampWidth = (px: number): number =>
+  Math.round(Math.min(LIST_WIDTH.max, Math.max(LIST_WIDTH.min, px)));
+
+function storedListWidth(): number {
+  try {
+    const v = Number(window.localStorage.getItem(LIST_WIDTH_KEY));
+    return Number.isFinite(v) && v > 0 ? clampWidth(v) : LIST_WIDTH.initial;
+  } catch {
+    return LIST_WIDTH.initial;
+  }
+}
+
 interface PrefsState {
   theme: Theme;
   /** True once the user picked a theme; until then the system's preference is followed. */
   themeChosen: boolean;
   toggleTheme(): void;
   followSystem(theme: Theme): void;
+  /** The reports list's width beside the open report (remembered across starts). */
+  listWidth: number;
+  /** Sets the width while it is dragged; `remember` keeps it for the next start too. */
+  setListWidth(px: number, remember: boolean): void;
 }
 
 export const usePrefs = create<PrefsState>((set, get) => ({
@@ -38,5 +58,16 @@ export const usePrefs = create<PrefsState>((set, get) => ({
   },
   followSystem(theme) {
     if (!get().themeChosen) set({ theme });
+  },
+  listWidth: storedListWidth(),
+  setListWidth(px, remember) {
+    const listWidth = clampWidth(px);
+    set({ listWidth });
+    if (!remember) return;
+    try {
+      window.localStorage.setItem(LIST_WIDTH_KEY, String(listWidth));
+    } catch {
+      // Storage can be unavailable; the width then lasts for this session.
+    }
   },
 }));

@@ -1,6 +1,11 @@
 import { create } from 'zustand';
 import type { ReportStatus } from '../../../shared/api';
-import type { ReportListItem, ReportListPage } from '../../../shared/bridge/views';
+import type {
+  ReportListItem,
+  ReportListPage,
+  ReportProgramCount,
+  ReportSort,
+} from '../../../shared/bridge/views';
 import { bridge } from '../bridge';
 import { reportError } from './notices';
 
@@ -19,8 +24,13 @@ const INDEXING_RETRY_MS = 1_000;
 interface ReportsState {
   search: string;
   statuses: ReportStatus[];
+  /** Only this program's reports (null: every program). */
+  program: string | null;
+  sort: ReportSort;
   total: number | null;
   counts: Partial<Record<ReportStatus, number>>;
+  /** Every program with reports, for the program filter. */
+  programs: ReportProgramCount[];
   /** Reports the last search could not look at yet (being indexed). */
   indexing: number;
   blocks: Record<number, ReportListItem[]>;
@@ -30,6 +40,11 @@ interface ReportsState {
   queryVersion: number;
   setSearch(search: string): void;
   toggleStatus(status: ReportStatus): void;
+  setProgram(program: string | null): void;
+  setSort(sort: ReportSort): void;
+  /** The "New report" dialog (the program to report to) is open. */
+  newReport: boolean;
+  setNewReport(open: boolean): void;
   reload(): Promise<void>;
   /** The rows in view (overscan included): their blocks are fetched when missing. */
   ensureRange(first: number, last: number): void;
@@ -38,6 +53,12 @@ interface ReportsState {
 const pending = new Set<string>();
 let view = { first: 0, last: 0 };
 let retry: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The report the list itself opened (a click, the arrow keys): its editor leaves the keyboard
+ * focus in the list instead of taking it for the title. Not state: read once, as it opens.
+ */
+export const listSelection = { openedFromList: null as string | null };
 
 /**
  * The list's scroll offset, kept when the screen is left and shown again. Not state: it changes
@@ -63,10 +84,12 @@ function trim(blocks: Record<number, ReportListItem[]>): Record<number, ReportLi
 
 export const useReports = create<ReportsState>((set, get) => {
   function query(block: number) {
-    const { search, statuses } = get();
+    const { search, statuses, program, sort } = get();
     return bridge.listReports({
       ...(search.trim() ? { search: search.trim() } : {}),
       ...(statuses.length ? { status: statuses } : {}),
+      ...(program ? { program } : {}),
+      ...(sort !== 'updated' ? { sort } : {}),
       offset: block * REPORT_BLOCK,
       limit: REPORT_BLOCK,
     });
@@ -75,7 +98,12 @@ export const useReports = create<ReportsState>((set, get) => {
   function summary(page: ReportListPage) {
     clearTimeout(retry);
     if (page.indexing > 0) retry = setTimeout(() => void get().reload(), INDEXING_RETRY_MS);
-    return { total: page.total, counts: page.counts, indexing: page.indexing };
+    return {
+      total: page.total,
+      counts: page.counts,
+      programs: page.programs,
+      indexing: page.indexing,
+    };
   }
 
   async function fetchBlock(block: number, generation: number): Promise<void> {
@@ -103,8 +131,11 @@ export const useReports = create<ReportsState>((set, get) => {
   return {
     search: '',
     statuses: [],
+    program: null,
+    sort: 'updated',
     total: null,
     counts: {},
+    programs: [],
     indexing: 0,
     blocks: {},
     generation: 0,
@@ -119,6 +150,18 @@ export const useReports = create<ReportsState>((set, get) => {
         : [...get().statuses, status];
       set({ statuses });
       requery();
+    },
+    setProgram(program) {
+      set({ program });
+      requery();
+    },
+    setSort(sort) {
+      set({ sort });
+      requery();
+    },
+    newReport: false,
+    setNewReport(newReport) {
+      set({ newReport });
     },
     async reload() {
       const generation = get().generation + 1;

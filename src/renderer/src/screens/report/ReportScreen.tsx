@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useReport } from '../../stores/report';
+import { listSelection } from '../../stores/reports';
 import { DraftEditor } from './editor/DraftEditor';
 import { SubmittedReport } from './page/SubmittedReport';
 
@@ -7,6 +8,8 @@ import { SubmittedReport } from './page/SubmittedReport';
 export function ReportScreen({ reportId }: { reportId: string }) {
   const detail = useReport((s) => (s.reportId === reportId ? s.detail : undefined));
   const open = useReport((s) => s.open);
+  // Opened from the reports list (a click, the arrow keys): the keyboard focus stays there.
+  const [fromList] = useState(() => listSelection.openedFromList === reportId);
   useEffect(() => {
     void open(reportId);
   }, [reportId, open]);
@@ -14,7 +17,10 @@ export function ReportScreen({ reportId }: { reportId: string }) {
   // at the scroll position the editor had.
   const submitted = !!detail?.report && detail.report.status !== 'draft';
   useEffect(() => {
-    document.querySelector('main.content')?.scrollTo({ top: 0 });
+    // Beside the reports list the report scrolls in its own pane.
+    (
+      document.querySelector('.workspace-detail') ?? document.querySelector('main.content')
+    )?.scrollTo({ top: 0 });
   }, [reportId, submitted]);
   if (detail === undefined) return <p className="loading">Loading report…</p>;
   if (detail === null) {
@@ -28,7 +34,10 @@ export function ReportScreen({ reportId }: { reportId: string }) {
   const report = detail.report;
   if (report && report.status !== 'draft')
     return <SubmittedReport detail={detail} report={report} />;
-  if (detail.draft) return <DraftEditor key={detail.id} detail={detail} draft={detail.draft} />;
+  if (detail.draft)
+    return (
+      <DraftEditor key={detail.id} detail={detail} draft={detail.draft} focusTitle={!fromList} />
+    );
   return (
     <div className="screen">
       <h1>{report?.title ?? 'Report'}</h1>

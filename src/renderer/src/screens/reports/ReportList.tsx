@@ -1,16 +1,57 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { listScroll, reportAt, useReports } from '../../stores/reports';
+import type { ReportListItem } from '../../../../shared/bridge/views';
+import {
+  listScroll,
+  listSelection,
+  REPORT_BLOCK,
+  reportAt,
+  useReports,
+} from '../../stores/reports';
+import { navigate } from '../../stores/router';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
 
+/** Where the list's row `index` (0-based) is, among the blocks loaded; -1 when not loaded. */
+function indexOf(blocks: Record<number, ReportListItem[]>, id: string | null): number {
+  if (id === null) return -1;
+  for (const [block, items] of Object.entries(blocks)) {
+    const at = items.findIndex((item) => item.id === id);
+    if (at >= 0) return Number(block) * REPORT_BLOCK + at;
+  }
+  return -1;
+}
+
+/**
+ * Moves the keyboard focus into the open report: its heading, once it has loaded (the pane shows
+ * "Loading report…" until then).
+ */
+export function focusOpenReport(): void {
+  let frames = 0;
+  const place = (): void => {
+    const pane = document.querySelector('.workspace-detail');
+    const heading = pane?.querySelector<HTMLElement>('h1');
+    if (pane && heading && !pane.querySelector('.loading')) {
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus();
+      return;
+    }
+    if (++frames < 120) requestAnimationFrame(place);
+  };
+  requestAnimationFrame(place);
+}
+
 /**
  * The mirror's reports, virtualized: only the rows in view exist in the DOM, and only their
  * blocks are fetched. The scroll offset survives reloads (the rows are swapped in place) and
- * leaving the screen; a new search or filter starts again at the top.
+ * leaving the screen; a new search, filter or order starts again at the top.
+ *
+ * The open report's row is selected. The list is one tab stop (the selected or last focused
+ * row); up/down (Home, End, Page Up, Page Down) move to another row and, beside the open report,
+ * open it; Enter opens the row and moves the focus into the report.
  */
-export function ReportList() {
+export function ReportList({ selectedId, narrow }: { selectedId: string | null; narrow: boolean }) {
   const total = useReports((s) => s.total);
   const blocks = useReports((s) => s.blocks);
   const queryVersion = useReports((s) => s.queryVersion);
@@ -43,8 +84,75 @@ export function ReportList() {
     virtualizer.scrollToOffset(0);
   }, [queryVersion, virtualizer]);
 
+  const selectedIndex = useMemo(() => indexOf(blocks, selectedId), [blocks, selectedId]);
+
+  // A report opened from elsewhere (the inbox, a link) is scrolled into view once it is found.
+  const revealed = useRef<string | null>(null);
+  useEffect(() => {
+    if (selectedId === null || selectedIndex < 0 || revealed.current === selectedId) return;
+    revealed.current = selectedId;
+    if (selectedIndex < first || selectedIndex > last) {
+      virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
+    }
+  }, [selectedId, selectedIndex, first, last, virtualizer]);
+
+  // The row last focused, as long as the same report stays open (else the open report's row).
+  const [focused, setFocused] = useState<{ index: number; openId: string | null } | null>(null);
+  const rendered = (index: number): boolean => index >= first && index <= last && index >= 0;
+  const focusIndex = focused && focused.openId === selectedId ? focused.index : -1;
+  const tabStop = rendered(focusIndex)
+    ? focusIndex
+    : rendered(selectedIndex)
+      ? selectedIndex
+      : first;
+
+  /** A row to move to once its block is loaded and it is rendered. */
+  const target = useRef<{ index: number; enter: boolean } | null>(null);
+  function settle(): void {
+    const wanted = target.current;
+    if (!wanted) return;
+    const item = reportAt(useReports.getState().blocks, wanted.index);
+    const link = scrollRef.current?.querySelector<HTMLElement>(
+      `[aria-posinset="${wanted.index + 1}"] a`,
+    );
+    if (!item || !link) return;
+    target.current = null;
+    link.focus();
+    const open = wanted.enter || !narrow;
+    if (open && item.id !== selectedId) {
+      listSelection.openedFromList = item.id;
+      navigate({ name: 'report', reportId: item.id });
+    }
+    if (wanted.enter) focusOpenReport();
+  }
+  useEffect(() => settle());
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>): void {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const row = (e.target as HTMLElement).closest('[aria-posinset]');
+    if (!row || count === 0) return;
+    const current = Number(row.getAttribute('aria-posinset')) - 1;
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 0) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: count - 1,
+      PageDown: current + page,
+      PageUp: current - page,
+      Enter: current,
+    };
+    const next = moves[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    const index = Math.min(count - 1, Math.max(0, next));
+    target.current = { index, enter: e.key === 'Enter' };
+    if (!rendered(index)) virtualizer.scrollToIndex(index, { align: 'auto' });
+    settle();
+  }
+
   return (
-    <div ref={scrollRef} className="report-scroller">
+    <div ref={scrollRef} className="report-scroller" onKeyDown={onKeyDown}>
       <div
         role="list"
         aria-label="Reports"
@@ -61,9 +169,14 @@ export function ReportList() {
               aria-posinset={v.index + 1}
               className="report-item"
               style={{ transform: `translateY(${v.start}px)`, height: v.size }}
+              onFocus={() => setFocused({ index: v.index, openId: selectedId })}
             >
               {item ? (
-                <ReportRow item={item} />
+                <ReportRow
+                  item={item}
+                  selected={item.id === selectedId}
+                  tabStop={v.index === tabStop}
+                />
               ) : (
                 <div className="report-row placeholder">Loading…</div>
               )}

@@ -1,8 +1,10 @@
 import type { ReportListItem } from '../../../../shared/bridge/views';
+import { cvssSeverity } from '../../../../shared/rules/cvss';
 import { Badge } from '../../components/Badge';
 import { routeHash } from '../../app/routes';
 import { navigate } from '../../stores/router';
-import { formatTime, STATUS_LABELS } from '../../lib/format';
+import { listSelection } from '../../stores/reports';
+import { formatTime, humanize, STATUS_LABELS } from '../../lib/format';
 
 export function ReportBadges({ item }: { item: ReportListItem }) {
   return (
@@ -15,15 +17,31 @@ export function ReportBadges({ item }: { item: ReportListItem }) {
   );
 }
 
-export function ReportRow({ item }: { item: ReportListItem }) {
+/**
+ * One report of the list. Its link opens the report beside the list (the keyboard focus stays
+ * in the list); only the selected row, or the one the list last focused, is a tab stop.
+ */
+export function ReportRow({
+  item,
+  selected = false,
+  tabStop = true,
+}: {
+  item: ReportListItem;
+  selected?: boolean;
+  tabStop?: boolean;
+}) {
   const route = { name: 'report', reportId: item.id } as const;
+  const severity = item.severity ?? null;
   return (
-    <div className="report-row">
+    <div className={selected ? 'report-row selected' : 'report-row'}>
       <div className="row-head">
         <a
           href={routeHash(route)}
+          aria-current={selected ? 'true' : undefined}
+          tabIndex={tabStop ? 0 : -1}
           onClick={(e) => {
             e.preventDefault();
+            listSelection.openedFromList = item.id;
             navigate(route);
           }}
         >
@@ -39,6 +57,11 @@ export function ReportRow({ item }: { item: ReportListItem }) {
           <span>{item.displayStatus}</span>
         ) : null}
         <span>{item.programName}</span>
+        {severity !== null ? (
+          <span className="severity">
+            CVSS {severity.toFixed(1)} {humanize(cvssSeverity(severity))}
+          </span>
+        ) : null}
         <span>Updated {formatTime(item.updatedAt)}</span>
       </div>
     </div>

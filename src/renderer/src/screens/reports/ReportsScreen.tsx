@@ -1,10 +1,28 @@
-import { useEffect, useRef, useState } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type RefObject,
+} from 'react';
 import { REPORT_STATUSES } from '../../../../shared/api';
+import type { ReportSort } from '../../../../shared/bridge/views';
 import { useReports } from '../../stores/reports';
 import { useCommand } from '../../stores/commands';
+import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
+import { navigate } from '../../stores/router';
+import { useReadOnlyReason } from '../../stores/session';
 import { STATUS_LABELS } from '../../lib/format';
 import { pendingSearchFocus } from '../../app/useBridgeEvents';
+import { PaneSeparator } from '../../components/PaneSeparator';
+import { DisabledReason } from '../../components/DisabledReason';
+import { ReportScreen } from '../report/ReportScreen';
+import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
+
+const isMac = /Mac/u.test(navigator.platform);
+const MOD = isMac ? '⌘' : 'Ctrl+';
 
 function SearchBox() {
   const search = useReports((s) => s.search);
@@ -44,7 +62,7 @@ function StatusFilter() {
   const counts = useReports((s) => s.counts);
   const toggleStatus = useReports((s) => s.toggleStatus);
   return (
-    <fieldset className="filter-group inline">
+    <fieldset className="filter-group inline status-filter">
       <legend>Status</legend>
       {REPORT_STATUSES.map((status) => (
         <label key={status} className="check">
@@ -60,11 +78,61 @@ function StatusFilter() {
   );
 }
 
+const SORT_LABELS: Record<ReportSort, string> = {
+  updated: 'Last update',
+  status: 'Status',
+  program: 'Program',
+  severity: 'Severity (CVSS)',
+};
+
+/** The order of the list and the program it shows; both are applied by the engine in SQL. */
+function SortAndProgram() {
+  const sort = useReports((s) => s.sort);
+  const setSort = useReports((s) => s.setSort);
+  const program = useReports((s) => s.program);
+  const setProgram = useReports((s) => s.setProgram);
+  const programs = useReports((s) => s.programs);
+  const all = programs.reduce((sum, p) => sum + p.count, 0);
+  // The program chosen stays listed while the list is reloaded (or after its last report went).
+  const known = program === null || programs.some((p) => p.id === program);
+  return (
+    <div className="list-controls">
+      <label className="inline-field">
+        <span>Sort by</span>
+        <select value={sort} onChange={(e) => setSort(e.target.value as ReportSort)}>
+          {(Object.keys(SORT_LABELS) as ReportSort[]).map((key) => (
+            <option key={key} value={key}>
+              {SORT_LABELS[key]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>Program</span>
+        <select
+          value={program ?? ''}
+          onChange={(e) => setProgram(e.target.value === '' ? null : e.target.value)}
+        >
+          <option value="">All programs ({count(all)})</option>
+          {programs.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name} ({count(p.count)})
+            </option>
+          ))}
+          {known ? null : <option value={program ?? ''}>{program}</option>}
+        </select>
+      </label>
+    </div>
+  );
+}
+
 /** "1,234 reports", or "12 of 1,234 reports" while a search or filter narrows the list. */
 function Total() {
   const total = useReports((s) => s.total);
   const counts = useReports((s) => s.counts);
-  const narrowed = useReports((s) => s.search.trim() !== '' || s.statuses.length > 0);
+  const narrowed = useReports(
+    (s) => s.search.trim() !== '' || s.statuses.length > 0 || s.program !== null,
+  );
   const indexing = useReports((s) => s.indexing);
   if (total === null) return <>Loading…</>;
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
@@ -77,26 +145,181 @@ function Total() {
   );
 }
 
-export function ReportsScreen() {
+function NewReportButton({ onClick }: { onClick(): void }) {
+  const readOnly = useReadOnlyReason();
+  return (
+    <>
+      <button
+        type="button"
+        className="primary"
+        disabled={readOnly !== null}
+        aria-describedby={readOnly ? 'reports-new-reason' : undefined}
+        aria-keyshortcuts={isMac ? 'Meta+N' : 'Control+N'}
+        title={`New report (${MOD}N)`}
+        onClick={onClick}
+      >
+        New report
+      </button>
+      <DisabledReason id="reports-new-reason" reason={readOnly} />
+    </>
+  );
+}
+
+/** The list side: heading, search, order, filters and the virtual list. */
+function ReportsListPane({
+  selectedId,
+  narrow,
+  onNewReport,
+}: {
+  selectedId: string | null;
+  narrow: boolean;
+  onNewReport(): void;
+}) {
   const total = useReports((s) => s.total);
   const reload = useReports((s) => s.reload);
   useEffect(() => {
     void reload();
   }, [reload]);
   return (
-    <div className="screen reports-screen">
-      <h1>Reports</h1>
+    <div className="reports-screen">
+      <div className="list-head">
+        <h1>Reports</h1>
+        <NewReportButton onClick={onNewReport} />
+      </div>
       <div className="toolbar">
         <SearchBox />
         <span className="muted" aria-live="polite">
           <Total />
         </span>
       </div>
+      <SortAndProgram />
       <StatusFilter />
       {total === 0 ? (
-        <p className="empty">No reports here yet. Open a program and choose "New report".</p>
+        <p className="empty">No reports here yet. Choose "New report" ({MOD}N) to start one.</p>
       ) : null}
-      <ReportList />
+      <ReportList selectedId={selectedId} narrow={narrow} />
+    </div>
+  );
+}
+
+/** What the right pane shows while no report is open. */
+function EmptyPane() {
+  return (
+    <div className="pane-hint">
+      <p>Choose a report in the list to open it here.</p>
+      <ul className="muted">
+        <li>
+          <kbd>↑</kbd> <kbd>↓</kbd> move through the list and open each report
+        </li>
+        <li>
+          <kbd>Enter</kbd> moves into the open report
+        </li>
+        <li>
+          <kbd>{MOD}N</kbd> starts a new report, <kbd>{MOD}F</kbd> searches
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+const NARROW = '(max-width: 899px)';
+
+function subscribeNarrow(onChange: () => void): () => void {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** Below about 900 px there is room for one pane at a time. */
+function useNarrowWindow(): boolean {
+  return useSyncExternalStore(subscribeNarrow, () => window.matchMedia(NARROW).matches);
+}
+
+/** The open report needs at least this much beside the list. */
+const DETAIL_MIN = 400;
+
+/** The width the workspace has, followed as the window is resized. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
+ * The reports workspace, like a mail client: the list on the left, the open report or draft on
+ * the right (`#/reports/<id>`), or a hint while none is open (`#/reports`). The split is dragged
+ * or moved with the arrow keys and remembered. On a narrow window one pane shows at a time.
+ */
+export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
+  const narrow = useNarrowWindow();
+  const listWidth = usePrefs((s) => s.listWidth);
+  const setListWidth = usePrefs((s) => s.setListWidth);
+  const newReport = useReports((s) => s.newReport);
+  const setNewReport = useReports((s) => s.setNewReport);
+  useCommand('new-report', () => setNewReport(true));
+  const root = useRef<HTMLDivElement>(null);
+  const space = useWidth(root);
+  const max = Math.max(LIST_WIDTH.min, Math.min(LIST_WIDTH.max, space - DETAIL_MIN));
+  const width = Math.min(listWidth, max);
+  const showList = !narrow || selectedId === null;
+  const showDetail = !narrow || selectedId !== null;
+
+  return (
+    <div ref={root} className={`workspace ${narrow ? 'one-pane' : 'two-pane'}`}>
+      {showList ? (
+        <div
+          id="reports-list-pane"
+          className="workspace-list"
+          style={narrow ? undefined : { width }}
+        >
+          <ReportsListPane
+            selectedId={selectedId}
+            narrow={narrow}
+            onNewReport={() => setNewReport(true)}
+          />
+        </div>
+      ) : null}
+      {narrow ? null : (
+        <PaneSeparator
+          value={width}
+          min={LIST_WIDTH.min}
+          max={max}
+          onChange={setListWidth}
+          controls="reports-list-pane"
+          label="Resize the reports list"
+        />
+      )}
+      {showDetail ? (
+        <section
+          className="workspace-detail"
+          aria-label="Open report"
+          // Moving here from elsewhere focuses the report's heading, not the list's.
+          data-focus-first={selectedId ? '' : undefined}
+        >
+          {narrow ? (
+            <p className="breadcrumb">
+              <a
+                href="#/reports"
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate({ name: 'reports' });
+                }}
+              >
+                ← All reports
+              </a>
+            </p>
+          ) : null}
+          {selectedId ? <ReportScreen key={selectedId} reportId={selectedId} /> : <EmptyPane />}
+        </section>
+      ) : null}
+      {newReport ? <NewReportDialog onClose={() => setNewReport(false)} /> : null}
     </div>
   );
 }

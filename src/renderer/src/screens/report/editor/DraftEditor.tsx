@@ -47,7 +47,16 @@ function openExternal(href: string): void {
 }
 
 /** Title, asset, CVSS, description (Milkdown), evidence, conflicts and submit of one draft. */
-export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft: DraftView }) {
+export function DraftEditor({
+  detail,
+  draft,
+  focusTitle = true,
+}: {
+  detail: ReportDetailView;
+  draft: DraftView;
+  /** False when the reports list opened it and keeps the keyboard focus. */
+  focusTitle?: boolean;
+}) {
   const reportId = detail.id;
   const readOnly = useReadOnlyReason();
   const submitting = detail.outbox.some((e) => e.kind === 'submit' && e.state !== 'done');
@@ -204,7 +213,7 @@ export function DraftEditor({ detail, draft }: { detail: ReportDetailView; draft
         <input
           value={fields.title}
           // A draft without a title was just created: the researcher starts with its title.
-          autoFocus={fields.title === '' && !locked}
+          autoFocus={fields.title === '' && !locked && focusTitle}
           onChange={(e) => setField('title', e.target.value)}
           readOnly={!!locked}
           aria-invalid={errors.title.length ? true : undefined}
