@@ -9,12 +9,16 @@ const BLOCK = 200;
 const ROW = 64;
 
 /** The list's scrolling box (the list itself is as tall as all its rows). */
+interface Scrolled {
+  parentElement: { scrollTop: number };
+}
+
 const scrollTop = (list: Locator): Promise<number> =>
-  list.evaluate((el) => (el.parentElement as { scrollTop: number }).scrollTop);
+  list.evaluate((el) => (el as unknown as Scrolled).parentElement.scrollTop);
 
 async function scrollTo(list: Locator, top: number): Promise<void> {
   await list.evaluate((el, px) => {
-    (el.parentElement as { scrollTop: number }).scrollTop = px;
+    (el as unknown as Scrolled).parentElement.scrollTop = px;
   }, top);
 }
 
@@ -100,9 +104,19 @@ describe('renderer: the reports list pages as it scrolls', () => {
     expect(reloaded.length).toBeGreaterThan(0);
     expect(reloaded.every((offset) => offset >= 600 && offset <= 800)).toBe(true);
 
-    // To a report and back: the same place.
-    await list.locator('[aria-posinset="802"]').getByRole('link').click();
-    await until('the report shown', async () => (await list.count()) === 0);
+    // A report opens beside the list, which stays in place with the report's row selected.
+    const row = list.locator('[aria-posinset="802"]').getByRole('link');
+    const title = await row.innerText();
+    await row.click();
+    await page
+      .getByRole('region', { name: 'Open report', exact: true })
+      .getByRole('heading', { name: title, exact: true, level: 1 })
+      .waitFor();
+    expect(await row.getAttribute('aria-current')).toBe('true');
+    expect(await scrollTop(list)).toBe(before);
+    // To another screen and back: the same place.
+    await nav(page, 'Account').click();
+    await until('the list gone', async () => (await list.count()) === 0);
     await nav(page, 'Reports').click();
     await until(
       'back in place',
