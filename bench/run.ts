@@ -6,6 +6,7 @@ const suites: Record<string, () => Promise<BenchResult[]>> = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
   store: async () => (await import('./store')).benchStore(),
   engine: async () => (await import('./engine')).benchEngine(),
+  ui: async () => (await import('./ui')).benchUi(),
   renderer: async () => (await import('./renderer')).benchRenderer(),
 };
 

@@ -1,0 +1,92 @@
+/**
+ * The app's processes under plain Node, started the way main starts them (src/main/index.ts):
+ * the engine behind `EngineClient` (its process protocol) and the embedded sandbox behind
+ * `sandboxInProcess`. The bench process itself plays main. Both children run the TypeScript
+ * sources through tsx, so the bench needs no build.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { EngineClient, type EngineChild } from '../src/main/engine-client';
+import { sandboxInProcess, type SandboxChild } from '../src/main/sandbox-launcher';
+import type { SandboxOptions } from '../src/sandbox';
+import type { BenchEngineConfig, FromBenchEngine, ToBenchEngine } from './engine-entry';
+
+const ENGINE_ENTRY = fileURLToPath(new URL('./engine-entry.ts', import.meta.url));
+const SANDBOX_ENTRY = fileURLToPath(new URL('../src/sandbox/sandbox-process.ts', import.meta.url));
+
+function forkTs(entry: string, env: Record<string, string> = {}): ChildProcess {
+  return fork(entry, [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
+}
+
+/** A Node child as Electron's UtilityProcess looks to main. */
+function asUtility(child: ChildProcess): EngineChild & SandboxChild {
+  const utility = {
+    get pid() {
+      return child.pid;
+    },
+    postMessage(message: unknown) {
+      if (child.connected) child.send(message as object);
+    },
+    on(event: 'message' | 'exit', listener: (value: never) => void) {
+      child.on(event, listener as (...args: unknown[]) => void);
+      return utility;
+    },
+    kill: () => child.kill(),
+  };
+  return utility;
+}
+
+export interface EngineProcess {
+  client: EngineClient;
+  /** Resolves once the engine's search index drained, with how long that took in the engine. */
+  indexIdle(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startEngineProcess(
+  dataDir: string,
+  config: BenchEngineConfig = {},
+): Promise<EngineProcess> {
+  let child: ChildProcess | null = null;
+  let nextId = 1;
+  const answers = new Map<number, (value: number) => void>();
+  const client = new EngineClient({
+    fork: () => {
+      child = forkTs(ENGINE_ENTRY, { BENCH_ENGINE: JSON.stringify(config) });
+      child.on('message', (raw) => {
+        const message = raw as FromBenchEngine;
+        if (message.type !== 'bench-answer') return;
+        answers.get(message.id)?.(message.value);
+        answers.delete(message.id);
+      });
+      return asUtility(child);
+    },
+    options: { dataDir },
+  });
+  client.start();
+  await client.whenReady();
+  return {
+    client,
+    indexIdle: () =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        answers.set(id, resolve);
+        child?.send({ type: 'bench-index-idle', id } satisfies ToBenchEngine);
+      }),
+    close: () => client.close(30_000),
+  };
+}
+
+export interface SandboxProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+export function startSandboxProcess(options: SandboxOptions): Promise<SandboxProcess> {
+  return sandboxInProcess(() => asUtility(forkTs(SANDBOX_ENTRY)), 30_000)(options);
+}

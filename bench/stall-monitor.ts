@@ -1,0 +1,96 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * How long the event loop of this process (the one playing Electron's main) goes without running
+ * a 1 ms timer: the longest gap between two ticks is the longest stall, as a window would feel it.
+ * The figures of the issue were measured the same way.
+ */
+export interface Stalls {
+  /** The longest gap between two ticks, in ms (1 when nothing stalled). */
+  longest: number;
+  /** Gaps over one 60 Hz frame (16 ms). */
+  overFrame: number;
+  /** The span measured, epoch ms (for the witness, witness.ts). */
+  from: number;
+  to: number;
+}
+
+const epoch = (): number => performance.timeOrigin + performance.now();
+
+export class StallMonitor {
+  #timer: NodeJS.Timeout | null = null;
+  #last = 0;
+  #longest = 0;
+  #overFrame = 0;
+
+  start(): void {
+    if (this.#timer) return;
+    this.#last = performance.now();
+    this.#timer = setInterval(() => {
+      const now = performance.now();
+      const gap = now - this.#last;
+      this.#last = now;
+      if (gap > this.#longest) this.#longest = gap;
+      if (gap > 16) this.#overFrame++;
+    }, 1);
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Runs `fn` with the timer running; the stalls are those of `fn`'s span only. */
+  async during<T>(fn: () => Promise<T> | T): Promise<{ value: T; stalls: Stalls }> {
+    this.start();
+    // Let the timer tick once, so the span starts from a fresh reading.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    this.#longest = 0;
+    this.#overFrame = 0;
+    this.#last = performance.now();
+    const from = epoch();
+    const value = await fn();
+    // The gap that ends after `fn` returned belongs to it too.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const stalls = { longest: this.#longest, overFrame: this.#overFrame, from, to: epoch() };
+    this.stop();
+    return { value, stalls };
+  }
+}
+
+/** The same span with nothing to do: what the machine alone costs the timer (the baseline). */
+export async function idleStalls(ms: number): Promise<Stalls> {
+  const monitor = new StallMonitor();
+  const { stalls } = await monitor.during(() => new Promise((resolve) => setTimeout(resolve, ms)));
+  return stalls;
+}
+
+/** The witness process (witness.ts): the machine's own stalls over a span of main's. */
+export interface Witness {
+  longest(stalls: Stalls): Promise<number>;
+  close(): void;
+}
+
+export function startWitness(): Witness {
+  const child = fork(fileURLToPath(new URL('./witness.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let nextId = 1;
+  const waiting = new Map<number, (longest: number) => void>();
+  child.on('message', (raw) => {
+    const { id, longest } = raw as { id: number; longest: number };
+    waiting.get(id)?.(longest);
+    waiting.delete(id);
+  });
+  return {
+    longest: (stalls) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        child.send({ id, from: stalls.from, to: stalls.to });
+      }),
+    close: () => void child.kill(),
+  };
+}
