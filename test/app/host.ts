@@ -220,7 +220,8 @@ export class AppHost {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const status = await this.engine.getStatus();
-      if (status.unsent <= status.needsAction) return;
+      // Settled: nothing is on its way; what waits for the researcher stays.
+      if (status.unsent <= status.held) return;
       if (Date.now() > deadline)
         throw new Error(`the outbox did not settle: ${JSON.stringify(status)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -182,7 +182,10 @@ describe('engine: each submit precondition parks the submit until fixed', () => 
       expect(parked?.error?.title.length).toBeGreaterThan(5);
       const listed = (await h.engine.listReports({})).items.find((r) => r.id === target);
       expect(listed?.needsAction).toBe(true);
-      expect((await h.engine.getStatus()).needsAction).toBe(1);
+      const stuck = await h.engine.getStatus();
+      expect(stuck.needsAction).toBe(1);
+      // Everything still unsent waits for the researcher: nothing else is on its way.
+      expect([stuck.held, stuck.unsent]).toEqual([1, 1]);
       expect((await serverReport(h, target)).status).toBe('draft');
 
       // The parked submit holds only its own report.
@@ -199,7 +202,7 @@ describe('engine: each submit precondition parks the submit until fixed', () => 
       const report = await serverReport(h, target);
       expect(report.status).toBe('triaging');
       expect(report.submission?.content.asset).toBe(COMPLETE.asset);
-      expect((await h.engine.getStatus()).needsAction).toBe(0);
+      expect(await h.engine.getStatus()).toMatchObject({ needsAction: 0, held: 0, unsent: 0 });
     });
   }
 });

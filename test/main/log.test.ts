@@ -76,6 +76,7 @@ describe('engine events in the log', () => {
       syncing: false,
       lastSyncAt: null,
       unsent: 0,
+      held: 0,
       needsAction: 0,
       unread: 0,
       inbox: [],
@@ -262,6 +263,7 @@ describe('the diagnostics bundle', () => {
       syncing: false,
       lastSyncAt: '2025-01-03T00:00:00Z',
       unsent: 1,
+      held: 0,
       needsAction: 1,
       unread: 2,
       inbox: [

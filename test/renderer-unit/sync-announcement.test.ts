@@ -7,6 +7,7 @@ const base: StatusView = {
   syncing: false,
   lastSyncAt: '2026-11-25T10:42:00Z',
   unsent: 0,
+  held: 0,
   needsAction: 0,
   unread: 0,
   budget: { used: 3, limit: 120 },

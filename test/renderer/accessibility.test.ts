@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AppHost } from '../app/host';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { useAppPerTest } from './support/app';
 import { goTo, until } from './support/ui';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
@@ -36,29 +35,10 @@ async function seriousFindings(page: Page): Promise<string[]> {
 
 /** Every screen of the app, in both themes, with a world that fills each one. */
 describe('renderer: accessibility (axe-core)', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  }, 240_000);
-  afterEach(async (ctx) => {
-    await keepFailureShot(app?.page, 'accessibility', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('accessibility');
 
   it('the status bar tells screen readers about syncing once per change, not every counter tick', async () => {
-    host = await AppHost.open();
-    await host.signIn();
-    app = await openApp(suite, host);
-    const { page } = app;
+    const { page, host } = await apps.open();
     const live = page.locator('[aria-live="polite"][aria-atomic="true"]');
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
     expect(
@@ -79,9 +59,7 @@ describe('renderer: accessibility (axe-core)', () => {
   it.each(['light', 'dark'] as const)(
     'no serious or critical finding on any screen (%s theme)',
     async (theme) => {
-      host = await AppHost.open();
-      app = await openApp(suite, host, { colorScheme: theme });
-      const { page } = app;
+      const { page, host } = await apps.open({ signedIn: false, colorScheme: theme });
       const found: Record<string, string[]> = {};
       const check = async (screen: string) => {
         await page.waitForTimeout(200);

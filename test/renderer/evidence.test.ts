@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
+import { useAppPerTest } from './support/app';
+import type { AppHost } from '../app/host';
 import { expectNoText, expectText, goTo, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 import { fakeJwt } from '../support/fake-secrets';
@@ -17,33 +17,8 @@ import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
  * duplicate hint, evidence images inline and the Payouts screen with its CSV export.
  */
 describe('renderer: evidence that never leaks', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-  let page: Page | undefined;
-
-  const open = async (): Promise<{ host: AppHost; app: AppPage; page: Page }> => {
-    host = await AppHost.open();
-    await host.signIn();
-    app = await openApp(suite, host);
-    page = app.page;
-    return { host, app, page };
-  };
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'evidence', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-    page = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('evidence');
+  const open = () => apps.open();
 
   async function draft(
     h: AppHost,
@@ -109,7 +84,7 @@ describe('renderer: evidence that never leaks', () => {
     expect(sent.asset).toContain(host.key); // kept on purpose
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await expectText(checklist, /No credentials in evidence Passed/);
-    expect((await app?.guard.cspViolations()) ?? []).toEqual([]);
+    expect((await apps.current?.app.guard.cspViolations()) ?? []).toEqual([]);
   });
 
   it('HTTP evidence: a pasted curl command and a dropped HAR become redacted code blocks', async () => {
@@ -295,8 +270,10 @@ describe('renderer: evidence that never leaks', () => {
     ).toBe(16);
     expect(await submission.locator('img[src]').count()).toBe(1);
     // Nothing is fetched but the app's own bundle: the images are data: URLs of checked bytes.
-    expect((app?.guard.requests ?? []).filter((u) => !u.startsWith(host.rendererBase))).toEqual([]);
-    expect((await app?.guard.cspViolations()) ?? []).toEqual([]);
+    expect(
+      (apps.current?.app.guard.requests ?? []).filter((u) => !u.startsWith(host.rendererBase)),
+    ).toEqual([]);
+    expect((await apps.current?.app.guard.cspViolations()) ?? []).toEqual([]);
   });
 
   it('payouts: every payout with its steps, totals, and the CSV where the user saves it', async () => {

@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MessageList, Report } from '../../src/shared/api';
-import { AppHost } from '../app/host';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import { useAppPerTest } from './support/app';
 import { until } from './support/ui';
 
 interface Focused {
@@ -82,30 +81,10 @@ const named = (name: string) => (f: Focused) => f.name === name;
 
 /** The whole journey with the keyboard alone: new draft, evidence, submit, reply. */
 describe('renderer: keyboard only', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  }, 240_000);
-  afterEach(async (ctx) => {
-    await keepFailureShot(app?.page, 'keyboard', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('keyboard');
 
   it('writes, attaches, submits and replies without a mouse; focus is visible and follows', async () => {
-    host = await AppHost.open();
-    await host.signIn();
-    app = await openApp(suite, host);
-    const { page } = app;
-    const h = host;
+    const { page, host: h } = await apps.open();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
 
     // A program, its page (focus moves to its heading), then "New report".
@@ -196,13 +175,18 @@ describe('renderer: keyboard only', () => {
     await tabTo(page, 'the reply box', (f) => f.tag === 'textarea', 120);
     await page.keyboard.type('Firefox 140 on Linux.');
     await page.keyboard.press('ControlOrMeta+Enter');
+    // The reply reaches the engine over IPC and then the outbox: wait for the server's thread.
+    const researcherMessages = async () =>
+      (
+        await h.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
+          token: h.key,
+        })
+      ).body.messages
+        .filter((m) => m.author === 'researcher')
+        .map((m) => m.body);
+    await until('the reply on the server', async () => (await researcherMessages()).length > 0);
     await h.settled();
-    const thread = await h.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
-      token: h.key,
-    });
-    expect(
-      thread.body.messages.filter((m) => m.author === 'researcher').map((m) => m.body),
-    ).toEqual(['Firefox 140 on Linux.']);
+    expect(await researcherMessages()).toEqual(['Firefox 140 on Linux.']);
     const server = await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key });
     expect(server.body.status).toBe('triaging');
     expect(Object.values(server.body.attachments).map((a) => a.name)).toEqual(['xss-poc.txt']);

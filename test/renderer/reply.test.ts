@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { MessageList, Report } from '../../src/shared/api';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
+import { useAppPerTest } from './support/app';
 import { expectText, goTo, isEnabled, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
@@ -13,29 +11,10 @@ import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
  * nothing on the server, and the page says so. Through the UI only, against the built app.
  */
 describe('renderer: reply box', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-  let page: Page | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'reply', ctx.task);
-    await app?.close();
-    await host?.close();
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('reply');
 
   it('one file that cannot be sent holds back the reply, and a refused reply uploads nothing', async () => {
-    host = await AppHost.open();
-    await host.signIn();
-    app = await openApp(suite, host);
-    page = app.page;
-    const h = host;
+    const { page, host: h } = await apps.open();
     const id = randomUUID();
     const put = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
       token: h.key,

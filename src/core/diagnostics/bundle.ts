@@ -68,6 +68,7 @@ export function statusForDiagnostics(status: StatusView): Record<string, unknown
     syncing: status.syncing,
     lastSyncAt: status.lastSyncAt,
     unsent: status.unsent,
+    held: status.held,
     needsAction: status.needsAction,
     unread: status.unread,
     inbox: status.inbox.length,

@@ -218,6 +218,7 @@ export class Engine implements EngineCalls {
         syncing: false,
         lastSyncAt: null,
         unsent: 0,
+        held: 0,
         needsAction: 0,
         unread: 0,
         inbox: [],

@@ -184,13 +184,15 @@ export class AccountSession {
     const entries = this.store.outbox.list();
     const budget = this.api.budget.snapshot();
     const inbox = inboxItems(this.store);
-    const waiting = new Set(entries.filter((e) => e.state === 'parked').map((e) => e.reportId));
+    const stopped = new Set(entries.filter((e) => e.state === 'parked').map((e) => e.reportId));
+    const waiting = new Set(stopped);
     for (const item of inbox) if (item.needsInfo) waiting.add(item.reportId);
     return {
       connectivity: this.api.connectivity.state,
       syncing: this.#syncing,
       lastSyncAt: this.#lastSyncAt ?? this.store.syncState.getLastSync('reports'),
       unsent: entries.filter((e) => e.state !== 'done').length,
+      held: entries.filter((e) => e.state !== 'done' && stopped.has(e.reportId)).length,
       needsAction: waiting.size,
       unread: inbox.reduce((sum, item) => sum + item.unread, 0),
       inbox,

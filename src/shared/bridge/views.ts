@@ -48,6 +48,11 @@ export interface StatusView {
   lastSyncAt: string | null;
   /** Queued changes not yet accepted by the server (each listed in its report's outbox panel). */
   unsent: number;
+  /**
+   * Of the unsent changes, those that cannot go without the researcher: refused ones (parked) and
+   * the changes of the same report queued behind them. The rest is on its way.
+   */
+  held: number;
   /** Reports that wait for the researcher: a stopped change, or an unanswered question. */
   needsAction: number;
   /** Unread triage messages over all reports. */

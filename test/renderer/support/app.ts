@@ -1,6 +1,7 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp } from '../../app/build';
-import type { AppHost, AppPage, PageOptions } from '../../app/host';
+import { AppHost, type AppPage, type HostOptions, type PageOptions } from '../../app/host';
 
 export type { AppPage, CspViolation, Guard } from '../../app/host';
 export { NAME_SHIM, VIEWPORT } from '../../app/host';
@@ -56,4 +57,62 @@ export async function keepFailureShot(
   if (!page || page.isClosed() || test.result?.state !== 'fail') return;
   const name = test.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
   await page.screenshot({ path: `test-results/${file}-${name}.png` }).catch(() => undefined);
+}
+
+/** A running app of one test: its sandbox and main process, and its window as a page. */
+export interface OpenApp {
+  host: AppHost;
+  app: AppPage;
+  page: Page;
+}
+
+export interface AppPerTest {
+  /**
+   * A fresh sandbox, main process and window for this test (signed in unless told otherwise),
+   * closed after the test; a failing test leaves a picture in test-results/.
+   */
+  open(options?: HostOptions & PageOptions & { signedIn?: boolean }): Promise<OpenApp>;
+  /** The app this test opened, if any. */
+  readonly current: OpenApp | undefined;
+}
+
+/**
+ * What most browser test files share: one browser for the file, a new app per test. `file`
+ * names the failure pictures.
+ */
+export function useAppPerTest(file: string): AppPerTest {
+  let suite: Suite | undefined;
+  let current: OpenApp | undefined;
+  let host: AppHost | undefined;
+  beforeAll(async () => {
+    suite = await startSuite();
+  }, 240_000);
+  afterEach(async (ctx) => {
+    await keepFailureShot(current?.page, file, ctx.task);
+    await current?.app.close();
+    await host?.close();
+    current = undefined;
+    host = undefined;
+  });
+  afterAll(async () => {
+    await suite?.close();
+  });
+  return {
+    async open(options = {}) {
+      if (!suite) throw new Error('the browser is not started yet: open the app inside a test');
+      const { colorScheme, hash, viewport, signedIn, ...hostOptions } = options;
+      host = await AppHost.open(hostOptions);
+      if (signedIn !== false) await host.signIn();
+      const app = await openApp(suite, host, {
+        ...(colorScheme ? { colorScheme } : {}),
+        ...(hash ? { hash } : {}),
+        ...(viewport ? { viewport } : {}),
+      });
+      current = { host, app, page: app.page };
+      return current;
+    },
+    get current() {
+      return current;
+    },
+  };
 }
