@@ -116,13 +116,23 @@ describe('renderer: accessibility (axe-core)', () => {
       await page.getByRole('region', { name: 'Policy', exact: true }).waitFor();
       await check('program page');
 
+      // The two-pane workspace: the list with the hint, then each kind of report beside it.
       await goTo(page, '#/reports');
       await page.getByRole('list', { name: 'Reports', exact: true }).waitFor();
-      await check('reports');
+      await page.getByRole('region', { name: 'Open report', exact: true }).waitFor();
+      await page.getByRole('separator', { name: 'Resize the reports list' }).waitFor();
+      await check('reports (two panes, none open)');
+      await page.keyboard.press('ControlOrMeta+n');
+      await page
+        .getByRole('dialog', { name: 'New report', exact: true })
+        .getByRole('list', { name: 'Open programs', exact: true })
+        .waitFor();
+      await check('new report dialog');
+      await page.keyboard.press('Escape');
 
       await goTo(page, `#/reports/${draft.reportId}`);
       await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
-      await check('report editor');
+      await check('report editor (beside the list)');
       await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
       await page.getByRole('dialog', { name: 'Submit checklist', exact: true }).waitFor();
       await check('submit checklist');
@@ -134,7 +144,12 @@ describe('renderer: accessibility (axe-core)', () => {
         'the question to show',
         async () => (await page.getByText('Which account ids did you use?').count()) > 0,
       );
-      await check('report page');
+      await check('report page (beside the list)');
+      // A narrow window: the open report alone.
+      await page.setViewportSize({ width: 820, height: 800 });
+      await page.getByRole('link', { name: '← All reports', exact: true }).waitFor();
+      await check('report page (narrow window)');
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       await goTo(page, '#/account');
       await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
