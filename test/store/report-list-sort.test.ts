@@ -315,6 +315,24 @@ describe('the reports list, sorted and filtered by program in SQL', () => {
       .prepare('SELECT program_id, status, n FROM report_program_counts WHERE n > 0 ORDER BY 1, 2')
       .all();
     expect(kept).toEqual(groupBy);
+    // The program list is kept between writes; a commit of another connection shows too.
+    expect(page({}).programs).toEqual(page({}).programs);
+    const other = openDatabase(t.file);
+    try {
+      other.sqlite
+        .prepare(
+          `INSERT INTO reports (id, program_id, program_name, status, display_status, title,
+             revision, updated_ms) VALUES ('elsewhere', 'delta', 'Delta', 'draft', 'x', 't', 1, 1)`,
+        )
+        .run();
+    } finally {
+      other.close();
+    }
+    expect(page({}).programs.map((p) => [p.id, p.count])).toEqual([
+      ['acme-web', 1],
+      ['delta', 1],
+      ['gamma', 1],
+    ]);
   });
 
   it('searches within a program and an order', async () => {

@@ -87,11 +87,7 @@ export interface ReportListRepository {
 
 type Flag = 0 | 1;
 type FlagName = 'local_only' | 'unsent' | 'parked' | 'conflict' | 'needs_info_unseen';
-type SqlRow = Omit<ReportListRow, FlagName> &
-  Record<FlagName, Flag> & {
-    /** The status's place in the status order (report-order.ts), for merging. */
-    status_rank: number;
-  };
+type SqlRow = Omit<ReportListRow, FlagName> & Record<FlagName, Flag>;
 
 type Params = Record<string, string | number>;
 /**
@@ -112,7 +108,6 @@ const parkedFlag = (id: string): string =>
 const localOnly = `FROM drafts d WHERE NOT EXISTS (SELECT 1 FROM reports r WHERE r.id = d.report_id)`;
 const localMatch = `d.report_id IN (SELECT value FROM json_each(@local))`;
 const localProgram = `d.program_id = @program`;
-const DRAFT_RANK = statusRank('draft');
 
 /**
  * Each order of the mirror: its ORDER BY (for a table alias) and the index it walks. The program
@@ -161,7 +156,8 @@ function toRow(row: SqlRow): ReportListRow {
 }
 
 const keyOf = (row: SqlRow) => ({
-  statusRank: row.status_rank,
+  // The same rank as the stored `status_rank` (report-order.ts), without reading it.
+  statusRank: statusRank(row.status),
   programName: row.program_name,
   programId: row.program_id,
   severity: row.severity_score,
@@ -245,7 +241,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
           coalesce((SELECT p.name FROM programs p WHERE p.id = d.program_id), d.program_id)
             AS program_name,
           'draft' AS status, 'Draft (not sent yet)' AS display_status, d.title, d.updated_at,
-          d.cvss_score AS severity_score, ${DRAFT_RANK} AS status_rank,
+          d.cvss_score AS severity_score,
           1 AS local_only, 1 AS unsent, ${parkedFlag('d.report_id')},
           d.conflict_json IS NOT NULL AS conflict, 0 AS needs_info_unseen
         ${localOnly} ${where}
@@ -277,7 +273,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
           SELECT k.seq FROM reports AS k ${access} ${whereOf(conditions)}
           ORDER BY ${order('k')} LIMIT @limit OFFSET @offset)
         SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
-          coalesce(d.title, r.title) AS title, r.updated_at, r.severity_score, r.status_rank,
+          coalesce(d.title, r.title) AS title, r.updated_at, r.severity_score,
           0 AS local_only, ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
           d.conflict_json IS NOT NULL AS conflict,
           r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
@@ -310,7 +306,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
   }
 
   // Every program with reports: its name from the programs mirrored, else from its newest report.
-  const selectPrograms = sqlite.prepare<[], { id: string; name: string; count: number }>(`
+  const selectPrograms = sqlite.prepare<[], ReportListProgram>(`
     WITH counted AS (
       SELECT program_id, sum(n) AS n FROM report_program_counts GROUP BY program_id
       UNION ALL
@@ -343,6 +339,17 @@ export function createReportListRepository(db: Db): ReportListRepository {
          AND q.seq IN (SELECT seq FROM reports_fts_pending)))`,
     )
     .pluck();
+
+  // The program list changes only with a write: it is kept until this connection writes or
+  // another one commits (`total_changes()` counts the rows written here, triggers included;
+  // `data_version` moves with another connection's commit).
+  const writes = sqlite.prepare<[], number>('SELECT total_changes()').pluck();
+  let programs: { key: string; list: ReportListProgram[] } | null = null;
+  function listPrograms(): ReportListProgram[] {
+    const key = `${writes.get() ?? 0}:${String(sqlite.pragma('data_version', { simple: true }))}`;
+    if (programs?.key !== key) programs = { key, list: selectPrograms.all() };
+    return programs.list.map((program) => ({ ...program }));
+  }
 
   function countByStatus(): Partial<Record<ReportStatus, number>> {
     const counts: Partial<Record<ReportStatus, number>> = {};
@@ -556,7 +563,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
         rows: rows.map(toRow),
         total: localTotal + rest.total,
         counts,
-        programs: selectPrograms.all(),
+        programs: listPrograms(),
         indexing: search?.indexing ?? 0,
       };
     },
