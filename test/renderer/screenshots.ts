@@ -224,10 +224,26 @@ async function run(suite: Suite, theme: 'light' | 'dark'): Promise<void> {
     await go(page, `#/reports/${ids.submitted}`);
     const thread = page.getByRole('region', { name: 'Messages', exact: true });
     await thread.waitFor();
-    // The thread is the point of this screen: show it with the payout above it.
+    // The thread is the point of this screen: show it with the payout above it (the wheel
+    // turns over the open report, beside the list).
     await page.getByRole('region', { name: 'Payout', exact: true }).scrollIntoViewIfNeeded();
+    await page.mouse.move(900, 500);
     await page.mouse.wheel(0, 300);
     await shot(page, 'report', theme);
+
+    // The two-pane workspace: sorted by severity, a draft open beside the list.
+    const sortBy = page.getByRole('combobox', { name: 'Sort by', exact: true });
+    await sortBy.selectOption({ label: 'Severity (CVSS)' });
+    await go(page, `#/reports/${ids.conflict}`);
+    await page.getByRole('region', { name: 'Conflicts', exact: true }).waitFor();
+    const list = page.getByRole('list', { name: 'Reports', exact: true });
+    await until('the list by severity', async () =>
+      /^CVSS 7\.5/u.test(
+        (await list.getByRole('listitem').first().locator('.severity').innerText()) ?? '',
+      ),
+    );
+    await shot(page, 'workspace', theme);
+    await sortBy.selectOption({ label: 'Last update' });
 
     await go(page, `#/reports/${ids.conflict}`);
     await page.getByRole('region', { name: 'Conflicts', exact: true }).waitFor();
