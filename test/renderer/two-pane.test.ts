@@ -290,15 +290,18 @@ describe('renderer: the two-pane reports workspace', () => {
       { title: 'Report B', vector: '' },
       { title: 'Report A', vector: '' },
     ]);
-    const byTitle = { 'Report A': ids[2], 'Report B': ids[1], 'Report C': ids[0] };
     const list = page.getByRole('list', { name: 'Reports', exact: true });
     const pane = page.getByRole('region', { name: 'Open report', exact: true });
-    await until('three rows', async () => (await titles(list)).length === 3);
-    expect((await titles(list)).map((t) => t.slice(0, 8))).toEqual([
-      'Report A',
-      'Report B',
-      'Report C',
-    ]);
+    const shown = async (): Promise<string[]> => (await titles(list)).map((t) => t.slice(0, 8));
+    await until(
+      'the three reports',
+      async () => (await shown()).sort().join() === 'Report A,Report B,Report C',
+    );
+    // The order the server's update times give them (newest first): rows 1, 2 and 3.
+    const [first, second, third] = await shown();
+    if (!first || !second || !third) throw new Error('three rows');
+    const idOf = (title: string): string | undefined =>
+      ids[['Report C', 'Report B', 'Report A'].indexOf(title)];
 
     // The list is one tab stop: Tab from the search box reaches its first row.
     await page.getByRole('searchbox', { name: 'Search reports', exact: true }).focus();
@@ -308,27 +311,27 @@ describe('renderer: the two-pane reports workspace', () => {
 
     // Down: the next row has the focus and its report opens beside the list.
     await page.keyboard.press('ArrowDown');
-    await pane.getByRole('heading', { name: 'Report B', level: 1 }).waitFor();
+    await pane.getByRole('heading', { name: second, level: 1 }).waitFor();
     expect(await focused(page)).toMatchObject({ tag: 'a', row: 2, pane: 'list' });
-    expect(await hash(page)).toBe(`#/reports/${byTitle['Report B']}`);
+    expect(await hash(page)).toBe(`#/reports/${idOf(second)}`);
     await page.keyboard.press('ArrowDown');
-    await pane.getByRole('heading', { name: 'Report C', level: 1 }).waitFor();
+    await pane.getByRole('heading', { name: third, level: 1 }).waitFor();
     expect(await focused(page)).toMatchObject({ row: 3, pane: 'list' });
     // At the end it stays; Home goes to the top; Up from the top stays.
     await page.keyboard.press('ArrowDown');
     expect(await focused(page)).toMatchObject({ row: 3 });
     await page.keyboard.press('Home');
-    await pane.getByRole('heading', { name: 'Report A', level: 1 }).waitFor();
+    await pane.getByRole('heading', { name: first, level: 1 }).waitFor();
     expect(await focused(page)).toMatchObject({ row: 1, pane: 'list' });
     await page.keyboard.press('ArrowUp');
     expect(await focused(page)).toMatchObject({ row: 1 });
     await page.keyboard.press('ArrowDown');
-    await pane.getByRole('heading', { name: 'Report B', level: 1 }).waitFor();
+    await pane.getByRole('heading', { name: second, level: 1 }).waitFor();
 
     // Enter: the focus moves into the open report, to its heading.
     await page.keyboard.press('Enter');
     await until('focus in the report', async () => (await focused(page)).pane === 'report');
-    expect(await focused(page)).toMatchObject({ tag: 'h1', text: 'Report B' });
+    expect(await focused(page)).toMatchObject({ tag: 'h1', text: second });
     // Shift+Tab goes back to the list, to the open report's row.
     for (let i = 0; i < 10 && (await focused(page)).pane !== 'list'; i++)
       await page.keyboard.press('Shift+Tab');
@@ -338,10 +341,12 @@ describe('renderer: the two-pane reports workspace', () => {
     await drafts(host, [{ title: 'Report 0 newest', vector: '' }]);
     await until('four rows', async () => (await titles(list)).length === 4);
     const selected = list.locator('[aria-current="true"]');
-    await expectText(selected, /^Report B/);
-    expect(await focused(page)).toMatchObject({ text: expect.stringMatching(/^Report B/) });
+    await expectText(selected, new RegExp(`^${second}`));
+    expect(await focused(page)).toMatchObject({
+      text: expect.stringMatching(new RegExp(`^${second}`)),
+    });
     await page.keyboard.press('ArrowDown');
-    await pane.getByRole('heading', { name: 'Report C', level: 1 }).waitFor();
+    await pane.getByRole('heading', { name: third, level: 1 }).waitFor();
 
     // Ctrl/Cmd+F: the search box.
     await page.keyboard.press('ControlOrMeta+f');

@@ -8,7 +8,7 @@ import {
 } from 'react';
 import { REPORT_STATUSES } from '../../../../shared/api';
 import type { ReportSort } from '../../../../shared/bridge/views';
-import { useReports } from '../../stores/reports';
+import { listSelection, useReports } from '../../stores/reports';
 import { useCommand } from '../../stores/commands';
 import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
 import { navigate } from '../../stores/router';
@@ -264,6 +264,11 @@ export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
   const newReport = useReports((s) => s.newReport);
   const setNewReport = useReports((s) => s.setNewReport);
   useCommand('new-report', () => setNewReport(true));
+  // The report opened has read whether the list opened it (as it rendered): the next one opened
+  // from elsewhere (the inbox, a link) takes the focus as usual.
+  useEffect(() => {
+    listSelection.openedFromList = null;
+  }, [selectedId]);
   const root = useRef<HTMLDivElement>(null);
   const space = useWidth(root);
   const max = Math.max(LIST_WIDTH.min, Math.min(LIST_WIDTH.max, space - DETAIL_MIN));
