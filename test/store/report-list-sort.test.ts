@@ -4,6 +4,7 @@ import { migrations, openDatabase, openStore } from '../../src/core/store';
 import type { ReportListQuery, ReportListRow } from '../../src/core/store';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import type { ReportSort } from '../../src/shared/bridge/views';
+import { compareBinary, compareNoCase } from '../../src/core/store/report-order';
 import { parseCvss31 } from '../../src/shared/rules/cvss';
 import { iso, makeProgram, makeReport, tempStore, type TempStore } from './fixtures';
 
@@ -368,6 +369,31 @@ describe('the reports list, sorted and filtered by program in SQL', () => {
       one,
       three,
     ]);
+  });
+
+  it('compares program names as SQLite does (NOCASE), so drafts made offline merge in place', () => {
+    const names = [
+      'Zeta',
+      'zeta',
+      'acme Web',
+      'Acme web',
+      'Éclair',
+      'éclair',
+      'beta',
+      'Beta',
+      '\u{1D518}nicode',
+      '\uFF21 wide',
+      '_under',
+      '',
+    ];
+    const sql = t.store.db.sqlite
+      .prepare<[string], string>(
+        'SELECT value FROM json_each(?) ORDER BY value COLLATE NOCASE, value',
+      )
+      .pluck()
+      .all(JSON.stringify(names));
+    const js = [...names].sort((a, b) => compareNoCase(a, b) || compareBinary(a, b));
+    expect(js).toEqual(sql);
   });
 
   it('migration 7 scores, ranks and counts what a version-6 file already holds', () => {
