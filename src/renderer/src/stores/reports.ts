@@ -73,6 +73,8 @@ function blocksOf(first: number, last: number): number[] {
   return out;
 }
 
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
 /** At most KEPT_BLOCKS, the nearest to the view first. */
 function trim(blocks: Record<number, ReportListItem[]>): Record<number, ReportListItem[]> {
   const keys = Object.keys(blocks).map(Number);
@@ -98,10 +100,13 @@ export const useReports = create<ReportsState>((set, get) => {
   function summary(page: ReportListPage) {
     clearTimeout(retry);
     if (page.indexing > 0) retry = setTimeout(() => void get().reload(), INDEXING_RETRY_MS);
+    // The same counts keep their identity, so the toolbar does not re-render for every block
+    // that arrives while the list scrolls.
+    const { counts, programs } = get();
     return {
       total: page.total,
-      counts: page.counts,
-      programs: page.programs,
+      counts: sameJson(counts, page.counts) ? counts : page.counts,
+      programs: sameJson(programs, page.programs) ? programs : page.programs,
       indexing: page.indexing,
     };
   }

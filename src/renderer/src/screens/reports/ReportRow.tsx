@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { ReportListItem } from '../../../../shared/bridge/views';
 import { cvssSeverity } from '../../../../shared/rules/cvss';
 import { Badge } from '../../components/Badge';
@@ -20,8 +21,9 @@ export function ReportBadges({ item }: { item: ReportListItem }) {
 /**
  * One report of the list. Its link opens the report beside the list (the keyboard focus stays
  * in the list); only the selected row, or the one the list last focused, is a tab stop.
+ * Memoized: a block of rows arriving while the list scrolls re-renders only its own rows.
  */
-export function ReportRow({
+export const ReportRow = memo(function ReportRow({
   item,
   selected = false,
   tabStop = true,
@@ -66,4 +68,4 @@ export function ReportRow({
       </div>
     </div>
   );
-}
+});
