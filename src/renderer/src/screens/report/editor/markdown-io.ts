@@ -121,7 +121,9 @@ function resourceLink(node: Link, parent: Parents | undefined, state: State, inf
  * delimiter, and not run on by what follows (a URL takes `\`, `!`, `[`... into its address).
  */
 function bareAutolinkOk(text: string, before: string, after: string): boolean {
-  if (/[_*~]$/.test(before)) return false;
+  // After "@" a reader may read the text before it as an address's local part and this link
+  // as its domain ("a@" + "b.co…"): only one character of that text is known here, so be explicit.
+  if (/[_*~@]$/.test(before)) return false;
   const [span] = autolinkSpans(before.slice(-1) + text + after);
   return (
     span !== undefined &&
@@ -141,19 +143,29 @@ function writeText(node: Text, parent: Parents | undefined, state: State, info: 
   let out = '';
   let at = 0;
   for (const span of spans) {
-    out += escape(
-      node.value.slice(at, span.start),
-      out.slice(-1) || info.before,
-      node.value[span.start] ?? '',
-    );
-    const rest = node.value.slice(span.end);
-    const next =
-      rest === '' ? info.after : escape(rest, node.value[span.end - 1] ?? '', info.after);
+    const gap = node.value.slice(at, span.start);
+    const gapBefore = out.slice(-1) || info.before;
     const text = node.value.slice(span.start, span.end);
-    const before = out === '' ? info.before : out;
-    out += bareAutolinkOk(text, before, next)
-      ? text
-      : explicitAutolink(text, span.url, parent, state, { ...info, before, after: next });
+    let written = escape(gap, gapBefore, text[0] ?? '');
+    const rest = node.value.slice(span.end);
+    // All that follows as written: the rest of this text, then the next node's first character
+    // (a hard break's "\\" runs on a URL that ends this text).
+    const next =
+      (rest === '' ? '' : escape(rest, node.value[span.end - 1] ?? '', info.after)) + info.after;
+    const before = out + written === '' ? info.before : out + written;
+    if (bareAutolinkOk(text, before, next)) {
+      written += text;
+    } else {
+      const link = explicitAutolink(text, span.url, parent, state, {
+        ...info,
+        before,
+        after: next,
+      });
+      // The text before is escaped for what really follows it: "<" or "[", not the link's text
+      // (a typed "\" before "<http://…>" must be written "\\", or it escapes the "<").
+      written = escape(gap, gapBefore, link[0] ?? '') + link;
+    }
+    out += written;
     at = span.end;
   }
   out += escape(node.value.slice(at), out.slice(-1), info.after);
@@ -175,8 +187,12 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     // An e-mail address ends at the first character that cannot be in a domain, so one
     // character decides exactly (as the text handler decides with all that follows).
     const mail = node.url.startsWith('mailto:');
-    const safe = mail || /^(?:$|[\s<.,:;?"'])/u.test(info.after);
-    const after = safe ? info.after : 'x';
+    // A URL runs on up to whitespace and drops trailing punctuation: it is written bare only when
+    // what follows is such punctuation and then whitespace or the end (read from the siblings, as
+    // one character is not enough: '"' then a hard break's "\\" would join the URL).
+    const following = mail ? info.after : followingText(node, parent, info.after);
+    const safe = mail || /^[?!.,:;'"]*(?:$|[\s<])/u.test(following);
+    const after = safe ? following : 'x';
     // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
     const siblings = (parent?.children ?? []) as Nodes[];
     const afterLink = siblings[siblings.indexOf(node) - 1]?.type === 'link';
@@ -192,6 +208,25 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     return resourceLink(node, parent, state, info);
   }
   return defaultHandlers.link(node, parent, state, info);
+}
+
+/**
+ * The text that follows `node` among its siblings, as far as it is plain text: text values as
+ * they are, "\\" for a hard break, "x" for anything else (it may start with any character);
+ * `after` (the parent's next character) when nothing follows inside the parent.
+ */
+function followingText(node: Nodes, parent: Parents | undefined, after: string): string {
+  const siblings = (parent?.children ?? []) as Nodes[];
+  let out = '';
+  for (const next of siblings.slice(siblings.indexOf(node) + 1)) {
+    if (next.type === 'text') {
+      out += next.value;
+      if (/\s/u.test(next.value)) return out;
+      continue;
+    }
+    return out + (next.type === 'break' ? '\\' : 'x');
+  }
+  return out + after;
 }
 
 /** Whether the phrasing before `node` in `parent` ends with a literal autolink. */
