@@ -93,6 +93,9 @@ function start(): void {
         places.loaded();
       });
       created.on('closed', () => (win = null));
+      // A new window shows itself once its page is ready (no blank flash, and maximized first
+      // when it was): only an existing one is brought to the front here.
+      return created;
     }
     focusWindow(win);
     return win;
