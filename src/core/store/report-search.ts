@@ -95,7 +95,8 @@ export function createReportSearcher(db: Db): ReportSearcher {
       return {
         words,
         fts: ftsExpression(words),
-        skipQueued: scan ? 1 : 0,
+        // With nothing queued there is nothing to ignore: the test per hit costs 0.5 ms at 25,000.
+        skipQueued: scan && queued > 0 ? 1 : 0,
         queuedHits,
         draftHits,
         localHits,
