@@ -23,6 +23,9 @@ describe('engine: a session that ended leaves no listener behind', () => {
     const statuses: number[] = [];
     const off = h.engine.events.on('status', (s) => statuses.push(s.unsent));
     expect(() => h.engine.events.emit('report-changed', { reportId: randomUUID() })).not.toThrow();
+    // The live session answers a burst of changes with one status, on the next turn.
+    h.engine.events.emit('report-changed', { reportId: randomUUID() });
+    await new Promise((resolve) => setImmediate(resolve));
     off();
     expect(statuses).toHaveLength(1);
   });

@@ -158,7 +158,20 @@ export class AccountSession {
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
     this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
     // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.
-    this.#unsubscribe.push(this.#events.on('report-changed', () => this.#emitStatus()));
+    // One status for a burst of changes, on the next turn: a sync writes 200 reports a batch, and
+    // a status per report made main forward 10,000 of them during a first mirror.
+    let soon: NodeJS.Immediate | null = null;
+    this.#unsubscribe.push(
+      this.#events.on('report-changed', () => {
+        soon ??= setImmediate(() => {
+          soon = null;
+          this.#emitStatus();
+        });
+      }),
+      () => {
+        if (soon) clearImmediate(soon);
+      },
+    );
   }
 
   start(): void {
