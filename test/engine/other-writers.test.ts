@@ -374,6 +374,32 @@ describe('the outbox with another writer on the same report', () => {
       expect(x.engine.session.store.syncState.get(`outbox.sent.${id}`)).toBeNull();
     });
 
+    it('our save whose answer was lost, then a website edit of another line: what we typed since merges, no conflict with our own words', async () => {
+      const transport = scriptedFetch(isDraftSave);
+      const x = await open(transport);
+      const id = await draft(x);
+      const first = `${COMPLETE_DESCRIPTION}\nMarker: 1\n`;
+      const second = `${COMPLETE_DESCRIPTION}\nMarker: 2\n`;
+      const noted = (text: string) =>
+        text.replace(
+          'The redirect target is rejected.',
+          'The redirect target is rejected (website).',
+        );
+      transport.script(async (request) => {
+        // The server takes our first save; the website then edits another line; the researcher
+        // types again; and only then is the first save's answer lost.
+        await fetch(request);
+        await websiteSave(x, id, { description: noted(first) });
+        await x.engine.saveDraft(id, { ...CONTENT, description: second });
+        throw new TypeError('fetch failed: the connection was reset after the request was sent');
+      });
+      await x.engine.saveDraft(id, { ...CONTENT, description: first });
+      await x.engine.session.drain();
+      expect(await parkedEntry(x, id)).toBeUndefined();
+      expect((await server(x, id)).description).toBe(noted(second));
+      expect((await x.engine.getReport(id))?.draft?.conflicts).toEqual([]);
+    });
+
     it('a submit the website made first fulfils the app’s queued submit', async () => {
       const x = await open();
       const id = await draft(x);

@@ -27,10 +27,13 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
     // The server may hold our own last save whose answer was lost (a dropped connection, a
     // crash). That is no foreign change: it becomes the base, and ours (which may have moved on
     // since) wins. Likewise a draft never acknowledged was created by this client.
-    const ownWrite = sentSaves(store, current.id).some(
-      (save) => save.revision === (draft.baseRevision ?? 0) && sameContent(save.content, theirs),
+    const ancestor = commonAncestor(
+      sentSaves(store, current.id),
+      draft.base,
+      draft.baseRevision,
+      theirs,
     );
-    const merge = mergeDraft(ownWrite ? theirs : (draft.base ?? theirs), ours, theirs);
+    const merge = mergeDraft(ancestor, ours, theirs);
     // The server has moved past the revision every recorded save was sent with: none of them can
     // be carried out any more, so none may be taken for the server's content later on.
     store.syncState.delete(sentKey(current.id));
@@ -47,6 +50,30 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
     store.drafts.setConflict(current.id, conflictOf(merge.conflicts));
     return { kind: 'conflict', merge };
   });
+}
+
+/**
+ * What ours and theirs both grew from. Usually the last acknowledged content; but the server may
+ * hold a save of ours whose answer was lost (a dropped connection, a crash), alone or with another
+ * writer's change made after it (the website's edit of another line). Such a save could only be
+ * taken at the revision it was sent with, and it is in theirs when theirs already holds every
+ * change it made: then it is the ancestor, and what the researcher typed since is merged on top of
+ * it instead of conflicting with their own earlier words.
+ */
+function commonAncestor(
+  saves: readonly SentSave[],
+  base: DraftContent | null,
+  baseRevision: number | null,
+  theirs: DraftContent,
+): DraftContent {
+  if (!base) return theirs;
+  for (const save of [...saves].reverse()) {
+    if (save.revision !== (baseRevision ?? 0)) continue;
+    if (sameContent(save.content, theirs)) return theirs;
+    const landed = mergeDraft(base, save.content, theirs);
+    if (landed.conflicts.length === 0 && sameContent(landed.merged, theirs)) return save.content;
+  }
+  return base;
 }
 
 const sentKey = (reportId: string): string => `outbox.sent.${reportId}`;
