@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { secureWebPreferences } from '../../src/main/security';
 import type { DraftContent, EvidenceView } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
-import { keepFailureShot, openApp, startSuite, type Suite } from '../renderer/support/app';
+import { useAppPerTest } from '../renderer/support/app';
 import { until } from '../renderer/support/ui';
-import { AppHost, type AppPage } from './host';
+import type { AppHost } from './host';
 
 /**
  * The app as it ships: `out/main/index.js` in its own process with only `electron` imitated, its
@@ -15,33 +14,8 @@ import { AppHost, type AppPage } from './host';
  * utility processes of their own. These tests look at what only the whole app can show.
  */
 describe('the built app', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-  let page: Page | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'built-app', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-    page = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
-
-  async function open(signedIn = true): Promise<{ host: AppHost; page: Page }> {
-    host = await AppHost.open();
-    if (signedIn) await host.signIn();
-    app = await openApp(suite, host);
-    page = app.page;
-    return { host, page };
-  }
+  const apps = useAppPerTest('built-app');
+  const open = (signedIn = true) => apps.open({ signedIn });
 
   const server = async (h: AppHost, reportId: string): Promise<Report> =>
     (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
-import { keepFailureShot, openApp, startSuite, type Suite } from '../renderer/support/app';
+import { useAppPerTest } from '../renderer/support/app';
 import { until } from '../renderer/support/ui';
-import { AppHost, type AppPage, type HostOptions } from './host';
+import type { AppHost } from './host';
+import { type HostOptions } from './host';
 
 /**
  * `bountydesk://` links through main as built: the OS hands them over as `second-instance` argv
@@ -14,35 +15,14 @@ import { AppHost, type AppPage, type HostOptions } from './host';
  * and any other link is refused and logged.
  */
 describe('deep links through the built app', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-  let page: Page | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'deep-links', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = host = page = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('deep-links');
 
   const TITLE = 'IDOR on the invoice download';
 
   /** A signed-in app with one draft, its window loaded. */
-  async function open(options: HostOptions = {}, before?: (h: AppHost) => Promise<void>) {
-    host = await AppHost.open(options);
-    if (before) await before(host);
-    else await host.signIn();
-    app = await openApp(suite, host);
-    page = app.page;
-    return { host, page };
-  }
+  /** A signed-in app, its window loaded; `before` instead prepares an earlier run of the app. */
+  const open = (options: HostOptions = {}, before?: (h: AppHost) => Promise<void>) =>
+    apps.open({ ...options, ...(before ? { signedIn: false, beforeWindow: before } : {}) });
 
   async function draftWithTitle(h: AppHost): Promise<string> {
     const draft = await h.engine.createDraft(h.programs.open.id);

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/shared/api';
 import { KeytarSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost, type HostOptions } from '../app/host';
+import { useAppPerTest, type OpenOptions } from './support/app';
 import { caretAtEndOf, connection, expectNoText, expectText, goTo, nav, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
@@ -14,35 +12,8 @@ import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
  * each against its own sandbox, engine and page.
  */
 describe('renderer: screens', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-  let page: Page | undefined;
-
-  const open = async (
-    options: HostOptions & { signedIn?: boolean } = {},
-  ): Promise<{ host: AppHost; app: AppPage; page: Page }> => {
-    host = await AppHost.open(options);
-    if (options.signedIn !== false) await host.signIn();
-    app = await openApp(suite, host);
-    page = app.page;
-    return { host, app, page };
-  };
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'screens', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-    page = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('screens');
+  const open = (options: OpenOptions = {}) => apps.open(options);
 
   it('first run: field errors are named after their field; the key is never kept in the page', async () => {
     const { host, page } = await open({ signedIn: false });
@@ -174,8 +145,10 @@ describe('renderer: screens', () => {
       await page.getByRole('link', { name, exact: true }).click();
       await until(`openWebsite(${website})`, () => host.websites.includes(website));
     }
-    expect(app?.guard.popups).toEqual([]);
-    expect(app?.guard.navigations.every((u) => u.startsWith(host.rendererUrl))).toBe(true);
+    expect(apps.current?.app.guard.popups).toEqual([]);
+    expect(apps.current?.app.guard.navigations.every((u) => u.startsWith(host.rendererUrl))).toBe(
+      true,
+    );
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();

@@ -59,6 +59,13 @@ export async function keepFailureShot(
   await page.screenshot({ path: `test-results/${file}-${name}.png` }).catch(() => undefined);
 }
 
+export type OpenOptions = HostOptions &
+  PageOptions & {
+    signedIn?: boolean;
+    /** Runs after the host (and sign-in) and before the window opens: an earlier run of the app. */
+    beforeWindow?: (host: AppHost) => Promise<void>;
+  };
+
 /** A running app of one test: its sandbox and main process, and its window as a page. */
 export interface OpenApp {
   host: AppHost;
@@ -71,7 +78,7 @@ export interface AppPerTest {
    * A fresh sandbox, main process and window for this test (signed in unless told otherwise),
    * closed after the test; a failing test leaves a picture in test-results/.
    */
-  open(options?: HostOptions & PageOptions & { signedIn?: boolean }): Promise<OpenApp>;
+  open(options?: OpenOptions): Promise<OpenApp>;
   /** The app this test opened, if any. */
   readonly current: OpenApp | undefined;
 }
@@ -100,9 +107,10 @@ export function useAppPerTest(file: string): AppPerTest {
   return {
     async open(options = {}) {
       if (!suite) throw new Error('the browser is not started yet: open the app inside a test');
-      const { colorScheme, hash, viewport, signedIn, ...hostOptions } = options;
+      const { colorScheme, hash, viewport, signedIn, beforeWindow, ...hostOptions } = options;
       host = await AppHost.open(hostOptions);
       if (signedIn !== false) await host.signIn();
+      await beforeWindow?.(host);
       const app = await openApp(suite, host, {
         ...(colorScheme ? { colorScheme } : {}),
         ...(hash ? { hash } : {}),
