@@ -162,6 +162,32 @@ describe('reports', () => {
     ]);
   });
 
+  it('narrows to one program, and to reports with a payout, in SQL', () => {
+    const payout = {
+      status: 'received' as const,
+      amount_cents: 100_000,
+      approved_at: iso(3),
+      transferred_at: iso(4),
+      received_at: iso(5),
+      payout_failed_at: null,
+    };
+    const acme = makeReport({ title: 'Token leak in acme', updated_at: iso(3) });
+    const paid = makeReport({ status: 'accepted', payout, updated_at: iso(2) });
+    const globex = makeReport({
+      program_id: 'globex-api',
+      program_name: 'Globex API',
+      title: 'Token leak in globex',
+      updated_at: iso(1),
+    });
+    t.store.reports.upsertReports([acme, paid, globex]);
+    const ids = (query: Parameters<typeof t.store.reports.listReports>[0]) =>
+      t.store.reports.listReports(query).map((r) => r.id);
+    expect(ids({ program: 'acme-web', limit: 10 })).toEqual([acme.id, paid.id]);
+    expect(ids({ program: 'globex-api', search: 'token', limit: 10 })).toEqual([globex.id]);
+    expect(ids({ paid: true, limit: 10 })).toEqual([paid.id]);
+    expect(ids({ paid: true, program: 'globex-api', limit: 10 })).toEqual([]);
+  });
+
   it('orders by instant, not by text, when timestamps differ in precision', () => {
     const a = makeReport({ title: 'a', updated_at: '2025-01-01T00:00:00Z' });
     const b = makeReport({ title: 'b', updated_at: '2025-01-01T00:00:00.500Z' });

@@ -156,13 +156,18 @@ export class EvidenceExtras {
     const programId = draft?.programId ?? report?.program_id;
     if (!content || !programId) return [];
     const words = significantWords(content.title);
-    const all = store.reports.listReports({ limit: Number.MAX_SAFE_INTEGER });
-    const mine = all.filter((r) => r.program_id === programId && r.id !== reportId);
+    const mine = store.reports
+      .listReports({ program: programId, limit: Number.MAX_SAFE_INTEGER })
+      .filter((r) => r.id !== reportId);
     const ids = new Set(mine.map((r) => r.id));
     // The full-text index answers per word; a report's count is how many title words it holds.
     const matched = new Map<string, number>();
     for (const word of words) {
-      for (const hit of store.reports.listReports({ search: word, limit: 500 })) {
+      for (const hit of store.reports.listReports({
+        search: word,
+        program: programId,
+        limit: 500,
+      })) {
         if (ids.has(hit.id)) matched.set(hit.id, (matched.get(hit.id) ?? 0) + 1);
       }
     }
@@ -212,8 +217,7 @@ export class EvidenceExtras {
   #paidReports(): PaidReport[] {
     const { store } = this.#ctx;
     return store.reports
-      .listReports({ limit: Number.MAX_SAFE_INTEGER })
-      .filter((r) => r.has_payout)
+      .listReports({ paid: true, limit: Number.MAX_SAFE_INTEGER })
       .map((r) => store.reports.getReport(r.id))
       .filter(
         (r): r is NonNullable<typeof r> & { payout: NonNullable<PaidReport['payout']> } =>

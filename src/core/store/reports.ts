@@ -42,6 +42,10 @@ export interface ListReportsQuery {
    * punctuation) does not filter.
    */
   search?: string;
+  /** Only this program's reports (a program id). */
+  program?: string;
+  /** Only reports with a payout. */
+  paid?: boolean;
   limit: number;
   offset?: number;
 }
@@ -222,13 +226,20 @@ export function createReportsRepository(db: Db): ReportsRepository {
 
   // List statements depend on the number of statuses and on search: built once per shape.
   const listStatements = new Map<string, Database.Statement<Record<string, unknown>, ListRow>>();
-  function listStatement(statusCount: number, withSearch: boolean) {
-    const key = `${statusCount}:${withSearch}`;
+  function listStatement(
+    statusCount: number,
+    withSearch: boolean,
+    program: boolean,
+    paid: boolean,
+  ) {
+    const key = `${statusCount}:${withSearch}:${program}:${paid}`;
     let statement = listStatements.get(key);
     if (!statement) {
       const where: string[] = [];
       if (statusCount > 0) where.push(`status IN (${namedPlaceholders('s', statusCount)})`);
       if (withSearch) where.push(matchCondition('reports'));
+      if (program) where.push('program_id = @program');
+      if (paid) where.push('has_payout = 1');
       statement = sqlite.prepare<Record<string, unknown>, ListRow>(
         `SELECT ${listColumns} FROM reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY updated_ms DESC, id LIMIT @limit OFFSET @offset`,
@@ -331,10 +342,12 @@ export function createReportsRepository(db: Db): ReportsRepository {
       const statuses = query.status === undefined ? [] : [query.status].flat();
       // Never waits for the index: rows still queued for it are matched without it.
       const search = query.search === undefined ? null : searcher.prepare(query.search);
-      return listStatement(statuses.length, search !== null)
+      const program = query.program !== undefined;
+      return listStatement(statuses.length, search !== null, program, query.paid === true)
         .all({
           ...(search ? searchParams(search) : {}),
           ...namedValues('s', statuses),
+          ...(program ? { program: query.program } : {}),
           limit: Math.max(0, Math.trunc(query.limit)),
           offset: Math.max(0, Math.trunc(query.offset ?? 0)),
         })
