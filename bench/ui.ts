@@ -202,7 +202,7 @@ interface Drain {
   ms: number;
   stalls: Watched;
   /** Round trips of list and search calls made while it drained (after only). */
-  calls?: { p95: number; count: number; indexing: number };
+  calls?: { p95: number; max: number; count: number; indexing: number };
 }
 
 async function callsBefore(
@@ -298,7 +298,11 @@ async function drainThroughProtocol(engine: EngineProcess): Promise<Drain> {
     }
     return drained;
   });
-  return { ms, stalls, calls: { p95: percentile(times, 95), count: times.length, indexing } };
+  return {
+    ms,
+    stalls,
+    calls: { p95: percentile(times, 95), max: Math.max(...times), count: times.length, indexing },
+  };
 }
 
 async function benchCalls(sandboxUrl: string, n: number): Promise<BenchResult[]> {
@@ -427,7 +431,7 @@ function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {
     ...(calls
       ? [
           {
-            name: `  list and search calls during the drain, p95 round trip (${calls.count} calls; a search saw up to ${count(calls.indexing)} reports as not indexed yet, none waited)`,
+            name: `  list and search calls during the drain, p95 round trip (${calls.count} calls, slowest ${calls.max.toFixed(1)} ms; a search saw up to ${count(calls.indexing)} reports as not indexed yet, none waited)`,
             value: calls.p95,
             unit: 'ms',
           },

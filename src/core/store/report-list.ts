@@ -319,26 +319,23 @@ export function createReportListRepository(db: Db): ReportListRepository {
     FROM counted c GROUP BY c.program_id HAVING sum(c.n) > 0
     ORDER BY name COLLATE NOCASE, id`);
 
-  // All hits, whatever their status, from the index alone: its hits, minus those of queued rows
-  // it must ignore, plus the rows matched without it that it does not hold as hits.
+  // All hits, whatever their status: the index's hits when it holds every row as it is (nothing
+  // queued to skip, no hit found without it); otherwise its hits minus the queued rows it holds
+  // an older version of, united with the rows matched without it (a set: one pass over the
+  // index, where a lookup per queued row cost a whole MATCH each, 1.8 s for 2,000 rows).
   const ftsHits = sqlite
     .prepare<Params, number>('SELECT count(*) FROM reports_fts WHERE reports_fts MATCH @fts')
     .pluck();
-  const isHit = `EXISTS (SELECT 1 FROM reports_fts f WHERE reports_fts MATCH @fts
-    AND f.rowid = q.seq)`;
-  const ignoredHits = sqlite
+  const allHits = sqlite
     .prepare<Params, number>(
-      `SELECT CASE WHEN @skipQueued THEN
-         (SELECT count(*) FROM reports_fts_pending q WHERE ${isHit}) ELSE 0 END`,
+      `SELECT count(*) FROM (
+         SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts
+           AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
+         UNION SELECT value FROM json_each(@extra))`,
     )
     .pluck();
-  const extraNotHits = sqlite
-    .prepare<Params, number>(
-      `SELECT count(*) FROM (SELECT DISTINCT value AS seq FROM json_each(@extra)) q
-       WHERE NOT (${isHit} AND NOT (@skipQueued
-         AND q.seq IN (SELECT seq FROM reports_fts_pending)))`,
-    )
-    .pluck();
+  const countHits = (params: Params): number =>
+    (params['skipQueued'] === 0 && params['extra'] === '[]' ? ftsHits : allHits).get(params) ?? 0;
 
   // The program list changes only with a write: it is kept until this connection writes or
   // another one commits (`total_changes()` counts the rows written here, triggers included;
@@ -399,10 +396,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
     if (search === null) {
       total = ofBoth;
     } else {
-      hits =
-        (ftsHits.get(params) ?? 0) -
-        (ignoredHits.get(params) ?? 0) +
-        (extraNotHits.get(params) ?? 0);
+      hits = countHits(params);
       if (statuses.length === 0 && program === null) {
         total = hits;
       } else {

@@ -1,18 +1,19 @@
 import type { Db } from './database';
 import { ftsExpression } from './fts-query';
-import { columnScore, matchesColumns, parseSearch, type SearchWord } from './text-match';
+import { matchesColumns, matchScore, parseSearch, type SearchWord } from './text-match';
 
 /**
  * A report search that never waits for the index (see fts-index.ts). The rows the index holds are
  * found by FTS5; the rows still queued for it (`reports_fts_pending`: written a moment ago, or
  * left by a crash) and the local drafts (never indexed) are matched in JavaScript with the same
  * rules (text-match.ts). The queue is normally a few rows: the background drain empties it within
- * a few event-loop turns of each write. Only after a bulk write (or a crash with a long queue) does
- * it exceed `QUEUE_SCAN_LIMIT`; the search then answers from the index alone and says how many
- * reports it could not see (`indexing`), instead of blocking the engine for the whole queue
- * (about 10 µs a report) or waiting for the drain.
+ * a few event-loop turns of each write (a sync writes 200 reports at a time). Only after a bulk
+ * write (or a crash with a long queue) does it exceed `QUEUE_SCAN_LIMIT`; the search then answers
+ * from the index alone and says how many reports it could not see (`indexing`), instead of
+ * blocking the engine for the whole queue (reading a queued report's text costs about 8 µs, so
+ * the limit keeps the scan near 4 ms) or waiting for the drain.
  */
-export const QUEUE_SCAN_LIMIT = 2_000;
+export const QUEUE_SCAN_LIMIT = 500;
 
 export interface ReportSearch {
   words: SearchWord[];
@@ -23,7 +24,7 @@ export interface ReportSearch {
    * none): the queued rows were matched in JavaScript instead, into `queuedHits`.
    */
   skipQueued: 0 | 1;
-  /** Queued rows whose current text matches, with a rough relevance (see columnScore). */
+  /** Queued rows whose current text matches, with a rough relevance (see matchScore). */
   queuedHits: { seq: number; score: number }[];
   /** reports.seq of mirrored reports whose local draft matches. */
   draftHits: number[];
@@ -80,9 +81,8 @@ export function createReportSearcher(db: Db): ReportSearcher {
       const queuedHits: ReportSearch['queuedHits'] = [];
       if (scan) {
         for (const row of queuedText.all()) {
-          const columns = [row.title, row.description, row.messages];
-          if (matchesColumns(words, columns))
-            queuedHits.push({ seq: row.seq, score: columnScore(words, columns) });
+          const score = matchScore(words, [row.title, row.description, row.messages]);
+          if (score !== null) queuedHits.push({ seq: row.seq, score });
         }
       }
       const draftHits: number[] = [];

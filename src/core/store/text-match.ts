@@ -20,6 +20,7 @@ export const MIN_PREFIX = 3;
 const searchable = /[\p{L}\p{N}]/u;
 const tokenRun = /[\p{L}\p{N}\p{Co}]+/gu;
 const marks = /\p{M}/gu;
+const nonAscii = /[^\p{ASCII}]/u;
 
 export interface SearchWord {
   /** The word as typed (without trailing `*`), for the FTS5 string. */
@@ -39,8 +40,14 @@ function fold(token: string): string {
   return token.toLowerCase().normalize('NFD').replace(marks, '');
 }
 
-/** The folded tokens of `text`, in order. */
+const asciiRun = /[a-z0-9]+/g;
+
+/**
+ * The folded tokens of `text`, in order. ASCII text (most reports) is lower-cased once and split
+ * by one native regex, ten times faster than folding token by token; the result is the same.
+ */
 export function tokenize(text: string): string[] {
+  if (!nonAscii.test(text)) return text.toLowerCase().match(asciiRun) ?? [];
   return (text.match(tokenRun) ?? []).map(fold).filter((t) => t.length > 0);
 }
 
@@ -80,19 +87,53 @@ function hasPhrase(column: readonly string[], word: SearchWord): boolean {
   return false;
 }
 
-/** Every word is in some column (a phrase never spans two columns), as FTS5 would answer. */
-export function matchesColumns(words: readonly SearchWord[], columns: readonly string[]): boolean {
-  const tokenized = columns.map(tokenize);
-  return words.every((word) => tokenized.some((column) => hasPhrase(column, word)));
+const finalSigma = /ς/gu;
+
+/**
+ * The text as `tokenize` folds it (lower case, diacritics removed), in one piece: ASCII text
+ * (most reports) only needs lower case, the expensive NFD pass is for the rest. A final sigma is
+ * made a plain one on both sides: whether lower case gives ς depends on what follows, which is not
+ * the same in the whole text as in one token.
+ */
+function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  if (!nonAscii.test(lower)) return lower;
+  return lower.normalize('NFD').replace(marks, '').replace(finalSigma, 'σ');
 }
 
 /**
- * A rough relevance for rows found without the index (bm25 needs the index's statistics): how
- * many words hit the title, weighted as the index weighs columns (5), plus the other columns (1).
+ * False only when the text cannot match: some token of the search is not even a substring of the
+ * folded text (every token `tokenize` finds is one). Tokenizing a report with its thread costs
+ * about 50 µs; this test a few µs, and it rules out nearly every row of a narrow search.
  */
-export function columnScore(words: readonly SearchWord[], columns: readonly string[]): number {
-  const weights = [5, 1, 1];
+export function mayMatch(words: readonly SearchWord[], columns: readonly string[]): boolean {
+  const folded = columns.map(foldText);
+  return words.every((word) =>
+    word.tokens.every((token) => {
+      const plain = token.replace(finalSigma, 'σ');
+      return folded.some((column) => column.includes(plain));
+    }),
+  );
+}
+
+/** Every word is in some column (a phrase never spans two columns), as FTS5 would answer. */
+export function matchesColumns(words: readonly SearchWord[], columns: readonly string[]): boolean {
+  return matchScore(words, columns) !== null;
+}
+
+/**
+ * Null when the columns do not match (as `matchesColumns`); else a rough relevance for rows found
+ * without the index (bm25 needs the index's statistics): how many words hit the title, weighted
+ * as the index weighs columns (5), plus the other columns (1). Each column is tokenized once.
+ */
+export function matchScore(
+  words: readonly SearchWord[],
+  columns: readonly string[],
+): number | null {
+  if (!mayMatch(words, columns)) return null;
   const tokenized = columns.map(tokenize);
+  if (!words.every((word) => tokenized.some((column) => hasPhrase(column, word)))) return null;
+  const weights = [5, 1, 1];
   let score = 0;
   tokenized.forEach((column, i) => {
     for (const word of words) if (hasPhrase(column, word)) score += weights[i] ?? 1;
