@@ -278,6 +278,31 @@ describe('renderer: the two-pane reports workspace', () => {
       'Medium finding',
       'Low finding',
     ]);
+
+    // A new start: the same order and program, asked of the engine from the first page on.
+    const restart = async () => {
+      const url = page.url();
+      await page.goto('about:blank');
+      await page.goto(url, { waitUntil: 'load' });
+    };
+    const callsBefore = h.calls.length;
+    await restart();
+    await shows({ sort: 'severity', program: h.programs.open.id });
+    const firstAsked = h.calls.slice(callsBefore).find((c) => c.name === 'listReports');
+    expect(firstAsked?.args[0]).toMatchObject({ sort: 'severity', program: h.programs.open.id });
+    expect(await sortBy.inputValue()).toBe('severity');
+    expect(await programFilter.inputValue()).toBe(h.programs.open.id);
+    // Back to every program, newest first: that is what the next start shows.
+    await programFilter.selectOption({ label: 'All programs (27)' });
+    await sortBy.selectOption({ label: 'Last update' });
+    await shows({});
+    await restart();
+    await shows({});
+    const lastAsked = h.calls.filter((c) => c.name === 'listReports').at(-1)?.args[0];
+    expect(lastAsked).not.toHaveProperty('program');
+    expect(lastAsked).not.toHaveProperty('sort');
+    expect(await sortBy.inputValue()).toBe('updated');
+    expect(await programFilter.inputValue()).toBe('');
   }, 120_000);
 
   it('moves through the list with the arrow keys, opens with Enter; Ctrl+N and Ctrl+F work here', async () => {

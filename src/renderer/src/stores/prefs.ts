@@ -1,15 +1,12 @@
 import { create } from 'zustand';
+import { readRemembered, remember } from '../lib/remembered';
 
 export type Theme = 'light' | 'dark';
 const THEME_KEY = 'bountyDesk.theme';
 
 function storedTheme(): Theme | null {
-  try {
-    const v = window.localStorage.getItem(THEME_KEY);
-    return v === 'light' || v === 'dark' ? v : null;
-  } catch {
-    return null;
-  }
+  const v = readRemembered(THEME_KEY);
+  return v === 'light' || v === 'dark' ? v : null;
 }
 
 function systemTheme(): Theme {
@@ -24,12 +21,8 @@ const clampWidth = (px: number): number =>
   Math.round(Math.min(LIST_WIDTH.max, Math.max(LIST_WIDTH.min, px)));
 
 function storedListWidth(): number {
-  try {
-    const v = Number(window.localStorage.getItem(LIST_WIDTH_KEY));
-    return Number.isFinite(v) && v > 0 ? clampWidth(v) : LIST_WIDTH.initial;
-  } catch {
-    return LIST_WIDTH.initial;
-  }
+  const v = Number(readRemembered(LIST_WIDTH_KEY));
+  return Number.isFinite(v) && v > 0 ? clampWidth(v) : LIST_WIDTH.initial;
 }
 
 interface PrefsState {
@@ -40,8 +33,8 @@ interface PrefsState {
   followSystem(theme: Theme): void;
   /** The reports list's width beside the open report (remembered across starts). */
   listWidth: number;
-  /** Sets the width while it is dragged; `remember` keeps it for the next start too. */
-  setListWidth(px: number, remember: boolean): void;
+  /** Sets the width while it is dragged; `keep` keeps it for the next start too. */
+  setListWidth(px: number, keep: boolean): void;
 }
 
 export const usePrefs = create<PrefsState>((set, get) => ({
@@ -49,25 +42,16 @@ export const usePrefs = create<PrefsState>((set, get) => ({
   themeChosen: storedTheme() !== null,
   toggleTheme() {
     const theme: Theme = get().theme === 'dark' ? 'light' : 'dark';
-    try {
-      window.localStorage.setItem(THEME_KEY, theme);
-    } catch {
-      // Storage can be unavailable; the choice then lasts for this session.
-    }
+    remember(THEME_KEY, theme);
     set({ theme, themeChosen: true });
   },
   followSystem(theme) {
     if (!get().themeChosen) set({ theme });
   },
   listWidth: storedListWidth(),
-  setListWidth(px, remember) {
+  setListWidth(px, keep) {
     const listWidth = clampWidth(px);
     set({ listWidth });
-    if (!remember) return;
-    try {
-      window.localStorage.setItem(LIST_WIDTH_KEY, String(listWidth));
-    } catch {
-      // Storage can be unavailable; the width then lasts for this session.
-    }
+    if (keep) remember(LIST_WIDTH_KEY, String(listWidth));
   },
 }));

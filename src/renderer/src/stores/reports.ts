@@ -1,12 +1,14 @@
 import { create } from 'zustand';
 import type { ReportStatus } from '../../../shared/api';
-import type {
-  ReportListItem,
-  ReportListPage,
-  ReportProgramCount,
-  ReportSort,
+import {
+  REPORT_SORTS,
+  type ReportListItem,
+  type ReportListPage,
+  type ReportProgramCount,
+  type ReportSort,
 } from '../../../shared/bridge/views';
 import { bridge } from '../bridge';
+import { readRemembered, remember } from '../lib/remembered';
 import { reportError } from './notices';
 
 /**
@@ -48,6 +50,15 @@ interface ReportsState {
   reload(): Promise<void>;
   /** The rows in view (overscan included): their blocks are fetched when missing. */
   ensureRange(first: number, last: number): void;
+}
+
+// The list's order and program are kept across restarts, as the split beside it is.
+const SORT_KEY = 'bountyDesk.reportsSort';
+const PROGRAM_KEY = 'bountyDesk.reportsProgram';
+
+function rememberedSort(): ReportSort {
+  const stored = readRemembered(SORT_KEY);
+  return REPORT_SORTS.find((sort) => sort === stored) ?? 'updated';
 }
 
 const pending = new Set<string>();
@@ -136,8 +147,9 @@ export const useReports = create<ReportsState>((set, get) => {
   return {
     search: '',
     statuses: [],
-    program: null,
-    sort: 'updated',
+    // A program id from storage is only ever a query value; the filter lists it until cleared.
+    program: readRemembered(PROGRAM_KEY) || null,
+    sort: rememberedSort(),
     total: null,
     counts: {},
     programs: [],
@@ -158,10 +170,12 @@ export const useReports = create<ReportsState>((set, get) => {
     },
     setProgram(program) {
       set({ program });
+      remember(PROGRAM_KEY, program);
       requery();
     },
     setSort(sort) {
       set({ sort });
+      remember(SORT_KEY, sort);
       requery();
     },
     newReport: false,

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { parseHash, routeHash, type Route } from '../app/routes';
+import { readRemembered, remember as keep } from '../lib/remembered';
 
 interface RouterState {
   route: Route;
@@ -10,11 +11,7 @@ const LAST_ROUTE_KEY = 'bountyDesk.lastRoute';
 
 /** The screen the researcher left the app on, kept across restarts. */
 function remember(route: Route): void {
-  try {
-    window.localStorage.setItem(LAST_ROUTE_KEY, routeHash(route));
-  } catch {
-    // Storage can be unavailable; the app then starts on the programs screen.
-  }
+  keep(LAST_ROUTE_KEY, routeHash(route));
 }
 
 /**
@@ -24,17 +21,11 @@ function remember(route: Route): void {
  */
 function initialRoute(): Route {
   if (window.location.hash.length > 1) return parseHash(window.location.hash);
-  try {
-    const last = window.localStorage.getItem(LAST_ROUTE_KEY);
-    if (last) {
-      const route = parseHash(last);
-      window.location.hash = routeHash(route);
-      return route;
-    }
-  } catch {
-    // As above: no storage, no memory of the last screen.
-  }
-  return parseHash('');
+  const last = readRemembered(LAST_ROUTE_KEY);
+  if (!last) return parseHash('');
+  const route = parseHash(last);
+  window.location.hash = routeHash(route);
+  return route;
 }
 
 export const useRouter = create<RouterState>((set) => ({
