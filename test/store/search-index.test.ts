@@ -126,6 +126,36 @@ describe('report search index, filled after the write', () => {
     integrityCheck();
   });
 
+  it('merges the index in steps of its own, after the batches, until nothing is left to merge', async () => {
+    const sqlite = t.store.db.sqlite;
+    // FTS5's merging inside a write is off: it made whichever batch filled a level slow.
+    expect(
+      sqlite.prepare("SELECT v FROM reports_fts_config WHERE k = 'automerge'").pluck().get(),
+    ).toBe(0);
+    const mergeWork = (): number => {
+      const before = sqlite.prepare('SELECT total_changes()').pluck().get() as number;
+      sqlite.exec("INSERT INTO reports_fts (reports_fts, rank) VALUES ('merge', 1000)");
+      return (sqlite.prepare('SELECT total_changes()').pluck().get() as number) - before;
+    };
+    // Many small batches make many segments, as a sync's writes do.
+    for (let round = 0; round < 40; round++) {
+      t.store.reports.upsertReports(
+        Array.from({ length: 25 }, (_, i) =>
+          makeReport({ title: `Finding ${round}-${i}`, description: `round${round} hay` }),
+        ),
+      );
+      await turn();
+      await turn();
+    }
+    await t.store.searchIndex.idle();
+    expect(t.store.searchIndex.pending()).toBe(0);
+    // The drain left no merge work behind (FTS5: fewer than two rows changed by a merge).
+    expect(mergeWork()).toBeLessThan(2);
+    expect(indexedRows()).toBe(1000);
+    expect(ids(t.store.search.searchReports('round7'))).toHaveLength(25);
+    integrityCheck();
+  });
+
   it('indexes a report once per write, with title, description and thread together', async () => {
     const report = makeReport({ title: 'SSRF via webhook', description: 'metadata endpoint' });
     // The sync's shape: list page, full report and thread in one transaction.

@@ -5,10 +5,13 @@ import type { Db } from './database';
  * in batches of one transaction each, ascending rowids (the cheapest order for FTS5).
  *
  * The triggers queue a report in the write's own transaction; after the write commits, the queue
- * is drained on the next turns of the event loop, one batch per turn, so a 100,000-report queue
+ * is drained on the next turns of the event loop, one step per turn, so a 100,000-report queue
  * never blocks the engine for the whole indexing: a call that arrives meanwhile waits for one
- * batch at most. A batch aims at `SLICE_MS` of work (its size follows the time the last one took:
- * a batch of 1,000 took up to 115 ms once the index held 100,000 reports). No search waits for
+ * step at most. A batch aims at `SLICE_MS` of work (its size follows the time the last one took:
+ * a batch of 1,000 took up to 115 ms once the index held 100,000 reports). FTS5's own merging of
+ * segments is off (migration 9): it ran inside whichever batch filled a level (20–230 ms at
+ * 100,000 reports); after each batch a step of its own merges `MERGE_PAGES` pages, and merge
+ * steps go on after the queue is empty until there is nothing left to merge. No search waits for
  * the drain: a search matches the rows still queued without the index (report-search.ts). A queue
  * left by a crash is drained after the next open.
  */
@@ -19,9 +22,9 @@ export interface ReportIndexer {
   indexBatch(limit?: number): number;
   /** Indexes everything queued, now, in one stretch (tests and tools; no search calls it). */
   flush(): void;
-  /** Drains the queue in the background, one batch per event-loop turn. */
+  /** Drains the queue in the background, one batch or merge step per event-loop turn. */
   schedule(): void;
-  /** Resolves once the background drain has emptied the queue (benchmarks, tests). */
+  /** Resolves once the background drain has emptied the queue and merged (benchmarks, tests). */
   idle(): Promise<void>;
   /** Stops the background drain; what is still queued stays queued in the file. */
   stop(): void;
@@ -29,7 +32,9 @@ export interface ReportIndexer {
 
 /** The first batch of a drain; later ones grow or shrink towards `SLICE_MS`. */
 export const INDEX_BATCH = 200;
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
+/** Pages of segment merging per step: about 2–15 ms at 100,000 reports. */
+export const MERGE_PAGES = 128;
 const MIN_BATCH = 20;
 const MAX_BATCH = 2_000;
 
@@ -60,11 +65,18 @@ export function createReportIndexer(db: Db): ReportIndexer {
      WHERE p.seq <= ? ORDER BY p.seq`,
   );
   const dequeueUpTo = sqlite.prepare<[number]>('DELETE FROM reports_fts_pending WHERE seq <= ?');
+  const mergeStep = sqlite.prepare(
+    `INSERT INTO reports_fts (reports_fts, rank) VALUES ('merge', ${MERGE_PAGES})`,
+  );
+  const totalChanges = sqlite.prepare<[], number>('SELECT total_changes()').pluck();
 
   let timer: NodeJS.Immediate | null = null;
   let stopped = false;
   let batchSize = INDEX_BATCH;
   let waiters: (() => void)[] = [];
+  /** A batch was written since the index last had nothing to merge. */
+  let mergeDue = false;
+  let mergedLast = true;
 
   // Not db.transaction: its commit listeners would schedule this drain again.
   const inTransaction = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
@@ -84,6 +96,16 @@ export function createReportIndexer(db: Db): ReportIndexer {
     });
   }
 
+  /**
+   * One step of segment merging; false when there was nothing to merge (FTS5: fewer than two
+   * rows changed).
+   */
+  function mergeOnce(): boolean {
+    const before = totalChanges.get() ?? 0;
+    inTransaction(() => mergeStep.run());
+    return (totalChanges.get() ?? 0) - before >= 2;
+  }
+
   function settle(): void {
     const done = waiters;
     waiters = [];
@@ -94,10 +116,20 @@ export function createReportIndexer(db: Db): ReportIndexer {
     timer = null;
     if (stopped || !sqlite.open) return settle();
     try {
-      const started = performance.now();
-      const indexed = indexBatch(batchSize);
-      if (indexed === batchSize) batchSize = nextBatchSize(batchSize, performance.now() - started);
-      if (indexed > 0 && hasPending.get()?.n === 1) {
+      // Batches and merge steps take turns while both have work.
+      const pending = hasPending.get()?.n === 1;
+      if (mergeDue && (!pending || !mergedLast)) {
+        mergeDue = mergeOnce();
+        mergedLast = true;
+      } else if (pending) {
+        const started = performance.now();
+        const indexed = indexBatch(batchSize);
+        if (indexed === batchSize)
+          batchSize = nextBatchSize(batchSize, performance.now() - started);
+        mergeDue ||= indexed > 0;
+        mergedLast = false;
+      }
+      if (mergeDue || hasPending.get()?.n === 1) {
         timer = setImmediate(step);
         return;
       }
@@ -113,6 +145,8 @@ export function createReportIndexer(db: Db): ReportIndexer {
     indexBatch,
     flush() {
       while (hasPending.get()?.n === 1) indexBatch();
+      while (mergeOnce());
+      mergeDue = false;
     },
     schedule() {
       if (stopped || timer) return;

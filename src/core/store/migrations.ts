@@ -640,6 +640,15 @@ WHEN new.seen IS NOT NULL BEGIN
 END;
 `;
 
+/**
+ * The report index merges its segments in steps of its own (fts-index.ts), not inside whichever
+ * indexing batch happens to fill a level: at 100,000 reports those batches took 20–230 ms, and a
+ * call waited for them.
+ */
+const indexMergedInSteps = `
+INSERT INTO reports_fts (reports_fts, rank) VALUES ('automerge', 0);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (sqlite) => sqlite.exec(initialSchema) },
   {
@@ -656,5 +665,10 @@ export const migrations: readonly Migration[] = [
     version: 8,
     name: 'threads count their triage messages',
     up: (sqlite) => sqlite.exec(threadCounts),
+  },
+  {
+    version: 9,
+    name: 'report index merged in steps of its own',
+    up: (sqlite) => sqlite.exec(indexMergedInSteps),
   },
 ];
