@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -11,6 +12,9 @@ export interface Stalls {
   longest: number;
   /** Gaps over one 60 Hz frame (16 ms). */
   overFrame: number;
+  /** The longest garbage collection pause of this process in the span, ms (0: none seen). */
+  longestGc: number;
+  gcKind: 'major' | 'minor' | null;
   /** The span measured, epoch ms (for the witness, witness.ts). */
   from: number;
   to: number;
@@ -23,9 +27,21 @@ export class StallMonitor {
   #last = 0;
   #longest = 0;
   #overFrame = 0;
+  #longestGc = 0;
+  #gcKind: 'major' | 'minor' | null = null;
+  #gc: PerformanceObserver | null = null;
 
   start(): void {
     if (this.#timer) return;
+    this.#gc = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.duration <= this.#longestGc) continue;
+        this.#longestGc = entry.duration;
+        const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+        this.#gcKind = kind === constants.NODE_PERFORMANCE_GC_MAJOR ? 'major' : 'minor';
+      }
+    });
+    this.#gc.observe({ entryTypes: ['gc'] });
     this.#last = performance.now();
     this.#timer = setInterval(() => {
       const now = performance.now();
@@ -39,6 +55,8 @@ export class StallMonitor {
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    this.#gc?.disconnect();
+    this.#gc = null;
   }
 
   /** Runs `fn` with the timer running; the stalls are those of `fn`'s span only. */
@@ -48,12 +66,21 @@ export class StallMonitor {
     await new Promise((resolve) => setTimeout(resolve, 2));
     this.#longest = 0;
     this.#overFrame = 0;
+    this.#longestGc = 0;
+    this.#gcKind = null;
     this.#last = performance.now();
     const from = epoch();
     const value = await fn();
     // The gap that ends after `fn` returned belongs to it too.
     await new Promise((resolve) => setTimeout(resolve, 2));
-    const stalls = { longest: this.#longest, overFrame: this.#overFrame, from, to: epoch() };
+    const stalls = {
+      longest: this.#longest,
+      overFrame: this.#overFrame,
+      longestGc: this.#longestGc,
+      gcKind: this.#gcKind,
+      from,
+      to: epoch(),
+    };
     this.stop();
     return { value, stalls };
   }

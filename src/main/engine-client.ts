@@ -156,8 +156,8 @@ export class EngineClient {
         else pending.reject(new RemoteError(message.error));
         return;
       }
-      case 'event':
-        this.events.emit(message.name, message.payload);
+      case 'events':
+        for (const { name, payload } of message.events) this.events.emit(name, payload as never);
         return;
     }
   }

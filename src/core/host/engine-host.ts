@@ -10,6 +10,7 @@ import {
   ENGINE_EVENTS,
   HOST_CALLS,
   type EngineCallName,
+  type EngineEvent,
   type EngineProcessOptions,
   type FromEngine,
   type HostCalls,
@@ -43,7 +44,25 @@ export function serveEngine(
   /** Looks at the outbox for the log; after a call, since a call may have queued a write. */
   let lookAtOutbox = (): void => undefined;
   let opened: Promise<unknown> = Promise.resolve();
-  const post = (message: FromEngine): void => port.postMessage(message);
+  // The events of a turn, sent together at its end, or before a result (main sees them in the
+  // order they happened).
+  let events: EngineEvent[] = [];
+  let eventsSoon: NodeJS.Immediate | null = null;
+  const sendEvents = (): void => {
+    if (eventsSoon) clearImmediate(eventsSoon);
+    eventsSoon = null;
+    if (events.length === 0) return;
+    port.postMessage({ type: 'events', events } satisfies FromEngine);
+    events = [];
+  };
+  const queueEvent = (event: EngineEvent): void => {
+    events.push(event);
+    eventsSoon ??= setImmediate(sendEvents);
+  };
+  const post = (message: FromEngine): void => {
+    sendEvents();
+    port.postMessage(message);
+  };
 
   const signedInKey = async (): Promise<string | null> => {
     const account = await engine?.getAccount();
@@ -98,7 +117,7 @@ export function serveEngine(
         const created = makeEngine(message.options);
         engine = created;
         for (const name of ENGINE_EVENTS) {
-          created.events.on(name, (payload) => post({ type: 'event', name, payload }));
+          created.events.on(name, (payload) => queueEvent({ name, payload } as EngineEvent));
         }
         lookAtOutbox = logEngineEvents({
           events: created.events,
@@ -135,7 +154,12 @@ export function serveEngine(
         return;
       case 'close':
         log.info('engine', 'closing');
-        void (engine?.close() ?? Promise.resolve()).catch(() => undefined).finally(() => exit(0));
+        void (engine?.close() ?? Promise.resolve())
+          .catch(() => undefined)
+          .finally(() => {
+            sendEvents();
+            exit(0);
+          });
         return;
     }
   });

@@ -79,12 +79,20 @@ export type ToEngine =
   | { type: 'call'; id: number; name: EngineCallName; args: unknown[] }
   | { type: 'close' };
 
-/** engine → main */
+/** One event as the engine emitted it. */
+export type EngineEvent = {
+  [K in BridgeEventName]: { name: K; payload: BridgeEvents[K] };
+}[BridgeEventName];
+
+/**
+ * engine → main. The events of one turn of the engine's event loop travel as one message (a sync
+ * writes 200 reports a transaction: one message, not 200), always before the next result.
+ */
 export type FromEngine =
   | { type: 'ready' }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: BridgeError }
-  | { type: 'event'; name: BridgeEventName; payload: BridgeEvents[BridgeEventName] };
+  | { type: 'events'; events: EngineEvent[] };
 
 /** The bridge events the engine emits (main adds its own: open-report, command, engine). */
 export const ENGINE_EVENTS = [

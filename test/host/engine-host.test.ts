@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/core/engine';
+import { serveEngine } from '../../src/core/host/engine-host';
+import type { FromEngine, ToEngine } from '../../src/core/host/protocol';
+import { KeytarSecretStore } from '../../src/core/secrets';
+
+/**
+ * The engine process's side of the protocol with a real engine (signed out, in a temporary
+ * folder); the port is the only stand-in: it records what would go to main.
+ */
+function served() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engine-host-'));
+  const sent: FromEngine[] = [];
+  let deliver: (message: unknown) => void = () => undefined;
+  let engine: Engine | null = null;
+  let exited = false;
+  serveEngine(
+    { postMessage: (m) => sent.push(m as FromEngine), onMessage: (l) => (deliver = l) },
+    (options) => {
+      engine = new Engine({
+        dataDir: options.dataDir,
+        secrets: new KeytarSecretStore(),
+        autoStart: false,
+      });
+      return engine;
+    },
+    () => (exited = true),
+  );
+  const send = (message: ToEngine) => deliver(message);
+  send({ type: 'init', options: { dataDir } });
+  return {
+    sent,
+    send,
+    engine: () => {
+      if (!engine) throw new Error('no engine yet');
+      return engine;
+    },
+    exited: () => exited,
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+}
+
+let current: ReturnType<typeof served> | null = null;
+afterEach(async () => {
+  if (!current) return;
+  current.send({ type: 'close' });
+  await until(() => current?.exited() ?? true);
+  current.cleanup();
+  current = null;
+});
+
+describe('engine process protocol: events', () => {
+  it("sends the events of one turn as one message, and a turn's events before its result", async () => {
+    current = served();
+    const { sent, send, engine } = current;
+    await until(() => sent.some((m) => m.type === 'ready'));
+    sent.length = 0;
+
+    // A sync writing 200 reports emits 200 changes in one turn: one message to main.
+    for (let i = 0; i < 200; i++) engine().events.emit('report-changed', { reportId: `r${i}` });
+    expect(sent).toEqual([]);
+    await turn();
+    expect(sent).toHaveLength(1);
+    const [batch] = sent;
+    if (batch?.type !== 'events') throw new Error(`expected events, got ${JSON.stringify(batch)}`);
+    expect(batch.events.map((e) => e.name)).toEqual(Array(200).fill('report-changed'));
+    expect(batch.events.map((e) => (e.payload as { reportId: string }).reportId)).toEqual(
+      Array.from({ length: 200 }, (_, i) => `r${i}`),
+    );
+
+    // An event emitted before a call's answer reaches main before that answer, in order.
+    sent.length = 0;
+    engine().events.emit('connectivity', { state: 'offline' });
+    send({ type: 'call', id: 7, name: 'getAccount', args: [] });
+    await until(() => sent.some((m) => m.type === 'result'));
+    expect(sent.map((m) => m.type)).toEqual(['events', 'result']);
+    expect(sent[0]).toEqual({
+      type: 'events',
+      events: [{ name: 'connectivity', payload: { state: 'offline' } }],
+    });
+    expect(sent[1]).toMatchObject({ type: 'result', id: 7, ok: true, value: null });
+  });
+
+  it('an event emitted just before close still reaches main', async () => {
+    current = served();
+    const { sent, send, engine } = current;
+    await until(() => sent.some((m) => m.type === 'ready'));
+    engine().events.emit('connectivity', { state: 'online' });
+    send({ type: 'close' });
+    await until(() => current?.exited() ?? false);
+    expect(sent.at(-1)).toEqual({
+      type: 'events',
+      events: [{ name: 'connectivity', payload: { state: 'online' } }],
+    });
+  });
+});
