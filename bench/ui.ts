@@ -53,7 +53,14 @@ const SIZES = (process.env['BENCH_UI_SIZES'] ?? '10000,100000')
   .filter((n) => n > 0);
 const MIRROR = Number(process.env['BENCH_UI_MIRROR'] ?? 10_000);
 const PAGE = 200;
-const SEARCH = 'token';
+/**
+ * Searches of the same breadth (each matches about a quarter of the reports), taken in turn: the
+ * list keeps the last search's hits until something is written (store/report-hits.ts), so the
+ * same search again would measure that cache, not a search.
+ */
+const SEARCHES = ['token', 'session'];
+const SEARCH = SEARCHES[0] as string;
+const searchOf = (i: number): string => SEARCHES[i % SEARCHES.length] as string;
 /** Saves 300 ms apart, as the editor's autosave makes them (autosave.ts). */
 const SAVES = 40;
 const SAVE_PAUSE_MS = 300;
@@ -97,11 +104,13 @@ async function timeCalls(
   call: (i: number) => Promise<unknown> | unknown,
   pauseMs = 0,
 ) {
-  for (let i = 0; i < Math.min(5, runs); i++) await call(i);
+  const warm = Math.min(5, runs);
+  for (let i = 0; i < warm; i++) await call(i);
   await collectGarbage();
   const times: number[] = [];
   const { stalls } = await watch(async () => {
-    for (let i = 0; i < runs; i++) {
+    // Numbered on from the warm-up: a call never repeats the one just before it.
+    for (let i = warm; i < warm + runs; i++) {
       const t0 = performance.now();
       await call(i);
       times.push(performance.now() - t0);
@@ -176,6 +185,8 @@ interface CallSet {
   middle: Timed;
   status: Timed;
   search: Timed;
+  searchStatus: Timed;
+  searchScroll: Timed;
   open: Timed;
   save: Timed;
 }
@@ -184,17 +195,24 @@ const LABELS: Record<keyof CallSet, string> = {
   first: 'reports list, first page',
   middle: 'reports list, a page in the middle',
   status: 'reports list, status filter (accepted)',
-  search: `reports list, search "${SEARCH}"`,
+  search: `reports list, a new search each call ("${SEARCHES.join('", "')}" in turn)`,
+  searchStatus: 'reports list, a new search each call, with the status filter (accepted)',
+  searchScroll: `reports list, scrolling through a search ("${SEARCH}": the next page each call)`,
   open: 'open a report',
   save: `save a draft (${SAVES}, ${SAVE_PAUSE_MS} ms apart as the editor saves)`,
 };
 
-function queries(n: number): Record<'first' | 'middle' | 'status' | 'search', ReportQuery> {
+type ListCall = 'first' | 'middle' | 'status' | 'search' | 'searchStatus' | 'searchScroll';
+
+/** The query of each list call, by the call's number in its run. */
+function queries(n: number): Record<ListCall, (i: number) => ReportQuery> {
   return {
-    first: { offset: 0, limit: PAGE },
-    middle: { offset: Math.floor(n / 2), limit: PAGE },
-    status: { status: ['accepted'], offset: 0, limit: PAGE },
-    search: { search: SEARCH, offset: 0, limit: PAGE },
+    first: () => ({ offset: 0, limit: PAGE }),
+    middle: () => ({ offset: Math.floor(n / 2), limit: PAGE }),
+    status: () => ({ status: ['accepted'], offset: 0, limit: PAGE }),
+    search: (i) => ({ search: searchOf(i), offset: 0, limit: PAGE }),
+    searchStatus: (i) => ({ search: searchOf(i), status: ['accepted'], offset: 0, limit: PAGE }),
+    searchScroll: (i) => ({ search: SEARCH, offset: (i % 100) * PAGE, limit: PAGE }),
   };
 }
 
@@ -214,12 +232,15 @@ async function callsBefore(
   const store = engine.session.store;
   const q = queries(n);
   const runs = OLD_RUNS(n);
-  const list = (query: ReportQuery) => timeCalls(runs, () => oldListReports(store, query));
+  const list = (query: (i: number) => ReportQuery) =>
+    timeCalls(runs, (i) => oldListReports(store, query(i)));
   return {
     first: await list(q.first),
     middle: await list(q.middle),
     status: await list(q.status),
     search: await list(q.search),
+    searchStatus: await list(q.searchStatus),
+    searchScroll: await list(q.searchScroll),
     open: await timeCalls(RUNS, (i) => engine.getReport(ids[i % ids.length] as string)),
     save: await timeCalls(
       SAVES,
@@ -244,13 +265,16 @@ async function callsAfter(
   const call = (name: Parameters<EngineProcess['client']['call']>[0], ...args: unknown[]) =>
     engine.client.call(name, args);
   const q = queries(n);
-  const list = (query: ReportQuery) => timeCalls(RUNS, () => call('listReports', query));
+  const list = (query: (i: number) => ReportQuery) =>
+    timeCalls(RUNS, (i) => call('listReports', query(i)));
   return {
     bare: await timeCalls(RUNS, () => call('getAccount')),
     first: await list(q.first),
     middle: await list(q.middle),
     status: await list(q.status),
     search: await list(q.search),
+    searchStatus: await list(q.searchStatus),
+    searchScroll: await list(q.searchScroll),
     open: await timeCalls(RUNS, (i) => call('getReport', ids[i % ids.length])),
     save: await timeCalls(
       SAVES,

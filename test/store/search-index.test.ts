@@ -110,6 +110,63 @@ describe('report search index, filled after the write', () => {
     integrityCheck();
   });
 
+  it('a search read again sees every write since: this connection, another one, a rollback', () => {
+    const first = makeReport({ title: 'Token leak in logs', updated_at: iso(1) });
+    t.store.reports.upsertReports([first]);
+    t.store.searchIndex.flush();
+    const total = () => t.store.reportList.page({ search: 'token', offset: 0, limit: 50 }).total;
+    const shown = () =>
+      t.store.reportList.page({ search: 'token', offset: 0, limit: 50 }).rows.map((r) => r.id);
+    expect(total()).toBe(1);
+    expect(total()).toBe(1);
+    // A new matching report (queued for the index), then the index drained.
+    const second = makeReport({ title: 'Second token finding', updated_at: iso(2) });
+    t.store.reports.upsertReports([second]);
+    expect(shown()).toEqual([second.id, first.id]);
+    t.store.searchIndex.flush();
+    expect(shown()).toEqual([second.id, first.id]);
+    // A draft edit that stops matching hides nothing of the mirror's text (drafts add hits).
+    t.store.drafts.setContent(first.id, 'acme-web', {
+      title: 'Renamed',
+      asset: 'https://acme.example/',
+      description: 'nothing here',
+      cvss_vector: '',
+    });
+    expect(total()).toBe(2);
+    // Another connection's commit.
+    const other = openStore({ file: t.file, dataDir: t.dir });
+    try {
+      other.reports.upsertReports([
+        makeReport({ title: 'Token from elsewhere', updated_at: iso(3) }),
+      ]);
+      other.searchIndex.flush();
+    } finally {
+      other.close();
+    }
+    expect(total()).toBe(3);
+    // A search inside a transaction that is rolled back leaves nothing of it behind.
+    const third = makeReport({ title: 'Token rolled back', updated_at: iso(4) });
+    expect(() =>
+      t.store.db.transaction(() => {
+        t.store.reports.upsertReports([third]);
+        expect(total()).toBe(4);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(total()).toBe(3);
+    expect(shown()).not.toContain(third.id);
+    // A rolled-back delete (nothing queued: the index forgets the report at once).
+    expect(() =>
+      t.store.db.transaction(() => {
+        t.store.reports.deleteReport(second.id);
+        expect(total()).toBe(2);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(total()).toBe(3);
+    expect(shown()).toContain(second.id);
+  });
+
   it('drains by itself after the commit, one batch per event-loop turn', async () => {
     const count = 2 * INDEX_BATCH + 500;
     const reports = Array.from({ length: count }, (_, i) =>

@@ -2,12 +2,8 @@ import type Database from 'better-sqlite3';
 import type { ReportStatus } from './api-types';
 import type { Db } from './database';
 import { compareLeading, statusRank, type ReportSort } from './report-order';
-import {
-  createReportSearcher,
-  matchCondition,
-  searchParams,
-  type ReportSearch,
-} from './report-search';
+import { createReportHits } from './report-hits';
+import { createReportSearcher, type ReportSearch } from './report-search';
 import { namedPlaceholders, namedValues } from './sql-values';
 
 /**
@@ -187,11 +183,14 @@ interface Shape {
  * the index of the one program or status filtered on, whose range is the list itself); the other
  * plans read their source (`NOT INDEXED`: the search's hits by rowid) and sort what matches.
  */
-function accessOf(shape: Shape): { index: string | null; conditions: (string | null)[] } {
+function accessOf(
+  shape: Shape,
+  match: string,
+): { index: string | null; conditions: (string | null)[] } {
   const conditions = [
     statusCondition('k', shape.statuses),
     shape.program ? 'k.program_id = @program' : null,
-    shape.searching ? matchCondition('k') : null,
+    shape.searching ? match : null,
   ];
   if (shape.plan === 'search') return { index: null, conditions };
   if (shape.plan === 'program') return { index: 'reports_by_program', conditions };
@@ -214,6 +213,7 @@ function accessOf(shape: Shape): { index: string | null; conditions: (string | n
 export function createReportListRepository(db: Db): ReportListRepository {
   const sqlite = db.sqlite;
   const searcher = createReportSearcher(db);
+  const hitSet = createReportHits(db);
   const selectCounts = sqlite.prepare<[], { status: ReportStatus; n: number }>(
     'SELECT status, n FROM report_status_counts WHERE n > 0',
   );
@@ -265,7 +265,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
   function mirroredPage(shape: Shape) {
     const key = `page:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.plan}`;
     return statement<SqlRow>(key, () => {
-      const { index, conditions } = accessOf(shape);
+      const { index, conditions } = accessOf(shape, hitSet.condition('k'));
       const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
       const order = ORDERS[shape.sort].by;
       return `
@@ -291,7 +291,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
       const where = whereOf([
         statusCondition('k', statuses),
         program ? 'k.program_id = @program' : null,
-        matchCondition('k'),
+        hitSet.condition('k'),
       ]);
       return `SELECT count(*) FROM reports AS k ${access} ${where}`;
     }).pluck();
@@ -319,31 +319,12 @@ export function createReportListRepository(db: Db): ReportListRepository {
     FROM counted c GROUP BY c.program_id HAVING sum(c.n) > 0
     ORDER BY name COLLATE NOCASE, id`);
 
-  // All hits, whatever their status: the index's hits when it holds every row as it is (nothing
-  // queued to skip, no hit found without it); otherwise its hits minus the queued rows it holds
-  // an older version of, united with the rows matched without it (a set: one pass over the
-  // index, where a lookup per queued row cost a whole MATCH each, 1.8 s for 2,000 rows).
-  const ftsHits = sqlite
-    .prepare<Params, number>('SELECT count(*) FROM reports_fts WHERE reports_fts MATCH @fts')
-    .pluck();
-  const allHits = sqlite
-    .prepare<Params, number>(
-      `SELECT count(*) FROM (
-         SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts
-           AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
-         UNION SELECT value FROM json_each(@extra))`,
-    )
-    .pluck();
-  const countHits = (params: Params): number =>
-    (params['skipQueued'] === 0 && params['extra'] === '[]' ? ftsHits : allHits).get(params) ?? 0;
-
   // The program list changes only with a write: it is kept until this connection writes or
-  // another one commits (`total_changes()` counts the rows written here, triggers included;
-  // `data_version` moves with another connection's commit).
-  const writes = sqlite.prepare<[], number>('SELECT total_changes()').pluck();
+  // another one commits (`total_changes()` counts the rows written here, triggers included, less
+  // the search's own table; `data_version` moves with another connection's commit).
   let programs: { key: string; list: ReportListProgram[] } | null = null;
   function listPrograms(): ReportListProgram[] {
-    const key = `${writes.get() ?? 0}:${String(sqlite.pragma('data_version', { simple: true }))}`;
+    const key = `${hitSet.writes()}:${String(sqlite.pragma('data_version', { simple: true }))}`;
     if (programs?.key !== key) programs = { key, list: selectPrograms.all() };
     return programs.list.map((program) => ({ ...program }));
   }
@@ -376,7 +357,6 @@ export function createReportListRepository(db: Db): ReportListRepository {
   ): { total: number; read(window: { offset: number; limit: number }): SqlRow[] } {
     const { statuses, program, search } = filters;
     const params: Params = {
-      ...(search ? searchParams(search) : {}),
       ...namedValues('s', statuses),
       ...namedValues('r', statuses.map(statusRank)),
       ...(program !== null ? { program } : {}),
@@ -396,7 +376,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
     if (search === null) {
       total = ofBoth;
     } else {
-      hits = countHits(params);
+      hits = hitSet.load(search);
       if (statuses.length === 0 && program === null) {
         total = hits;
       } else {
