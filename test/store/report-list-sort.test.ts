@@ -234,6 +234,81 @@ describe('the reports list, sorted and filtered by program in SQL', () => {
     expect(pages.some(readsRows)).toBe(true);
   });
 
+  it('a search read page after page resumes where the last page ended, and agrees with one read', () => {
+    const sqlite = t.store.db.sqlite;
+    const prepare = sqlite.prepare.bind(sqlite);
+    const prepared: string[] = [];
+    sqlite.prepare = ((sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    }) as typeof sqlite.prepare;
+    // Many equal update times (the order's tie-break decides), a dense and a sparse word.
+    const reports = Array.from({ length: 300 }, (_, i) => {
+      const program = pick(PROGRAMS, i);
+      return makeReport({
+        status: pick(STATUSES, i * 3),
+        program_id: program.id,
+        program_name: program.name,
+        updated_at: iso(100 + ((i * 13) % 40)),
+        description: `${i % 3 === 0 ? 'plain' : 'token'} ${i % 17 === 0 ? 'cookie' : ''} finding`,
+      });
+    });
+    t.store.reports.upsertReports(reports);
+    for (let i = 0; i < 5; i++)
+      t.store.drafts.setContent(randomUUID(), 'acme-web', content(`Token draft ${i}`), iso(90 + i));
+    t.store.searchIndex.flush();
+    const queries: Partial<ReportListQuery>[] = [
+      { search: 'token' },
+      { search: 'token', status: ['accepted', 'draft'] },
+      { search: 'token', program: 'zeta' },
+      { search: 'cookie' },
+      { search: 'token', sort: 'severity' },
+    ];
+    const check = () => {
+      for (const query of queries) {
+        const want = ids(query);
+        const label = JSON.stringify(query);
+        for (const size of [1, 7, 50])
+          expect(paged(size, query), `${label} by ${size}`).toEqual(want);
+        expect(t.store.reportList.page({ ...query, offset: 40, limit: 5 }).total, label).toBe(
+          want.length,
+        );
+        // Windows anywhere, after the pages above left their resume points.
+        for (const [offset, limit] of [
+          [13, 9],
+          [0, 30],
+          [101, 40],
+          [7, 1],
+        ] as const) {
+          const rows = t.store.reportList.page({ ...query, offset, limit }).rows;
+          expect(
+            rows.map((r) => r.id),
+            `${label} at ${offset}`,
+          ).toEqual(want.slice(offset, offset + limit));
+        }
+      }
+    };
+    check();
+    expect(ids({ search: 'token' }).length).toBeGreaterThan(190);
+    // A write in the middle of the order: the points and totals of before are forgotten.
+    const filtered = { search: 'token', status: ['accepted', 'draft'] as ReportStatus[] };
+    const totalBefore = page(filtered).total;
+    t.store.reports.upsertReports([
+      makeReport({
+        updated_at: iso(120),
+        description: 'token',
+        title: 'New one',
+        status: 'accepted',
+        program_id: 'zeta',
+        program_name: 'Zeta',
+      }),
+    ]);
+    expect(page(filtered).total).toBe(totalBefore + 1);
+    check();
+    // The pages did resume (a walk after a row), not only start from the top.
+    expect(prepared.some((sql) => sql.includes('@afterMs'))).toBe(true);
+  });
+
   it('sorts by severity from the stored score: the local draft’s vector while there is one', () => {
     const server = makeReport({ status: 'draft', cvss_vector: LOW, updated_at: iso(3) });
     const other = makeReport({ status: 'triaging', cvss_vector: MEDIUM, updated_at: iso(2) });

@@ -21,6 +21,11 @@ export interface ReportHits {
   condition(alias: string): string;
   /** Rows this connection wrote, without the set's own: a key for caches of what others wrote. */
   writes(): number;
+  /**
+   * What the set holds (the search and the version of the data), for what is kept with it; null
+   * when it is not kept (filled inside a transaction).
+   */
+  heldKey(): string | null;
 }
 
 let tables = 0;
@@ -63,5 +68,6 @@ export function createReportHits(db: Db): ReportHits {
     },
     condition: (alias) => `${alias}.seq IN ${table}`,
     writes,
+    heldKey: () => held?.key ?? null,
   };
 }

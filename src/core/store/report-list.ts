@@ -83,7 +83,11 @@ export interface ReportListRepository {
 
 type Flag = 0 | 1;
 type FlagName = 'local_only' | 'unsent' | 'parked' | 'conflict' | 'needs_info_unseen';
-type SqlRow = Omit<ReportListRow, FlagName> & Record<FlagName, Flag>;
+type SqlRow = Omit<ReportListRow, FlagName> &
+  Record<FlagName, Flag> & {
+    /** The mirror's own sort key of the update time (mirrored rows only). */
+    updated_ms?: number;
+  };
 
 type Params = Record<string, string | number>;
 /**
@@ -176,7 +180,23 @@ interface Shape {
   program: boolean;
   searching: boolean;
   plan: Plan;
+  /** A walk in the `updated` order that starts after a row (`@afterMs`, `@afterId`). */
+  resume: boolean;
 }
+
+/**
+ * Where a page of a search ended in the `updated` order: the next page walks on from there. A walk
+ * costs what it skips (8 ms to row 20,000 of a search matching a quarter of 100,000 reports), and
+ * a list is scrolled a page after the other.
+ */
+interface ResumePoint {
+  /** The row's place among the mirrored rows of the list; the walk resumes after that row. */
+  offset: number;
+  ms: number;
+  id: string;
+}
+/** Points kept per search (the pages a scroll went through). */
+const RESUME_POINTS = 64;
 
 /**
  * The index a shape reads and its conditions. A walk follows the order's index (newest first:
@@ -196,6 +216,10 @@ function accessOf(
   if (shape.plan === 'program') return { index: 'reports_by_program', conditions };
   if (shape.plan === 'status') return { index: 'reports_by_status', conditions };
   if (shape.sort === 'updated') {
+    if (shape.resume) {
+      // After the row: an older update, or the same one and a later id (the order's tie-break).
+      conditions.push('k.updated_ms <= @afterMs AND (k.updated_ms < @afterMs OR k.id > @afterId)');
+    }
     const index = shape.program
       ? 'reports_by_program'
       : shape.statuses === 1
@@ -263,7 +287,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
    * bound as a parameter, the planner otherwise scanned all of `reports` to join it).
    */
   function mirroredPage(shape: Shape) {
-    const key = `page:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.plan}`;
+    const key = `page:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.plan}:${shape.resume}`;
     return statement<SqlRow>(key, () => {
       const { index, conditions } = accessOf(shape, hitSet.condition('k'));
       const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
@@ -273,7 +297,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
           SELECT k.seq FROM reports AS k ${access} ${whereOf(conditions)}
           ORDER BY ${order('k')} LIMIT @limit OFFSET @offset)
         SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
-          coalesce(d.title, r.title) AS title, r.updated_at, r.severity_score,
+          coalesce(d.title, r.title) AS title, r.updated_at, r.updated_ms, r.severity_score,
           0 AS local_only, ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
           d.conflict_json IS NOT NULL AS conflict,
           r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
@@ -380,9 +404,17 @@ export function createReportListRepository(db: Db): ReportListRepository {
       if (statuses.length === 0 && program === null) {
         total = hits;
       } else {
-        const range = program !== null ? (ofProgram ?? 0) : ofStatuses;
-        const plan = 2 * hits < range ? 'hits' : 'walk';
-        total = countMatching(statuses.length, program !== null, plan).get(params) ?? 0;
+        // Counted once per search and filter while the hits are kept (the next pages reuse it).
+        const held = hitSet.heldKey();
+        const key = `${held}\u0000${[...statuses].sort().join(',')}\u0000${program ?? ''}`;
+        if (held !== null && filteredTotal?.key === key) {
+          total = filteredTotal.total;
+        } else {
+          const range = program !== null ? (ofProgram ?? 0) : ofStatuses;
+          const plan = 2 * hits < range ? 'hits' : 'walk';
+          total = countMatching(statuses.length, program !== null, plan).get(params) ?? 0;
+          filteredTotal = held === null ? null : { key, total };
+        }
       }
     }
 
@@ -400,26 +432,63 @@ export function createReportListRepository(db: Db): ReportListRepository {
       total,
       read(window) {
         if (window.limit <= 0 || window.offset >= total) return [];
+        // A search may read on from where one of its earlier pages ended (the walk skips less).
+        const memo = search !== null && sort === 'updated' ? resumeMemo(statuses, program) : null;
+        let from: ResumePoint | null = null;
+        for (const point of memo?.points ?? [])
+          if (point.offset <= window.offset && (!from || point.offset > from.offset)) from = point;
         let plan: Plan = 'walk';
         if (!walkIn.exact && source) {
-          // Walking visits about (offset + limit) × range / matching entries (the whole range
-          // at most).
+          // Walking visits about (rows skipped + limit) × range / matching entries (the whole
+          // range at most).
+          const skipped = window.offset - (from?.offset ?? 0);
           const steps = Math.min(
             walkIn.size,
-            ((window.offset + window.limit) * walkIn.size) / Math.max(total, 1),
+            ((skipped + window.limit) * walkIn.size) / Math.max(total, 1),
           );
           if (source.cost < steps) plan = source.plan;
         }
+        if (plan !== 'walk') from = null;
         const shape: Shape = {
           sort,
           statuses: statuses.length,
           program: program !== null,
           searching: search !== null,
           plan,
+          resume: from !== null,
         };
-        return mirroredPage(shape).all({ ...params, ...window });
+        const rows = mirroredPage(shape).all({
+          ...params,
+          limit: window.limit,
+          offset: window.offset - (from?.offset ?? 0),
+          ...(from ? { afterMs: from.ms, afterId: from.id } : {}),
+        });
+        const last = rows.at(-1);
+        if (memo && last?.updated_ms !== undefined) {
+          const offset = window.offset + rows.length;
+          if (!memo.points.some((p) => p.offset === offset)) {
+            memo.points.push({ offset, ms: last.updated_ms, id: last.id });
+            if (memo.points.length > RESUME_POINTS) memo.points.shift();
+          }
+        }
+        return rows;
       },
     };
+  }
+
+  // The resume points of the search the hits table holds (its key changes with any write), and
+  // the total of the last filtered search.
+  let resume: { key: string; points: ResumePoint[] } | null = null;
+  let filteredTotal: { key: string; total: number } | null = null;
+  function resumeMemo(
+    statuses: readonly ReportStatus[],
+    program: string | null,
+  ): { points: ResumePoint[] } | null {
+    const hits = hitSet.heldKey();
+    if (hits === null) return null;
+    const key = `${hits}\u0000${[...statuses].sort().join(',')}\u0000${program ?? ''}`;
+    if (resume?.key !== key) resume = { key, points: [] };
+    return resume;
   }
 
   /** How many index entries a walk may visit, and whether each of them is in the list. */
