@@ -155,11 +155,26 @@ describe('the built app', () => {
         (e) => e.state === 'uploading',
       ),
     );
+    // The restart takes a moment only: the page records whether it ever said so, rather than
+    // the test polling for a text that a slow machine may show between two looks.
+    await page.evaluate((text) => {
+      interface Page {
+        document: { body: { textContent: string | null } };
+        MutationObserver: new (cb: () => void) => {
+          observe(target: unknown, options: Record<string, boolean>): void;
+        };
+        __said?: boolean;
+      }
+      const w = globalThis as unknown as Page;
+      w.__said = false;
+      new w.MutationObserver(() => {
+        if (w.document.body.textContent?.includes(text)) w.__said = true;
+      }).observe(w.document.body, { subtree: true, childList: true, characterData: true });
+    }, 'Reconnecting to the engine…');
     const killed = host.killEngine();
-    await page
-      .getByRole('status', { name: 'Connection', exact: true })
-      .getByText('Reconnecting to the engine…')
-      .waitFor();
+    await until('the page said it is reconnecting to the engine', () =>
+      page.evaluate(() => (globalThis as unknown as { __said?: boolean }).__said === true),
+    );
     // A call made while the engine restarts waits for the new one.
     const status = await host.engine.getStatus();
     expect(status).toHaveProperty('unsent');
