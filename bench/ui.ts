@@ -5,7 +5,9 @@
  * (stall-monitor.ts).
  *
  * 1. At 10,000 and 100,000 mirrored reports: the reports list's first page, a page in the middle,
- *    a status filter, a search, opening a report and saving a draft. p95 round trip against a
+ *    a status filter, a new search (two searches in turn, so that none is the one just made), a new
+ *    search with a status filter, scrolling through a search page after page, opening a report
+ *    and saving a draft. p95 round trip against a
  *    bare round trip of the protocol (getAccount: one row) measured in the same run, and main's
  *    longest stall during each. Before: the same calls on this thread the way the engine ran in
  *    main until issue 11, the list through the old read model kept in old-read-model.ts.
