@@ -177,17 +177,23 @@ function world(count: number): Model[] {
   return models;
 }
 
+/** The SQL the store prepares from now on (each statement once: the store keeps them). */
+function recordPrepared(): string[] {
+  const sqlite = t.store.db.sqlite;
+  const prepare = sqlite.prepare.bind(sqlite);
+  const prepared: string[] = [];
+  sqlite.prepare = ((sql: string) => {
+    prepared.push(sql);
+    return prepare(sql);
+  }) as typeof sqlite.prepare;
+  return prepared;
+}
+
 const SORTS: ReportSort[] = ['updated', 'status', 'program', 'severity'];
 
 describe('the reports list, sorted and filtered by program in SQL', () => {
   it('each order, with and without filters, read whole and in pages of any size', () => {
-    const sqlite = t.store.db.sqlite;
-    const prepare = sqlite.prepare.bind(sqlite);
-    const prepared: string[] = [];
-    sqlite.prepare = ((sql: string) => {
-      prepared.push(sql);
-      return prepare(sql);
-    }) as typeof sqlite.prepare;
+    const prepared = recordPrepared();
     const models = world(160);
     const filters: Partial<ReportListQuery>[] = [
       {},
@@ -235,13 +241,7 @@ describe('the reports list, sorted and filtered by program in SQL', () => {
   });
 
   it('a search read page after page resumes where the last page ended, and agrees with one read', () => {
-    const sqlite = t.store.db.sqlite;
-    const prepare = sqlite.prepare.bind(sqlite);
-    const prepared: string[] = [];
-    sqlite.prepare = ((sql: string) => {
-      prepared.push(sql);
-      return prepare(sql);
-    }) as typeof sqlite.prepare;
+    const prepared = recordPrepared();
     // Many equal update times (the order's tie-break decides), a dense and a sparse word.
     const reports = Array.from({ length: 300 }, (_, i) => {
       const program = pick(PROGRAMS, i);
