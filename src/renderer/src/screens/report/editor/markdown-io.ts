@@ -132,6 +132,15 @@ function bareAutolinkOk(text: string, before: string, after: string): boolean {
   );
 }
 
+/**
+ * What really follows a node: at the end of a table cell the writer is told "|", but the cell is
+ * written padded (" |"); as the text and the link handlers see it alike, a URL ending a cell is
+ * written the same way by both (the text before it is escaped for what the link writes).
+ */
+function followedBy(state: State, info: Info): string {
+  return state.stack.includes('tableCell') && info.after === '|' ? ' |' : info.after;
+}
+
 /** Writes a text node: autolink spans as typed, the text around them escaped as usual. */
 function writeText(node: Text, parent: Parents | undefined, state: State, info: Info): string {
   const escape = (value: string, before: string, after: string): string =>
@@ -140,6 +149,7 @@ function writeText(node: Text, parent: Parents | undefined, state: State, info: 
   const inLink = state.stack.includes('link') || state.stack.includes('autolink');
   const spans = inLink ? [] : autolinkSpans(node.value);
   if (spans.length === 0) return escape(node.value, info.before, info.after);
+  const after = followedBy(state, info);
   let out = '';
   let at = 0;
   for (const span of spans) {
@@ -151,7 +161,7 @@ function writeText(node: Text, parent: Parents | undefined, state: State, info: 
     // All that follows as written: the rest of this text, then the next node's first character
     // (a hard break's "\\" runs on a URL that ends this text).
     const next =
-      (rest === '' ? '' : escape(rest, node.value[span.end - 1] ?? '', info.after)) + info.after;
+      (rest === '' ? '' : escape(rest, node.value[span.end - 1] ?? '', info.after)) + after;
     const before = out + written === '' ? info.before : out + written;
     if (bareAutolinkOk(text, before, next)) {
       written += text;
@@ -190,7 +200,7 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     // A URL runs on up to whitespace and drops trailing punctuation: it is written bare only when
     // what follows is such punctuation and then whitespace or the end (read from the siblings, as
     // one character is not enough: '"' then a hard break's "\\" would join the URL).
-    const following = mail ? info.after : followingText(node, parent, info.after);
+    const following = mail ? info.after : followingText(node, parent, followedBy(state, info));
     const safe = mail || /^[?!.,:;'"]*(?:$|[\s<])/u.test(following);
     const after = safe ? following : 'x';
     // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
