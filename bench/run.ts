@@ -1,19 +1,22 @@
-import { formatResults, type BenchResult } from './result';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-// Every benchmark suite of the project. Each prints figures and ratios against a baseline measured
-// in the same run; none of them fails the run on a missed target (timings are not tests).
-const suites: Record<string, () => Promise<BenchResult[]>> = {
-  sandbox: async () => (await import('./sandbox')).benchSandbox(),
-  store: async () => (await import('./store')).benchStore(),
-  engine: async () => (await import('./engine')).benchEngine(),
-  ui: async () => (await import('./ui')).benchUi(),
-  renderer: async () => (await import('./renderer')).benchRenderer(),
-};
+// Every benchmark suite of the project, each in a process of its own (a suite's heap and loaded
+// code must not weigh on the next one's figures: the UI suite's process plays Electron's main).
+// Each prints figures and ratios against a baseline measured in the same run; none of them fails
+// the run on a missed target (timings are not tests).
+const suites = ['sandbox', 'store', 'engine', 'ui', 'renderer'];
 
 const only = process.argv.slice(2);
-for (const [name, run] of Object.entries(suites)) {
+let failed = false;
+for (const name of suites) {
   if (only.length > 0 && !only.includes(name)) continue;
-  const results = await run();
-  console.log(formatResults(name, results));
+  const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error(`bench: the ${name} suite exited with ${run.status ?? run.signal}`);
+    failed = true;
+  }
   console.log('');
 }
+if (failed) process.exitCode = 1;

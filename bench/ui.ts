@@ -2,20 +2,22 @@
  * What the UI does, measured the way main does it: through the engine's process protocol
  * (src/main/engine-client.ts ⇄ src/core/host/), with the engine and the sandbox in processes of
  * their own and this process playing main, its event loop watched by a 1 ms timer
- * (stall-monitor.ts).
+ * (stall-monitor.ts). This process loads no engine: the "before" figures (main until issue 11,
+ * the engine on its thread) and the seeding run in a child that plays the old main
+ * (ui-old-main.ts), so that main's heap holds what main's does.
  *
  * 1. At 10,000 and 100,000 mirrored reports: the reports list's first page, a page in the middle,
- *    a status filter, a new search (two searches in turn, so that none is the one just made), a new
- *    search with a status filter, scrolling through a search page after page, opening a report
- *    and saving a draft. p95 round trip against a
- *    bare round trip of the protocol (getAccount: one row) measured in the same run, and main's
- *    longest stall during each. Before: the same calls on this thread the way the engine ran in
- *    main until issue 11, the list through the old read model kept in old-read-model.ts.
+ *    a status filter, a new search (two searches in turn, so that none is the one just made), a
+ *    new search with a status filter, scrolling through a search page after page, opening a
+ *    report and saving a draft. p95 round trip against a bare round trip of the protocol
+ *    (getAccount: one row) measured in the same run, and main's longest stall during each.
+ *    Before: the same calls on the old main's thread, the list through the old read model kept
+ *    in old-read-model.ts.
  * 2. The search-index drain of 100,000 queued reports. Before: the old drain (batches of 1,000,
- *    one per turn) on this thread. After: the engine process drains while main makes list and
- *    search calls, which must not wait for it.
- * 3. The initial mirror of 10,000 reports. Before: the engine on this thread. After: through the
- *    protocol, then again with the server's rate limits (request count and 429s).
+ *    one per turn) on the old main's thread. After: the engine process drains while main makes
+ *    list and search calls, which must not wait for it.
+ * 3. The initial mirror of 10,000 reports. Before: the engine on the old main's thread. After:
+ *    through the protocol, then again with the server's rate limits (request count and 429s).
  *
  * The mirrors of part 1 are filled directly with the store's own writes (bench/report-fixtures.ts:
  * drafts and decided reports with their threads), then the engine restores them as after any
@@ -23,21 +25,14 @@
  * Run alone with `bash scripts/with-keyring.sh npx tsx bench/ui.ts`, or through `npm run bench`.
  * `BENCH_UI_SIZES=10000` and `BENCH_UI_MIRROR=1000` make a quick run.
  */
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { TEMPLATE_HEADINGS } from '../src/shared/api';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReportListPage, ReportQuery } from '../src/shared/bridge/views';
-import { Engine } from '../src/core/engine';
-import { KeytarSecretStore } from '../src/core/secrets';
-import type { Store } from '../src/core/store';
-import { oldListReports } from './old-read-model';
-import { seedMirror } from './seed';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
-import { formatResults, median, percentile, type BenchResult } from './result';
+import { formatResults, percentile, type BenchResult } from './result';
 import {
   control,
   minimumMirrorRequests,
@@ -47,151 +42,55 @@ import {
   routeSummary,
   stats,
 } from './sandbox-control';
-import { idleStalls, StallMonitor, startWitness, type Stalls, type Witness } from './stall-monitor';
+import { idleStalls, StallMonitor, startWitness, type Witness } from './stall-monitor';
+import {
+  collectGarbage,
+  description,
+  PAGE,
+  queries,
+  RUNS,
+  SAVE_PAUSE_MS,
+  SAVES,
+  SEARCH,
+  SEARCHES,
+  timeCalls,
+  type CallSet,
+  type Drain,
+  type Mirror,
+  type Timed,
+  type Watch,
+  type Watched,
+} from './ui-calls';
+import type { OldMainOps } from './ui-old-main';
 
 const SIZES = (process.env['BENCH_UI_SIZES'] ?? '10000,100000')
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
 const MIRROR = Number(process.env['BENCH_UI_MIRROR'] ?? 10_000);
-const PAGE = 200;
-/**
- * Searches of the same breadth (each matches about a quarter of the reports), taken in turn: the
- * list keeps the last search's hits until something is written (store/report-hits.ts), so the
- * same search again would measure that cache, not a search.
- */
-const SEARCHES = ['token', 'session'];
-const SEARCH = SEARCHES[0] as string;
-const searchOf = (i: number): string => SEARCHES[i % SEARCHES.length] as string;
-/** Saves 300 ms apart, as the editor's autosave makes them (autosave.ts). */
-const SAVES = 40;
-const SAVE_PAUSE_MS = 300;
-const PROGRAM = 'acme-web';
 const UNLIMITED = 1_000_000_000;
 const TARGET_CALL_MS = 10;
 const FRAME_MS = 16;
-/** Calls per figure through the protocol; the old path at 100,000 takes a second a call. */
-const RUNS = 100;
-const OLD_RUNS = (n: number): number => (n >= 100_000 ? 5 : 20);
-
 const started = performance.now();
 function progress(step: string): void {
   console.error(`[ui ${((performance.now() - started) / 1000).toFixed(1)} s] ${step}`);
 }
 
-interface Timed {
-  p95: number;
-  median: number;
-  stalls: Watched;
-}
-
-/** Main's stalls over a span, with the witness's over the same span (the machine's own). */
-type Watched = Stalls & { witness: number };
 let witness: Witness | null = null;
 
-async function watch<T>(fn: () => Promise<T> | T): Promise<{ value: T; stalls: Watched }> {
+/** The witness's longest gap over the span of `stalls` (this process's or the old main's). */
+async function witnessed(stalls: Watched): Promise<Watched> {
+  return { ...stalls, witness: (await witness?.longest(stalls)) ?? Number.NaN };
+}
+
+const watch: Watch = async (fn) => {
   const { value, stalls } = await new StallMonitor().during(fn);
-  return { value, stalls: { ...stalls, witness: (await witness?.longest(stalls)) ?? Number.NaN } };
-}
-
-/** A turn of the event loop between calls, as separate clicks and IPC messages would have. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/**
- * `runs` calls one after the other (`pauseMs` apart: the editor saves a draft 300 ms after the
- * last keystroke, so saves never come closer), p95 and median, main's stalls over all of them.
- */
-async function timeCalls(
-  runs: number,
-  call: (i: number) => Promise<unknown> | unknown,
-  pauseMs = 0,
-) {
-  const warm = Math.min(5, runs);
-  for (let i = 0; i < warm; i++) await call(i);
-  await collectGarbage();
-  const times: number[] = [];
-  const { stalls } = await watch(async () => {
-    // Numbered on from the warm-up: a call never repeats the one just before it.
-    for (let i = warm; i < warm + runs; i++) {
-      const t0 = performance.now();
-      await call(i);
-      times.push(performance.now() - t0);
-      await (pauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, pauseMs)) : nextTurn());
-    }
-  });
-  return { p95: percentile(times, 95), median: median(times), stalls } satisfies Timed;
-}
-
-function description(i: number): string {
-  return TEMPLATE_HEADINGS.map(
-    (h) => `## ${h}\n\nEdit ${i}: the redirect accepts any absolute URL after sign-in.`,
-  ).join('\n\n');
-}
+  return { value, stalls: await witnessed({ ...stalls, witness: Number.NaN }) };
+};
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
-// This process plays main both before (the engine on its thread) and after: the garbage the old
-// path leaves must not be collected during the figures of the new one.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-async function collectGarbage(): Promise<void> {
-  gc();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-// ---- mirrors filled directly ---------------------------------------------------------------------
-
-/** Signs in with an engine on this thread, mirrors the programs and adds `n` reports. */
-async function seededAccount(sandboxUrl: string, n: number): Promise<{ dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ui-'));
-  const { key } = await newAccount(sandboxUrl, 0);
-  const engine = inProcessEngine(dataDir);
-  await engine.connect({ serverUrl: sandboxUrl, apiKey: key });
-  await engine.session.syncNow(['programs', 'account']);
-  await engine.close();
-  await seedMirror(dataDir, n);
-  return { dataDir };
-}
-
-function inProcessEngine(dataDir: string, budgetLimit = UNLIMITED): Engine {
-  return new Engine({
-    dataDir,
-    secrets: new KeytarSecretStore(),
-    autoStart: false,
-    budgetLimit,
-    cadences: { afterActionMs: 10 * 60_000 },
-  });
-}
-
-/** The same, in the mirror of the account signed in under `dataDir` (no engine running). */
-async function requeueInFile(dataDir: string): Promise<void> {
-  const engine = inProcessEngine(dataDir);
-  await engine.open();
-  engine.session.store.searchIndex.stop();
-  requeueIndex(engine.session.store);
-  await engine.close();
-}
-
-/** Queues every report for the search index again, as right after writing them all. */
-function requeueIndex(store: Store): void {
-  store.db.sqlite.exec(`
-    INSERT INTO reports_fts (reports_fts) VALUES ('delete-all');
-    INSERT INTO reports_fts_pending (seq, indexed) SELECT seq, 0 FROM reports WHERE true
-      ON CONFLICT (seq) DO UPDATE SET indexed = 0;`);
-}
-
 // ---- 1 and 2: calls at n reports, before and after -------------------------------------------
-
-interface CallSet {
-  first: Timed;
-  middle: Timed;
-  status: Timed;
-  search: Timed;
-  searchStatus: Timed;
-  searchScroll: Timed;
-  open: Timed;
-  save: Timed;
-}
 
 const LABELS: Record<keyof CallSet, string> = {
   first: 'reports list, first page',
@@ -204,60 +103,6 @@ const LABELS: Record<keyof CallSet, string> = {
   save: `save a draft (${SAVES}, ${SAVE_PAUSE_MS} ms apart as the editor saves)`,
 };
 
-type ListCall = 'first' | 'middle' | 'status' | 'search' | 'searchStatus' | 'searchScroll';
-
-/** The query of each list call, by the call's number in its run. */
-function queries(n: number): Record<ListCall, (i: number) => ReportQuery> {
-  return {
-    first: () => ({ offset: 0, limit: PAGE }),
-    middle: () => ({ offset: Math.floor(n / 2), limit: PAGE }),
-    status: () => ({ status: ['accepted'], offset: 0, limit: PAGE }),
-    search: (i) => ({ search: searchOf(i), offset: 0, limit: PAGE }),
-    searchStatus: (i) => ({ search: searchOf(i), status: ['accepted'], offset: 0, limit: PAGE }),
-    searchScroll: (i) => ({ search: SEARCH, offset: (i % 100) * PAGE, limit: PAGE }),
-  };
-}
-
-interface Drain {
-  ms: number;
-  stalls: Watched;
-  /** Round trips of list and search calls made while it drained (after only). */
-  calls?: { p95: number; max: number; count: number; indexing: number };
-}
-
-async function callsBefore(
-  engine: Engine,
-  n: number,
-  ids: string[],
-  draftId: string,
-): Promise<CallSet> {
-  const store = engine.session.store;
-  const q = queries(n);
-  const runs = OLD_RUNS(n);
-  const list = (query: (i: number) => ReportQuery) =>
-    timeCalls(runs, (i) => oldListReports(store, query(i)));
-  return {
-    first: await list(q.first),
-    middle: await list(q.middle),
-    status: await list(q.status),
-    search: await list(q.search),
-    searchStatus: await list(q.searchStatus),
-    searchScroll: await list(q.searchScroll),
-    open: await timeCalls(RUNS, (i) => engine.getReport(ids[i % ids.length] as string)),
-    save: await timeCalls(
-      SAVES,
-      (i) =>
-        engine.saveDraft(draftId, {
-          title: `Draft edit ${i}`,
-          asset: 'https://acme.example/',
-          description: description(i),
-          cvss_vector: '',
-        }),
-      SAVE_PAUSE_MS,
-    ),
-  };
-}
-
 async function callsAfter(
   engine: EngineProcess,
   n: number,
@@ -268,17 +113,18 @@ async function callsAfter(
     engine.client.call(name, args);
   const q = queries(n);
   const list = (query: (i: number) => ReportQuery) =>
-    timeCalls(RUNS, (i) => call('listReports', query(i)));
+    timeCalls(watch, RUNS, (i) => call('listReports', query(i)));
   return {
-    bare: await timeCalls(RUNS, () => call('getAccount')),
+    bare: await timeCalls(watch, RUNS, () => call('getAccount')),
     first: await list(q.first),
     middle: await list(q.middle),
     status: await list(q.status),
     search: await list(q.search),
     searchStatus: await list(q.searchStatus),
     searchScroll: await list(q.searchScroll),
-    open: await timeCalls(RUNS, (i) => call('getReport', ids[i % ids.length])),
+    open: await timeCalls(watch, RUNS, (i) => call('getReport', ids[i % ids.length])),
     save: await timeCalls(
+      watch,
       SAVES,
       (i) =>
         call('saveDraft', draftId, {
@@ -290,28 +136,6 @@ async function callsAfter(
       SAVE_PAUSE_MS,
     ),
   };
-}
-
-/**
- * The old drain: batches of 1,000, one per turn of this thread's event loop, with FTS5 merging
- * inside the batches (its default until migration 9). The index is left merged as the new drain
- * leaves it, so that the figures after it do not pay for this one's segments.
- */
-async function oldDrain(store: Store): Promise<Drain> {
-  store.searchIndex.stop();
-  const automerge = (n: number) =>
-    store.db.sqlite.exec(`INSERT INTO reports_fts (reports_fts, rank) VALUES ('automerge', ${n})`);
-  automerge(4);
-  const t0 = performance.now();
-  const { stalls } = await watch(async () => {
-    while (store.searchIndex.indexBatch(1_000) > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  });
-  const ms = performance.now() - t0;
-  automerge(0);
-  store.searchIndex.flush();
-  return { ms, stalls };
 }
 
 /** The engine process drains on its own; main lists and searches meanwhile. */
@@ -341,28 +165,64 @@ async function drainThroughProtocol(engine: EngineProcess): Promise<Drain> {
   };
 }
 
-async function benchCalls(sandboxUrl: string, n: number): Promise<BenchResult[]> {
+// ---- the old main: a child process with the engine on its thread ------------------------------
+
+interface OldMain {
+  call<K extends keyof OldMainOps>(
+    op: K,
+    args: Parameters<OldMainOps[K]>[0],
+  ): Promise<Awaited<ReturnType<OldMainOps[K]>>>;
+  close(): void;
+}
+
+function startOldMain(): OldMain {
+  const child = fork(fileURLToPath(new URL('./ui-old-main.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let nextId = 1;
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  child.on('message', (raw) => {
+    const answer = raw as { id: number; ok: boolean; value?: unknown; error?: string };
+    const pending = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (answer.ok) pending?.resolve(answer.value);
+    else pending?.reject(new Error(`old main: ${answer.error ?? 'failed'}`));
+  });
+  child.on('exit', (code) => {
+    for (const pending of waiting.values()) pending.reject(new Error(`old main exited: ${code}`));
+    waiting.clear();
+  });
+  return {
+    call: (op, args) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.send({ id, op, args });
+      }),
+    close: () => void child.kill(),
+  };
+}
+
+async function withWitness(set: CallSet): Promise<CallSet> {
+  const out = { ...set };
+  for (const key of Object.keys(set) as (keyof CallSet)[])
+    out[key] = { ...set[key], stalls: await witnessed(set[key].stalls) };
+  return out;
+}
+
+async function benchCalls(oldMain: OldMain, sandboxUrl: string, n: number): Promise<BenchResult[]> {
   progress(`${count(n)} reports: seeding the mirror`);
-  const { dataDir } = await seededAccount(sandboxUrl, n);
+  const dataDir = await oldMain.call('seed', { sandboxUrl, n });
   try {
-    // Before: the engine on this thread.
-    const engine = inProcessEngine(dataDir);
-    await engine.open();
-    const store = engine.session.store;
-    await store.searchIndex.idle();
-    const ids = store.reports
-      .listReports({ limit: 500, offset: Math.floor(n / 3) })
-      .map((r) => r.id);
-    const draft = await engine.createDraft(PROGRAM);
-    progress(`${count(n)} reports: before (old read model on this thread)`);
-    const before = await callsBefore(engine, n, ids, draft.reportId);
-    let drainBefore: Drain | null = null;
-    if (n >= 100_000) {
-      progress(`${count(n)} reports: old drain of the search index on this thread`);
-      requeueIndex(store);
-      drainBefore = await oldDrain(store);
-    }
-    await engine.close();
+    // Before: the engine on the old main's thread.
+    progress(`${count(n)} reports: before (old read model on the old main's thread)`);
+    const old = await oldMain.call('before', { dataDir, n });
+    const before = await withWitness(old.calls);
+    const drainBefore = old.drain
+      ? { ...old.drain, stalls: await witnessed(old.drain.stalls) }
+      : null;
 
     // After: the engine in its own process, restoring the same account and mirror.
     await collectGarbage();
@@ -372,14 +232,14 @@ async function benchCalls(sandboxUrl: string, n: number): Promise<BenchResult[]>
     try {
       // Its first sync pass (programs, account, a poll) runs at start, as in the app.
       await child.client.call('syncNow', []);
-      after = await callsAfter(child, n, ids, draft.reportId);
+      after = await callsAfter(child, n, old.ids, old.draftId);
     } finally {
       await child.close();
     }
     const results = callFigures(n, before, after);
     if (drainBefore) {
       // A fresh engine process opening a mirror whose whole index is queued.
-      await requeueInFile(dataDir);
+      await oldMain.call('requeue', { dataDir });
       await collectGarbage();
       progress(`${count(n)} reports: the engine process drains the search index`);
       const drainer = await startEngineProcess(dataDir);
@@ -478,38 +338,6 @@ function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {
 
 // ---- 3: initial mirror -----------------------------------------------------------------------
 
-interface Mirror {
-  ms: number;
-  stalls: Watched;
-  requests: number;
-  all: number;
-  limited: number;
-}
-
-async function mirrorBefore(sandboxUrl: string): Promise<Mirror> {
-  const { key } = await newAccount(sandboxUrl, MIRROR);
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ui-mirror-'));
-  const engine = inProcessEngine(dataDir);
-  try {
-    await engine.connect({ serverUrl: sandboxUrl, apiKey: key });
-    await resetStats(sandboxUrl);
-    const t0 = performance.now();
-    const { stalls } = await watch(() => engine.syncNow());
-    const ms = performance.now() - t0;
-    const after = await stats(sandboxUrl);
-    return {
-      ms,
-      stalls,
-      requests: reportRequests(after),
-      all: after.requests,
-      limited: after.by_status['429'] ?? 0,
-    };
-  } finally {
-    await engine.signOut();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 async function mirrorAfter(sandboxUrl: string, rateLimited: boolean): Promise<Mirror> {
   const { key } = await newAccount(sandboxUrl, MIRROR);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ui-mirror-'));
@@ -606,10 +434,12 @@ export async function benchUi(): Promise<BenchResult[]> {
     },
   ];
   const sandbox = await startSandboxProcess({ port: 0, agent: 'manual', rateLimits: 'off' });
+  const oldMain = startOldMain();
   try {
-    for (const n of SIZES) results.push(...(await benchCalls(sandbox.url, n)));
-    progress(`initial mirror of ${count(MIRROR)}: before, the engine on this thread`);
-    const before = await mirrorBefore(sandbox.url);
+    for (const n of SIZES) results.push(...(await benchCalls(oldMain, sandbox.url, n)));
+    progress(`initial mirror of ${count(MIRROR)}: before, the engine on the old main's thread`);
+    const mirrored = await oldMain.call('mirror', { sandboxUrl: sandbox.url, reports: MIRROR });
+    const before = { ...mirrored, stalls: await witnessed(mirrored.stalls) };
     await collectGarbage();
     progress(`initial mirror of ${count(MIRROR)}: after, through the protocol`);
     const after = await mirrorAfter(sandbox.url, false);
@@ -627,6 +457,7 @@ export async function benchUi(): Promise<BenchResult[]> {
       await limitedSandbox.close();
     }
   } finally {
+    oldMain.close();
     await sandbox.close();
     witness.close();
     witness = null;
