@@ -19,8 +19,11 @@ export interface ReportHits {
   load(search: ReportSearch): number;
   /** The SQL condition "report `alias` matches the loaded search". */
   condition(alias: string): string;
-  /** Rows this connection wrote, without the set's own: a key for caches of what others wrote. */
-  writes(): number;
+  /**
+   * The data's version: rows this connection wrote (without the set's own) and other
+   * connections' commits. A key for any cache of what the mirror holds.
+   */
+  version(): string;
   /**
    * What the set holds (the search and the version of the data), for what is kept with it; null
    * when it is not kept (filled inside a transaction).
@@ -46,12 +49,11 @@ export function createReportHits(db: Db): ReportHits {
   );
   const count = sqlite.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck();
   const totalChanges = sqlite.prepare<[], number>('SELECT total_changes()').pluck();
+  const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
   let own = 0;
   let held: { key: string; count: number } | null = null;
 
-  const writes = (): number => (totalChanges.get() ?? 0) - own;
-  const version = (): string =>
-    `${writes()}:${String(sqlite.pragma('data_version', { simple: true }))}`;
+  const version = (): string => `${(totalChanges.get() ?? 0) - own}:${dataVersion.get() ?? 0}`;
 
   return {
     load(search) {
@@ -67,7 +69,7 @@ export function createReportHits(db: Db): ReportHits {
       return n;
     },
     condition: (alias) => `${alias}.seq IN ${table}`,
-    writes,
+    version,
     heldKey: () => held?.key ?? null,
   };
 }

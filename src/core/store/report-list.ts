@@ -343,12 +343,11 @@ export function createReportListRepository(db: Db): ReportListRepository {
     FROM counted c GROUP BY c.program_id HAVING sum(c.n) > 0
     ORDER BY name COLLATE NOCASE, id`);
 
-  // The program list changes only with a write: it is kept until this connection writes or
-  // another one commits (`total_changes()` counts the rows written here, triggers included, less
-  // the search's own table; `data_version` moves with another connection's commit).
+  // The program list changes only with a write: it is kept until the data's version moves (this
+  // connection's writes, triggers included, or another connection's commit).
   let programs: { key: string; list: ReportListProgram[] } | null = null;
   function listPrograms(): ReportListProgram[] {
-    const key = `${hitSet.writes()}:${String(sqlite.pragma('data_version', { simple: true }))}`;
+    const key = hitSet.version();
     if (programs?.key !== key) programs = { key, list: selectPrograms.all() };
     return programs.list.map((program) => ({ ...program }));
   }
@@ -405,15 +404,14 @@ export function createReportListRepository(db: Db): ReportListRepository {
         total = hits;
       } else {
         // Counted once per search and filter while the hits are kept (the next pages reuse it).
-        const held = hitSet.heldKey();
-        const key = `${held}\u0000${[...statuses].sort().join(',')}\u0000${program ?? ''}`;
-        if (held !== null && filteredTotal?.key === key) {
-          total = filteredTotal.total;
-        } else {
+        const memo = searchMemo(statuses, program);
+        if (memo?.total == null) {
           const range = program !== null ? (ofProgram ?? 0) : ofStatuses;
           const plan = 2 * hits < range ? 'hits' : 'walk';
           total = countMatching(statuses.length, program !== null, plan).get(params) ?? 0;
-          filteredTotal = held === null ? null : { key, total };
+          if (memo) memo.total = total;
+        } else {
+          total = memo.total;
         }
       }
     }
@@ -433,7 +431,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
       read(window) {
         if (window.limit <= 0 || window.offset >= total) return [];
         // A search may read on from where one of its earlier pages ended (the walk skips less).
-        const memo = search !== null && sort === 'updated' ? resumeMemo(statuses, program) : null;
+        const memo = search !== null && sort === 'updated' ? searchMemo(statuses, program) : null;
         let from: ResumePoint | null = null;
         for (const point of memo?.points ?? [])
           if (point.offset <= window.offset && (!from || point.offset > from.offset)) from = point;
@@ -476,19 +474,25 @@ export function createReportListRepository(db: Db): ReportListRepository {
     };
   }
 
-  // The resume points of the search the hits table holds (its key changes with any write), and
-  // the total of the last filtered search.
-  let resume: { key: string; points: ResumePoint[] } | null = null;
-  let filteredTotal: { key: string; total: number } | null = null;
-  function resumeMemo(
+  /**
+   * What is known of the search the hits table holds, with one filter: its total (filtered) and
+   * where its pages ended. Forgotten with the hits (their key changes with any write); none
+   * while the hits are not kept (inside a transaction).
+   */
+  interface SearchMemo {
+    total: number | null;
+    points: ResumePoint[];
+  }
+  let known: ({ key: string } & SearchMemo) | null = null;
+  function searchMemo(
     statuses: readonly ReportStatus[],
     program: string | null,
-  ): { points: ResumePoint[] } | null {
+  ): SearchMemo | null {
     const hits = hitSet.heldKey();
     if (hits === null) return null;
     const key = `${hits}\u0000${[...statuses].sort().join(',')}\u0000${program ?? ''}`;
-    if (resume?.key !== key) resume = { key, points: [] };
-    return resume;
+    if (known?.key !== key) known = { key, total: null, points: [] };
+    return known;
   }
 
   /** How many index entries a walk may visit, and whether each of them is in the list. */
