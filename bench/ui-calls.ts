@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { TEMPLATE_HEADINGS } from '../src/shared/api';
 import type { ReportQuery } from '../src/shared/bridge/views';
 import { median, percentile } from './result';
+import { reportRequests, resetStats, stats, type Stats } from './sandbox-control';
 import type { Stalls } from './stall-monitor';
 
 export const PAGE = 200;
@@ -121,4 +122,28 @@ export async function timeCalls(
     }
   });
   return { p95: percentile(times, 95), median: median(times), stalls };
+}
+
+/**
+ * An initial mirror timed from a reset of the server's counts: `sync` runs it (on this thread or
+ * through the protocol); the requests it made, by the server's count.
+ */
+export async function timeMirror(
+  watch: Watch,
+  sandboxUrl: string,
+  sync: () => Promise<unknown>,
+): Promise<Mirror & { after: Stats }> {
+  await resetStats(sandboxUrl);
+  const t0 = performance.now();
+  const { stalls } = await watch(sync);
+  const ms = performance.now() - t0;
+  const after = await stats(sandboxUrl);
+  return {
+    ms,
+    stalls,
+    requests: reportRequests(after),
+    all: after.requests,
+    limited: after.by_status['429'] ?? 0,
+    after,
+  };
 }

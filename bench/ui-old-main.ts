@@ -14,7 +14,7 @@ import { Engine } from '../src/core/engine';
 import { KeytarSecretStore } from '../src/core/secrets';
 import type { Store } from '../src/core/store';
 import { oldListReports } from './old-read-model';
-import { newAccount, reportRequests, resetStats, stats } from './sandbox-control';
+import { newAccount } from './sandbox-control';
 import { seedMirror } from './seed';
 import { StallMonitor } from './stall-monitor';
 import {
@@ -26,6 +26,7 @@ import {
   SAVE_PAUSE_MS,
   SAVES,
   timeCalls,
+  timeMirror,
   type CallSet,
   type Drain,
   type Mirror,
@@ -160,18 +161,8 @@ const ops = {
     const engine = inProcessEngine(dataDir);
     try {
       await engine.connect({ serverUrl: sandboxUrl, apiKey: key });
-      await resetStats(sandboxUrl);
-      const t0 = performance.now();
-      const { stalls } = await watch(() => engine.syncNow());
-      const ms = performance.now() - t0;
-      const after = await stats(sandboxUrl);
-      return {
-        ms,
-        stalls,
-        requests: reportRequests(after),
-        all: after.requests,
-        limited: after.by_status['429'] ?? 0,
-      };
+      const { after: _, ...mirror } = await timeMirror(watch, sandboxUrl, () => engine.syncNow());
+      return mirror;
     } finally {
       await engine.signOut();
       rmSync(dataDir, { recursive: true, force: true });

@@ -33,15 +33,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReportListPage, ReportQuery } from '../src/shared/bridge/views';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
 import { formatResults, percentile, type BenchResult } from './result';
-import {
-  control,
-  minimumMirrorRequests,
-  newAccount,
-  reportRequests,
-  resetStats,
-  routeSummary,
-  stats,
-} from './sandbox-control';
+import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
 import { idleStalls, StallMonitor, startWitness, type Witness } from './stall-monitor';
 import {
   collectGarbage,
@@ -54,6 +46,7 @@ import {
   SEARCH,
   SEARCHES,
   timeCalls,
+  timeMirror,
   type CallSet,
   type Drain,
   type Mirror,
@@ -351,20 +344,12 @@ async function mirrorAfter(sandboxUrl: string, rateLimited: boolean): Promise<Mi
     await child.client.call('connect', [{ serverUrl: sandboxUrl, apiKey: key }]);
     // connect() made requests of its own: the server's window forgets them.
     if (rateLimited) await control(sandboxUrl, 'POST', '/__sandbox/clock', { advance_seconds: 61 });
-    await resetStats(sandboxUrl);
-    const t0 = performance.now();
-    const { stalls } = await watch(() => child.client.call('syncNow', []));
-    const ms = performance.now() - t0;
-    const after = await stats(sandboxUrl);
+    const { after, ...mirror } = await timeMirror(watch, sandboxUrl, () =>
+      child.client.call('syncNow', []),
+    );
     console.error(`[ui] mirror requests by route: ${routeSummary(after)}`);
     await child.client.call('signOut', []);
-    return {
-      ms,
-      stalls,
-      requests: reportRequests(after),
-      all: after.requests,
-      limited: after.by_status['429'] ?? 0,
-    };
+    return mirror;
   } finally {
     await child.close();
     rmSync(dataDir, { recursive: true, force: true });
