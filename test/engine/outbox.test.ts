@@ -2,6 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
 import type { MessageList, Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import {
+  dropBefore,
+  failBefore,
+  isMessagePost,
+  rateLimited,
+  scriptedFetch,
+  type Step,
+} from './scripted-fetch';
 
 /**
  * The outbox's guarantees one by one: file removal without file_referenced, withdraw, messages at
@@ -190,6 +198,48 @@ describe('engine outbox', () => {
     // lost post took) that finds it: no second post.
     expect(sent.slice(0, 3)).toEqual(['GET', 'POST', 'GET']);
     expect(sent.filter((method) => method === 'POST')).toHaveLength(1);
+  });
+
+  it('429s and lost connections never use up the retries a server error has', async () => {
+    // Found by the chaos test: a reply that met seven 429s and drops on a busy line gave up at
+    // its first 500, because every attempt counted against the budget of server errors.
+    const transport = scriptedFetch(isMessagePost);
+    const x = await open({ engine: { fetch: transport.fetch } });
+    const id = await submitted(x);
+    const busyLine: Step[] = Array.from({ length: 12 }, (_, i) =>
+      i % 2 === 0 ? rateLimited : dropBefore,
+    );
+    transport.script(...busyLine, failBefore, failBefore);
+    await x.engine.postMessage(id, { body: 'Sent through a busy line.', filePaths: [] });
+    await x.engine.session.drain(30_000);
+    expect(transport.seen).toHaveLength(15);
+    expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
+      'Sent through a busy line.',
+    ]);
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  });
+
+  it('parks after eight server errors, and Retry gives the entry its eight again', async () => {
+    const transport = scriptedFetch(isMessagePost);
+    const x = await open({ engine: { fetch: transport.fetch } });
+    const id = await submitted(x);
+    transport.script(...Array.from({ length: 8 }, () => failBefore));
+    await x.engine.postMessage(id, { body: 'The server is broken today.', filePaths: [] });
+    await x.engine.session.drain(30_000);
+    const parked = (await x.engine.getReport(id))?.outbox.find((e) => e.state === 'parked');
+    expect(parked?.error?.code).toBe('internal_error');
+    expect(parked?.attempts).toBe(8);
+    expect(transport.seen).toHaveLength(8);
+    expect((await x.engine.getStatus()).needsAction).toBe(1);
+    // The user presses Retry: seven more server errors do not park it again.
+    transport.script(...Array.from({ length: 7 }, () => failBefore));
+    await x.engine.retryEntry(parked?.id ?? -1);
+    await x.engine.session.drain(30_000);
+    expect(transport.seen).toHaveLength(16);
+    expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
+      'The server is broken today.',
+    ]);
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
   });
 
   it('parks a permanent 4xx with its error, never retries it, and other reports go on', async () => {

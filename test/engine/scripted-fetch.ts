@@ -38,6 +38,19 @@ export const loseAnswer: Step = async (request) => {
 /** The server fails with 500 before doing anything (the client cannot know that). */
 export const failBefore: Step = () => Promise.resolve(serverError());
 
+/** The server's rate limit: resend after `Retry-After` (0 s here, to keep the test short). */
+export const rateLimited: Step = () =>
+  Promise.resolve(
+    new Response(JSON.stringify({ detail: 'Too many requests.', code: 'rate_limited' }), {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '0' },
+    }),
+  );
+
+/** The connection drops before the request reaches the server. */
+export const dropBefore: Step = () =>
+  Promise.reject(new TypeError('fetch failed: the connection was reset before the request left'));
+
 function serverError(): Response {
   return new Response(JSON.stringify({ detail: 'Internal error.', code: 'internal_error' }), {
     status: 500,

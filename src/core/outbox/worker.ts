@@ -8,7 +8,11 @@ import { forgetIdleSentSaves } from './reconcile';
 export interface OutboxWorkerOptions {
   /** Reports worked on at once; each report's entries always run one at a time, in order. */
   concurrency?: number;
-  /** A 5xx or a network failure is retried this many times before the entry waits for the user. */
+  /**
+   * Server errors (a 5xx other than 503, an upload the server has not finished) an entry may meet
+   * before it waits for the user. 429, 503 and lost connections never use this up: the API says
+   * to resend those, and a busy or flaky line must not make a reply give up.
+   */
   maxTransientAttempts?: number;
   /**
    * How long a file may stay busy on the server before the entry waits for the user. An upload
@@ -159,6 +163,7 @@ export class OutboxWorker {
       return;
     }
     if (outcome.kind !== 'later') this.#busySince.delete(current.id);
+    const serverErrors = serverErrorsOf(current) + (chargesBudget(outcome) ? 1 : 0);
     switch (outcome.kind) {
       case 'done':
         store.db.transaction(() => {
@@ -175,11 +180,11 @@ export class OutboxWorker {
         store.outbox.retryLater(
           current.id,
           this.#ctx.now() + outcome.delayMs,
-          errorRecord(outcome.error),
+          errorRecord(outcome.error, serverErrors),
         );
         break;
       case 'park':
-        store.outbox.park(current.id, errorRecord(outcome.error));
+        store.outbox.park(current.id, errorRecord(outcome.error, serverErrors));
         break;
     }
     events.emit('report-changed', { reportId: current.reportId });
@@ -190,7 +195,7 @@ export class OutboxWorker {
     const busy = isApiError(error) && error.code === 'file_busy';
     if (!busy) this.#busySince.delete(entry.id);
     if (!isApiError(error)) return { kind: 'park', error };
-    const transient = entry.attempts < this.#maxTransient;
+    const transient = serverErrorsOf(entry) + 1 < this.#maxTransient;
     const wait = backoff(Math.min(entry.attempts, 6), this.#retry);
     if (error.kind !== 'http') {
       // No answer: offline, or the request died on the way. Keep it and try again later.
@@ -242,11 +247,32 @@ function holdUnansweredMessage(outcome: Outcome, entry: OutboxEntry, elapsedMs: 
   return { ...outcome, delayMs: Math.max(outcome.delayMs, elapsedMs) };
 }
 
+/** A server error or an unfinished upload: what the retry budget of an entry counts. */
+function chargesBudget(outcome: Outcome): boolean {
+  if (outcome.kind !== 'later' && outcome.kind !== 'park') return false;
+  const { error } = outcome;
+  if (!isApiError(error) || error.kind !== 'http') return false;
+  if (error.code === 'files_pending' || error.code === 'file_not_ready') return true;
+  return error.status >= 500 && error.status !== 503;
+}
+
+/** The server errors an entry met so far: kept in its last error, which survives a restart. */
+function serverErrorsOf(entry: OutboxEntry): number {
+  const record = entry.lastError as { serverErrors?: unknown } | null;
+  return typeof record?.serverErrors === 'number' ? record.serverErrors : 0;
+}
+
 /** What the UI may show: status, code, detail, request id. Never a token or a stack. */
-function errorRecord(error: unknown): unknown {
+function errorRecord(error: unknown, serverErrors = 0): unknown {
   if (isApiError(error)) {
     const { status, code, detail, requestId } = error;
-    return { status, code, detail, ...(requestId ? { requestId } : {}) };
+    return {
+      status,
+      code,
+      detail,
+      ...(requestId ? { requestId } : {}),
+      ...(serverErrors > 0 ? { serverErrors } : {}),
+    };
   }
   if (error && typeof error === 'object' && 'code' in error) return error;
   return {

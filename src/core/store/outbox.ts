@@ -163,7 +163,8 @@ export function createOutboxRepository(db: Db): OutboxRepository {
     "UPDATE outbox SET state = 'parked', last_error_json = ?, updated_at = ? WHERE id = ? AND state <> 'done'",
   );
   const setUnparked = sqlite.prepare<[number, string, number]>(
-    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'parked'",
+    // The user's Retry gives the entry its full budget of server errors again.
+    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ?, last_error_json = json_remove(last_error_json, '$.serverErrors') WHERE id = ? AND state = 'parked'",
   );
   const deleteOpen = sqlite.prepare<[number]>(`DELETE FROM outbox WHERE id = ? AND ${OPEN}`);
   const selectInFlight = sqlite.prepare<[], OutboxRow>(
