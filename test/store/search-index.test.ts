@@ -235,14 +235,24 @@ describe('report search index, filled after the write', () => {
     integrityCheck();
   });
 
-  it('a status or payout change queues nothing; title, description and thread changes do', () => {
+  it('a payout change queues nothing; status, program, title, description and thread changes do', () => {
     const report = makeReport({ status: 'triaging', submitted_at: '2025-01-01T00:00:00Z' });
     t.store.reports.upsertReports([report]);
     t.store.searchIndex.flush();
-    t.store.reports.upsertReports([
-      { ...report, status: 'accepted', updated_at: '2026-01-01T00:00:00Z' },
-    ]);
+    const paid = {
+      status: 'approving' as const,
+      amount_cents: 50_000,
+      approved_at: iso(9),
+      transferred_at: null,
+      received_at: null,
+      payout_failed_at: null,
+    };
+    t.store.reports.upsertReports([{ ...report, payout: paid, updated_at: iso(10) }]);
     expect(t.store.searchIndex.pending()).toBe(0);
+    // The status is in the index (its facets), so that a filtered search is FTS5's alone.
+    t.store.reports.upsertReports([{ ...report, status: 'accepted', updated_at: iso(11) }]);
+    expect(t.store.searchIndex.pending()).toBe(1);
+    t.store.searchIndex.flush();
     t.store.reports.upsertSummaries([
       summaryOf(report, { title: 'Renamed', revision: 2, updated_at: '2026-02-01T00:00:00Z' }),
     ]);
@@ -301,7 +311,7 @@ describe('report search index, filled after the write', () => {
     off();
   });
 
-  it('migration 2 keeps a version-1 index and queues later writes', () => {
+  it('a version-1 file: its reports are indexed again (migration 10), found meanwhile, and later writes queue', () => {
     const v1 = openDatabase(`${t.file}.v1`, { migrations: migrations.slice(0, 1) });
     // A version-1 file as the app left it (its triggers indexed inside the write).
     v1.sqlite
@@ -314,8 +324,18 @@ describe('report search index, filled after the write', () => {
     const v2 = openStore({ file: `${t.file}.v1`, dataDir: t.dir });
     try {
       expect(v2.db.schemaVersion()).toBe(migrations.length);
-      expect(v2.searchIndex.pending()).toBe(0);
+      // The index was made again with the facets column: the report waits for it, and is found.
+      expect(v2.searchIndex.pending()).toBe(1);
       expect(ids(v2.search.searchReports('legacy'))).toEqual(['r1']);
+      v2.searchIndex.flush();
+      expect(ids(v2.search.searchReports('legacy'))).toEqual(['r1']);
+      const drafts = v2.reportList.page({
+        search: 'legacy',
+        status: ['draft'],
+        offset: 0,
+        limit: 5,
+      });
+      expect(drafts.rows.map((row) => row.id)).toEqual(['r1']);
       v2.reports.upsertSummaries([
         summaryOf(makeReport({ id: 'r1', title: 'Current title', revision: 2 })),
       ]);

@@ -1,9 +1,10 @@
 import type { Db } from './database';
+import { facetExpression, type ReportFacets } from './report-facets';
 import type { ReportSearch } from './report-search';
 import { searchParams } from './report-search';
 
 /**
- * The reports a search matches, as a table of their rowids (`temp.report_hits_<n>`, in memory,
+ * The reports a search matches with the list's filter (status, program), as a table of their rowids (`temp.report_hits_<n>`, in memory,
  * private to this connection) that the list's count and page both read. Before it, the list's
  * count, the count of a filtered search and its page each ran the search again as an IN list
  * (25,000 hits at 100,000 reports: three passes over the index, 11 ms with a status filter).
@@ -15,9 +16,13 @@ import { searchParams } from './report-search';
  * transaction the set is always filled afresh: a rollback would take its rows away.
  */
 export interface ReportHits {
-  /** Fills the set for `search` (unless it holds it already); returns how many reports match. */
-  load(search: ReportSearch): number;
-  /** The SQL condition "report `alias` matches the loaded search". */
+  /**
+   * Fills the set for `search` and `facets` (unless it holds it already); returns how many
+   * reports match. The index's hits are filtered by the facets it holds (report-facets.ts); those
+   * of reports queued for it are exact only when the search left them out (`skipQueued`).
+   */
+  load(search: ReportSearch, facets: ReportFacets): number;
+  /** The SQL condition "report `alias` matches the loaded search (and facets)". */
   condition(alias: string): string;
   /**
    * The data's version: rows this connection wrote (without the set's own) and other
@@ -40,12 +45,21 @@ export function createReportHits(db: Db): ReportHits {
   sqlite.exec(`CREATE TABLE IF NOT EXISTS ${table} (seq INTEGER PRIMARY KEY) WITHOUT ROWID`);
   const clear = sqlite.prepare(`DELETE FROM ${table}`);
   // The index's hits, minus the queued rows it holds an older version of, plus the rows matched
-  // without it (queued rows and drafts; OR IGNORE: a draft's report may be a hit already).
-  const fill = sqlite.prepare<{ fts: string; skipQueued: number; extra: string }>(
+  // without it (queued rows and drafts, filtered here; OR IGNORE: a draft's report may be a hit
+  // already).
+  const fillHits = sqlite.prepare<{
+    fts: string;
+    skipQueued: number;
+    extra: string;
+    statuses: string;
+    program: string | null;
+  }>(
     `INSERT OR IGNORE INTO ${table} (seq)
      SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts
        AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
-     UNION ALL SELECT value FROM json_each(@extra)`,
+     UNION ALL SELECT k.seq FROM json_each(@extra) e CROSS JOIN reports k ON k.seq = e.value
+       WHERE (@statuses = '[]' OR k.status IN (SELECT value FROM json_each(@statuses)))
+         AND (@program IS NULL OR k.program_id = @program)`,
   );
   const count = sqlite.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck();
   const totalChanges = sqlite.prepare<[], number>('SELECT total_changes()').pluck();
@@ -56,13 +70,27 @@ export function createReportHits(db: Db): ReportHits {
   const version = (): string => `${(totalChanges.get() ?? 0) - own}:${dataVersion.get() ?? 0}`;
 
   return {
-    load(search) {
+    load(search, facets) {
       const params = searchParams(search);
-      const key = [params.fts, params.skipQueued, params.extra, version()].join('\u0000');
+      const facet = facetExpression(facets);
+      const fill = {
+        ...params,
+        fts: facet === null ? params.fts : `${params.fts} AND ${facet}`,
+        statuses: JSON.stringify(facets.statuses),
+        program: facets.program,
+      };
+      const key = [
+        fill.fts,
+        fill.skipQueued,
+        fill.extra,
+        fill.statuses,
+        fill.program,
+        version(),
+      ].join('\u0000');
       if (held?.key === key && !sqlite.inTransaction) return held.count;
       const before = totalChanges.get() ?? 0;
       clear.run();
-      fill.run(params);
+      fillHits.run(fill);
       own += (totalChanges.get() ?? 0) - before;
       const n = count.get() ?? 0;
       held = sqlite.inTransaction ? null : { key, count: n };

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ReportStatus } from './api-types';
 import type { Db } from './database';
 import { compareLeading, statusRank, type ReportSort } from './report-order';
+import { NO_FACETS } from './report-facets';
 import { createReportHits } from './report-hits';
 import { createReportSearcher, type ReportSearch } from './report-search';
 import { namedPlaceholders, namedValues } from './sql-values';
@@ -399,8 +400,12 @@ export function createReportListRepository(db: Db): ReportListRepository {
     if (search === null) {
       total = ofBoth;
     } else {
-      hits = hitSet.load(search);
-      if (statuses.length === 0 && program === null) {
+      // The index's facets are the reports' own while the search saw every queued report (the
+      // index's hits of those are left out); past the queue-scan limit, a report whose status
+      // changed a moment ago still has its old one there: the hits are then the search's alone.
+      const faceted = search.indexing === 0;
+      hits = hitSet.load(search, faceted ? { statuses, program } : NO_FACETS);
+      if (faceted || (statuses.length === 0 && program === null)) {
         total = hits;
       } else {
         // Counted once per search and filter while the hits are kept (the next pages reuse it).

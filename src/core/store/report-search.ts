@@ -1,5 +1,6 @@
 import type { Db } from './database';
 import { ftsExpression } from './fts-query';
+import { TEXT_COLUMNS } from './report-facets';
 import { matchesColumns, matchScore, parseSearch, type SearchWord } from './text-match';
 
 /**
@@ -17,7 +18,7 @@ export const QUEUE_SCAN_LIMIT = 500;
 
 export interface ReportSearch {
   words: SearchWord[];
-  /** The FTS5 MATCH expression for the indexed rows. */
+  /** The FTS5 MATCH expression for the indexed rows (their text columns). */
   fts: string;
   /**
    * 1 when FTS hits of queued rows must be ignored (the index holds an older version of them, or
@@ -94,7 +95,7 @@ export function createReportSearcher(db: Db): ReportSearcher {
       }
       return {
         words,
-        fts: ftsExpression(words),
+        fts: `${TEXT_COLUMNS} : (${ftsExpression(words)})`,
         // With nothing queued there is nothing to ignore: the test per hit costs 0.5 ms at 25,000.
         skipQueued: scan && queued > 0 ? 1 : 0,
         queuedHits,
