@@ -39,7 +39,9 @@ function expected(reports: Map<string, Report>, query: Partial<ReportListQuery>)
     .filter((r) => !query.status?.length || query.status.includes(r.status))
     .filter((r) => !query.program || r.program_id === query.program)
     .filter((r) => new RegExp(`\\b${word}\\b`, 'iu').test(r.description))
-    .sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id))
+    .sort(
+      (a, b) => (b.updated_at ?? '').localeCompare(a.updated_at ?? '') || a.id.localeCompare(b.id),
+    )
     .map((r) => r.id);
 }
 
