@@ -18,6 +18,36 @@ export interface Stalls {
   /** The span measured, epoch ms (for the witness, witness.ts). */
   from: number;
   to: number;
+  /** Gaps over `GAP_MS`: when each ended (epoch ms) and how long it was. */
+  gaps: Gap[];
+}
+
+export interface Gap {
+  end: number;
+  gap: number;
+}
+
+/** Gaps shorter than this are the timer's own jitter: not recorded one by one. */
+export const GAP_MS = 2;
+
+/**
+ * The longest time main stalled while the witness (an idle process on the same machine) did not:
+ * each gap of main's minus the parts of it in which the witness was stalled too. A stall both
+ * processes saw at once is the machine's (the VM or the kernel held both), not main's work.
+ */
+export function longestUnshared(main: readonly Gap[], witness: readonly Gap[]): number {
+  let longest = 0;
+  for (const { end, gap } of main) {
+    const start = end - gap;
+    let shared = 0;
+    // Witness gaps do not overlap one another (they are consecutive intervals of one timer).
+    for (const w of witness) {
+      const overlap = Math.min(end, w.end) - Math.max(start, w.end - w.gap);
+      if (overlap > 0) shared += overlap;
+    }
+    longest = Math.max(longest, gap - shared);
+  }
+  return longest;
 }
 
 const epoch = (): number => performance.timeOrigin + performance.now();
@@ -30,6 +60,7 @@ export class StallMonitor {
   #longestGc = 0;
   #gcKind: 'major' | 'minor' | null = null;
   #gc: PerformanceObserver | null = null;
+  #gaps: Gap[] = [];
 
   start(): void {
     if (this.#timer) return;
@@ -49,6 +80,7 @@ export class StallMonitor {
       this.#last = now;
       if (gap > this.#longest) this.#longest = gap;
       if (gap > 16) this.#overFrame++;
+      if (gap > GAP_MS) this.#gaps.push({ end: performance.timeOrigin + now, gap });
     }, 1);
   }
 
@@ -68,6 +100,7 @@ export class StallMonitor {
     this.#overFrame = 0;
     this.#longestGc = 0;
     this.#gcKind = null;
+    this.#gaps = [];
     this.#last = performance.now();
     const from = epoch();
     const value = await fn();
@@ -80,6 +113,7 @@ export class StallMonitor {
       gcKind: this.#gcKind,
       from,
       to: epoch(),
+      gaps: this.#gaps,
     };
     this.stop();
     return { value, stalls };
@@ -95,7 +129,8 @@ export async function idleStalls(ms: number): Promise<Stalls> {
 
 /** The witness process (witness.ts): the machine's own stalls over a span of main's. */
 export interface Witness {
-  longest(stalls: Stalls): Promise<number>;
+  /** Its longest gap over the span, and its gaps over `GAP_MS` there. */
+  over(stalls: Stalls): Promise<{ longest: number; gaps: Gap[] }>;
   close(): void;
 }
 
@@ -105,14 +140,14 @@ export function startWitness(): Witness {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 1;
-  const waiting = new Map<number, (longest: number) => void>();
+  const waiting = new Map<number, (answer: { longest: number; gaps: Gap[] }) => void>();
   child.on('message', (raw) => {
-    const { id, longest } = raw as { id: number; longest: number };
-    waiting.get(id)?.(longest);
+    const { id, longest, gaps } = raw as { id: number; longest: number; gaps: Gap[] };
+    waiting.get(id)?.({ longest, gaps });
     waiting.delete(id);
   });
   return {
-    longest: (stalls) =>
+    over: (stalls) =>
       new Promise((resolve) => {
         const id = nextId++;
         waiting.set(id, resolve);

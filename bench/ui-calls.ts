@@ -29,8 +29,11 @@ export const PROGRAM = 'acme-web';
 export const RUNS = 100;
 export const OLD_RUNS = (n: number): number => (n >= 100_000 ? 5 : 20);
 
-/** Main's stalls over a span, with the witness's over the same span (the machine's own). */
-export type Watched = Stalls & { witness: number };
+/**
+ * Main's stalls over a span, with the witness's over the same span (the machine's own) and main's
+ * longest stall less the parts the witness shared (`longestUnshared`).
+ */
+export type Watched = Stalls & { witness: number; unshared: number };
 
 export interface Timed {
   p95: number;

@@ -37,7 +37,7 @@ const UNLIMITED = 1_000_000_000;
 
 const watch: Watch = async (fn) => {
   const { value, stalls } = await new StallMonitor().during(fn);
-  return { value, stalls: { ...stalls, witness: Number.NaN } };
+  return { value, stalls: { ...stalls, witness: Number.NaN, unshared: Number.NaN } };
 };
 
 function inProcessEngine(dataDir: string, budgetLimit = UNLIMITED): Engine {
