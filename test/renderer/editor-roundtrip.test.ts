@@ -259,6 +259,37 @@ describe('editor round trip (Chromium)', () => {
     ]);
   });
 
+  it('an e-mail address is never run on by the text after it: the link keeps its address', async () => {
+    // Found by seed 50 of the generated descriptions: the link "security@example.comwww" then the
+    // text ".x.com" was written bare, and read back as the one address
+    // "security@example.comwww.x.com" (the link's target changed); one character (".") was all
+    // the link handler looked at.
+    const inputs = [
+      '> security@example.comwww\\.x.com  \n> redirect',
+      'Mail security@example.com\\-team.',
+      'Write to security@example.com, or a@b.co. Thanks.',
+    ];
+    const results = await roundTrips(inputs);
+    expect(problems(inputs, results, () => false)).toEqual([]);
+    const targets = (markdown: string): string[] => {
+      const urls: string[] = [];
+      const walk = (node: Nodes): void => {
+        if (node.type === 'link') urls.push(node.url);
+        if ('children' in node) for (const child of node.children) walk(child as Nodes);
+      };
+      walk(parseMarkdown(markdown) as Nodes);
+      return urls;
+    };
+    results.forEach((result, i) => {
+      const typed = targets(inputs[i] as string);
+      expect(typed.length, inputs[i]).toBeGreaterThan(0);
+      expect(targets(result.first), inputs[i]).toEqual(typed);
+    });
+    expect(results[0]?.first).toBe('> <security@example.comwww>.x.com\\\n> redirect\n');
+    // Where nothing can run on, the address stays as typed.
+    expect(results[2]?.first).toBe('Write to security@example.com, or a@b.co. Thanks.\n');
+  });
+
   it('a reference-style image without a title loads, and the whole description survives', async () => {
     const inputs = [
       '## Steps to reproduce\n\n![shot][1]\n\n## Security impact\n\nAccount takeover.\n\n[1]: https://example.com/shot.png\n',

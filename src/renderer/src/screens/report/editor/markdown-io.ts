@@ -192,19 +192,23 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     !(state.stack.includes('tableCell') && only.value.includes('|')) &&
     isLiteralAutolink(only.value, node.url, info.before === '|' ? '' : info.before.slice(-1))
   ) {
-    // Only one character of what follows is known here: a URL is written bare before the end,
-    // whitespace or sentence punctuation, else explicitly.
-    // An e-mail address ends at the first character that cannot be in a domain, so one
-    // character decides exactly (as the text handler decides with all that follows).
+    // An e-mail address ends at the first character that cannot be in a domain, so one character
+    // decides, except "." and "-": the address runs on through them when a letter or digit
+    // follows (`a@b.co` then the text `.x.com` reads back as `a@b.co.x.com`), so what follows is
+    // read from the siblings there. ("_" is escaped by the text handler, which ends the address.)
     const mail = node.url.startsWith('mailto:');
     // A URL runs on up to whitespace and drops trailing punctuation: it is written bare only when
     // what follows is such punctuation and then whitespace or the end (read from the siblings, as
     // one character is not enough: '"' then a hard break's "\\" would join the URL).
-    const following = mail ? info.after : followingText(node, parent, followedBy(state, info));
+    const siblings = (parent?.children ?? []) as Nodes[];
+    const runsOn = /^[.-]/u.test(info.after);
+    const following =
+      mail && !runsOn
+        ? followedBy(state, info)
+        : followingText(node, parent, followedBy(state, info));
     const safe = mail || /^[?!.,:;'"]*(?:$|[\s<])/u.test(following);
     const after = safe ? following : 'x';
     // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
-    const siblings = (parent?.children ?? []) as Nodes[];
     const afterLink = siblings[siblings.indexOf(node) - 1]?.type === 'link';
     const before = info.before === '|' || afterLink ? '' : info.before;
     return bareAutolinkOk(only.value, before, after)
