@@ -53,6 +53,12 @@ describe('engine outbox', () => {
     return res.body.messages.filter((m) => m.author === 'researcher');
   }
 
+  /** The one message is on the server, once, and nothing waits for the user. */
+  async function expectSentOnce(x: Harness, reportId: string, body: string): Promise<void> {
+    expect((await researcherMessages(x, reportId)).map((m) => m.body)).toEqual([body]);
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  }
+
   async function submitted(x: Harness, title = CONTENT.title): Promise<string> {
     const draft = await x.engine.createDraft(x.programs.open.id);
     await x.engine.saveDraft(draft.reportId, { ...CONTENT, title });
@@ -213,10 +219,7 @@ describe('engine outbox', () => {
     await x.engine.postMessage(id, { body: 'Sent through a busy line.', filePaths: [] });
     await x.engine.session.drain(30_000);
     expect(transport.seen).toHaveLength(15);
-    expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
-      'Sent through a busy line.',
-    ]);
-    expect((await x.engine.getStatus()).needsAction).toBe(0);
+    await expectSentOnce(x, id, 'Sent through a busy line.');
   });
 
   it('parks after eight server errors, and Retry gives the entry its eight again', async () => {
@@ -236,10 +239,7 @@ describe('engine outbox', () => {
     await x.engine.retryEntry(parked?.id ?? -1);
     await x.engine.session.drain(30_000);
     expect(transport.seen).toHaveLength(16);
-    expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
-      'The server is broken today.',
-    ]);
-    expect((await x.engine.getStatus()).needsAction).toBe(0);
+    await expectSentOnce(x, id, 'The server is broken today.');
   });
 
   it('parks a permanent 4xx with its error, never retries it, and other reports go on', async () => {
