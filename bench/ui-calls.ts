@@ -48,6 +48,7 @@ export interface CallSet {
   search: Timed;
   searchStatus: Timed;
   searchScroll: Timed;
+  searchJump: Timed;
   open: Timed;
   save: Timed;
 }
@@ -67,7 +68,8 @@ export interface Mirror {
   limited: number;
 }
 
-type ListCall = 'first' | 'middle' | 'status' | 'search' | 'searchStatus' | 'searchScroll';
+type ListCall =
+  'first' | 'middle' | 'status' | 'search' | 'searchStatus' | 'searchScroll' | 'searchJump';
 
 /** The query of each list call, by the call's number in its run. */
 export function queries(n: number): Record<ListCall, (i: number) => ReportQuery> {
@@ -78,6 +80,12 @@ export function queries(n: number): Record<ListCall, (i: number) => ReportQuery>
     search: (i) => ({ search: searchOf(i), offset: 0, limit: PAGE }),
     searchStatus: (i) => ({ search: searchOf(i), status: ['accepted'], offset: 0, limit: PAGE }),
     searchScroll: (i) => ({ search: SEARCH, offset: (i % 100) * PAGE, limit: PAGE }),
+    // Anywhere in the search's hits (about a quarter of the reports), back and forth.
+    searchJump: (i) => ({
+      search: SEARCH,
+      offset: Math.floor((((i * 37) % 101) / 101) * (n / 5)),
+      limit: PAGE,
+    }),
   };
 }
 

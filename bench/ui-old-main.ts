@@ -119,6 +119,7 @@ const ops = {
         search: await list(q.search),
         searchStatus: await list(q.searchStatus),
         searchScroll: await list(q.searchScroll),
+        searchJump: await list(q.searchJump),
         open: await timeCalls(watch, RUNS, (i) => engine.getReport(ids[i % ids.length] as string)),
         save: await timeCalls(
           watch,

@@ -8,8 +8,9 @@
  *
  * 1. At 10,000 and 100,000 mirrored reports: the reports list's first page, a page in the middle,
  *    a status filter, a new search (two searches in turn, so that none is the one just made), a
- *    new search with a status filter, scrolling through a search page after page, opening a
- *    report and saving a draft. p95 round trip against a bare round trip of the protocol
+ *    new search with a status filter, scrolling through a search page after page, dragging the
+ *    scroll bar through a search (a page anywhere, back and forth), opening a report and saving a
+ *    draft. p95 round trip against a bare round trip of the protocol
  *    (getAccount: one row) measured in the same run, and main's longest stall during each.
  *    Before: the same calls on the old main's thread, the list through the old read model kept
  *    in old-read-model.ts.
@@ -103,6 +104,7 @@ const LABELS: Record<keyof CallSet, string> = {
   search: `reports list, a new search each call ("${SEARCHES.join('", "')}" in turn)`,
   searchStatus: 'reports list, a new search each call, with the status filter (accepted)',
   searchScroll: `reports list, scrolling through a search ("${SEARCH}": the next page each call)`,
+  searchJump: `reports list, dragging the scroll bar through a search ("${SEARCH}": a page anywhere each call)`,
   open: 'open a report',
   save: `save a draft (${SAVES}, ${SAVE_PAUSE_MS} ms apart as the editor saves)`,
 };
@@ -126,6 +128,7 @@ async function callsAfter(
     search: await list(q.search),
     searchStatus: await list(q.searchStatus),
     searchScroll: await list(q.searchScroll),
+    searchJump: await list(q.searchJump),
     open: await timeCalls(watch, RUNS, (i) => call('getReport', ids[i % ids.length])),
     save: await timeCalls(
       watch,

@@ -309,6 +309,32 @@ describe('the reports list, sorted and filtered by program in SQL', () => {
     expect(prepared.some((sql) => sql.includes('@afterMs'))).toBe(true);
   });
 
+  it('a long jump into a search lays resume points on its way; jumps back and forth agree with one read', () => {
+    const prepared = recordPrepared();
+    // More matching rows than the points' spacing (2,000) twice over; runs of equal update times.
+    const reports = Array.from({ length: 9_000 }, (_, i) =>
+      makeReport({
+        status: pick(STATUSES, i),
+        updated_at: iso(10_000 - Math.floor(i / 3)),
+        description: i % 2 === 0 ? 'token here' : 'nothing',
+      }),
+    );
+    t.store.reports.upsertReports(reports);
+    t.store.searchIndex.flush();
+    const query = { search: 'token' };
+    const want = ids({ ...query, limit: 10_000 });
+    expect(want).toHaveLength(4_500);
+    for (const offset of [4_300, 2_050, 10, 4_499, 2_000, 1_999, 3_999, 4_001, 150]) {
+      const rows = t.store.reportList.page({ ...query, offset, limit: 40 }).rows;
+      expect(
+        rows.map((r) => r.id),
+        `at ${offset}`,
+      ).toEqual(want.slice(offset, offset + 40));
+    }
+    // The long walks went in steps (the point statement), not in one OFFSET from the top.
+    expect(prepared.some((sql) => sql.includes('LIMIT 1 OFFSET @offset'))).toBe(true);
+  });
+
   it('sorts by severity from the stored score: the local draft’s vector while there is one', () => {
     const server = makeReport({ status: 'draft', cvss_vector: LOW, updated_at: iso(3) });
     const other = makeReport({ status: 'triaging', cvss_vector: MEDIUM, updated_at: iso(2) });

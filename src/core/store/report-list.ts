@@ -196,8 +196,15 @@ interface ResumePoint {
   ms: number;
   id: string;
 }
-/** Points kept per search (the pages a scroll went through). */
-const RESUME_POINTS = 64;
+/** Points kept per search (the pages a scroll went through, and those a long walk laid). */
+const RESUME_POINTS = 128;
+/**
+ * A walk longer than this (rows of the list) lays a resume point every `POINT_SPACING` rows on
+ * its way, so that a later jump anywhere before its end (dragging the scroll bar back and forth
+ * through a search) walks at most that far: at 100,000 reports, a jump to row 19,000 of a search
+ * after one to row 20,000 walked from the top again (12 ms).
+ */
+const POINT_SPACING = 2_000;
 
 /**
  * The index a shape reads and its conditions. A walk follows the order's index (newest first:
@@ -305,6 +312,18 @@ export function createReportListRepository(db: Db): ReportListRepository {
         FROM page CROSS JOIN reports r ON r.seq = page.seq
         LEFT JOIN drafts d ON d.report_id = r.id
         ORDER BY ${order('r')}`;
+    });
+  }
+
+  /** The row `@offset` rows on in a walk (from a resume point or the top): the next point. */
+  function pointAfter(shape: Shape) {
+    const key = `point:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.resume}`;
+    return statement<{ ms: number; id: string }>(key, () => {
+      const { index, conditions } = accessOf(shape, hitSet.condition('k'));
+      const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
+      return `
+        SELECT k.updated_ms AS ms, k.id FROM reports AS k ${access} ${whereOf(conditions)}
+        ORDER BY ${ORDERS[shape.sort].by('k')} LIMIT 1 OFFSET @offset`;
     });
   }
 
@@ -452,14 +471,28 @@ export function createReportListRepository(db: Db): ReportListRepository {
           if (source.cost < steps) plan = source.plan;
         }
         if (plan !== 'walk') from = null;
-        const shape: Shape = {
+        const shapeOf = (resume: boolean): Shape => ({
           sort,
           statuses: statuses.length,
           program: program !== null,
           searching: search !== null,
           plan,
-          resume: from !== null,
-        };
+          resume,
+        });
+        if (plan === 'walk' && memo) {
+          // A long walk goes in steps that each leave a point behind.
+          while (window.offset - (from?.offset ?? 0) > POINT_SPACING) {
+            const at = (from?.offset ?? 0) + POINT_SPACING;
+            const row = pointAfter(shapeOf(from !== null)).get({
+              ...params,
+              offset: POINT_SPACING - 1,
+              ...(from ? { afterMs: from.ms, afterId: from.id } : {}),
+            });
+            if (!row) break;
+            from = remember(memo, { offset: at, ms: row.ms, id: row.id });
+          }
+        }
+        const shape = shapeOf(from !== null);
         const rows = mirroredPage(shape).all({
           ...params,
           limit: window.limit,
@@ -468,11 +501,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
         });
         const last = rows.at(-1);
         if (memo && last?.updated_ms !== undefined) {
-          const offset = window.offset + rows.length;
-          if (!memo.points.some((p) => p.offset === offset)) {
-            memo.points.push({ offset, ms: last.updated_ms, id: last.id });
-            if (memo.points.length > RESUME_POINTS) memo.points.shift();
-          }
+          remember(memo, { offset: window.offset + rows.length, ms: last.updated_ms, id: last.id });
         }
         return rows;
       },
@@ -489,6 +518,13 @@ export function createReportListRepository(db: Db): ReportListRepository {
     points: ResumePoint[];
   }
   let known: ({ key: string } & SearchMemo) | null = null;
+  function remember(memo: SearchMemo, point: ResumePoint): ResumePoint {
+    if (!memo.points.some((p) => p.offset === point.offset)) {
+      memo.points.push(point);
+      if (memo.points.length > RESUME_POINTS) memo.points.shift();
+    }
+    return point;
+  }
   function searchMemo(
     statuses: readonly ReportStatus[],
     program: string | null,
