@@ -290,6 +290,22 @@ describe('editor round trip (Chromium)', () => {
     expect(results[2]?.first).toBe('Write to security@example.com, or a@b.co. Thanks.\n');
   });
 
+  it('a link that opens an emphasis is written as the emphasis can open before it', async () => {
+    // Found by seed 50: the writer peeks at the link's first character (with nothing before it)
+    // to choose the emphasis markers, then wrote the link after the marker explicitly ("<"), so
+    // `a*<b@x.co>, a*` lost its emphasis when read back. GFM reads a literal autolink right after
+    // a marker: both now write it bare.
+    const inputs = [
+      'a*bsecurity@example.com, a*b',
+      'a*security@example.com*b',
+      'see **security@example.com** now',
+      'x *www.example.com and more* y',
+    ];
+    const results = await roundTrips(inputs);
+    expect(problems(inputs, results, () => false)).toEqual([]);
+    expect(results.map((r) => r.first)).toEqual(inputs.map((input) => `${input}\n`));
+  });
+
   it('a reference-style image without a title loads, and the whole description survives', async () => {
     const inputs = [
       '## Steps to reproduce\n\n![shot][1]\n\n## Security impact\n\nAccount takeover.\n\n[1]: https://example.com/shot.png\n',

@@ -185,12 +185,21 @@ function writeText(node: Text, parent: Parents | undefined, state: State, info: 
 /** A link that is exactly the autolink of its text is written as that text. */
 function writeLink(node: Link, parent: Parents | undefined, state: State, info: Info): string {
   const [only, ...rest] = node.children;
+  // First in an emphasis, strong or strikethrough, what comes before is its marker (GFM reads a
+  // literal autolink right after `*`, `_` or `~`), but the writer first peeks at this link's first
+  // character with nothing before it to choose the markers: both must see the same character, or
+  // the markers chosen cannot open (`a*<b@x.co>, a*` is not emphasis).
+  const siblings = (parent?.children ?? []) as Nodes[];
+  const afterMarker =
+    (parent?.type === 'emphasis' || parent?.type === 'strong' || parent?.type === 'delete') &&
+    siblings[0] === node;
+  const previous = afterMarker ? '' : info.before;
   if (
     rest.length === 0 &&
     only?.type === 'text' &&
     !node.title &&
     !(state.stack.includes('tableCell') && only.value.includes('|')) &&
-    isLiteralAutolink(only.value, node.url, info.before === '|' ? '' : info.before.slice(-1))
+    isLiteralAutolink(only.value, node.url, previous === '|' ? '' : previous.slice(-1))
   ) {
     // An e-mail address ends at the first character that cannot be in a domain, so one character
     // decides, except "." and "-": the address runs on through them when a letter or digit
@@ -200,7 +209,6 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     // A URL runs on up to whitespace and drops trailing punctuation: it is written bare only when
     // what follows is such punctuation and then whitespace or the end (read from the siblings, as
     // one character is not enough: '"' then a hard break's "\\" would join the URL).
-    const siblings = (parent?.children ?? []) as Nodes[];
     const runsOn = /^[.-]/u.test(info.after);
     const following =
       mail && !runsOn
@@ -210,7 +218,7 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     const after = safe ? following : 'x';
     // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
     const afterLink = siblings[siblings.indexOf(node) - 1]?.type === 'link';
-    const before = info.before === '|' || afterLink ? '' : info.before;
+    const before = previous === '|' || afterLink ? '' : previous;
     return bareAutolinkOk(only.value, before, after)
       ? only.value
       : explicitAutolink(only.value, node.url, parent, state, info);
