@@ -46,8 +46,12 @@ describe('renderer: accessibility (axe-core)', () => {
     ).toBe('off');
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await until('the sync is announced', async () => /^Synced at /.test(await live.innerText()));
+    // A sync may still be running (the scheduler's, after the one above): it keeps the button
+    // disabled, and under the faults below its retries last about 15 s. Let it finish first.
+    const syncNow = page.getByRole('button', { name: 'Sync now', exact: true });
+    await until('no sync is running', () => syncNow.isEnabled(), 30_000);
     await host.sandbox.faults({ rate: 1, reset_connection: true });
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await syncNow.click({ timeout: 30_000 });
     await until(
       'offline is announced',
       async () => /^Offline\. Your changes are kept/.test(await live.innerText()),
