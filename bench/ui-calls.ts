@@ -7,7 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { TEMPLATE_HEADINGS } from '../src/shared/api';
-import type { ReportQuery } from '../src/shared/bridge/views';
+import type { DraftContent, ReportQuery } from '../src/shared/bridge/views';
 import { median, percentile } from './result';
 import { reportRequests, resetStats, stats, type Stats } from './sandbox-control';
 import type { Stalls } from './stall-monitor';
@@ -133,6 +133,49 @@ export async function timeCalls(
     }
   });
   return { p95: percentile(times, 95), median: median(times), stalls };
+}
+
+/** How one side (the old main, or main through the protocol) makes each kind of call. */
+export interface CallMaker {
+  list(query: ReportQuery): Promise<unknown> | unknown;
+  /** Opens the `i`-th report of the sample. */
+  open(i: number): Promise<unknown> | unknown;
+  save(draftId: string, content: DraftContent): Promise<unknown> | unknown;
+}
+
+/** Every figure of a CallSet, in order, list calls `listRuns` times each. */
+export async function timeCallSet(
+  watch: Watch,
+  n: number,
+  listRuns: number,
+  draftId: string,
+  make: CallMaker,
+): Promise<CallSet> {
+  const q = queries(n);
+  const list = (query: (i: number) => ReportQuery) =>
+    timeCalls(watch, listRuns, (i) => make.list(query(i)));
+  return {
+    first: await list(q.first),
+    middle: await list(q.middle),
+    status: await list(q.status),
+    search: await list(q.search),
+    searchStatus: await list(q.searchStatus),
+    searchScroll: await list(q.searchScroll),
+    searchJump: await list(q.searchJump),
+    open: await timeCalls(watch, RUNS, (i) => make.open(i)),
+    save: await timeCalls(
+      watch,
+      SAVES,
+      (i) =>
+        make.save(draftId, {
+          title: `Draft edit ${i}`,
+          asset: 'https://acme.example/',
+          description: description(i),
+          cvss_vector: '',
+        }),
+      SAVE_PAUSE_MS,
+    ),
+  };
 }
 
 /**

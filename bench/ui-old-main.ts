@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReportQuery } from '../src/shared/bridge/views';
 import { Engine } from '../src/core/engine';
 import { KeytarSecretStore } from '../src/core/secrets';
 import type { Store } from '../src/core/store';
@@ -18,16 +17,10 @@ import { newAccount } from './sandbox-control';
 import { seedMirror } from './seed';
 import { StallMonitor } from './stall-monitor';
 import {
-  description,
   OLD_RUNS,
   PROGRAM,
-  queries,
-  RUNS,
-  SAVE_PAUSE_MS,
-  SAVES,
-  timeCalls,
+  timeCallSet,
   timeMirror,
-  type CallSet,
   type Drain,
   type Mirror,
   type Watch,
@@ -108,32 +101,11 @@ const ops = {
         .listReports({ limit: 500, offset: Math.floor(n / 3) })
         .map((r) => r.id);
       const draftId = (await engine.createDraft(PROGRAM)).reportId;
-      const q = queries(n);
-      const runs = OLD_RUNS(n);
-      const list = (query: (i: number) => ReportQuery) =>
-        timeCalls(watch, runs, (i) => oldListReports(store, query(i)));
-      const calls: CallSet = {
-        first: await list(q.first),
-        middle: await list(q.middle),
-        status: await list(q.status),
-        search: await list(q.search),
-        searchStatus: await list(q.searchStatus),
-        searchScroll: await list(q.searchScroll),
-        searchJump: await list(q.searchJump),
-        open: await timeCalls(watch, RUNS, (i) => engine.getReport(ids[i % ids.length] as string)),
-        save: await timeCalls(
-          watch,
-          SAVES,
-          (i) =>
-            engine.saveDraft(draftId, {
-              title: `Draft edit ${i}`,
-              asset: 'https://acme.example/',
-              description: description(i),
-              cvss_vector: '',
-            }),
-          SAVE_PAUSE_MS,
-        ),
-      };
+      const calls = await timeCallSet(watch, n, OLD_RUNS(n), draftId, {
+        list: (query) => oldListReports(store, query),
+        open: (i) => engine.getReport(ids[i % ids.length] as string),
+        save: (id, content) => engine.saveDraft(id, content),
+      });
       let drain: Drain | null = null;
       if (n >= 100_000) {
         requeueIndex(store);

@@ -31,7 +31,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ReportListPage, ReportQuery } from '../src/shared/bridge/views';
+import type { ReportListPage } from '../src/shared/bridge/views';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
 import { formatResults, percentile, type BenchResult } from './result';
 import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
@@ -44,14 +44,13 @@ import {
 } from './stall-monitor';
 import {
   collectGarbage,
-  description,
   PAGE,
-  queries,
   RUNS,
   SAVE_PAUSE_MS,
   SAVES,
   SEARCH,
   SEARCHES,
+  timeCallSet,
   timeCalls,
   timeMirror,
   type CallSet,
@@ -117,32 +116,13 @@ async function callsAfter(
 ): Promise<CallSet & { bare: Timed }> {
   const call = (name: Parameters<EngineProcess['client']['call']>[0], ...args: unknown[]) =>
     engine.client.call(name, args);
-  const q = queries(n);
-  const list = (query: (i: number) => ReportQuery) =>
-    timeCalls(watch, RUNS, (i) => call('listReports', query(i)));
-  return {
-    bare: await timeCalls(watch, RUNS, () => call('getAccount')),
-    first: await list(q.first),
-    middle: await list(q.middle),
-    status: await list(q.status),
-    search: await list(q.search),
-    searchStatus: await list(q.searchStatus),
-    searchScroll: await list(q.searchScroll),
-    searchJump: await list(q.searchJump),
-    open: await timeCalls(watch, RUNS, (i) => call('getReport', ids[i % ids.length])),
-    save: await timeCalls(
-      watch,
-      SAVES,
-      (i) =>
-        call('saveDraft', draftId, {
-          title: `Draft edit ${i}`,
-          asset: 'https://acme.example/',
-          description: description(i),
-          cvss_vector: '',
-        }),
-      SAVE_PAUSE_MS,
-    ),
-  };
+  const bare = await timeCalls(watch, RUNS, () => call('getAccount'));
+  const calls = await timeCallSet(watch, n, RUNS, draftId, {
+    list: (query) => call('listReports', query),
+    open: (i) => call('getReport', ids[i % ids.length]),
+    save: (id, content) => call('saveDraft', id, content),
+  });
+  return { bare, ...calls };
 }
 
 /** The engine process drains on its own; main lists and searches meanwhile. */
