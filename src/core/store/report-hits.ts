@@ -4,8 +4,9 @@ import type { ReportSearch } from './report-search';
 import { searchParams } from './report-search';
 
 /**
- * The reports a search matches with the list's filter (status, program), as a table of their rowids (`temp.report_hits_<n>`, in memory,
- * private to this connection) that the list's count and page both read. Before it, the list's
+ * The reports a search matches with the list's filter (status, program), as a table of their
+ * rowids (`temp.report_hits_<n>`, in memory, private to this connection) that the list's count
+ * and page both read. Before it, the list's
  * count, the count of a filtered search and its page each ran the search again as an IN list
  * (25,000 hits at 100,000 reports: three passes over the index, 11 ms with a status filter).
  *

@@ -196,6 +196,14 @@ interface ResumePoint {
   ms: number;
   id: string;
 }
+/** The parameters of a walk that resumes after `point` (none from the top). */
+const resumeParams = (point: ResumePoint | null): Params =>
+  point ? { afterMs: point.ms, afterId: point.id } : {};
+
+/** A shape's statements are built once: the key of what makes them differ. */
+const shapeKey = (s: Shape): string =>
+  `${s.sort}:${s.statuses}:${s.program}:${s.searching}:${s.plan}:${s.resume}`;
+
 /** Points kept per search (the pages a scroll went through, and those a long walk laid). */
 const RESUME_POINTS = 128;
 /**
@@ -295,14 +303,11 @@ export function createReportListRepository(db: Db): ReportListRepository {
    * bound as a parameter, the planner otherwise scanned all of `reports` to join it).
    */
   function mirroredPage(shape: Shape) {
-    const key = `page:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.plan}:${shape.resume}`;
-    return statement<SqlRow>(key, () => {
-      const { index, conditions } = accessOf(shape, hitSet.condition('k'));
-      const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
+    return statement<SqlRow>(`page:${shapeKey(shape)}`, () => {
       const order = ORDERS[shape.sort].by;
       return `
         WITH page AS (
-          SELECT k.seq FROM reports AS k ${access} ${whereOf(conditions)}
+          SELECT k.seq FROM ${walked(shape)}
           ORDER BY ${order('k')} LIMIT @limit OFFSET @offset)
         SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
           coalesce(d.title, r.title) AS title, r.updated_at, r.updated_ms, r.severity_score,
@@ -317,14 +322,19 @@ export function createReportListRepository(db: Db): ReportListRepository {
 
   /** The row `@offset` rows on in a walk (from a resume point or the top): the next point. */
   function pointAfter(shape: Shape) {
-    const key = `point:${shape.sort}:${shape.statuses}:${shape.program}:${shape.searching}:${shape.resume}`;
-    return statement<{ ms: number; id: string }>(key, () => {
-      const { index, conditions } = accessOf(shape, hitSet.condition('k'));
-      const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
-      return `
-        SELECT k.updated_ms AS ms, k.id FROM reports AS k ${access} ${whereOf(conditions)}
-        ORDER BY ${ORDERS[shape.sort].by('k')} LIMIT 1 OFFSET @offset`;
-    });
+    return statement<{ ms: number; id: string }>(
+      `point:${shapeKey(shape)}`,
+      () => `
+        SELECT k.updated_ms AS ms, k.id FROM ${walked(shape)}
+        ORDER BY ${ORDERS[shape.sort].by('k')} LIMIT 1 OFFSET @offset`,
+    );
+  }
+
+  /** `reports AS k` as a shape reads it: the index it walks (or none) and its conditions. */
+  function walked(shape: Shape): string {
+    const { index, conditions } = accessOf(shape, hitSet.condition('k'));
+    const access = index ? `INDEXED BY ${index}` : 'NOT INDEXED';
+    return `reports AS k ${access} ${whereOf(conditions)}`;
   }
 
   /** Matching mirrored reports: the range of an index (`walk`), or the matching rows. */
@@ -486,7 +496,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
             const row = pointAfter(shapeOf(from !== null)).get({
               ...params,
               offset: POINT_SPACING - 1,
-              ...(from ? { afterMs: from.ms, afterId: from.id } : {}),
+              ...resumeParams(from),
             });
             if (!row) break;
             from = remember(memo, { offset: at, ms: row.ms, id: row.id });
@@ -497,7 +507,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
           ...params,
           limit: window.limit,
           offset: window.offset - (from?.offset ?? 0),
-          ...(from ? { afterMs: from.ms, afterId: from.id } : {}),
+          ...resumeParams(from),
         });
         const last = rows.at(-1);
         if (memo && last?.updated_ms !== undefined) {
