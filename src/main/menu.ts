@@ -29,6 +29,7 @@ export function menuTemplate(deps: MenuDeps): MenuItemConstructorOptions[] {
     submenu: [
       { label: 'New report', accelerator: 'CmdOrCtrl+N', click: () => deps.command('new-report') },
       { label: 'Sync now', accelerator: 'CmdOrCtrl+R', click: () => deps.command('sync-now') },
+      { label: 'Resync everything', click: () => deps.command('resync-everything') },
       { type: 'separator' },
       { label: 'Sign out', click: () => deps.signOut() },
       { type: 'separator' },

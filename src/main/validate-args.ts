@@ -101,6 +101,7 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
   signOut: [],
   getStatus: [],
   syncNow: [],
+  resyncEverything: [],
   listPrograms: [
     arg(
       object(

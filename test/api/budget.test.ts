@@ -41,11 +41,11 @@ describe('RequestBudget', () => {
       budget.ceiling('outbox'),
       budget.ceiling('poll'),
       budget.ceiling('prefetch'),
-    ]).toEqual([120, 110, 100, 90]);
+    ]).toEqual([120, 110, 100, 100]);
     const { order, ask } = tracker(budget);
     for (let i = 0; i < 95; i++) void ask('prefetch', 'prefetch');
     await clock.advance(0);
-    expect(order).toHaveLength(90);
+    expect(order).toHaveLength(95);
     for (let i = 0; i < 15; i++) void ask('poll', 'poll');
     for (let i = 0; i < 15; i++) void ask('outbox', 'outbox');
     for (let i = 0; i < 15; i++) void ask('user', 'user');
@@ -53,9 +53,9 @@ describe('RequestBudget', () => {
     const count = (label: string) => order.filter((l) => l === label).length;
     // Each level fills up to its own ceiling; only the person may take the last slots.
     expect([count('prefetch'), count('poll'), count('outbox'), count('user')]).toEqual([
-      90, 10, 10, 10,
+      95, 5, 10, 10,
     ]);
-    expect(budget.snapshot().waiting).toEqual({ user: 5, outbox: 5, poll: 5, prefetch: 5 });
+    expect(budget.snapshot().waiting).toEqual({ user: 5, outbox: 5, poll: 10, prefetch: 0 });
   });
 
   it('serves waiting requests highest priority first, FIFO within a priority', async () => {

@@ -39,6 +39,7 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     signOut: [],
     getStatus: [],
     syncNow: [],
+    resyncEverything: [],
     listPrograms: [
       { asset: ['web'], reward: ['5k_10k'], updated: '7d', intake: ['open'], page: 2, limit: 12 },
     ],

@@ -6,14 +6,17 @@ export const PRIORITIES: readonly Priority[] = ['user', 'outbox', 'poll', 'prefe
 
 /**
  * Share of the limit each priority may fill on its own. Background work stops short of the
- * server's limit so a click never waits behind a poll: with 120/min, prefetch may use 90,
- * polling 100, the outbox 110, and the person all 120.
+ * server's limit so a click never waits behind a poll: with 120/min, polling and prefetch may use
+ * 100, the outbox 110, and the person all 120. Prefetch shares the poll's ceiling (the poll is
+ * still granted first): a lower ceiling would starve it while the first mirror of a large account
+ * (prefetch, hours at the limit) keeps the window above it, and the payout and program follow-ups
+ * share that priority.
  */
 export const DEFAULT_SHARES: Readonly<Record<Priority, number>> = {
   user: 1,
   outbox: 110 / 120,
   poll: 100 / 120,
-  prefetch: 90 / 120,
+  prefetch: 100 / 120,
 };
 
 export interface BudgetOptions {

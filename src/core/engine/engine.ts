@@ -224,6 +224,7 @@ export class Engine implements EngineCalls {
         inbox: [],
         budget: { used: 0, limit: 120 },
         lastError: null,
+        mirror: null,
       };
     }
     return this.#session.getStatus();
@@ -235,10 +236,11 @@ export class Engine implements EngineCalls {
    */
   syncNow: EngineCalls['syncNow'] = () =>
     this.session.syncNow(['account', 'reports', 'payouts', 'programs']);
+  resyncEverything: EngineCalls['resyncEverything'] = () => this.session.resync();
   listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.views.listPrograms(q);
   getProgram: EngineCalls['getProgram'] = async (id) => this.session.views.getProgram(id);
   listReports: EngineCalls['listReports'] = async (q) => this.session.views.listReports(q);
-  getReport: EngineCalls['getReport'] = async (id) => this.session.views.getReport(id);
+  getReport: EngineCalls['getReport'] = async (id) => this.session.getReport(id);
   /** The submit preconditions, then issue 13's evidence checks (credentials, image metadata). */
   getChecklist: EngineCalls['getChecklist'] = async (id) => {
     const session = this.session;

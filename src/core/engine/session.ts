@@ -13,7 +13,16 @@ import {
 } from '../api';
 import { OutboxWorker } from '../outbox';
 import { openStore, type Store } from '../store';
-import { inboxItems, SyncScheduler, type Cadences, type SyncJob } from '../sync';
+import {
+  fetchReports,
+  inboxItems,
+  mirrorProgress,
+  SyncScheduler,
+  type Cadences,
+  type SyncContext,
+  type SyncJob,
+} from '../sync';
+import type { ErrorView, MirrorView, ReportDetailView } from '../../shared/bridge/views';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from './events';
@@ -70,6 +79,12 @@ export class AccountSession {
   #syncing = false;
   #lastSyncAt: string | null = null;
   #lastError: StatusView['lastError'] = null;
+  readonly #syncCtx: SyncContext;
+  /** Reports downloading on demand, and those that failed (with why) until the next attempt. */
+  readonly #onDemand = new Map<string, Promise<void>>();
+  readonly #onDemandFailed = new Map<string, { error: ErrorView; at: number }>();
+  /** Reports the server said it does not have (an id opened from a link). */
+  readonly #missing = new Set<string>();
 
   constructor(options: SessionOptions) {
     this.scope = options.scope;
@@ -92,13 +107,14 @@ export class AccountSession {
       },
       () => this.secrets,
     );
-    const syncCtx = {
+    const syncCtx: SyncContext = {
       api: this.api,
       store: this.store,
       events: this.#events,
       concurrency: options.syncConcurrency ?? 4,
       fetchedAt: new Map<string, number>(),
     };
+    this.#syncCtx = syncCtx;
     this.#worker = new OutboxWorker(
       {
         ...syncCtx,
@@ -123,6 +139,13 @@ export class AccountSession {
         } else {
           this.#lastError = errorView(error);
           if (this.#lastError) this.#events.emit('sync-error', this.#lastError);
+        }
+        this.#emitStatus();
+      },
+      onMirrorEnd: (error) => {
+        if (error) {
+          const view = errorView(error);
+          if (view) this.#events.emit('sync-error', view);
         }
         this.#emitStatus();
       },
@@ -195,6 +218,65 @@ export class AccountSession {
     return this.#scheduler.syncNow(jobs);
   }
 
+  /** "Resync everything" (the reconcile now). */
+  resync(): Promise<void> {
+    return this.#scheduler.resync();
+  }
+
+  /** Resolves once the background mirror stopped (tests and benchmarks). */
+  mirrorIdle(): Promise<void> {
+    return this.#scheduler.mirrorIdle();
+  }
+
+  /**
+   * A report as the report screen shows it. One that is only listed (the first mirror has not
+   * reached it), whose thread was put off, or that is not in the mirror at all (a link) is
+   * downloaded now at the person's priority, ahead of everything else; the view says so, and a
+   * `report-changed` event follows when it is in (or when it failed, or the server has no such
+   * report: then the view is null).
+   */
+  getReport(reportId: string): ReportDetailView | null {
+    const view = this.views.getReport(reportId);
+    if (this.#missing.has(reportId)) return view;
+    const item = this.store.reports.getListItem(reportId);
+    const incomplete =
+      (item === null && view === null) ||
+      (item !== null && !item.has_full) ||
+      this.store.syncState.isThreadDeferred(reportId);
+    if (!incomplete) return view;
+    // A failure shows for a while; opening (or reloading) the report after that tries again.
+    const failed = this.#onDemandFailed.get(reportId);
+    if (failed && !this.#onDemand.has(reportId) && Date.now() - failed.at < RETRY_DOWNLOAD_MS) {
+      const download = { state: 'failed' as const, error: failed.error };
+      return { ...(view ?? emptyDetail(reportId)), download };
+    }
+    this.#download(reportId);
+    return { ...(view ?? emptyDetail(reportId)), download: { state: 'downloading' } };
+  }
+
+  #download(reportId: string): void {
+    if (this.#onDemand.has(reportId)) return;
+    const done = fetchReports(this.#syncCtx, [reportId], 'user')
+      .then(() => {
+        this.#onDemandFailed.delete(reportId);
+        if (!this.store.reports.getListItem(reportId)) this.#missing.add(reportId);
+      })
+      .catch((error: unknown) => {
+        const view = errorView(error) ?? {
+          status: 0,
+          code: 'download_failed',
+          title: 'The report could not be downloaded',
+          advice: 'Check your connection; opening the report again tries again.',
+        };
+        this.#onDemandFailed.set(reportId, { error: view, at: Date.now() });
+      })
+      .finally(() => {
+        this.#onDemand.delete(reportId);
+        this.#events.emit('report-changed', { reportId });
+      });
+    this.#onDemand.set(reportId, done);
+  }
+
   getStatus(): StatusView {
     const entries = this.store.outbox.list();
     const budget = this.api.budget.snapshot();
@@ -213,12 +295,33 @@ export class AccountSession {
       inbox,
       budget: { used: budget.used, limit: this.api.budget.limit },
       lastError: this.#lastError,
+      mirror: this.#mirrorView(),
+    };
+  }
+
+  #mirrorView(): MirrorView | null {
+    const progress = mirrorProgress({ store: this.store });
+    if (!progress) return null;
+    // The rate the budget grants background work under the service's limit.
+    const budget = this.api.budget;
+    const perSecond = budget.ceiling('prefetch') / (budget.windowMs / 1000);
+    return {
+      total: progress.total,
+      downloaded: progress.downloaded,
+      secondsLeft: Math.ceil(progress.remainingRequests / perSecond),
     };
   }
 
   #emitStatus(): void {
     this.#events.emit('status', this.getStatus());
   }
+}
+
+/** How long a failed on-demand download shows before opening the report tries again. */
+const RETRY_DOWNLOAD_MS = 10_000;
+
+function emptyDetail(reportId: string): ReportDetailView {
+  return { id: reportId, report: null, draft: null, evidence: [], messages: [], outbox: [] };
 }
 
 function errorView(error: unknown): StatusView['lastError'] {

@@ -84,6 +84,19 @@ export interface ReportsRepository {
   /** List-page data: new or changed reports are marked stale; returns the ids marked. */
   upsertSummaries(summaries: readonly ReportSummary[]): string[];
   listStaleIds(limit?: number): string[];
+  /**
+   * The next stale reports by what the researcher needs first (sync/mirror.ts): `needs_info`,
+   * then the other open statuses and drafts, then the rest (decided, withdrawn); newest first
+   * within a group, and only ever one group at a time.
+   */
+  listStaleByNeed(limit: number): { group: StaleGroup; ids: string[] } | null;
+  /**
+   * Reports in the mirror; of them those stored in full (`full`) and those stored in full and not
+   * stale (`current`); and how many stale ones have a thread to read (the mirror's progress).
+   */
+  countMirrored(): { listed: number; full: number; current: number; staleThreads: number };
+  /** Every report id of the mirror (the reconcile drops those the server no longer lists). */
+  listIds(): string[];
   listReports(query: ListReportsQuery): ReportListItem[];
   getReport(id: string): Report | null;
   getListItem(id: string): ReportListItem | null;
@@ -93,6 +106,9 @@ export interface ReportsRepository {
   listUnseenNeedsInfo(): string[];
   deleteReport(id: string): void;
 }
+
+/** The groups of `listStaleByNeed`, in the order they are fetched. */
+export type StaleGroup = 'needs_info' | 'open' | 'rest';
 
 interface StoredVersion {
   seq: number;
@@ -203,6 +219,31 @@ export function createReportsRepository(db: Db): ReportsRepository {
   const selectStale = sqlite.prepare<[number], { id: string }>(
     'SELECT id FROM reports WHERE stale = 1 ORDER BY updated_ms DESC LIMIT ?',
   );
+  const terminal = "('accepted', 'rejected', 'duplicate', 'insufficient_info', 'withdrawn')";
+  const staleGroups: [StaleGroup, Database.Statement<[number], { id: string }>][] = (
+    [
+      ['needs_info', "status = 'needs_info'"],
+      ['open', `status <> 'needs_info' AND status NOT IN ${terminal}`],
+      ['rest', `status IN ${terminal}`],
+    ] as const
+  ).map(([group, where]) => [
+    group,
+    sqlite.prepare<[number], { id: string }>(
+      `SELECT id FROM reports INDEXED BY reports_stale WHERE stale = 1 AND ${where}
+       ORDER BY updated_ms DESC, id LIMIT ?`,
+    ),
+  ]);
+  const selectMirrored = sqlite.prepare<
+    [],
+    { listed: number; full: number; current: number; staleThreads: number }
+  >(
+    `SELECT count(*) AS listed, coalesce(sum(has_full = 1), 0) AS full,
+       coalesce(sum(has_full = 1 AND stale = 0), 0) AS current,
+       coalesce(sum(stale = 1 AND (status <> 'draft' OR submitted_at IS NOT NULL)), 0)
+         AS staleThreads
+     FROM reports`,
+  );
+  const selectIds = sqlite.prepare<[], string>('SELECT id FROM reports').pluck();
   const selectJson = sqlite.prepare<[string], { report_json: string }>(
     'SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?',
   );
@@ -336,6 +377,22 @@ export function createReportsRepository(db: Db): ReportsRepository {
 
     listStaleIds(limit = 1000) {
       return selectStale.all(limit).map((row) => row.id);
+    },
+
+    listStaleByNeed(limit) {
+      for (const [group, statement] of staleGroups) {
+        const ids = statement.all(limit).map((row) => row.id);
+        if (ids.length > 0) return { group, ids };
+      }
+      return null;
+    },
+
+    countMirrored() {
+      return selectMirrored.get() ?? { listed: 0, full: 0, current: 0, staleThreads: 0 };
+    },
+
+    listIds() {
+      return selectIds.all();
     },
 
     listReports(query) {

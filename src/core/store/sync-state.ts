@@ -21,9 +21,19 @@ export interface SyncStateRepository {
   /** Clears the marks of reports no longer in needs_info, so a later needs_info notifies again. */
   forgetNeedsInfoNotLongerPending(): string[];
   notifiedNeedsInfo(): string[];
+  /**
+   * Threads the first mirror put off (decided and withdrawn reports new to the mirror: history
+   * the researcher rarely needs first; sync/mirror.ts). Kept across restarts, newest first.
+   */
+  deferThreads(reportIds: readonly string[]): void;
+  deferredThreads(limit?: number): string[];
+  isThreadDeferred(reportId: string): boolean;
+  /** The threads arrived (or their reports are gone). */
+  forgetDeferredThreads(reportIds: readonly string[]): void;
 }
 
 const SINCE = 'reports.since';
+const DEFERRED_THREADS = 'mirror.deferred_threads';
 const lastSyncName = (cadence: string) => `last_sync.${cadence}`;
 
 export function createSyncStateRepository(db: Db): SyncStateRepository {
@@ -56,6 +66,15 @@ export function createSyncStateRepository(db: Db): SyncStateRepository {
     upsert.run(name, redactedJson(value), new Date().toISOString());
   }
 
+  // One JSON array in sync_state (a first mirror defers a few thousand at most), read once.
+  let deferred: Set<string> | null = null;
+  const deferredSet = (): Set<string> =>
+    (deferred ??= new Set(get<string[]>(DEFERRED_THREADS) ?? []));
+  const saveDeferred = (ids: Set<string>): void => {
+    if (ids.size === 0) deleteOne.run(DEFERRED_THREADS);
+    else set(DEFERRED_THREADS, [...ids]);
+  };
+
   return {
     get,
     set,
@@ -75,5 +94,20 @@ export function createSyncStateRepository(db: Db): SyncStateRepository {
       });
     },
     notifiedNeedsInfo: () => selectNotified.all().map((row) => row.report_id),
+    deferThreads(reportIds) {
+      if (reportIds.length === 0) return;
+      // Newest first: the list pages come newest first, so ids keep the order they are added in.
+      const ids = deferredSet();
+      for (const id of reportIds) ids.add(id);
+      saveDeferred(ids);
+    },
+    deferredThreads: (limit = Number.MAX_SAFE_INTEGER) => [...deferredSet()].slice(0, limit),
+    isThreadDeferred: (reportId) => deferredSet().has(reportId),
+    forgetDeferredThreads(reportIds) {
+      const ids = deferredSet();
+      let changed = false;
+      for (const id of reportIds) changed = ids.delete(id) || changed;
+      if (changed) saveDeferred(ids);
+    },
   };
 }

@@ -6,7 +6,7 @@ import type { SyncContext } from './context';
  * reports whose payout is not `received` yet are read one by one on a slower cadence. Only the
  * report: an accepted report is final, so its thread cannot grow. A report read since
  * `skipFetchedSince` (by the poll of the same pass) is already fresh: the first mirror would
- * otherwise read every accepted report twice.
+ * otherwise read every accepted report twice. Reports not read in full yet are the mirror's.
  */
 export async function followPayouts(
   ctx: SyncContext,
@@ -15,7 +15,8 @@ export async function followPayouts(
   const since = options.skipFetchedSince ?? Number.POSITIVE_INFINITY;
   const ids = ctx.store.reports
     .listReports({ status: 'accepted', limit: Number.MAX_SAFE_INTEGER })
-    .filter((item) => item.payout_status !== 'received')
+    // A report only listed so far is read by the mirror anyway (with its thread).
+    .filter((item) => item.has_full && !item.stale && item.payout_status !== 'received')
     .map((item) => item.id)
     .filter((id) => (ctx.fetchedAt?.get(id) ?? Number.NEGATIVE_INFINITY) < since);
   return fetchReports(ctx, ids, 'prefetch', options.signal, { threads: false });

@@ -1,14 +1,33 @@
-import { FINAL_DECISIONS, type Message, type Report, type ReportStatus } from '../../shared/api';
+import {
+  FINAL_DECISIONS,
+  TERMINAL_STATUSES,
+  type Message,
+  type Report,
+  type ReportStatus,
+} from '../../shared/api';
 import { isApiError, type Priority } from '../api';
 import { contentOf, sameContent } from '../../shared/bridge/draft-content';
 import { forEachLimited, type SyncContext } from './context';
 import { startThreadCount, triageCount } from './inbox';
 
 const FINAL = new Set<ReportStatus>(FINAL_DECISIONS);
+const TERMINAL = new Set<ReportStatus>(TERMINAL_STATUSES);
 
 interface Fetched {
   report: Report;
   messages: Message[] | null;
+  /** The thread was put off (sync/mirror.ts): it is fetched last, as history. */
+  deferred?: boolean;
+}
+
+export interface FetchOptions {
+  /** Fetch the threads too (default); the payout follow-up reads reports only. */
+  threads?: boolean;
+  /**
+   * Put off the threads of decided and withdrawn reports new to the mirror (the first mirror's
+   * order: they are history, fetched after everything else).
+   */
+  deferTerminalThreads?: boolean;
 }
 
 /** A report has a thread once it has been submitted; a draft's thread is empty by definition. */
@@ -25,9 +44,10 @@ export async function fetchReports(
   ids: readonly string[],
   priority: Priority,
   signal?: AbortSignal,
-  options: { threads?: boolean } = {},
+  options: FetchOptions = {},
 ): Promise<number> {
   const threads = options.threads ?? true;
+  const call = { priority, ...(signal ? { signal } : {}) };
   const batch: Fetched[] = [];
   let written = 0;
   const flush = (): void => {
@@ -36,23 +56,61 @@ export async function fetchReports(
   };
   await forEachLimited(ids, ctx.concurrency, async (id) => {
     try {
-      const report = await ctx.api.getReport(id, { priority, ...(signal ? { signal } : {}) });
+      const report = await ctx.api.getReport(id, call);
       ctx.fetchedAt?.set(id, Date.now());
+      const deferred =
+        threads &&
+        options.deferTerminalThreads === true &&
+        TERMINAL.has(report.status) &&
+        ctx.store.reports.getListItem(id)?.has_full !== true;
       const messages =
-        threads && hasThread(report)
-          ? (await ctx.api.listMessages(id, { priority, ...(signal ? { signal } : {}) })).messages
+        threads && !deferred && hasThread(report)
+          ? (await ctx.api.listMessages(id, call)).messages
           : null;
-      batch.push({ report, messages });
+      batch.push({ report, messages, deferred });
       if (batch.length >= 200) flush();
     } catch (error) {
       if (isApiError(error) && error.code === 'not_found') {
         ctx.store.reports.deleteReport(id);
+        ctx.store.syncState.forgetDeferredThreads([id]);
         return;
       }
       throw error;
     }
   });
   flush();
+  return written;
+}
+
+/**
+ * The threads the mirror put off: history of reports new to the mirror, so what they hold counts
+ * as read (like every thread of a first mirror).
+ */
+export async function fetchDeferredThreads(
+  ctx: SyncContext,
+  ids: readonly string[],
+  priority: Priority,
+  signal?: AbortSignal,
+): Promise<number> {
+  const call = { priority, ...(signal ? { signal } : {}) };
+  let written = 0;
+  await forEachLimited(ids, ctx.concurrency, async (id) => {
+    let messages: Message[] | null = null;
+    try {
+      messages = (await ctx.api.listMessages(id, call)).messages;
+    } catch (error) {
+      if (!(isApiError(error) && error.code === 'not_found')) throw error;
+    }
+    ctx.store.db.transaction(() => {
+      if (messages) {
+        ctx.store.messages.replaceThread(id, messages);
+        startThreadCount(ctx.store, id, null);
+      }
+      ctx.store.syncState.forgetDeferredThreads([id]);
+    });
+    written++;
+    if (messages) ctx.events.emit('report-changed', { reportId: id });
+  });
   return written;
 }
 
@@ -68,12 +126,17 @@ function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
     );
     const { changes } = store.reports.upsertReports(batch.map((f) => f.report));
     const changed = new Set(changes.map((c) => c.id));
-    for (const { report, messages } of batch) {
+    const deferred: string[] = [];
+    for (const { report, messages, deferred: putOff } of batch) {
       const previous = before.get(report.id) ?? null;
-      const known = previous ? triageCount(store, report.id) : null;
+      // A put-off thread read now (on demand) is history too, like a new report's.
+      const history = !previous || store.syncState.isThreadDeferred(report.id);
+      const known = history ? null : triageCount(store, report.id);
       if (messages) store.messages.replaceThread(report.id, messages);
       followLocalDraft(ctx, report);
-      startThreadCount(store, report.id, known);
+      // A put-off thread starts counting when it arrives (fetchDeferredThreads), as history.
+      if (putOff && hasThread(report)) deferred.push(report.id);
+      else startThreadCount(store, report.id, known);
       if (changed.has(report.id) || !previous) {
         notices.push(() => events.emit('report-changed', { reportId: report.id }));
       }
@@ -103,6 +166,11 @@ function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
         );
       }
     }
+    store.syncState.deferThreads(deferred);
+    // A thread read now (on demand, or the report changed) is no longer put off.
+    store.syncState.forgetDeferredThreads(
+      batch.filter((f) => f.messages !== null).map((f) => f.report.id),
+    );
     store.syncState.forgetNeedsInfoNotLongerPending();
   });
   // Events only after the commit: a listener that reads the mirror sees the new state.

@@ -37,6 +37,11 @@ export interface BridgeCalls {
   signOut(): Promise<void>;
   getStatus(): Promise<StatusView>;
   syncNow(): Promise<void>;
+  /**
+   * "Resync everything": every list page without `updated_since`; what differs is read again,
+   * what the server no longer has goes (local unsent work stays).
+   */
+  resyncEverything(): Promise<void>;
 
   listPrograms(query: ProgramQuery): Promise<ProgramPageView>;
   getProgram(programId: string): Promise<ProgramView | null>;
@@ -127,7 +132,9 @@ export interface BridgeEvents {
   /** A `bountydesk://program/<id>` link: show this program. */
   'open-program': { programId: string };
   /** A menu item or shortcut handled by main asks the UI to act. */
-  command: { name: 'new-report' | 'sync-now' | 'toggle-theme' | 'focus-search' };
+  command: {
+    name: 'new-report' | 'sync-now' | 'resync-everything' | 'toggle-theme' | 'focus-search';
+  };
   engine: { state: EngineState };
 }
 
@@ -141,6 +148,7 @@ export const BRIDGE_CALLS = [
   'signOut',
   'getStatus',
   'syncNow',
+  'resyncEverything',
   'listPrograms',
   'getProgram',
   'listReports',

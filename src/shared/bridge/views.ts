@@ -60,6 +60,17 @@ export interface StatusView {
   inbox: InboxItem[];
   budget: { used: number; limit: number };
   lastError: ErrorView | null;
+  /** Where the mirror is while reports or threads are still to download; null when complete. */
+  mirror?: MirrorView | null;
+}
+
+export interface MirrorView {
+  /** Reports the list shows (every list page read so far). */
+  total: number;
+  /** Of them, downloaded in full (searchable, openable offline). */
+  downloaded: number;
+  /** Seconds left at the request rate the service allows background work (an estimate). */
+  secondsLeft: number;
 }
 
 export interface DraftContent {
@@ -200,6 +211,11 @@ export interface ReportDetailView {
   evidence: EvidenceView[];
   messages: Message[];
   outbox: OutboxEntryView[];
+  /**
+   * The report is only listed (or its thread not read yet): the engine downloads it now, ahead of
+   * everything else ('downloading'), or could not ('failed', with why). Absent once it is in.
+   */
+  download?: { state: 'downloading' } | { state: 'failed'; error: ErrorView };
 }
 
 export interface ChecklistItemView {

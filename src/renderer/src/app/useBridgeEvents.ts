@@ -72,8 +72,13 @@ export function useBridgeEvents(): void {
 
 /** Commands with an app-wide fallback when no screen handles them. */
 export function runCommand(
-  name: 'new-report' | 'sync-now' | 'focus-search' | 'save-now' | 'send-reply',
+  name:
+    'new-report' | 'sync-now' | 'resync-everything' | 'focus-search' | 'save-now' | 'send-reply',
 ): void {
+  if (name === 'resync-everything') {
+    void resyncEverything();
+    return;
+  }
   if (emitCommand(name)) return;
   if (name === 'sync-now') {
     void syncNow();
@@ -90,6 +95,17 @@ export function runCommand(
 }
 
 export const pendingSearchFocus = { value: false };
+
+/** Every list page again, without `updated_since` (menu: Account → Resync everything). */
+export async function resyncEverything(): Promise<void> {
+  try {
+    await bridge.resyncEverything();
+  } catch (e) {
+    reportError(e);
+  } finally {
+    void useSession.getState().refreshStatus();
+  }
+}
 
 export async function syncNow(): Promise<void> {
   try {
