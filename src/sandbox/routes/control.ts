@@ -332,7 +332,22 @@ export const controlRoutes: Route[] = [
       const count = optNumber(b, 'count', 1, 1_000_000);
       if (count === undefined) throw bad('count: is required');
       const share = optNumber(b, 'submitted_share', 0, 1, false) ?? 0.5;
-      return ok({ created: bulkReports(ctx.env.world, account, count, share) });
+      const needsInfo = optNumber(b, 'needs_info', 0, count);
+      const triaging = optNumber(b, 'triaging', 0, count);
+      if ((needsInfo ?? 0) + (triaging ?? 0) > Math.floor(count * share))
+        throw bad('needs_info, triaging: more than the submitted reports');
+      let endsAt: number | undefined;
+      if (b.ends_at !== undefined) {
+        endsAt = typeof b.ends_at === 'string' ? Date.parse(b.ends_at) : NaN;
+        if (!Number.isFinite(endsAt)) throw bad('ends_at: must be a date-time');
+      }
+      return ok({
+        created: bulkReports(ctx.env.world, account, count, share, {
+          ...(needsInfo !== undefined ? { needsInfo } : {}),
+          ...(triaging !== undefined ? { triaging } : {}),
+          ...(endsAt !== undefined ? { endsAt } : {}),
+        }),
+      });
     },
   },
   {

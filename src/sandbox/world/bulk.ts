@@ -2,7 +2,9 @@
  * `POST /__sandbox/bulk-reports`: many reports for one account at once (benchmarks, paging
  * tests). Deterministic: ids and contents follow from the account, the running number and the
  * share; drafts and submitted reports (final or withdrawn, so no active slot is taken), each
- * submitted one with one message from the agent or the owner team.
+ * submitted one with one message from the agent or the owner team. Optionally some submitted
+ * ones are left open (`needs_info` with the agent's question, or `triaging`), spread evenly, and
+ * the reports can end at a time in the past (a backdated import the incremental poll cannot see).
  */
 import type { ReportStatus } from '../api-types';
 import { isoOf, SECOND } from '../clock';
@@ -20,14 +22,25 @@ const SUBMITTED_CYCLE: ReportStatus[] = [
   'withdrawn',
 ];
 
+export interface BulkOptions {
+  /** Of the submitted reports, how many wait in `needs_info` and how many are `triaging`. */
+  needsInfo?: number;
+  triaging?: number;
+  /** The reports end one second before this time (epoch ms; default now). */
+  endsAt?: number;
+}
+
 export function bulkReports(
   world: World,
   account: AccountRecord,
   count: number,
   submittedShare: number,
+  options: BulkOptions = {},
 ): number {
   const programs = [...world.programs.values()].filter((p) => p.published && !p.private);
-  const now = world.clock.now();
+  const now = options.endsAt ?? world.clock.now();
+  const submittedTotal = Math.floor(count * submittedShare);
+  const open = { needs_info: 0, triaging: 0 };
   const description = filledDescription();
   const base = world.nextSeq();
   const reports: ReportRecord[] = [];
@@ -46,14 +59,17 @@ export function bulkReports(
     const submitted = Math.floor((i + 1) * submittedShare) > submittedSoFar;
     if (submitted) {
       submittedSoFar += 1;
-      submit(
-        r,
-        program,
-        account,
-        ms,
-        SUBMITTED_CYCLE[i % SUBMITTED_CYCLE.length] as ReportStatus,
-        i,
-      );
+      // Open ones spread evenly over the submitted ones, by the same running share.
+      const share = (n: number | undefined) => (submittedSoFar * (n ?? 0)) / submittedTotal;
+      let status = SUBMITTED_CYCLE[i % SUBMITTED_CYCLE.length] as ReportStatus;
+      if (Math.floor(share(options.needsInfo)) > open.needs_info) {
+        open.needs_info += 1;
+        status = 'needs_info';
+      } else if (Math.floor(share(options.triaging)) > open.triaging) {
+        open.triaging += 1;
+        status = 'triaging';
+      }
+      submit(r, program, account, ms, status, i);
     }
     reports.push(r);
   }
@@ -90,8 +106,13 @@ function submit(
   r.submit_revision = 1;
   r.revision = 2;
   r.status = status;
-  const author = status === 'withdrawn' ? 'agent' : 'founder';
-  if (status === 'withdrawn') {
+  const author = status === 'withdrawn' || status === 'needs_info' ? 'agent' : 'founder';
+  if (status === 'needs_info') {
+    r.agent_asks = 1;
+    r.revision = 3;
+  } else if (status === 'triaging') {
+    // Submitted, not looked at yet.
+  } else if (status === 'withdrawn') {
     r.withdrawn_at = at;
     r.revision = 3;
   } else {
@@ -101,6 +122,7 @@ function submit(
       message: `Decision for bulk report ${i + 1}.`,
     };
   }
+  if (status === 'triaging') return;
   r.messages.push({
     id: stableUuid(`bulk-message:${r.id}`),
     author,
