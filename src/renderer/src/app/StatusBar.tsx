@@ -1,5 +1,5 @@
 import { useSession } from '../stores/session';
-import { formatTime } from '../lib/format';
+import { formatMirror, formatTime } from '../lib/format';
 import { syncNow } from './useBridgeEvents';
 import { syncAnnouncement } from './sync-announcement';
 
@@ -34,6 +34,9 @@ export function StatusBar() {
           </span>
         )}
         {status?.syncing ? <span>Syncing…</span> : null}
+        {status?.mirror ? (
+          <span className="mirror-progress">{formatMirror(status.mirror)}</span>
+        ) : null}
         <span>Last sync: {status?.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
         <span>{status?.unsent ?? 0} unsent</span>
         <span>{status?.unread ?? 0} unread</span>

@@ -83,3 +83,22 @@ export function formatCountdown(seconds: number): string {
   const m = Math.floor(s / 60);
   return `${m} min ${String(s % 60).padStart(2, '0')} s`;
 }
+
+/** "about 1 h 40 min", "about 12 min", "under a minute": an estimate, never to the second. */
+export function formatEstimate(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 1) return 'under a minute';
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  if (h === 0) return `about ${m} min`;
+  return m === 0 ? `about ${h} h` : `about ${h} h ${m} min`;
+}
+
+/**
+ * Where the first mirror is: "3,214 of 10,000 reports downloaded — about 1 h 40 min left at the
+ * service's limit".
+ */
+export function formatMirror(mirror: { total: number; downloaded: number; secondsLeft: number }) {
+  const n = (v: number) => v.toLocaleString('en-US');
+  return `${n(mirror.downloaded)} of ${n(mirror.total)} reports downloaded — ${formatEstimate(mirror.secondsLeft)} left at the service's limit`;
+}

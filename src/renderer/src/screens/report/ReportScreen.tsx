@@ -23,6 +23,24 @@ export function ReportScreen({ reportId }: { reportId: string }) {
     )?.scrollTo({ top: 0 });
   }, [reportId, submitted]);
   if (detail === undefined) return <p className="loading">Loading report…</p>;
+  // Listed but not downloaded yet (the first mirror has not reached it): the engine fetches it
+  // now, ahead of everything else, and the screen follows when it is in.
+  if (detail?.download && !detail.report && !detail.draft) {
+    return detail.download.state === 'downloading' ? (
+      <div className="screen">
+        <p className="loading" role="status">
+          Downloading this report…
+        </p>
+      </div>
+    ) : (
+      <div className="screen">
+        <h1>This report could not be downloaded</h1>
+        <p role="alert">
+          {detail.download.error.title}. {detail.download.error.advice}
+        </p>
+      </div>
+    );
+  }
   if (detail === null) {
     return (
       <div className="screen">

@@ -12,8 +12,8 @@ import { listSelection, useReports } from '../../stores/reports';
 import { useCommand } from '../../stores/commands';
 import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
 import { navigate } from '../../stores/router';
-import { useReadOnlyReason } from '../../stores/session';
-import { STATUS_LABELS } from '../../lib/format';
+import { useReadOnlyReason, useSession } from '../../stores/session';
+import { formatMirror, STATUS_LABELS } from '../../lib/format';
 import { pendingSearchFocus } from '../../app/useBridgeEvents';
 import { PaneSeparator } from '../../components/PaneSeparator';
 import { DisabledReason } from '../../components/DisabledReason';
@@ -134,6 +134,10 @@ function Total() {
     (s) => s.search.trim() !== '' || s.statuses.length > 0 || s.program !== null,
   );
   const indexing = useReports((s) => s.indexing);
+  const searching = useReports((s) => s.search.trim() !== '');
+  const notDownloaded = useSession((s) =>
+    s.status?.mirror ? s.status.mirror.total - s.status.mirror.downloaded : 0,
+  );
   if (total === null) return <>Loading…</>;
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const text = narrowed ? `${count(total)} of ${count(all)} reports` : `${count(total)} reports`;
@@ -141,7 +145,21 @@ function Total() {
     <>
       {text}
       {indexing > 0 ? ` (indexing ${count(indexing)} more for search…)` : ''}
+      {searching && notDownloaded > 0
+        ? ` — ${count(notDownloaded)} not downloaded yet, so not searched in full`
+        : ''}
     </>
+  );
+}
+
+/** The first mirror's progress, above the list while reports are still downloading. */
+function MirrorProgress() {
+  const mirror = useSession((s) => s.status?.mirror ?? null);
+  if (!mirror) return null;
+  return (
+    <p className="muted mirror-progress" role="status" aria-label="Download progress">
+      {formatMirror(mirror)}. Opening a report not downloaded yet fetches it first.
+    </p>
   );
 }
 
@@ -192,6 +210,7 @@ function ReportsListPane({
           <Total />
         </span>
       </div>
+      <MirrorProgress />
       <SortAndProgram />
       <StatusFilter />
       {total === 0 ? (
