@@ -17,11 +17,23 @@ export interface BenchEngineConfig {
   autoStart?: boolean;
   /** The sandbox whose clock the engine's budget follows. */
   linkedClock?: string;
+  /** No periodic pass during the run (the mirror bench counts the mirror's requests only). */
+  quietCadences?: boolean;
 }
 
-export type ToBenchEngine = { type: 'bench-index-idle'; id: number };
-export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number };
+export type ToBenchEngine = { type: 'bench-index-idle' | 'bench-mirror-state'; id: number };
+export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number | MirrorState };
 
+/** What the mirror bench asks the engine's mirror directly (it must not open reports to know). */
+export interface MirrorState {
+  listed: number;
+  current: number;
+  /** needs_info reports not yet stored in full with their thread. */
+  needsInfoPending: number;
+  mirroring: boolean;
+}
+
+const DAY = 24 * 3600_000;
 const config = JSON.parse(process.env['BENCH_ENGINE'] ?? '{}') as BenchEngineConfig;
 const port = parentPort();
 let engine: Engine | null = null;
@@ -37,11 +49,28 @@ async function indexIdle(): Promise<number> {
   return performance.now() - started;
 }
 
+function mirrorState(): MirrorState {
+  const session = engine?.session;
+  if (!session) return { listed: 0, current: 0, needsInfoPending: 0, mirroring: false };
+  const store = session.store;
+  const counts = store.reports.countMirrored();
+  const needsInfo = store.reports.listReports({ status: 'needs_info', limit: 1_000_000 });
+  const needsInfoPending = needsInfo.filter(
+    (r) => !r.has_full || r.stale || store.messages.listThread(r.id).length === 0,
+  ).length;
+  return { ...counts, needsInfoPending, mirroring: counts.listed > counts.current };
+}
+
 const withBench: ParentPort = {
   postMessage: (message) => port.postMessage(message),
   onMessage: (listener) =>
     port.onMessage((raw) => {
       const message = raw as ToBenchEngine | { type: string };
+      if (message.type === 'bench-mirror-state') {
+        const { id } = message as ToBenchEngine;
+        port.postMessage({ type: 'bench-answer', id, value: mirrorState() });
+        return;
+      }
       if (message.type !== 'bench-index-idle') return listener(raw);
       const { id } = message as ToBenchEngine;
       void indexIdle().then((value) =>
@@ -57,7 +86,12 @@ serveEngine(
       dataDir: options.dataDir,
       secrets: new KeytarSecretStore(),
       // No extra poll a few seconds after the bench's own writes.
-      cadences: { afterActionMs: 10 * 60_000 },
+      cadences: {
+        afterActionMs: 10 * 60_000,
+        ...(config.quietCadences
+          ? { reportsMs: DAY, payoutsMs: DAY, programsMs: DAY, accountMs: DAY, reconcileMs: DAY }
+          : {}),
+      },
       ...(config.budgetLimit ? { budgetLimit: config.budgetLimit } : {}),
       ...(config.syncConcurrency ? { syncConcurrency: config.syncConcurrency } : {}),
       ...(config.autoStart !== undefined ? { autoStart: config.autoStart } : {}),

@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { EngineClient, type EngineChild } from '../src/main/engine-client';
 import { sandboxInProcess, type SandboxChild } from '../src/main/sandbox-launcher';
 import type { SandboxOptions } from '../src/sandbox';
-import type { BenchEngineConfig, FromBenchEngine, ToBenchEngine } from './engine-entry';
+import type {
+  BenchEngineConfig,
+  FromBenchEngine,
+  MirrorState,
+  ToBenchEngine,
+} from './engine-entry';
 
 const ENGINE_ENTRY = fileURLToPath(new URL('./engine-entry.ts', import.meta.url));
 const SANDBOX_ENTRY = fileURLToPath(new URL('../src/sandbox/sandbox-process.ts', import.meta.url));
@@ -45,6 +50,8 @@ export interface EngineProcess {
   client: EngineClient;
   /** Resolves once the engine's search index drained, with how long that took in the engine. */
   indexIdle(): Promise<number>;
+  /** The mirror's state, read in the engine's store (never through a call that opens reports). */
+  mirrorState(): Promise<MirrorState>;
   close(): Promise<void>;
 }
 
@@ -54,7 +61,7 @@ export async function startEngineProcess(
 ): Promise<EngineProcess> {
   let child: ChildProcess | null = null;
   let nextId = 1;
-  const answers = new Map<number, (value: number) => void>();
+  const answers = new Map<number, (value: FromBenchEngine['value']) => void>();
   const client = new EngineClient({
     fork: () => {
       child = forkTs(ENGINE_ENTRY, { BENCH_ENGINE: JSON.stringify(config) });
@@ -70,14 +77,16 @@ export async function startEngineProcess(
   });
   client.start();
   await client.whenReady();
+  const ask = <T extends FromBenchEngine['value']>(type: ToBenchEngine['type']): Promise<T> =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      answers.set(id, resolve as (value: FromBenchEngine['value']) => void);
+      child?.send({ type, id } satisfies ToBenchEngine);
+    });
   return {
     client,
-    indexIdle: () =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        answers.set(id, resolve);
-        child?.send({ type: 'bench-index-idle', id } satisfies ToBenchEngine);
-      }),
+    indexIdle: () => ask<number>('bench-index-idle'),
+    mirrorState: () => ask<MirrorState>('bench-mirror-state'),
     close: () => client.close(30_000),
   };
 }

@@ -33,17 +33,19 @@ function build(isDev: boolean) {
 }
 
 describe('application menu', () => {
-  it('File: New report, Sync now, Sign out, Quit; the UI ones send commands', () => {
+  it('File: New report, Sync now, Resync everything, Sign out, Quit; the UI ones send commands', () => {
     const m = build(false);
     expect(m.template.map((x) => x.label ?? x.role)).toEqual(['File', 'Edit', 'View', 'help']);
     expect(m.menu('File').flatMap((i) => (i.label ? [i.label] : []))).toEqual([
       'New report',
       'Sync now',
+      'Resync everything',
       'Sign out',
       'Quit',
     ]);
     m.click('File', 'New report');
     m.click('File', 'Sync now');
+    m.click('File', 'Resync everything');
     m.click('View', 'Toggle theme');
     m.click('Edit', 'Find');
     m.click('File', 'Sign out');
@@ -51,7 +53,13 @@ describe('application menu', () => {
     m.click('Help', 'Check for updates…');
     m.click('Help', 'Export diagnostics…');
     m.click('File', 'Quit');
-    expect(m.sent).toEqual(['new-report', 'sync-now', 'toggle-theme', 'focus-search']);
+    expect(m.sent).toEqual([
+      'new-report',
+      'sync-now',
+      'resync-everything',
+      'toggle-theme',
+      'focus-search',
+    ]);
     expect(m.other).toEqual([
       'sign-out',
       'website:api-keys',
