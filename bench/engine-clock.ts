@@ -25,6 +25,16 @@ export class SandboxLinkedClock implements Clock {
   skippedMs = 0;
   /** A failed clock move (the bench reports it rather than hanging). */
   error: unknown = null;
+  #held = false;
+
+  /**
+   * While held, no wait is skipped: the clock runs at real pace, as it would for a person
+   * watching (the mirror bench times a click this way, so a skip made for the background mirror
+   * meanwhile is not counted as the click's time, and a wait of the click itself is real).
+   */
+  hold(held: boolean): void {
+    this.#held = held;
+  }
 
   constructor(sandboxUrl: string) {
     this.#sandboxUrl = sandboxUrl;
@@ -44,6 +54,10 @@ export class SandboxLinkedClock implements Clock {
   }
 
   async #fire(timer: Timer): Promise<void> {
+    if (timer.cancelled) return;
+    while (this.#held && !timer.cancelled && timer.due > this.now()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10, timer.due - this.now())));
+    }
     if (timer.cancelled) return;
     const wait = timer.due - this.now();
     if (wait > 0) {

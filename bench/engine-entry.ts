@@ -21,7 +21,9 @@ export interface BenchEngineConfig {
   quietCadences?: boolean;
 }
 
-export type ToBenchEngine = { type: 'bench-index-idle' | 'bench-mirror-state'; id: number };
+export type ToBenchEngine =
+  | { type: 'bench-index-idle' | 'bench-mirror-state'; id: number }
+  | { type: 'bench-clock-hold'; id: number; held: boolean };
 export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number | MirrorState };
 
 /** What the mirror bench asks the engine's mirror directly (it must not open reports to know). */
@@ -37,6 +39,7 @@ const DAY = 24 * 3600_000;
 const config = JSON.parse(process.env['BENCH_ENGINE'] ?? '{}') as BenchEngineConfig;
 const port = parentPort();
 let engine: Engine | null = null;
+const linked = config.linkedClock ? new SandboxLinkedClock(config.linkedClock) : null;
 
 async function indexIdle(): Promise<number> {
   const started = performance.now();
@@ -66,6 +69,12 @@ const withBench: ParentPort = {
   onMessage: (listener) =>
     port.onMessage((raw) => {
       const message = raw as ToBenchEngine | { type: string };
+      if (message.type === 'bench-clock-hold') {
+        const { id, held } = message as ToBenchEngine & { held: boolean };
+        linked?.hold(held);
+        port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
+        return;
+      }
       if (message.type === 'bench-mirror-state') {
         const { id } = message as ToBenchEngine;
         port.postMessage({ type: 'bench-answer', id, value: mirrorState() });
@@ -95,7 +104,7 @@ serveEngine(
       ...(config.budgetLimit ? { budgetLimit: config.budgetLimit } : {}),
       ...(config.syncConcurrency ? { syncConcurrency: config.syncConcurrency } : {}),
       ...(config.autoStart !== undefined ? { autoStart: config.autoStart } : {}),
-      ...(config.linkedClock ? { clock: new SandboxLinkedClock(config.linkedClock) } : {}),
+      ...(linked ? { clock: linked } : {}),
     };
     engine = new Engine(engineOptions);
     return engine;

@@ -52,6 +52,8 @@ export interface EngineProcess {
   indexIdle(): Promise<number>;
   /** The mirror's state, read in the engine's store (never through a call that opens reports). */
   mirrorState(): Promise<MirrorState>;
+  /** Holds the linked clock at real pace (engine-clock.ts), or lets it skip waits again. */
+  holdClock(held: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,16 +79,20 @@ export async function startEngineProcess(
   });
   client.start();
   await client.whenReady();
-  const ask = <T extends FromBenchEngine['value']>(type: ToBenchEngine['type']): Promise<T> =>
+  const ask = <T extends FromBenchEngine['value']>(
+    type: ToBenchEngine['type'],
+    extra: { held?: boolean } = {},
+  ): Promise<T> =>
     new Promise((resolve) => {
       const id = nextId++;
       answers.set(id, resolve as (value: FromBenchEngine['value']) => void);
-      child?.send({ type, id } satisfies ToBenchEngine);
+      child?.send({ type, id, ...extra } as ToBenchEngine);
     });
   return {
     client,
     indexIdle: () => ask<number>('bench-index-idle'),
     mirrorState: () => ask<MirrorState>('bench-mirror-state'),
+    holdClock: async (held) => void (await ask<number>('bench-clock-hold', { held })),
     close: () => client.close(30_000),
   };
 }

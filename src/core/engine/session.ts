@@ -113,6 +113,7 @@ export class AccountSession {
       events: this.#events,
       concurrency: options.syncConcurrency ?? 4,
       fetchedAt: new Map<string, number>(),
+      reading: new Set<string>(),
     };
     this.#syncCtx = syncCtx;
     this.#worker = new OutboxWorker(

@@ -87,9 +87,13 @@ export interface ReportsRepository {
   /**
    * The next stale reports by what the researcher needs first (sync/mirror.ts): `needs_info`,
    * then the other open statuses and drafts, then the rest (decided, withdrawn); newest first
-   * within a group, and only ever one group at a time.
+   * within a group, and only ever one group at a time. Ids in `skip` (tried already) are passed
+   * over.
    */
-  listStaleByNeed(limit: number): { group: StaleGroup; ids: string[] } | null;
+  listStaleByNeed(
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): { group: StaleGroup; ids: string[] } | null;
   /**
    * Reports in the mirror; of them those stored in full (`full`) and those stored in full and not
    * stale (`current`); and how many stale ones have a thread to read (the mirror's progress).
@@ -379,9 +383,13 @@ export function createReportsRepository(db: Db): ReportsRepository {
       return selectStale.all(limit).map((row) => row.id);
     },
 
-    listStaleByNeed(limit) {
+    listStaleByNeed(limit, skip = new Set()) {
       for (const [group, statement] of staleGroups) {
-        const ids = statement.all(limit).map((row) => row.id);
+        const ids = statement
+          .all(limit + skip.size)
+          .map((row) => row.id)
+          .filter((id) => !skip.has(id))
+          .slice(0, limit);
         if (ids.length > 0) return { group, ids };
       }
       return null;

@@ -11,6 +11,8 @@ export interface SyncContext {
   concurrency: number;
   /** When each report was last read in full (this run): follow-ups skip what a poll just read. */
   fetchedAt?: Map<string, number>;
+  /** Reports being read now (a report opened on demand): the mirror does not read them twice. */
+  reading?: Set<string>;
 }
 
 /**

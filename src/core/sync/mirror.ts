@@ -24,12 +24,12 @@ export async function fetchBacklog(
   const tried = new Set<string>();
   for (;;) {
     signal?.throwIfAborted();
-    const next = ctx.store.reports.listStaleByNeed(CHUNK);
-    const ids = next?.ids.filter((id) => !tried.has(id)) ?? [];
-    if (next && ids.length === 0) return fetched;
+    const ids = ctx.store.reports.listStaleByNeed(CHUNK, tried)?.ids ?? [];
     if (ids.length > 0) {
       for (const id of ids) tried.add(id);
       fetched += await fetchReports(ctx, ids, priority, signal, { deferTerminalThreads: true });
+      // Only what is still stale stays tried (the set stays small).
+      for (const id of ids) if (ctx.store.reports.getListItem(id)?.stale !== true) tried.delete(id);
       continue;
     }
     const threads = ctx.store.syncState.deferredThreads(CHUNK);

@@ -50,11 +50,19 @@ export async function fetchReports(
   const call = { priority, ...(signal ? { signal } : {}) };
   const batch: Fetched[] = [];
   let written = 0;
+  const mine: string[] = [];
   const flush = (): void => {
     if (batch.length === 0) return;
     written += writeBatch(ctx, batch.splice(0, batch.length));
   };
   await forEachLimited(ids, ctx.concurrency, async (id) => {
+    // The mirror's chunk was taken a while ago: a report read meanwhile (on demand) or being read
+    // now is skipped.
+    if (options.deferTerminalThreads) {
+      if (ctx.reading?.has(id) || ctx.store.reports.getListItem(id)?.stale === false) return;
+    }
+    ctx.reading?.add(id);
+    mine.push(id);
     try {
       const report = await ctx.api.getReport(id, call);
       ctx.fetchedAt?.set(id, Date.now());
@@ -77,8 +85,14 @@ export async function fetchReports(
       }
       throw error;
     }
+  }).finally(() => {
+    // Written (or failed) before the marks go: a report read but not written yet stays marked.
+    try {
+      flush();
+    } finally {
+      for (const id of mine) ctx.reading?.delete(id);
+    }
   });
-  flush();
   return written;
 }
 
