@@ -107,7 +107,7 @@ export async function fetchDeferredThreads(
   signal?: AbortSignal,
 ): Promise<number> {
   const call = { priority, ...(signal ? { signal } : {}) };
-  let written = 0;
+  const done: string[] = [];
   await forEachLimited(ids, ctx.concurrency, async (id) => {
     let messages: Message[] | null = null;
     try {
@@ -115,17 +115,20 @@ export async function fetchDeferredThreads(
     } catch (error) {
       if (!(isApiError(error) && error.code === 'not_found')) throw error;
     }
-    ctx.store.db.transaction(() => {
-      if (messages) {
-        ctx.store.messages.replaceThread(id, messages);
+    if (messages) {
+      const thread = messages;
+      ctx.store.db.transaction(() => {
+        ctx.store.messages.replaceThread(id, thread);
         startThreadCount(ctx.store, id, null);
-      }
-      ctx.store.syncState.forgetDeferredThreads([id]);
-    });
-    written++;
-    if (messages) ctx.events.emit('report-changed', { reportId: id });
+      });
+      ctx.events.emit('report-changed', { reportId: id });
+    }
+    done.push(id);
+  }).finally(() => {
+    // One rewrite of the put-off list per chunk (a thread written twice after a crash is the same).
+    ctx.store.syncState.forgetDeferredThreads(done);
   });
-  return written;
+  return done.length;
 }
 
 function writeBatch(ctx: SyncContext, batch: Fetched[]): number {
