@@ -134,7 +134,11 @@ const ops = {
     const engine = inProcessEngine(dataDir);
     try {
       await engine.connect({ serverUrl: sandboxUrl, apiKey: key });
-      const { after: _, ...mirror } = await timeMirror(watch, sandboxUrl, () => engine.syncNow());
+      // The pass lists; a large account's reports follow in the background mirror.
+      const { after: _, ...mirror } = await timeMirror(watch, sandboxUrl, async () => {
+        await engine.syncNow();
+        await engine.session.mirrorIdle();
+      });
       return mirror;
     } finally {
       await engine.signOut();

@@ -31,7 +31,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ReportListPage } from '../src/shared/bridge/views';
+import type { ReportListPage, StatusView } from '../src/shared/bridge/views';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
 import { formatResults, percentile, type BenchResult } from './result';
 import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
@@ -350,9 +350,14 @@ async function mirrorAfter(sandboxUrl: string, rateLimited: boolean): Promise<Mi
     await child.client.call('connect', [{ serverUrl: sandboxUrl, apiKey: key }]);
     // connect() made requests of its own: the server's window forgets them.
     if (rateLimited) await control(sandboxUrl, 'POST', '/__sandbox/clock', { advance_seconds: 61 });
-    const { after, ...mirror } = await timeMirror(watch, sandboxUrl, () =>
-      child.client.call('syncNow', []),
-    );
+    // The pass lists; a large account's reports follow in the background mirror, until the
+    // status says the mirror is complete.
+    const { after, ...mirror } = await timeMirror(watch, sandboxUrl, async () => {
+      await child.client.call('syncNow', []);
+      while (((await child.client.call('getStatus', [])) as StatusView).mirror) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
     console.error(`[ui] mirror requests by route: ${routeSummary(after)}`);
     await child.client.call('signOut', []);
     return mirror;

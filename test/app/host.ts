@@ -194,6 +194,8 @@ export class AppHost {
     try {
       await engine.connect({ serverUrl: this.sandbox.url, apiKey: this.key });
       await engine.session.syncNow(['programs', 'account', 'reports']);
+      // A large account's reports download in the background mirror after the pass.
+      await engine.session.mirrorIdle();
       await engine.session.store.searchIndex.idle();
     } finally {
       await engine.close();
