@@ -99,6 +99,7 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
   connectSandbox: [],
   connect: [arg(object({ serverUrl: nonEmpty(MAX.serverUrl), apiKey: nonEmpty(MAX.apiKey) }))],
   signOut: [],
+  startFresh: [],
   getStatus: [],
   syncNow: [],
   listPrograms: [

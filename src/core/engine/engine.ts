@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { KeyScope, Me } from '../../shared/api';
 import { isApiKeyShape } from '../../shared/api/api-key';
 import type { BridgeCalls } from '../../shared/bridge/contract';
@@ -13,7 +14,9 @@ import {
   type AccountRecord,
 } from './account-file';
 import { describeError } from '../../shared/errors/describe-error';
-import { NotSignedInError, SignInError } from './errors';
+import { NewerDataError, NotSignedInError, SignInError } from './errors';
+import { SchemaTooNewError } from '../store';
+import { setAside } from '../store/open-mirror';
 import { EngineEvents } from './events';
 import type { FileInput } from './evidence-commands';
 import { AccountSession, type SessionOptions } from './session';
@@ -76,6 +79,12 @@ export class Engine implements EngineCalls {
   readonly #options: EngineOptions;
   #record: AccountRecord | null = null;
   #session: AccountSession | null = null;
+  /**
+   * The account whose data a newer app wrote: nothing of it is opened until the researcher starts
+   * with a fresh copy (`startFresh`) or updates the app.
+   */
+  #blocked: { record: AccountRecord; apiKey: string; found: number; supported: number } | null =
+    null;
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -92,8 +101,33 @@ export class Engine implements EngineCalls {
       await removeAccountRecord(this.#options.dataDir);
       return null;
     }
-    this.#begin(record, key);
+    try {
+      this.#begin(record, key);
+    } catch (error) {
+      if (error instanceof NewerDataError) return null;
+      throw error;
+    }
     return this.getAccount();
+  }
+
+  /**
+   * "Start with a fresh copy" after a newer app's data was found: that file is kept aside under a
+   * new name (never deleted) and an empty mirror is made and filled from the server.
+   */
+  startFresh: EngineCalls['startFresh'] = async () => {
+    const blocked = this.#blocked;
+    if (!blocked) throw new Error('There is no newer data to set aside.');
+    setAside(
+      join(accountDir(this.#options.dataDir, blocked.record), 'mirror.sqlite'),
+      `newer-v${blocked.found}`,
+    );
+    this.#begin(blocked.record, blocked.apiKey);
+    return (await this.getAccount()) as AccountView;
+  };
+
+  /** A call failed: the session notes a full disk, so the status says so (see session.ts). */
+  noteFailure(error: unknown): void {
+    this.#session?.noteFailure(error);
   }
 
   get session(): AccountSession {
@@ -163,9 +197,10 @@ export class Engine implements EngineCalls {
 
   /** Deletes the key from the keychain. The mirror stays, so unsent drafts survive a re-sign-in. */
   async signOut(): Promise<void> {
-    const record = this.#record;
+    const record = this.#record ?? this.#blocked?.record ?? null;
     await this.close();
     this.#record = null;
+    this.#blocked = null;
     await removeAccountRecord(this.#options.dataDir);
     if (record) await this.#options.secrets.delete(record.serverUrl);
   }
@@ -176,22 +211,31 @@ export class Engine implements EngineCalls {
 
   #begin(record: AccountRecord, apiKey: string): void {
     const o = this.#options;
+    let session: AccountSession;
+    try {
+      session = new AccountSession({
+        serverUrl: record.serverUrl,
+        apiKey,
+        scope: record.scope,
+        dir: accountDir(o.dataDir, record),
+        events: this.events,
+        ...(o.clock ? { clock: o.clock } : {}),
+        ...(o.cadences ? { cadences: o.cadences } : {}),
+        ...(o.retry ? { retry: o.retry } : {}),
+        ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
+        ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
+        ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
+        ...(o.timeouts ? { timeouts: o.timeouts } : {}),
+        ...(o.fetch ? { fetch: o.fetch } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SchemaTooNewError)) throw error;
+      this.#blocked = { record, apiKey, found: error.found, supported: error.supported };
+      throw new NewerDataError(error.found, error.supported);
+    }
+    this.#blocked = null;
     this.#record = record;
-    this.#session = new AccountSession({
-      serverUrl: record.serverUrl,
-      apiKey,
-      scope: record.scope,
-      dir: accountDir(o.dataDir, record),
-      events: this.events,
-      ...(o.clock ? { clock: o.clock } : {}),
-      ...(o.cadences ? { cadences: o.cadences } : {}),
-      ...(o.retry ? { retry: o.retry } : {}),
-      ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
-      ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
-      ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
-      ...(o.timeouts ? { timeouts: o.timeouts } : {}),
-      ...(o.fetch ? { fetch: o.fetch } : {}),
-    });
+    this.#session = session;
     this.#session.store.account.setConnection({
       serverUrl: record.serverUrl,
       keyScope: record.scope,
@@ -213,6 +257,7 @@ export class Engine implements EngineCalls {
 
   async getStatus(): Promise<StatusView> {
     if (!this.#session) {
+      const blocked = this.#blocked;
       return {
         connectivity: 'unknown',
         syncing: false,
@@ -224,6 +269,11 @@ export class Engine implements EngineCalls {
         inbox: [],
         budget: { used: 0, limit: 120 },
         lastError: null,
+        storage: {
+          diskFull: false,
+          recovered: null,
+          newerData: blocked ? { found: blocked.found, supported: blocked.supported } : null,
+        },
       };
     }
     return this.#session.getStatus();

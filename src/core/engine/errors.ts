@@ -32,3 +32,22 @@ export class SignInError extends Error {
     super(`${field}: ${message}`);
   }
 }
+
+/**
+ * The account's data was written by a newer version of the app. Nothing of it was opened or
+ * changed; the researcher updates the app or starts with a fresh copy (the old one is kept).
+ */
+export class NewerDataError extends Error {
+  readonly code = 'newer_data';
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(newerDataSentence(found, supported));
+    this.name = 'NewerDataError';
+  }
+}
+
+export function newerDataSentence(found: number, supported: number): string {
+  return `This data was written by a newer Bounty Desk (data version ${found}; this version reads up to ${supported}): update the app, or start with a fresh copy.`;
+}

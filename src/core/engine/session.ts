@@ -12,7 +12,8 @@ import {
   type RetryPolicy,
 } from '../api';
 import { OutboxWorker } from '../outbox';
-import { openStore, type Store } from '../store';
+import { DISK_FULL_SENTENCE, storageProblem, type Store } from '../store';
+import { openMirror, type MirrorRecovery } from '../store/open-mirror';
 import { inboxItems, SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
@@ -70,13 +71,19 @@ export class AccountSession {
   #syncing = false;
   #lastSyncAt: string | null = null;
   #lastError: StatusView['lastError'] = null;
+  /** The disk refused a write (see StoragePort): sending and syncing wait for a write to land. */
+  #diskFull = false;
+  /** The damaged mirror this start found and replaced, if any. */
+  readonly recovery: MirrorRecovery | null;
 
   constructor(options: SessionOptions) {
     this.scope = options.scope;
     this.#events = options.events;
     this.#clock = options.clock ?? systemClock;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    this.store = openStore({ file: join(options.dir, 'mirror.sqlite'), dataDir: options.dir });
+    const mirror = openMirror({ file: join(options.dir, 'mirror.sqlite'), dataDir: options.dir });
+    this.store = mirror.store;
+    this.recovery = mirror.recovery;
     // Saves, uploads and messages are checked for credentials right before they are sent.
     this.api = new GuardedResearcherApi(
       {
@@ -104,6 +111,7 @@ export class AccountSession {
         ...syncCtx,
         now: () => this.#clock.now(),
         requestSync: () => this.#scheduler.soon(),
+        storage: { failed: (error) => this.noteFailure(error), wrote: () => this.#diskWrote() },
       },
       {
         ...(options.retry ? { retry: options.retry } : {}),
@@ -120,7 +128,9 @@ export class AccountSession {
         if (!error) {
           this.#lastSyncAt = new Date().toISOString();
           this.#lastError = null;
+          this.#diskWrote();
         } else {
+          this.noteFailure(error);
           this.#lastError = errorView(error);
           if (this.#lastError) this.#events.emit('sync-error', this.#lastError);
         }
@@ -162,6 +172,8 @@ export class AccountSession {
     // a status per report made main forward 10,000 of them during a first mirror.
     let soon: NodeJS.Immediate | null = null;
     this.#unsubscribe.push(
+      // Any committed write says the disk takes writes again.
+      this.store.db.onCommit(() => this.#diskWrote()),
       this.#events.on('report-changed', () => {
         soon ??= setImmediate(() => {
           soon = null;
@@ -212,8 +224,43 @@ export class AccountSession {
       unread: inbox.reduce((sum, item) => sum + item.unread, 0),
       inbox,
       budget: { used: budget.used, limit: this.api.budget.limit },
-      lastError: this.#lastError,
+      lastError: this.#diskFull
+        ? describeError({ status: 0, code: 'disk_full', detail: DISK_FULL_SENTENCE })
+        : this.#lastError,
+      storage: {
+        diskFull: this.#diskFull,
+        recovered: this.recovery
+          ? {
+              keptAs: this.recovery.keptAs,
+              at: this.recovery.at,
+              drafts: this.recovery.restored.drafts,
+              changes: this.recovery.restored.entries,
+            }
+          : null,
+        newerData: null,
+      },
     };
+  }
+
+  /**
+   * A call, the sync or the outbox met `error`: a full disk is noted once (the status says so and
+   * the worker waits); true when it was the disk's.
+   */
+  noteFailure(error: unknown): boolean {
+    if (storageProblem(error) !== 'disk-full') return false;
+    if (!this.#diskFull) {
+      this.#diskFull = true;
+      this.#emitStatus();
+    }
+    return true;
+  }
+
+  #diskWrote(): void {
+    if (!this.#diskFull) return;
+    this.#diskFull = false;
+    this.#emitStatus();
+    this.#worker.kick();
+    this.#scheduler.soon();
   }
 
   #emitStatus(): void {

@@ -60,6 +60,26 @@ export interface StatusView {
   inbox: InboxItem[];
   budget: { used: number; limit: number };
   lastError: ErrorView | null;
+  storage: StorageView;
+}
+
+/** The researcher's own disk and data folder, as far as they stop the app's work. */
+export interface StorageView {
+  /** The disk refused a write: sending and syncing wait, and resume when a write succeeds. */
+  diskFull: boolean;
+  /** The offline copy was found damaged at this start, kept aside and rebuilt. */
+  recovered: {
+    keptAs: string;
+    at: string;
+    /** Drafts and queued changes put back from the unsent-work journal. */
+    drafts: number;
+    changes: number;
+  } | null;
+  /**
+   * The signed-in account's data was written by a newer version of the app: nothing of it is
+   * opened or changed until the researcher updates or starts with a fresh copy.
+   */
+  newerData: { found: number; supported: number } | null;
 }
 
 export interface DraftContent {
