@@ -1,3 +1,5 @@
+import { newerDataSentence } from '../../shared/errors/newer-data';
+
 /** A call's input is wrong: `field` names it, the message says what to do. */
 export class EngineInputError extends Error {
   override readonly name = 'EngineInputError';
@@ -46,8 +48,4 @@ export class NewerDataError extends Error {
     super(newerDataSentence(found, supported));
     this.name = 'NewerDataError';
   }
-}
-
-export function newerDataSentence(found: number, supported: number): string {
-  return `This data was written by a newer Bounty Desk (data version ${found}; this version reads up to ${supported}): update the app, or start with a fresh copy.`;
 }

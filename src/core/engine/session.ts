@@ -12,7 +12,7 @@ import {
   type RetryPolicy,
 } from '../api';
 import { OutboxWorker } from '../outbox';
-import { DISK_FULL_SENTENCE, storageProblem, type Store } from '../store';
+import { storageProblem, type Store } from '../store';
 import { openMirror, type MirrorRecovery } from '../store/open-mirror';
 import { inboxItems, SyncScheduler, type Cadences, type SyncJob } from '../sync';
 import { AccountCommands } from './account-commands';
@@ -224,9 +224,7 @@ export class AccountSession {
       unread: inbox.reduce((sum, item) => sum + item.unread, 0),
       inbox,
       budget: { used: budget.used, limit: this.api.budget.limit },
-      lastError: this.#diskFull
-        ? describeError({ status: 0, code: 'disk_full', detail: DISK_FULL_SENTENCE })
-        : this.#lastError,
+      lastError: this.#lastError,
       storage: {
         diskFull: this.#diskFull,
         recovered: this.recovery

@@ -148,7 +148,8 @@ const WORDS: Record<string, { title: string; advice: string }> = {
   // Not API codes: the researcher's own disk refused a write, or held a damaged offline copy.
   disk_full: {
     title: 'Your disk is full',
-    advice: 'Nothing is lost; sending resumes when space is free.',
+    advice:
+      'Nothing is lost: what you typed stays in this window and is saved, then sent, as soon as there is space again.',
   },
   damaged_database: {
     title: 'The offline copy was damaged',

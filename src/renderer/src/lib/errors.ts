@@ -131,3 +131,8 @@ export function humanField(field: string): string {
 export function isConnectivityError(error: Pick<ErrorView, 'code' | 'status'>): boolean {
   return error.code === 'network_error' || error.code === 'timeout' || error.status === 0;
 }
+
+/** The researcher's disk refused a write (the engine's `disk_full`): retried, never lost. */
+export function isDiskFull(error: unknown): boolean {
+  return toErrorView(error).code === 'disk_full';
+}

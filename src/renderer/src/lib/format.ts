@@ -83,3 +83,8 @@ export function formatCountdown(seconds: number): string {
   const m = Math.floor(s / 60);
   return `${m} min ${String(s % 60).padStart(2, '0')} s`;
 }
+
+/** "1 draft", "2 drafts": a count with its word (English plurals of the app's own nouns). */
+export function plural(count: number, word: string): string {
+  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+}

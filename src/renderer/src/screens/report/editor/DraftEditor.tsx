@@ -190,11 +190,13 @@ export function DraftEditor({
       <p className="muted save-state" aria-live="polite">
         {saveState === 'saving' || saveState === 'pending'
           ? 'Saving…'
-          : saveState === 'error'
-            ? 'Not saved: see the error above.'
-            : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
-              ? 'Saved on this computer; waiting to be sent.'
-              : 'Saved and sent.'}
+          : saveState === 'waiting'
+            ? 'Not saved yet: your disk is full. Your text stays in this window and is saved as soon as there is space.'
+            : saveState === 'error'
+              ? 'Not saved: see the error above.'
+              : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
+                ? 'Saved on this computer; waiting to be sent.'
+                : 'Saved and sent.'}
         {submitting ? ' Submitting: it is sent when the server is reachable.' : ''}
       </p>
       {locked ? <p className="disabled-reason">{locked}</p> : null}
