@@ -104,8 +104,9 @@ function openRows(store: Store): unknown[] {
   }));
 }
 
-const damages: [string, (f: string) => void][] = [
-  ['truncated to half', (f) => truncateSync(f, Math.floor(readFileSync(f).length / 2))],
+/** Each damage, and how the opening comes to read every page (or not: the size tells). */
+const damages: [string, (f: string) => void, 'no check' | 'a call met it' | 'an unclean stop'][] = [
+  ['truncated to half', (f) => truncateSync(f, Math.floor(readFileSync(f).length / 2)), 'no check'],
   [
     'garbled 4 KiB in its middle',
     (f) => {
@@ -114,6 +115,18 @@ const damages: [string, (f: string) => void][] = [
       for (let i = 0; i < 4096; i++) bytes[middle + i] = (i * 131 + 7) & 0xff;
       writeFileSync(f, bytes);
     },
+    'a call met it',
+  ],
+  [
+    'garbled 4 KiB in its middle after an unclean stop',
+    (f) => {
+      const bytes = readFileSync(f);
+      const middle = Math.floor(bytes.length / 2 / 4096) * 4096;
+      for (let i = 0; i < 4096; i++) bytes[middle + i] = (i * 131 + 7) & 0xff;
+      writeFileSync(f, bytes);
+      writeFileSync(`${f}.open`, ''); // the last run's mark, never removed
+    },
+    'an unclean stop',
   ],
 ];
 
@@ -141,8 +154,8 @@ describe('the unsent-work journal beside the mirror', () => {
 });
 
 describe('a damaged mirror at the start', () => {
-  for (const [what, damage] of damages) {
-    it(`${what}: kept aside, a fresh mirror made, every unsent change put back once`, async () => {
+  for (const [what, damage, how] of damages) {
+    it(`${what} (${how}): kept aside, a fresh mirror made, every unsent change put back once`, async () => {
       const { draftId } = await mirrorWithUnsentWork();
       const before = openStore({ file, dataDir: dir });
       const expected = openRows(before);
@@ -150,7 +163,11 @@ describe('a damaged mirror at the start', () => {
       damage(file);
       const damagedHash = createHash('sha256').update(readFileSync(file)).digest('hex');
 
-      const { store, recovery } = openMirror({ file, dataDir: dir });
+      const { store, recovery } = openMirror({
+        file,
+        dataDir: dir,
+        check: how === 'a call met it',
+      });
       try {
         if (!recovery) throw new Error('the damage was not noticed');
         // The damaged file is kept, byte for byte, under a name that says so.
@@ -170,6 +187,7 @@ describe('a damaged mirror at the start', () => {
       } finally {
         store.close();
       }
+      expect(existsSync(`${file}.open`)).toBe(false);
       // The next start opens the new file as it is: nothing is restored twice.
       const again = openMirror({ file, dataDir: dir });
       expect(again.recovery).toBeNull();
@@ -197,6 +215,7 @@ describe('a newer app’s data', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(SchemaTooNewError);
+      expect(existsSync(`${file}.open`)).toBe(false);
       expect(error).toMatchObject({ found: migrations.length + 5, supported: migrations.length });
       expect({ hash: hash(), names: readdirSync(dir).sort() }).toEqual(before);
       const header = readFileSync(file).subarray(18, 20);

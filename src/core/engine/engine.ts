@@ -15,7 +15,7 @@ import {
 } from './account-file';
 import { describeError } from '../../shared/errors/describe-error';
 import { NewerDataError, NotSignedInError, SignInError } from './errors';
-import { SchemaTooNewError } from '../store';
+import { SchemaTooNewError, storageProblem } from '../store';
 import { setAside } from '../store/open-mirror';
 import { EngineEvents } from './events';
 import type { FileInput } from './evidence-commands';
@@ -78,6 +78,8 @@ export class Engine implements EngineCalls {
   readonly events = new EngineEvents();
   readonly #options: EngineOptions;
   #record: AccountRecord | null = null;
+  /** Kept in this process only, to start the session again on a checked mirror. */
+  #apiKey: string | null = null;
   #session: AccountSession | null = null;
   /**
    * The account whose data a newer app wrote: nothing of it is opened until the researcher starts
@@ -125,9 +127,31 @@ export class Engine implements EngineCalls {
     return (await this.getAccount()) as AccountView;
   };
 
-  /** A call failed: the session notes a full disk, so the status says so (see session.ts). */
+  /**
+   * A call failed: the session notes a full disk, so the status says so (see session.ts); a page
+   * SQLite found damaged makes the session start again on a checked mirror, which sets a damaged
+   * file aside and rebuilds it (docs/engine.md, "The user's disk").
+   */
   noteFailure(error: unknown): void {
     this.#session?.noteFailure(error);
+    if (storageProblem(error) === 'damaged') void this.#recheck();
+  }
+
+  #rechecking: Promise<void> | null = null;
+
+  #recheck(): Promise<void> {
+    const record = this.#record;
+    const apiKey = this.#apiKey;
+    if (this.#rechecking || !record || !apiKey) return this.#rechecking ?? Promise.resolve();
+    this.#rechecking = (async () => {
+      await this.close();
+      this.#begin(record, apiKey, true);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#rechecking = null;
+      });
+    return this.#rechecking;
   }
 
   get session(): AccountSession {
@@ -200,6 +224,7 @@ export class Engine implements EngineCalls {
     const record = this.#record ?? this.#blocked?.record ?? null;
     await this.close();
     this.#record = null;
+    this.#apiKey = null;
     this.#blocked = null;
     await removeAccountRecord(this.#options.dataDir);
     if (record) await this.#options.secrets.delete(record.serverUrl);
@@ -209,11 +234,12 @@ export class Engine implements EngineCalls {
     await this.#options.secrets.checkAvailable();
   }
 
-  #begin(record: AccountRecord, apiKey: string): void {
+  #begin(record: AccountRecord, apiKey: string, checkMirror = false): void {
     const o = this.#options;
     let session: AccountSession;
     try {
       session = new AccountSession({
+        checkMirror,
         serverUrl: record.serverUrl,
         apiKey,
         scope: record.scope,
@@ -235,6 +261,7 @@ export class Engine implements EngineCalls {
     }
     this.#blocked = null;
     this.#record = record;
+    this.#apiKey = apiKey;
     this.#session = session;
     this.#session.store.account.setConnection({
       serverUrl: record.serverUrl,

@@ -43,6 +43,8 @@ export interface SessionOptions {
   /** Request timeouts (tests shorten them to provoke the uncertain outcome of a timeout). */
   timeouts?: ResearcherApiOptions['timeouts'];
   fetch?: (input: Request) => Promise<Response>;
+  /** Read every page of the mirror before using it (a call met a damaged one). */
+  checkMirror?: boolean;
 }
 
 /**
@@ -81,7 +83,11 @@ export class AccountSession {
     this.#events = options.events;
     this.#clock = options.clock ?? systemClock;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    const mirror = openMirror({ file: join(options.dir, 'mirror.sqlite'), dataDir: options.dir });
+    const mirror = openMirror({
+      file: join(options.dir, 'mirror.sqlite'),
+      dataDir: options.dir,
+      check: options.checkMirror === true,
+    });
     this.store = mirror.store;
     this.recovery = mirror.recovery;
     // Saves, uploads and messages are checked for credentials right before they are sent.

@@ -1,4 +1,4 @@
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { openStore, type OpenStoreOptions, type Store } from './index';
 import type { RestoredWork } from './unsent-work';
 import { DamagedDatabaseError } from './storage-errors';
@@ -20,14 +20,28 @@ export interface OpenedMirror {
 }
 
 /**
- * The account's mirror as the engine opens it at every start: every page checked first
- * (`quick_check`). A damaged file is set aside, a fresh one made, and the unsent work put back
- * from the journal; the sync then mirrors everything again from the server. A newer app's file is
- * refused untouched (SchemaTooNewError) for the caller to explain.
+ * The account's mirror as the engine opens it at every start. Its header, schema and size are
+ * read first; every page (`quick_check`) only when `check` asks (a call met a damaged page) or
+ * the last run did not close it (its `.open` mark is still there): at 100,000 reports the check
+ * takes seconds, too long for every start. A damaged file is set aside, a fresh one made, and the
+ * unsent work put back from the journal; the sync then mirrors everything again from the server.
+ * A newer app's file is refused untouched (SchemaTooNewError) for the caller to explain.
  */
-export function openMirror(options: OpenStoreOptions): OpenedMirror {
+export function openMirror(options: OpenStoreOptions & { check?: boolean }): OpenedMirror {
+  const mark = `${options.file}.open`;
+  const opened = open(options, options.check === true || existsSync(mark));
+  writeFileSync(mark, '');
+  const close = opened.store.close;
+  opened.store.close = () => {
+    close();
+    rmSync(mark, { force: true });
+  };
+  return opened;
+}
+
+function open(options: OpenStoreOptions, check: boolean): OpenedMirror {
   try {
-    return { store: openStore({ ...options, check: true }), recovery: null };
+    return { store: openStore({ ...options, check }), recovery: null };
   } catch (error) {
     if (!(error instanceof DamagedDatabaseError)) throw error;
     const keptAs = setAside(options.file, 'damaged');
