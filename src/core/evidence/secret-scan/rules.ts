@@ -5,6 +5,7 @@
  * the preset, so every finding has one shape; the preset stays the main engine for vendor keys.
  */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
+import { gitleaksScan } from './gitleaks';
 
 interface Props {
   NAME: string;
@@ -16,13 +17,21 @@ function headerName(name = ''): string {
   return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
+/** `slack-app-token` → `Slack app token`: a rule's id as a person reads it. */
+export function humanize(id: string): string {
+  const words = id.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Secretlint hands each message's props back as the result's `data` (the value, to locate it). */
 const messages = {
   JWT: { en: () => 'JSON Web Token' },
   AUTH_HEADER: { en: (p?: Props) => `${headerName(p?.NAME)} header` },
   COOKIE: { en: (p?: Props) => `${headerName(p?.NAME)} header` },
   CURL_CREDENTIAL: { en: (p?: Props) => `Credential in curl option ${p?.NAME ?? ''}` },
-  URL_PARAM: { en: (p?: Props) => `Secret in URL parameter “${p?.NAME ?? ''}”` },
+  URL_PARAM: { en: (p?: Props) => `Secret in field “${p?.NAME ?? ''}”` },
+  URL_PASSWORD: { en: () => 'Password in a URL' },
+  GITLEAKS: { en: (p?: Props) => humanize(p?.NAME ?? '') },
   OWN_KEY: { en: () => 'Your API key for this service' },
   SERVICE_KEY: { en: () => 'An API key for this service' },
 };
@@ -77,29 +86,42 @@ export const jwtRule = rule('bounty-desk/jwt', (content, context) => {
   }
 });
 
-const AUTH_NAMES = [
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'api-key',
-  'x-auth-token',
-  'x-access-token',
-  'x-csrf-token',
-  'x-xsrf-token',
-];
 const COOKIE_NAMES = ['cookie', 'set-cookie'];
-const HEADER_NAMES = [...AUTH_NAMES, ...COOKIE_NAMES].join('|');
-/** `Name: value` as in raw HTTP or curl's -H; the value stops at a quote or the line's end. */
-const HEADER_LINE = new RegExp(
-  `(?<![\\w-])(${HEADER_NAMES})[ \\t]*:[ \\t]*([^\\r\\n'"]*[^\\s'"])`,
-  'gi',
-);
+/** Headers whose names say "credential" but whose values are not one. */
+const NOT_CREDENTIAL_HEADERS = new Set([
+  'sec-websocket-key',
+  'sec-websocket-accept',
+  'www-authenticate',
+  'proxy-authenticate',
+  'authentication-results',
+  'keep-alive',
+  'idempotency-key',
+  'x-content-type-options',
+]);
+/**
+ * A header that carries a credential: the standard ones, and any whose name says token, key,
+ * secret, auth, session, password or signature (`X-Goog-Api-Key`, `PRIVATE-TOKEN`,
+ * `X-Amz-Security-Token`…), not a fixed list.
+ */
+export function isCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (NOT_CREDENTIAL_HEADERS.has(lower) || lower.startsWith('access-control-')) return false;
+  if (['authorization', 'proxy-authorization', ...COOKIE_NAMES].includes(lower)) return true;
+  return /token|secret|api-?key|apikey|auth|session|passw|credential|signature|csrf|xsrf|(?:^|-)key$/.test(
+    lower,
+  );
+}
+
+/**
+ * `Name: value` where a header stands: at a line's start (after a list marker or quote), after
+ * curl's `-H '`, `-H $'`, `-H ^"`, or after an escaped line break inside a JSON string. A header
+ * name inside a sentence ("copy the `Authorization:` header") is not a header.
+ */
+const HEADER_LINE =
+  /(?:^|\r?\n|\\r\\n|\\n|(?:-H|--header)\s+(?:\$'|\^"|['"]))[ \t]*(?:(?:[-*>]|\d+\.)[ \t]+)?`?([A-Za-z][\w-]*)[ \t]*:[ \t]*([^\r\n'"`^\\]*[^\s'"`^\\])/g;
 /** HAR's headers: `{"name": "Cookie", "value": "…"}` (either key order). */
-const HAR_HEADER = new RegExp(
-  `"name"\\s*:\\s*"(${HEADER_NAMES})"\\s*,\\s*"value"\\s*:\\s*"((?:[^"\\\\]|\\\\.)+)"` +
-    `|"value"\\s*:\\s*"((?:[^"\\\\]|\\\\.)+)"\\s*,\\s*"name"\\s*:\\s*"(${HEADER_NAMES})"`,
-  'gi',
-);
+const HAR_HEADER =
+  /"name"\s*:\s*"([\w-]+)"\s*,\s*"value"\s*:\s*"((?:[^"\\]|\\.)+)"|"value"\s*:\s*"((?:[^"\\]|\\.)+)"\s*,\s*"name"\s*:\s*"([\w-]+)"/g;
 /** The scheme word stays readable: `Bearer [REDACTED:…]` still tells a triager what was sent. */
 const AUTH_SCHEME = /^(?:Bearer|Basic|Digest|Token|Negotiate|NTLM|AWS4-HMAC-SHA256|Hawk)\s+/i;
 
@@ -109,6 +131,7 @@ function reportHeader(
   value: string,
   valueStart: number,
 ): void {
+  if (!isCredentialHeader(name)) return;
   const lower = name.toLowerCase();
   const cookie = COOKIE_NAMES.includes(lower);
   const scheme = cookie ? null : AUTH_SCHEME.exec(value);
@@ -138,29 +161,106 @@ export const headerRule = rule('bounty-desk/http-credential-header', (content, c
   }
 });
 
-/** curl's credential options: `-u user:password`, `-b 'session=…'`, `--oauth2-bearer …`. */
+/**
+ * curl's credential options: `-u user:password`, `--oauth2-bearer …`, and cookies given with
+ * `-b`/`--cookie` in every quoting a tool writes: `'…'`, `"…"`, Burp's `$'…'`, Chrome's
+ * "Copy as cURL (cmd)" `^"…^"`, or bare.
+ */
 const CURL_OPTION =
-  /(?<=\s|^)(-u|--user|-b|--cookie|--oauth2-bearer|--proxy-user|-U)(?:\s+|=)(['"]?)([^\s'"]+(?:\s(?!-)[^\s'"]+)*)\2/g;
+  /(?<=\s|^)(-u|--user|-b|--cookie|--oauth2-bearer|--proxy-user|-U)(?:\s+|=)(?:\$'((?:[^'\\]|\\.)*)'|\^"((?:[^"^]|\^.)*)\^"|"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s'"^]+))/g;
 
 export const curlRule = rule('bounty-desk/curl-credential', (content, context) => {
   for (const m of content.matchAll(CURL_OPTION)) {
-    const [whole, option = '', quote = '', value = ''] = m;
+    const [whole, option = ''] = m;
+    const value = m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? '';
     // `-b cookies.txt` names a file, not a cookie.
     if ((option === '-b' || option === '--cookie') && !value.includes('=')) continue;
-    const start = m.index + whole.length - value.length - quote.length;
+    if (value.length < 3) continue;
+    const quoteEnd = m[6] !== undefined ? 0 : m[3] !== undefined ? 2 : 1;
+    const start = m.index + whole.length - quoteEnd - value.length;
     report(context, 'CURL_CREDENTIAL', start, start + value.length, value, option);
   }
 });
 
-const URL_SECRET_PARAMS =
-  'password|passwd|pwd|pass|token|access_token|id_token|refresh_token|auth|api_key|apikey|key|secret|client_secret|session|sessionid|sid|signature|sig';
-const URL_PARAM = new RegExp(`[?&#](${URL_SECRET_PARAMS})=([^&#\\s"'<>]{3,})`, 'gi');
+/**
+ * Names of form fields, query parameters, JSON keys and XML elements that hold a credential,
+ * at any depth (`user[password]`, `auth.refresh_token`, `new_password`).
+ */
+const SECRET_NAME =
+  /^(?:password|passwd|pwd|pass|passphrase|secret|token|key|auth|sig|signature|session|sessionid|session_id|sid|private_key|credentials?)$|(?:token|secret|password|passwd|api_?key|private_?key)$/i;
 
-export const urlParamRule = rule('bounty-desk/url-secret-param', (content, context) => {
-  for (const m of content.matchAll(URL_PARAM)) {
+/** The last segment of `user[password]`, `user%5Bpassword%5D`, `auth.token`. */
+function fieldName(raw: string): string {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    // a stray % stays as it is
+  }
+  const parts = name.split(/[[\].]+/).filter(Boolean);
+  return parts[parts.length - 1] ?? name;
+}
+
+export function isSecretField(raw: string): boolean {
+  return SECRET_NAME.test(fieldName(raw));
+}
+
+/** `code` is an OAuth authorization code only where the OAuth flow shows around it. */
+const OAUTH_CONTEXT = /state=|redirect_uri|authorization_code|callback|oauth|authorize/i;
+
+const FORM_FIELD = /(?<=^|[?&;:#\s"'])([\w.%[\]-]{1,60})=([^&#\s"'<>;]{3,})/gm;
+const JSON_FIELD = /(\\?)"([\w.-]{1,60})\1"\s*:\s*\1"((?:[^"\\]|\\(?!")[^"]?)+)\1"/g;
+const XML_FIELD = /<([\w:-]{1,40})>([^<>\s]{3,200})<\/\1>/g;
+
+function lineOf(content: string, at: number): string {
+  const from = content.lastIndexOf('\n', at) + 1;
+  const to = content.indexOf('\n', at);
+  return content.slice(from, to === -1 ? content.length : to);
+}
+
+/** Digits only and short: a timestamp or a counter (`sid=1700000000`), not a session. */
+const SHORT_NUMBER = /^\d{1,15}$/;
+const PASSWORD_NAME = /pass|pwd/i;
+
+export const fieldRule = rule('bounty-desk/secret-field', (content, context) => {
+  const found = (name: string, raw: string, start: number): void => {
+    // A PEM block ends at its last line, not at the escaped line break after it.
+    const value = raw.includes('-----BEGIN') ? raw.replace(/(?:\\n|\s)+$/, '') : raw;
+    const field = fieldName(name);
+    if (field.toLowerCase() === 'code') {
+      if (!OAUTH_CONTEXT.test(lineOf(content, start))) return;
+    } else if (!isSecretField(name)) return;
+    if (SHORT_NUMBER.test(value) && !PASSWORD_NAME.test(field)) return;
+    report(context, 'URL_PARAM', start, start + value.length, value, field);
+  };
+  for (const m of content.matchAll(FORM_FIELD)) {
     const [whole, name = '', value = ''] = m;
-    const start = m.index + whole.length - value.length;
-    report(context, 'URL_PARAM', start, start + value.length, value, name);
+    found(name, value, m.index + whole.length - value.length);
+  }
+  for (const m of content.matchAll(JSON_FIELD)) {
+    const [whole, , name = '', value = ''] = m;
+    const close = m[1] ? 2 : 1;
+    found(name, value, m.index + whole.length - close - value.length);
+  }
+  for (const m of content.matchAll(XML_FIELD)) {
+    const [whole, name = '', value = ''] = m;
+    found(name, value, m.index + whole.length - name.length - 3 - value.length);
+  }
+});
+
+/**
+ * A password in a URL of any scheme (`redis://`, `amqp://`, `https://`), with any characters
+ * (`!$@%`) and any host (`@localhost`): the password runs to the last `@` before the host.
+ */
+const URL_CREDENTIAL =
+  /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:@/'"<>`]*):([^\s/'"<>`]+)@([^\s@/'"<>`?#]+)/gi;
+
+export const urlCredentialRule = rule('bounty-desk/url-credential', (content, context) => {
+  for (const m of content.matchAll(URL_CREDENTIAL)) {
+    const [whole, user = '', password = '', host = ''] = m;
+    if (password.length < 4) continue;
+    const start = m.index + whole.length - host.length - 1 - password.length;
+    report(context, 'URL_PASSWORD', start, start + password.length, password, user);
   }
 });
 
@@ -200,3 +300,11 @@ export function serviceKeyRule(options: ServiceKeyOptions): SecretLintRuleCreato
     }
   });
 }
+
+/** gitleaks' rule set, in the same engine: one shape for every finding. */
+export const gitleaksRule = rule('bounty-desk/gitleaks', (content, context) => {
+  for (const hit of gitleaksScan(content)) {
+    const value = content.slice(hit.start, hit.end);
+    report(context, 'GITLEAKS', hit.start, hit.end, value, hit.rule.id);
+  }
+});
