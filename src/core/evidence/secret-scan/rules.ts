@@ -106,6 +106,7 @@ const NOT_CREDENTIAL_HEADERS = new Set([
 export function isCredentialHeader(name: string): boolean {
   const lower = name.toLowerCase();
   if (NOT_CREDENTIAL_HEADERS.has(lower) || lower.startsWith('access-control-')) return false;
+  if (lower.startsWith(':') || lower.includes('authority')) return false; // HTTP/2 `:authority`
   if (['authorization', 'proxy-authorization', ...COOKIE_NAMES].includes(lower)) return true;
   return /token|secret|api-?key|apikey|auth|session|passw|credential|signature|csrf|xsrf|(?:^|-)key$/.test(
     lower,
@@ -119,6 +120,16 @@ export function isCredentialHeader(name: string): boolean {
  */
 const HEADER_LINE =
   /(?:^|\r?\n|\\r\\n|\\n|(?:-H|--header)\s+(?:\$'|\^"|['"]))[ \t]*(?:(?:[-*>]|\d+\.)[ \t]+)?`?([A-Za-z][\w-]*)[ \t]*:[ \t]*([^\r\n'"`^\\]*[^\s'"`^\\])/g;
+/** Analytics and preference cookies: readable ids, not sessions. */
+export const NOT_SESSION_COOKIE =
+  /^(?:_ga|_gid|_gat|_gcl|__utm|_fbp|_hj|OGPC|CONSENT|SOCS|lang|locale|theme|timezone)/i;
+
+/** `Cookie: _ga=GA1.1.63…; _gid=…`: nothing but analytics is nothing to hide. */
+function onlyReadableCookies(value: string): boolean {
+  const names = value.split(/;\s*/).map((p) => p.slice(0, p.indexOf('=')).trim());
+  return names.length > 0 && names.every((n) => n !== '' && NOT_SESSION_COOKIE.test(n));
+}
+
 /** HAR's headers: `{"name": "Cookie", "value": "…"}` (either key order). */
 const HAR_HEADER =
   /"name"\s*:\s*"([\w-]+)"\s*,\s*"value"\s*:\s*"((?:[^"\\]|\\.)+)"|"value"\s*:\s*"((?:[^"\\]|\\.)+)"\s*,\s*"name"\s*:\s*"([\w-]+)"/g;
@@ -134,6 +145,7 @@ function reportHeader(
   if (!isCredentialHeader(name)) return;
   const lower = name.toLowerCase();
   const cookie = COOKIE_NAMES.includes(lower);
+  if (cookie && onlyReadableCookies(value)) return;
   const scheme = cookie ? null : AUTH_SCHEME.exec(value);
   const skip = scheme ? scheme[0].length : 0;
   if (value.length - skip < 3) return; // `Authorization: ` with nothing worth hiding

@@ -218,7 +218,7 @@ export function fingerprintOf(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32);
 }
 
-function previewOf(value: string): string {
+export function previewOf(value: string): string {
   const head = value.slice(0, Math.min(4, Math.floor(value.length / 3)));
   return `${head}… (${value.length} characters)`;
 }
