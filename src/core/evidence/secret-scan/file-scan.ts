@@ -16,7 +16,12 @@ import {
   type ScanOptions,
   type SecretFinding,
 } from './scan';
-import { isCredentialHeader, isSecretField, NOT_SESSION_COOKIE } from './rules';
+import {
+  isCredentialHeader,
+  isNotCredentialHeader,
+  isSecretField,
+  NOT_SESSION_COOKIE,
+} from './rules';
 import { isPlaceholder } from './placeholders';
 
 export type FileFormat = 'har' | 'burp' | 'text' | 'binary';
@@ -321,6 +326,7 @@ function pairParts(list: unknown, where: string, kind: 'header' | 'cookie' | 'fi
     if (!isObj(item) || typeof item.name !== 'string' || typeof item.value !== 'string') continue;
     const pair = item as { name: string; value: string };
     const name = pair.name;
+    if (kind === 'header' && isNotCredentialHeader(name)) continue;
     const sep = kind === 'header' ? ': ' : '=';
     const prefix = `${name}${sep}`;
     let whole: Part['whole'];

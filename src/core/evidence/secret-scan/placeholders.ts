@@ -11,7 +11,7 @@ const SHAPES = [
   /^\{\{[^{}]*\}\}$/, // {{token}}
   /^\{[^{}]*\}$/, // {PASS}
   /^\$\([^()]*\)$/, // $(PGPASSWORD)
-  /^(?:secret|token|changeme|mypassword|dummy)$/i,
+  /^(?:(?:my|proxy|your)?password|secret|token|changeme|dummy)$/i,
   /^replace[-_ ]?(?:with|me)/i,
   /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/, // $TOKEN, ${TOKEN}
   /^%[A-Za-z_][A-Za-z0-9_]*%$/, // %TOKEN%
@@ -37,10 +37,16 @@ function placeholderValue(value: string): boolean {
   return new Set(chars.toLowerCase()).size <= 1;
 }
 
-/** `a=<x>; b=REDACTED`: a cookie list is a placeholder when every value is. */
+/** A cookie value in an example (`name=Daniel`): a short plain word. */
+const SHORT_WORD = /^[A-Za-z]{1,7}$/;
+
+/** `a=<x>; b=REDACTED`, `name=Jane`: a cookie list is a placeholder when every value is. */
 export function isPlaceholder(value: string): boolean {
   if (placeholderValue(value)) return true;
   const pairs = value.split(/;\s*/).filter(Boolean);
-  if (pairs.length === 0 || !pairs.every((p) => /^[^=\s]+=/.test(p))) return false;
-  return pairs.every((p) => placeholderValue(p.slice(p.indexOf('=') + 1)));
+  if (pairs.length === 0 || !pairs.every((p) => /^[^=\s]+=[^=]/.test(p))) return false;
+  return pairs.every((p) => {
+    const v = p.slice(p.indexOf('=') + 1);
+    return placeholderValue(v) || SHORT_WORD.test(v);
+  });
 }

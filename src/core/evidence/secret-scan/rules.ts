@@ -6,6 +6,7 @@
  */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
 import { gitleaksScan } from './gitleaks';
+import { isPlaceholder } from './placeholders';
 
 interface Props {
   NAME: string;
@@ -98,6 +99,12 @@ const NOT_CREDENTIAL_HEADERS = new Set([
   'idempotency-key',
   'x-content-type-options',
 ]);
+/** A header named like a credential that never is one (a websocket nonce, a challenge). */
+export function isNotCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return NOT_CREDENTIAL_HEADERS.has(lower) || lower.startsWith('access-control-');
+}
+
 /**
  * A header that carries a credential: the standard ones, and any whose name says token, key,
  * secret, auth, session, password or signature (`X-Goog-Api-Key`, `PRIVATE-TOKEN`,
@@ -105,12 +112,17 @@ const NOT_CREDENTIAL_HEADERS = new Set([
  */
 export function isCredentialHeader(name: string): boolean {
   const lower = name.toLowerCase();
-  if (NOT_CREDENTIAL_HEADERS.has(lower) || lower.startsWith('access-control-')) return false;
+  if (isNotCredentialHeader(lower)) return false;
   if (lower.startsWith(':') || lower.includes('authority')) return false; // HTTP/2 `:authority`
   if (['authorization', 'proxy-authorization', ...COOKIE_NAMES].includes(lower)) return true;
-  return /token|secret|api-?key|apikey|auth|session|passw|credential|signature|csrf|xsrf|(?:^|-)key$/.test(
+  return /token|secret|api-?key|apikey|(?:^|-)auth(?:$|-|orization|entication)|session|passw|credential|signature|csrf|xsrf|(?:^|-)key$/.test(
     lower,
   );
+}
+
+/** In free text a header is `Name-With-Dashes:` or a standard one, not any `Word:` in a line. */
+function looksLikeHeaderName(name: string): boolean {
+  return name.includes('-') || ['authorization', ...COOKIE_NAMES].includes(name.toLowerCase());
 }
 
 /**
@@ -163,6 +175,7 @@ function reportHeader(
 export const headerRule = rule('bounty-desk/http-credential-header', (content, context) => {
   for (const m of content.matchAll(HEADER_LINE)) {
     const [whole, name = '', value = ''] = m;
+    if (!looksLikeHeaderName(name)) continue;
     reportHeader(context, name, value, m.index + whole.length - value.length);
   }
   for (const m of content.matchAll(HAR_HEADER)) {
@@ -187,6 +200,11 @@ export const curlRule = rule('bounty-desk/curl-credential', (content, context) =
     const value = m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? '';
     // `-b cookies.txt` names a file, not a cookie.
     if ((option === '-b' || option === '--cookie') && !value.includes('=')) continue;
+    // `-u user` alone makes curl ask for the password; `-u user:secret` shows a placeholder one.
+    if (/^(-u|--user|--proxy-user|-U)$/.test(option)) {
+      const colon = value.indexOf(':');
+      if (colon === -1 || isPlaceholder(value.slice(colon + 1))) continue;
+    }
     if (value.length < 3) continue;
     const quoteEnd = m[6] !== undefined ? 0 : m[3] !== undefined ? 2 : 1;
     const start = m.index + whole.length - quoteEnd - value.length;
@@ -313,9 +331,38 @@ export function serviceKeyRule(options: ServiceKeyOptions): SecretLintRuleCreato
   });
 }
 
+/**
+ * Token shapes gitleaks finds only next to a vendor's name, which evidence often lacks: a Discord
+ * bot token (`<base64 user id>.<time>.<hmac>`) and a Telegram bot token (`<bot id>:AA…`).
+ */
+const VENDOR_SHAPES: { kind: string; shape: RegExp }[] = [
+  {
+    kind: 'discord-bot-token',
+    shape:
+      /(?<![\w.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w.-])/g,
+  },
+  { kind: 'telegram-bot-token', shape: /(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
+];
+
+export const vendorShapeRule = rule('bounty-desk/vendor-shape', (content, context) => {
+  for (const { kind, shape } of VENDOR_SHAPES) {
+    for (const m of content.matchAll(shape)) {
+      report(context, 'GITLEAKS', m.index, m.index + m[0].length, m[0], kind);
+    }
+  }
+});
+
 /** gitleaks' rule set, in the same engine: one shape for every finding. */
+/** `Sec-WebSocket-Key: aOpK58…==` at a line's start: a nonce that gitleaks' generic rule takes. */
+function inNonCredentialHeader(content: string, at: number): boolean {
+  const line = content.slice(content.lastIndexOf('\n', at) + 1, at);
+  const name = /^\s*([\w-]+)\s*:/.exec(line)?.[1];
+  return name !== undefined && isNotCredentialHeader(name);
+}
+
 export const gitleaksRule = rule('bounty-desk/gitleaks', (content, context) => {
   for (const hit of gitleaksScan(content)) {
+    if (inNonCredentialHeader(content, hit.start)) continue;
     const value = content.slice(hit.start, hit.end);
     report(context, 'GITLEAKS', hit.start, hit.end, value, hit.rule.id);
   }

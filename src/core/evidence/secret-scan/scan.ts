@@ -22,6 +22,7 @@ import {
   jwtRule,
   serviceKeyRule,
   urlCredentialRule,
+  vendorShapeRule,
 } from './rules';
 
 export interface SecretFinding {
@@ -65,6 +66,7 @@ function config(options: ScanOptions): SecretLintCoreConfig {
       { id: curlRule.meta.id, rule: curlRule },
       { id: fieldRule.meta.id, rule: fieldRule },
       { id: urlCredentialRule.meta.id, rule: urlCredentialRule },
+      { id: vendorShapeRule.meta.id, rule: vendorShapeRule },
       {
         id: 'bounty-desk/service-api-key',
         rule: serviceKeyRule({ ownKeys: options.ownKeys ?? [] }),
@@ -142,6 +144,7 @@ const LABELS: Record<string, string> = {
 
 function labelOf(message: SecretLintCoreResultMessage, kind: string): string {
   if (message.ruleId.startsWith('bounty-desk/') && message.messageId !== 'GITLEAKS') {
+    // Our own messages name a header or a field, never a value.
     return message.message;
   }
   return LABELS[kind] ?? humanize(kind);
