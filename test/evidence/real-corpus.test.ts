@@ -204,4 +204,36 @@ describe('credential scan on real samples', () => {
     // each a value shaped like a real credential.
     expect(alarms.length).toBeLessThanOrEqual(4);
   });
+
+  it('finds credentials planted in every part of a Burp proxy export and keeps it parseable', async () => {
+    const planted = vendorShapes().map((v) => v.secret);
+    const b64 = (t: string): string => Buffer.from(t.replace(/\n/g, '\r\n')).toString('base64');
+    const items = planted.map((secret, i) => {
+      const [where, request, response] = [
+        [`Cookie: session=${secret}`, '', ''],
+        ['', `password=${encodeURIComponent(secret)}&user=a`, ''],
+        ['', '', JSON.stringify({ refresh_token: secret })],
+        [`X-Amz-Security-Token: ${secret}`, '', ''],
+      ][i % 4] as [string, string, string];
+      const req = `POST /login?i=${i} HTTP/1.1\nHost: app.example.com\n${where ? `${where}\n` : ''}Content-Type: application/x-www-form-urlencoded\n\n${request}`;
+      const res = `HTTP/1.1 200 OK\nContent-Type: application/json\n\n${response}`;
+      return `  <item>\n    <url><![CDATA[https://app.example.com/login?i=${i}]]></url>\n    <request base64="true"><![CDATA[${b64(req)}]]></request>\n    <status>200</status>\n    <response base64="true"><![CDATA[${b64(res)}]]></response>\n  </item>`;
+    });
+    const xml = `<?xml version="1.0"?>\n<!DOCTYPE items [\n<!ELEMENT items (item*)>\n]>\n<items burpVersion="2023.10.3" exportTime="Mon Nov 20 10:00:00 UTC 2023">\n${items.join('\n')}\n</items>\n`;
+    const scan = await scanFile(Buffer.from(xml));
+    expect(scan.format).toBe('burp');
+    const redacted = (
+      await scan.redact(new Set(scan.findings.map((f) => f.fingerprint)))
+    ).toString();
+    const exchanges = parseBurpXml(redacted);
+    expect(exchanges).toHaveLength(planted.length);
+    const decoded = (exchanges ?? []).map((e) => JSON.stringify(e)).join('\n');
+    const left = planted.filter(
+      (p) => decoded.includes(p) || decoded.includes(encodeURIComponent(p)),
+    );
+    console.log(
+      `Burp export: ${planted.length - left.length}/${planted.length} planted credentials redacted`,
+    );
+    expect(left).toEqual([]);
+  });
 });
