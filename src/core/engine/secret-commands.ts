@@ -127,9 +127,14 @@ export class SecretCommands {
       .filter((e) => e.state !== 'done');
   }
 
-  /** Evidence not uploaded yet: every file is read, whatever its name says. */
-  #pendingFiles(reportId: string): EvidenceFile[] {
-    return this.#ctx.store.evidence.listForReport(reportId).filter((f) => f.state !== 'uploaded');
+  /**
+   * Evidence not uploaded yet: every file is read, whatever its name says. With `all`, the
+   * uploaded ones too (each was checked before it left): what the checklist counts.
+   */
+  #pendingFiles(reportId: string, all = false): EvidenceFile[] {
+    return this.#ctx.store.evidence
+      .listForReport(reportId)
+      .filter((f) => all || f.state !== 'uploaded');
   }
 
   #scanOf(file: EvidenceFile): Promise<FileScan | null> {
@@ -161,10 +166,13 @@ export class SecretCommands {
   }
 
   /** The pending files read as text, and those that are not text (images aside). */
-  async #evidenceFiles(reportId: string): Promise<{ places: Place[]; notText: EvidenceFile[] }> {
+  async #evidenceFiles(
+    reportId: string,
+    all = false,
+  ): Promise<{ places: Place[]; notText: EvidenceFile[] }> {
     const places: Place[] = [];
     const notText: EvidenceFile[] = [];
-    for (const file of this.#pendingFiles(reportId)) {
+    for (const file of this.#pendingFiles(reportId, all)) {
       const place = await this.#filePlace(file);
       if (place) places.push(place);
       else if (!file.contentType.startsWith('image/')) notText.push(file);
@@ -222,7 +230,7 @@ export class SecretCommands {
 
   async scan(reportId: string): Promise<SecretScanView> {
     const findings = await this.#views(reportId, await this.#places(reportId));
-    const { places, notText } = await this.#evidenceFiles(reportId);
+    const { places, notText } = await this.#evidenceFiles(reportId, true);
     return {
       reportId,
       findings,
