@@ -162,4 +162,27 @@ describe('evidence flows leak nothing', () => {
     printCounts('credentials kept from the server, by flow', perFlow);
     for (const [flow, [found, total]] of perFlow) expect([flow, found]).toEqual([flow, total]);
   }, 120_000);
+
+  it('names an image it cannot clean and counts every image in the checklist', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.attachFiles(draft.reportId, [
+      { path: await x.file('photo.jpg', realFile('images', 'exifr-issue-exifr-13.jpg')) },
+      {
+        path: await x.file(
+          'phone.avif',
+          realFile('images', 'exifr-IMG_20180725_163423-micro.avif'),
+        ),
+      },
+      { path: await x.file('scan.tif', realFile('images', 'exifr-Bush-dog.tif')) },
+    ]);
+    const item = (await x.engine.getChecklist(draft.reportId)).items.find(
+      (i) => i.id === 'image_metadata',
+    );
+    expect(item?.ok).toBe(false);
+    expect(item?.detail).toBe(
+      'Metadata not removed (a format this app cannot clean): “phone.avif” (AVIF), “scan.tif” (TIFF). Convert it to PNG or JPEG, or check it yourself.',
+    );
+  });
 });

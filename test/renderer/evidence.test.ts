@@ -259,7 +259,7 @@ describe('renderer: evidence that never leaks', () => {
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await expectText(
       page.getByRole('list', { name: 'Checklist', exact: true }),
-      /Image metadata removed Passed — EXIF, GPS and XMP metadata removed from 1 image\./,
+      /Image metadata removed Passed — EXIF, GPS, XMP, IPTC, comments and thumbnails removed from 1 image; orientation kept\./,
     );
     await page.getByRole('button', { name: 'Submit report', exact: true }).click();
     const submission = page.getByRole('region', { name: 'Submission', exact: true });

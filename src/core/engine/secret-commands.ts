@@ -9,7 +9,12 @@ import type {
   SecretScanView,
 } from '../../shared/bridge/evidence-views';
 import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views';
-import { hasImageMetadata, rasterTypeOf } from '../evidence/images';
+import {
+  imageMetadataBlocks,
+  rasterTypeOf,
+  uncleanableImageOf,
+  type UncleanableImage,
+} from '../evidence/images';
 import { scanFile, type FileScan } from '../evidence/secret-scan/file-scan';
 import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
 import { messageFingerprint, type EvidenceFile, type OutboxEntry } from '../store';
@@ -54,6 +59,12 @@ interface Place {
 
 /** Findings of one place, each with where in the place it is ("line 3", "entry 2, …"). */
 type PlacedFinding = SecretFinding & { where: string };
+
+const UNCLEANABLE_NAMES: Record<UncleanableImage, string> = {
+  'image/heic': 'HEIC',
+  'image/avif': 'AVIF',
+  'image/tiff': 'TIFF',
+};
 
 const KEEPS = (reportId: string): string => `secret-keeps:${reportId}`;
 const CACHE_SIZE = 300;
@@ -411,37 +422,51 @@ export class SecretCommands {
     return [credentials, await this.#metadataItem(reportId)];
   }
 
-  /** Checked on the stored copies: the bytes that are (or will be) uploaded. */
+  /**
+   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts,
+   * those the app cleans (JPEG, PNG, WebP, GIF) and those it cannot (HEIC, AVIF, TIFF), which are
+   * named: never passed as clean.
+   */
   async #metadataItem(reportId: string): Promise<ChecklistItemView> {
-    const images: string[] = [];
+    let images = 0;
     const withMetadata: string[] = [];
+    const notCleaned: string[] = [];
     for (const file of this.#ctx.store.evidence.listForReport(reportId)) {
       if (file.purpose !== 'report') continue;
       const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(
         () => null,
       );
-      if (!bytes || !rasterTypeOf(bytes)) continue;
-      images.push(file.name);
-      if (hasImageMetadata(bytes)) withMetadata.push(`“${file.name}”`);
+      if (!bytes) continue;
+      const uncleanable = uncleanableImageOf(bytes);
+      if (uncleanable) {
+        images += 1;
+        notCleaned.push(`“${file.name}” (${UNCLEANABLE_NAMES[uncleanable]})`);
+        continue;
+      }
+      if (!rasterTypeOf(bytes)) continue;
+      images += 1;
+      const left = imageMetadataBlocks(bytes);
+      if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
     }
     const base = {
       id: 'image_metadata',
       label: 'Image metadata removed',
       fix: 'Remove the image and attach it again: the copy the app keeps has no metadata.',
     };
-    if (withMetadata.length > 0)
-      return {
-        ...base,
-        ok: false,
-        detail: `Still has EXIF/XMP metadata: ${withMetadata.join(', ')}.`,
-      };
+    const problems = [
+      withMetadata.length > 0 ? `Still has metadata: ${withMetadata.join(', ')}.` : '',
+      notCleaned.length > 0
+        ? `Metadata not removed (a format this app cannot clean): ${notCleaned.join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
+        : '',
+    ].filter(Boolean);
+    if (problems.length > 0) return { ...base, ok: false, detail: problems.join(' ') };
     return {
       ...base,
       ok: true,
       detail:
-        images.length === 0
+        images === 0
           ? 'No images attached.'
-          : `EXIF, GPS and XMP metadata removed from ${images.length} image${images.length === 1 ? '' : 's'}.`,
+          : `EXIF, GPS, XMP, IPTC, comments and thumbnails removed from ${images} image${images === 1 ? '' : 's'}; orientation kept.`,
     };
   }
 }
