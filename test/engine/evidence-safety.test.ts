@@ -181,7 +181,8 @@ describe('evidence that never leaks', () => {
     );
     expect(item).toMatchObject({
       ok: true,
-      detail: 'EXIF, GPS and XMP metadata removed from 1 image.',
+      detail:
+        'EXIF, GPS, XMP, IPTC, comments and thumbnails removed from 1 image; orientation kept.',
     });
   });
 

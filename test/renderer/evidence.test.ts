@@ -7,7 +7,8 @@ import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
 import { expectNoText, expectText, goTo, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
-import { fakeJwt } from '../support/fake-secrets';
+import { fakeJwt, vendorShapes } from '../support/fake-secrets';
+import { realFile } from '../support/real-corpus';
 import { curlFixtures, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 
@@ -85,6 +86,48 @@ describe('renderer: evidence that never leaks', () => {
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await expectText(checklist, /No credentials in evidence Passed/);
     expect((await apps.current?.app.guard.cspViolations()) ?? []).toEqual([]);
+  });
+
+  it('credentials in files: the whole page never shows a value while the check lists them', async () => {
+    const { host, page } = await open();
+    const secrets = vendorShapes();
+    const har = JSON.parse(realFile('har', 'mitmproxy-chrome.har').toString()) as {
+      log: { entries: { request: { cookies: { name: string; value: string }[] } }[] };
+    };
+    const cookies = har.log.entries[2]?.request.cookies.map((c) => c.value) ?? [];
+    const id = await draft(host, {
+      title: 'Session leak',
+      asset: 'https://app.example.com',
+      description: COMPLETE,
+    });
+    await host.engine.attachFiles(id, [
+      {
+        file: await host.tokenFor(
+          await host.file('capture.har', realFile('har', 'mitmproxy-chrome.har')),
+        ),
+      },
+      {
+        file: await host.tokenFor(
+          await host.file('prod.env', secrets.map((s) => s.line).join('\n')),
+        ),
+      },
+    ]);
+    await goTo(page, `#/reports/${id}`);
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    await region
+      .getByRole('listitem', { name: /in capture\.har, entry 3, request cookie “SID”$/ })
+      .waitFor();
+    await region
+      .getByRole('listitem', { name: /in prod\.env, line \d+$/ })
+      .first()
+      .waitFor();
+    // Everything the page holds: text, attributes (tooltips, labels), the whole DOM.
+    const html = await page.content();
+    const text = await page.locator('body').innerText();
+    const values = [...secrets.map((s) => s.secret), ...cookies.filter((c) => c.length >= 12)];
+    const shown = values.filter((v) => html.includes(v) || text.includes(v));
+    console.log(`values on the page while the check is shown: ${shown.length}/${values.length}`);
+    expect(shown).toEqual([]);
   });
 
   it('HTTP evidence: a pasted curl command and a dropped HAR become redacted code blocks', async () => {
@@ -259,7 +302,7 @@ describe('renderer: evidence that never leaks', () => {
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await expectText(
       page.getByRole('list', { name: 'Checklist', exact: true }),
-      /Image metadata removed Passed — EXIF, GPS and XMP metadata removed from 1 image\./,
+      /Image metadata removed Passed — EXIF, GPS, XMP, IPTC, comments and thumbnails removed from 1 image; orientation kept\./,
     );
     await page.getByRole('button', { name: 'Submit report', exact: true }).click();
     const submission = page.getByRole('region', { name: 'Submission', exact: true });

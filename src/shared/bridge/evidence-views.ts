@@ -42,12 +42,10 @@ export interface SecretScanView {
   findings: SecretFindingView[];
   /** Findings not kept: while any remain, nothing that holds them is sent. */
   open: number;
-  /** Text evidence files that were scanned. */
+  /** Evidence files read as text (any text, HAR, Burp export) and scanned, whatever their size. */
   scannedFiles: number;
-  /** Text evidence above the scan size limit: named, not scanned. */
+  /** Evidence files that are not text (archives, PDFs, videos; images aside): named, not scanned. */
   notScanned: NotScannedFile[];
-  /** The scan size limit, in bytes. */
-  limitBytes: number;
 }
 
 export interface HttpImportInput {
