@@ -8,6 +8,7 @@
  */
 import type { ErrorView } from '../../../shared/bridge/views';
 import { errorWords } from '../../../shared/errors/describe-error';
+import { ownValue } from '../../../shared/lookup/own';
 
 export interface FieldError {
   field: string;
@@ -121,7 +122,7 @@ const FIELD_NAMES: Record<string, string> = {
 };
 
 export function humanField(field: string): string {
-  return FIELD_NAMES[field] ?? field;
+  return ownValue(FIELD_NAMES, field) ?? field;
 }
 
 /**

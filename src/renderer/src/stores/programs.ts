@@ -7,7 +7,8 @@ interface ProgramsState {
   query: ProgramQuery;
   page: ProgramPageView | null;
   loading: boolean;
-  programs: Record<string, ProgramView | null | undefined>;
+  /** By program id (a Map: an id from a link such as `constructor` names no program). */
+  programs: ReadonlyMap<string, ProgramView | null>;
   setQuery(patch: Partial<ProgramQuery>): void;
   load(): Promise<void>;
   loadProgram(programId: string): Promise<void>;
@@ -19,7 +20,7 @@ export const usePrograms = create<ProgramsState>((set, get) => ({
   query: { page: 1, limit: 12 },
   page: null,
   loading: false,
-  programs: {},
+  programs: new Map(),
   setQuery(patch) {
     // Any filter change goes back to the first page.
     const resetsPage = Object.keys(patch).some((k) => k !== 'page');
@@ -40,9 +41,9 @@ export const usePrograms = create<ProgramsState>((set, get) => ({
   async loadProgram(programId) {
     try {
       const program = await bridge.getProgram(programId);
-      set((s) => ({ programs: { ...s.programs, [programId]: program } }));
+      set((s) => ({ programs: new Map(s.programs).set(programId, program) }));
     } catch (e) {
-      set((s) => ({ programs: { ...s.programs, [programId]: null } }));
+      set((s) => ({ programs: new Map(s.programs).set(programId, null) }));
       reportError(e);
     }
   },

@@ -18,6 +18,7 @@ import { pendingSearchFocus } from '../../app/useBridgeEvents';
 import { PaneSeparator } from '../../components/PaneSeparator';
 import { DisabledReason } from '../../components/DisabledReason';
 import { ReportScreen } from '../report/ReportScreen';
+import { ScreenBoundary } from '../../components/ScreenBoundary';
 import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
 
@@ -321,7 +322,14 @@ export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
               </a>
             </p>
           ) : null}
-          {selectedId ? <ReportScreen key={selectedId} reportId={selectedId} /> : <EmptyPane />}
+          {selectedId ? (
+            // A report that fails to show leaves the list beside it usable.
+            <ScreenBoundary key={selectedId} screen="The report">
+              <ReportScreen reportId={selectedId} />
+            </ScreenBoundary>
+          ) : (
+            <EmptyPane />
+          )}
         </section>
       ) : null}
       {newReport ? <NewReportDialog onClose={() => setNewReport(false)} /> : null}

@@ -16,6 +16,7 @@ import { MessageThread } from './MessageThread';
 import { ReplyBox } from './ReplyBox';
 import { useDownload } from './useDownload';
 import { useThreadRead } from './useThreadRead';
+import { ownValue } from '../../../../../shared/lookup/own';
 
 function Timeline({ detail, report }: { detail: ReportDetailView; report: Report }) {
   const events = buildTimeline(report, detail.messages);
@@ -199,7 +200,7 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
       <h1>{report.title}</h1>
       <p className="report-status">
         <strong className={`status status-${report.status}`}>
-          {STATUS_LABELS[report.status] ?? report.status}
+          {ownValue(STATUS_LABELS, report.status) ?? report.status}
         </strong>
         {report.display_status ? <span> — {report.display_status}</span> : null}
         <span className="muted"> · {report.program_name}</span>
