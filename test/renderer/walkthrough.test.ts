@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useAppPerTest } from './support/app';
-import { goTo, nav, until } from './support/ui';
+import { connection, expectText, goTo, nav, until } from './support/ui';
 import type { AppHost } from '../app/host';
 
 /**
@@ -39,5 +39,65 @@ describe('renderer: a researcher day without friction', () => {
     expect(await reportsNav.getAttribute('aria-current')).toBe('page');
     expect(app.guard.pageErrors).toEqual([]);
     expect(app.guard.consoleErrors.filter((e) => /could not be shown/.test(e))).toEqual([]);
+  });
+
+  it('offline is calm: no alert, never "Offline" and "Syncing…" at once, no "Unsent changes" panel while typing and attaching', async () => {
+    const { host, page, app } = await apps.open({
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+      },
+    });
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.waitFor();
+    const saveLine = page.locator('.save-state');
+    await expectText(saveLine, /Saved and sent\./);
+
+    // What the window shows at any moment: alerts, the panel, and the status bar's words.
+    const problems: string[] = [];
+    const look = async (when: string): Promise<void> => {
+      const alerts = await page.getByRole('alert').allInnerTexts();
+      if (alerts.length > 0) problems.push(`${when}: alert ${JSON.stringify(alerts)}`);
+      const panels = await page
+        .getByRole('region', { name: 'Unsent changes', exact: true })
+        .count();
+      if (panels > 0) problems.push(`${when}: the "Unsent changes" panel`);
+      const bar = await connection(page).innerText();
+      if (/Offline/.test(bar) && /Syncing/.test(bar)) problems.push(`${when}: ${bar}`);
+    };
+
+    await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 5 });
+    try {
+      await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+      for (const word of ['Stored', ' XSS', ' in', ' the', ' profile']) {
+        await title.pressSequentially(word);
+        await look(`after typing "${word}"`);
+        await page.waitForTimeout(400);
+        await look(`after the save of "${word}"`);
+      }
+      await expectText(connection(page), /Offline/, 30_000);
+      const evidence = await host.file('poc.txt', 'GET /profile?name=<script>alert(1)</script>\n');
+      host.pickInDialog([evidence]);
+      await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+      await page
+        .getByRole('list', { name: 'Evidence', exact: true })
+        .getByText('poc.txt', { exact: true })
+        .waitFor();
+      for (let i = 0; i < 10; i++) {
+        await look(`offline, ${i * 300} ms after the upload was queued`);
+        await page.waitForTimeout(300);
+      }
+      await title.pressSequentially(' bio');
+      await expectText(saveLine, /Saved on this computer; sent when the connection returns\./);
+      await look('offline, the save line says so');
+      await expectText(connection(page), /\b[1-9]\d* unsent\b/);
+    } finally {
+      await host.sandbox.clearFaults();
+    }
+    expect(problems).toEqual([]);
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await expectText(saveLine, /Saved and sent\./, 45_000);
+    expect(app.guard.pageErrors).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ import { formatBytes, formatCents, formatTime, humanize, STATUS_LABELS } from '.
 import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
-import { useReadOnlyReason } from '../../../stores/session';
-import { OutboxPanel } from '../OutboxPanel';
+import { useReadOnlyReason, useSession } from '../../../stores/session';
+import { OutboxPanel, waitingText } from '../OutboxPanel';
 import { SecretFindings } from '../evidence/SecretFindings';
 import { MessageThread } from './MessageThread';
 import { ReplyBox } from './ReplyBox';
@@ -180,6 +180,8 @@ function WithdrawButton({ reportId, reason }: { reportId: string; reason: string
 /** A report after submission: status, timeline, decision, payout, thread, reply, withdraw. */
 export function SubmittedReport({ detail, report }: { detail: ReportDetailView; report: Report }) {
   const readOnly = useReadOnlyReason();
+  const offline = useSession((s) => s.status?.connectivity === 'offline');
+  const waiting = waitingText(detail.outbox, offline);
   const { download, saved } = useDownload(report.id);
   useThreadRead(report.id, detail.messages.length, report.status);
   const terminal = isTerminalStatus(report.status);
@@ -215,6 +217,7 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
           {saved}
         </p>
       ) : null}
+      {waiting ? <p className="muted outbox-waiting">{waiting}</p> : null}
       <OutboxPanel entries={detail.outbox} readOnly={!!readOnly} />
       <SecretFindings reportId={report.id} readOnly={!!readOnly} />
       <div className="two-columns">
