@@ -6,6 +6,7 @@ import { formatTime, formatUsd } from '../../lib/format';
 import { ProgramFilters } from './ProgramFilters';
 import { ProgramBadges } from './ProgramBadges';
 import type { ProgramSummary } from '../../../../shared/api';
+import { countOf } from '../../../../shared/words/count';
 
 function ProgramRow({ program }: { program: ProgramSummary }) {
   const route = { name: 'program', programId: program.id } as const;
@@ -79,7 +80,7 @@ export function ProgramsScreen() {
         <ProgramFilters />
         <section className="main-column">
           <p className="muted" aria-live="polite">
-            {loading && !page ? 'Loading programs…' : page ? `${page.total} programs` : ''}
+            {loading && !page ? 'Loading programs…' : page ? countOf(page.total, 'program') : ''}
           </p>
           <ul aria-label="Programs" className="program-list">
             {page?.programs.map((p) => (

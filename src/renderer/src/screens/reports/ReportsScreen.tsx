@@ -21,6 +21,7 @@ import { ReportScreen } from '../report/ReportScreen';
 import { ScreenBoundary } from '../../components/ScreenBoundary';
 import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
+import { countOf } from '../../../../shared/words/count';
 
 const isMac = /Mac/u.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
@@ -137,7 +138,7 @@ function Total() {
   const indexing = useReports((s) => s.indexing);
   if (total === null) return <>Loading…</>;
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
-  const text = narrowed ? `${count(total)} of ${count(all)} reports` : `${count(total)} reports`;
+  const text = narrowed ? `${count(total)} of ${countOf(all, 'report')}` : countOf(total, 'report');
   return (
     <>
       {text}
