@@ -3,6 +3,8 @@ import type { Page } from 'playwright-core';
 import { useAppPerTest } from './support/app';
 import { connection, expectText, goTo, nav, until } from './support/ui';
 import type { AppHost } from '../app/host';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { fakeJwt } from '../support/fake-secrets';
 
 /**
  * What a researcher's day through the built app found (issue 22), one test per defect: links and
@@ -99,5 +101,67 @@ describe('renderer: a researcher day without friction', () => {
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await expectText(saveLine, /Saved and sent\./, 45_000);
     expect(app.guard.pageErrors).toEqual([]);
+  });
+
+  it('errors say who held a change back and name the field in words; counts read as numbers', async () => {
+    const { host, page } = await apps.open();
+    // A save held back by the app's own credential check: the server never saw it.
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Token in the debug header',
+      asset: 'https://app.example.com/debug',
+      description: `${COMPLETE_DESCRIPTION}\n\nAuthorization: Bearer ${fakeJwt()}\n`,
+      cvss_vector: '',
+    });
+    await host.settled();
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
+    await expectText(
+      unsent,
+      /Save the draft — held back on this computer \(the server has not seen it\)/,
+    );
+    expect(await unsent.innerText()).not.toMatch(/refused by the server/);
+
+    // A file one byte over 10 MiB: the two sizes differ in the words.
+    const big = await host.file('capture.har', new Uint8Array(10 * 1024 * 1024 + 1));
+    host.pickInDialog([big]);
+    await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+    await expectText(
+      page.getByRole('alert').filter({ hasText: 'capture.har' }),
+      /is 10,485,761 bytes, over the limit of 10,485,760 bytes \(10\.0 MiB\)/,
+    );
+
+    // One report is "1 report".
+    await nav(page, 'Reports').click();
+    await expectText(page.getByText(/^[\d,]+ reports?\b/), /^1 report$/);
+
+    // A reply too long for the API, as the bridge refuses it.
+    const sent = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(sent.reportId, {
+      title: 'Reflected XSS in search',
+      asset: 'https://app.example.com/search',
+      description: COMPLETE_DESCRIPTION,
+      cvss_vector: '',
+    });
+    await host.engine.submit(sent.reportId);
+    await host.settled();
+    await expect(
+      host.engine.postMessage(sent.reportId, { body: 'x'.repeat(12_001), files: [] }),
+    ).rejects.toThrow(/Message body is too long \(12,001 of 12,000 characters\)/);
+  });
+
+  it('valid-shaped but unknown input is refused: a draft for a program that does not exist, an unknown unsent change', async () => {
+    const { host, page } = await apps.open();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    await expect(host.engine.createDraft('no-such-program')).rejects.toThrow(
+      /no program “no-such-program”/,
+    );
+    expect((await host.engine.listReports({})).items).toEqual([]);
+    expect((await host.engine.getStatus()).needsAction).toBe(0);
+    await expect(host.engine.discardEntry(987_654)).rejects.toThrow(/no unsent change #987654/);
+    await expect(host.engine.retryEntry(987_654)).rejects.toThrow(/no unsent change #987654/);
+    // A program that exists but is not mirrored yet is asked for, and the draft starts.
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    expect(draft.reportId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

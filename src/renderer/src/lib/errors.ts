@@ -119,6 +119,8 @@ const FIELD_NAMES: Record<string, string> = {
   cvss_vector: 'the CVSS vector',
   body: 'the reply',
   files: 'the files',
+  program_id: 'the program',
+  entry_id: 'the unsent change',
 };
 
 export function humanField(field: string): string {
