@@ -164,4 +164,68 @@ describe('renderer: a researcher day without friction', () => {
     const draft = await host.engine.createDraft(host.programs.open.id);
     expect(draft.reportId).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('the Inbox panel closes with Escape, a click outside and a screen change, and leaves "Sync now" uncovered', async () => {
+    const { page } = await apps.open();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    const button = page.getByRole('banner').getByRole('button', { name: /^Inbox/ });
+    const panel = page.getByRole('region', { name: 'Inbox', exact: true });
+    const syncNow = page.getByRole('button', { name: 'Sync now', exact: true });
+
+    await button.click();
+    await panel.waitFor();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    // "Sync now" is not under the panel: the point at its centre is the button itself.
+    const box = await syncNow.boundingBox();
+    const area = await panel.boundingBox();
+    if (!box || !area) throw new Error('both are drawn');
+    const overlap =
+      box.x < area.x + area.width &&
+      area.x < box.x + box.width &&
+      box.y < area.y + area.height &&
+      area.y < box.y + box.height;
+    expect(
+      overlap,
+      `"Sync now" ${JSON.stringify(box)} under the panel ${JSON.stringify(area)}`,
+    ).toBe(false);
+    expect(
+      await page.evaluate(
+        ([x, y]) => {
+          const g = globalThis as unknown as {
+            document: { elementFromPoint(x: number, y: number): { textContent: string } | null };
+          };
+          return g.document.elementFromPoint(x as number, y as number)?.textContent ?? '';
+        },
+        [box.x + box.width / 2, box.y + box.height / 2],
+      ),
+    ).toBe('Sync now');
+
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    const active = (el: unknown): boolean =>
+      (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement ===
+      el;
+    expect(await button.evaluate(active)).toBe(true);
+
+    // A click outside closes it.
+    await button.click();
+    await panel.waitFor();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).click();
+    await panel.waitFor({ state: 'detached' });
+
+    // Another screen (a keyboard shortcut, nothing clicked) closes it.
+    await button.click();
+    await panel.waitFor();
+    await page.keyboard.press('ControlOrMeta+2');
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await panel.waitFor({ state: 'detached' });
+
+    // "Sync now" works with the panel open: one click syncs and closes it.
+    await button.click();
+    await panel.waitFor();
+    await syncNow.click();
+    await panel.waitFor({ state: 'detached' });
+  });
 });
