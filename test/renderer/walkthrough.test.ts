@@ -228,4 +228,78 @@ describe('renderer: a researcher day without friction', () => {
     await syncNow.click();
     await panel.waitFor({ state: 'detached' });
   });
+
+  it('programs: search by name, "Clear filters" undoes search and filters; two Tabs from the heading to the first program', async () => {
+    const { page } = await apps.open();
+    const heading = page.getByRole('heading', { name: 'Programs', exact: true });
+    await heading.waitFor();
+    const list = page.getByRole('list', { name: 'Programs', exact: true });
+    await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
+    const clear = page.getByRole('button', { name: 'Clear filters', exact: true });
+    expect(await clear.count()).toBe(0);
+
+    // From the heading, the search then the first program.
+    // Coming to the screen puts the focus on its heading (as any move between screens does).
+    await nav(page, 'Reports').click();
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await nav(page, 'Programs').click();
+    await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
+    await until('focus on the heading', () =>
+      heading.evaluate(
+        (h) =>
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement === h,
+      ),
+    );
+    const tabs: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      const now = await page.evaluate(() => {
+        const el = (
+          globalThis as unknown as {
+            document: {
+              activeElement: {
+                tagName: string;
+                textContent: string | null;
+                getAttribute(n: string): string | null;
+                closest(s: string): unknown;
+              } | null;
+            };
+          }
+        ).document.activeElement;
+        return {
+          what: `${el?.tagName ?? ''} ${el?.getAttribute('aria-label') ?? el?.textContent ?? ''}`,
+          inList: !!el?.closest('ul[aria-label="Programs"]'),
+        };
+      });
+      tabs.push(now.what);
+      if (now.inList) break;
+    }
+    expect(tabs).toHaveLength(2);
+    expect(tabs[0]).toBe('INPUT Search programs');
+
+    // Any case, part of a word, the company name too.
+    const search = page.getByRole('searchbox', { name: 'Search programs', exact: true });
+    await search.fill('INITECH');
+    await until('only Initech', async () => {
+      const names = await list.getByRole('link').allInnerTexts();
+      return names.length > 0 && names.every((n) => /Initech/.test(n));
+    });
+    await clear.waitFor();
+    // The filters count within the search.
+    const assets = page.getByRole('group', { name: 'Asset type', exact: true });
+    const web = assets.getByRole('checkbox', { name: /^web \(\d+\)$/ });
+    const mobile = assets.getByRole('checkbox', { name: /^mobile \(\d+\)$/ });
+    await mobile.check();
+    await search.fill('no program is called this');
+    await expectText(page.getByText(/No programs match this search and these filters\./), /match/);
+    await assets.getByRole('checkbox', { name: 'web (0)', exact: true }).waitFor();
+    expect(await web.count()).toBe(1);
+
+    await clear.click();
+    await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
+    expect(await search.inputValue()).toBe('');
+    expect(await mobile.isChecked()).toBe(false);
+    expect(await clear.count()).toBe(0);
+  });
 });
