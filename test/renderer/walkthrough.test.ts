@@ -302,4 +302,69 @@ describe('renderer: a researcher day without friction', () => {
     expect(await mobile.isChecked()).toBe(false);
     expect(await clear.count()).toBe(0);
   });
+
+  it('a submitted report shows its id, copied with one button', async () => {
+    const { host, page } = await apps.open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'CSRF on the e-mail change',
+      asset: 'https://app.example.com/settings',
+      description: COMPLETE_DESCRIPTION,
+      cvss_vector: '',
+    });
+    await host.engine.submit(draft.reportId);
+    await host.settled();
+    await goTo(page, `#/reports/${draft.reportId}`);
+    await page.getByRole('heading', { name: 'CSRF on the e-mail change', exact: true }).waitFor();
+    const id = page.getByRole('textbox', { name: 'Report ID', exact: true });
+    expect(await id.inputValue()).toBe(draft.reportId);
+    expect(await id.getAttribute('readonly')).not.toBeNull();
+    await page.getByRole('button', { name: 'Copy report ID', exact: true }).click();
+    await expectText(
+      page.getByRole('status').filter({ hasText: 'Report ID' }),
+      'Report ID copied.',
+    );
+    // What was copied is the id: pasted into the reply box.
+    const reply = page.getByRole('textbox', { name: 'Reply', exact: true });
+    await reply.focus();
+    await page.keyboard.press('ControlOrMeta+V');
+    expect(await reply.inputValue()).toBe(draft.reportId);
+  });
+
+  it('"Discard draft" says what stays on the service, then withdraws the draft there', async () => {
+    const { host, page } = await apps.open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.waitFor();
+    await title.fill('Not a bug after all');
+    const discard = page.getByRole('button', { name: 'Discard draft', exact: true });
+    await discard.click();
+    const dialog = page.getByRole('alertdialog', { name: 'Discard this draft?', exact: true });
+    await expectText(dialog, /stays on the service as a withdrawn report/);
+    // Cancel keeps the draft, and the focus goes back to the button.
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(
+      await discard.evaluate(
+        (el) =>
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement === el,
+      ),
+    ).toBe(true);
+
+    await discard.click();
+    await dialog.getByRole('button', { name: 'Discard', exact: true }).click();
+    await host.settled();
+    await until('withdrawn on the service', async () => {
+      const server = await host.sandbox.api<{ status: string; title: string }>(
+        'GET',
+        `/api/reports/${draft.reportId}`,
+        { token: host.key },
+      );
+      return server.body.status === 'withdrawn' && server.body.title === 'Not a bug after all';
+    });
+    await expectText(page.locator('.report-status'), /Withdrawn/, 15_000);
+    expect(await page.getByRole('textbox', { name: 'Title', exact: true }).count()).toBe(0);
+  });
 });

@@ -18,6 +18,7 @@ import { CvssCalculator } from './CvssCalculator';
 import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
 import { EvidenceList } from './EvidenceList';
 import { SubmitChecklist } from './SubmitChecklist';
+import { DiscardDraft } from './DiscardDraft';
 import { PolicyChangedNotice } from './PolicyChangedNotice';
 import { useDraftAutosave } from './useDraftAutosave';
 import type { FieldName as AutosaveField } from './autosave';
@@ -329,6 +330,7 @@ export function DraftEditor({
         >
           Check and submit
         </button>
+        <DiscardDraft reportId={reportId} reason={readOnly} beforeDiscard={flush} />
       </div>
       {calculatorOpen ? (
         <CvssCalculator
