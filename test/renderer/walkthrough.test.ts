@@ -367,4 +367,62 @@ describe('renderer: a researcher day without friction', () => {
     await expectText(page.locator('.report-status'), /Withdrawn/, 15_000);
     expect(await page.getByRole('textbox', { name: 'Title', exact: true }).count()).toBe(0);
   });
+
+  it('the editor draws tables with borders and code blocks on their background; a JWT wraps in the pane', async () => {
+    const { host, page } = await apps.open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    const jwt = fakeJwt();
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Session token in the page source',
+      asset: 'https://app.example.com/',
+      description: [
+        COMPLETE_DESCRIPTION,
+        '',
+        '| id | name |',
+        '| --- | --- |',
+        '| 1 | admin |',
+        '',
+        '```sh',
+        "curl -s 'https://app.example.com/api/users?id=1' -H 'Cookie: session=abc'",
+        '```',
+        '',
+        `token${jwt.replace(/[^A-Za-z0-9]/g, '')}${'A'.repeat(200)}`,
+      ].join('\n'),
+      cvss_vector: '',
+    });
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const editor = page.getByRole('textbox', { name: 'Description', exact: true });
+    await editor.locator('table').waitFor();
+    const looks = await editor.evaluate((el) => {
+      type Styled = {
+        querySelector(s: string): Styled | null;
+        scrollWidth: number;
+        clientWidth: number;
+      };
+      const g = globalThis as unknown as {
+        getComputedStyle(e: unknown): { borderTopStyle: string; backgroundColor: string };
+      };
+      const root = el as unknown as Styled;
+      const cell = root.querySelector('td');
+      const pre = root.querySelector('pre');
+      return {
+        cellBorder: cell ? g.getComputedStyle(cell).borderTopStyle : 'none',
+        preBackground: pre ? g.getComputedStyle(pre).backgroundColor : '',
+        overflow: root.scrollWidth - root.clientWidth,
+      };
+    });
+    expect(looks.cellBorder).toBe('solid');
+    expect(looks.preBackground).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent|)$/);
+    expect(looks.overflow).toBeLessThanOrEqual(0);
+    // The pane around it does not scroll sideways either.
+    const sideways = await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: { querySelector(s: string): { scrollWidth: number; clientWidth: number } | null };
+      };
+      const pane =
+        g.document.querySelector('.workspace-detail') ?? g.document.querySelector('main');
+      return pane ? pane.scrollWidth - pane.clientWidth : 0;
+    });
+    expect(sideways).toBeLessThanOrEqual(0);
+  });
 });
