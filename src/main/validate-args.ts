@@ -107,6 +107,7 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
       object(
         {},
         {
+          search: str(MAX.search),
           asset: list(oneOf(ASSET_TYPES), MAX.filters),
           reward: list(oneOf(REWARD_BANDS), MAX.filters),
           updated: oneOf(UPDATED_FILTERS),

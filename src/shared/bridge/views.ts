@@ -236,6 +236,8 @@ export interface ChecklistView {
 }
 
 export interface ProgramQuery {
+  /** Words every shown program has in its name, customer or id (any case; the local copy). */
+  search?: string;
   asset?: string[];
   reward?: string[];
   updated?: 'any' | '7d' | '30d';

@@ -168,7 +168,7 @@ export function describeError(input: {
   detail?: string;
   requestId?: string;
 }): ErrorView {
-  const words = WORDS[input.code] ?? {
+  const words = errorWords(input.code) ?? {
     title: `Unexpected error (${input.status})`,
     advice: input.detail ?? 'Try again later.',
   };

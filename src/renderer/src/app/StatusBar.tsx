@@ -33,7 +33,8 @@ export function StatusBar() {
             {CONNECTIVITY_TEXT[connectivity]}
           </span>
         )}
-        {status?.syncing ? <span>Syncing…</span> : null}
+        {/* Offline, a sync only tries to reach the server: "Offline" says all there is. */}
+        {status?.syncing && connectivity !== 'offline' ? <span>Syncing…</span> : null}
         <span>Last sync: {status?.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
         <span>{status?.unsent ?? 0} unsent</span>
         <span>{status?.unread ?? 0} unread</span>

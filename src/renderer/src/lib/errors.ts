@@ -8,6 +8,7 @@
  */
 import type { ErrorView } from '../../../shared/bridge/views';
 import { errorWords } from '../../../shared/errors/describe-error';
+import { ownValue } from '../../../shared/lookup/own';
 
 export interface FieldError {
   field: string;
@@ -118,10 +119,12 @@ const FIELD_NAMES: Record<string, string> = {
   cvss_vector: 'the CVSS vector',
   body: 'the reply',
   files: 'the files',
+  program_id: 'the program',
+  entry_id: 'the unsent change',
 };
 
 export function humanField(field: string): string {
-  return FIELD_NAMES[field] ?? field;
+  return ownValue(FIELD_NAMES, field) ?? field;
 }
 
 /**

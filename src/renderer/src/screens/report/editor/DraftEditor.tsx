@@ -11,13 +11,14 @@ import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
 import { useReport } from '../../../stores/report';
-import { useReadOnlyReason } from '../../../stores/session';
+import { useReadOnlyReason, useSession } from '../../../stores/session';
 import { navigate } from '../../../stores/router';
 import { ConflictView } from './ConflictView';
 import { CvssCalculator } from './CvssCalculator';
 import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
 import { EvidenceList } from './EvidenceList';
 import { SubmitChecklist } from './SubmitChecklist';
+import { DiscardDraft } from './DiscardDraft';
 import { PolicyChangedNotice } from './PolicyChangedNotice';
 import { useDraftAutosave } from './useDraftAutosave';
 import type { FieldName as AutosaveField } from './autosave';
@@ -68,6 +69,7 @@ export function DraftEditor({
   const description = useRef<DescriptionHandle | null>(null);
   const { autosave, snapshot } = useDraftAutosave(reportId, draft, !!readOnly, description);
   const { fields, descriptionLength, issues, saveState } = snapshot;
+  const offline = useSession((s) => s.status?.connectivity === 'offline');
   const flush = useCallback(() => autosave.flush(), [autosave]);
   const setField = (name: AutosaveField, value: string): void => autosave.setField(name, value);
 
@@ -195,7 +197,9 @@ export function DraftEditor({
             : saveState === 'error'
               ? 'Not saved: see the error above.'
               : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
-                ? 'Saved on this computer; waiting to be sent.'
+                ? offline
+                  ? 'Saved on this computer; sent when the connection returns.'
+                  : 'Saved on this computer; waiting to be sent.'
                 : 'Saved and sent.'}
         {submitting ? ' Submitting: it is sent when the server is reachable.' : ''}
       </p>
@@ -328,6 +332,7 @@ export function DraftEditor({
         >
           Check and submit
         </button>
+        <DiscardDraft reportId={reportId} reason={readOnly} beforeDiscard={flush} />
       </div>
       {calculatorOpen ? (
         <CvssCalculator
