@@ -24,6 +24,8 @@ function targetKey(t: ScopeTarget): string {
       return `host:${t.host}`;
     case 'wildcard':
       return `host:*.${t.domain}`;
+    case 'pattern':
+      return `host:${t.pattern}`;
     case 'ip':
       return `ip:${t.address}`;
     case 'cidr':
