@@ -138,10 +138,13 @@ function urlTarget(raw: string): ScopeTarget | null {
 /** A regex for a name pattern: `*` is any run of name characters (dots too, as a glob reads). */
 function patternRegex(pattern: string): RegExp {
   const [name = '', ...rest] = pattern.split('/');
-  const body = name
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[a-z0-9.-]*');
+  // A trailing `.*` stands for the top-level domain (`.com`, `.co.uk`), not for any host.
+  const tld = name.endsWith('.*');
+  const body =
+    (tld ? name.slice(0, -2) : name)
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[a-z0-9.-]*') + (tld ? '\\.[a-z0-9-]+(?:\\.[a-z0-9-]+)?' : '');
   const path = rest.length ? `/${rest.join('/')}` : '';
   return new RegExp(`^${body}$`, path ? 'i' : 'i');
 }
@@ -201,6 +204,8 @@ export function extractTargets(text: string): ScopeTarget[] {
     // Reverse-DNS ids (`com.squareup.cash`) are apps: no host name starts with `com.`.
     if (APP_FIRST.test(host) && host.split('.').length >= 3) add({ type: 'app', id: host });
     else if (isHost(host)) add({ type: 'host', host });
+    // Not a host, shaped as a package id (`nl.speakap.speakap`, `de.bmw.connected.row`).
+    else if (/^[a-z]{2,6}(?:\.[a-z_][\w]*){2,}$/.test(host)) add({ type: 'app', id: host });
   });
   return out;
 }
@@ -277,7 +282,12 @@ function best(
  * (`*.example.com` in scope, `legacy.example.com` excluded: excluded).
  */
 export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
-  const targets = extractTargets(asset);
+  // An asset that is exactly an app id the program lists is that app (`com.pinterest`).
+  const bare = asset.trim().toLowerCase();
+  const listedApp = [...rules.scope, ...rules.exclusions].some((l) =>
+    l.targets.some((t) => t.type === 'app' && t.id === bare),
+  );
+  const targets: ScopeTarget[] = listedApp ? [{ type: 'app', id: bare }] : extractTargets(asset);
   if (targets.length === 0 || rules.scope.length + rules.exclusions.length === 0)
     return { status: 'unknown' };
   let inScope: ScopeMatch | null = null;
