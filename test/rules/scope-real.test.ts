@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchAsset, parseScope } from '../../src/shared/scope/scope';
+import { seedPrograms } from '../../src/sandbox/world/programs';
 
 interface RealLine {
   platform: string;
@@ -50,5 +51,26 @@ describe('scope guard on real program scope lines', () => {
     for (const [line, why] of Object.entries(DECISIONS)) console.log(`decision: "${line}": ${why}`);
     expect(table.length).toBeGreaterThanOrEqual(500);
     expect(agree / total).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('the sandbox programs have scopes shaped as real ones, so the hint shows', () => {
+    const programs = new Map(seedPrograms(Date.now()).map((p) => [p.id, p]));
+    const hint = (id: string, asset: string): string => {
+      const p = programs.get(id);
+      if (!p) throw new Error(id);
+      return matchAsset(parseScope(p.scope, p.exclusions), asset).status;
+    };
+    expect(hint('sandbox-playground', 'https://api.playground.example/v2/users/7')).toBe(
+      'in-scope',
+    );
+    expect(hint('sandbox-playground', 'com.playground.shop')).toBe('in-scope');
+    expect(hint('sandbox-playground', '2001:db8:100::7')).toBe('in-scope');
+    expect(hint('sandbox-playground', 'legacy.playground.example')).toBe('excluded');
+    expect(hint('sandbox-playground', 'www.other.example')).toBe('out-of-scope');
+    expect(hint('acme-web', 'app.acme.example')).toBe('in-scope');
+    expect(hint('globex-api', 'api-eu.globex.example')).toBe('in-scope');
+    expect(hint('globex-api', 'api-sandbox.globex.example')).toBe('excluded');
+    expect(hint('stark-portal', 'https://portal.stark.example/admin/legacy/x')).toBe('excluded');
+    expect(hint('initech-mobile', 'iOS app id987654321')).toBe('in-scope');
   });
 });
