@@ -12,7 +12,7 @@ import type {
   SimilarReportView,
 } from '../../shared/bridge/evidence-views';
 import { payoutsCsv, payoutsView, type PaidReport } from '../domain/payouts';
-import { significantWords, similarity, type Candidate } from '../domain/similar-reports';
+import { rankSimilar, type Candidate } from '../domain/similar-reports';
 import {
   fence,
   FORMAT_NAMES,
@@ -224,22 +224,10 @@ export class EvidenceExtras {
     const content = draft ? contentOf(draft) : report ? contentOf(report) : null;
     const programId = draft?.programId ?? report?.program_id;
     if (!content || !programId) return [];
-    const words = significantWords(content.title);
     const mine = store.reports
       .listReports({ program: programId, limit: Number.MAX_SAFE_INTEGER })
       .filter((r) => r.id !== reportId);
     const ids = new Set(mine.map((r) => r.id));
-    // The full-text index answers per word; a report's count is how many title words it holds.
-    const matched = new Map<string, number>();
-    for (const word of words) {
-      for (const hit of store.reports.listReports({
-        search: word,
-        program: programId,
-        limit: 500,
-      })) {
-        if (ids.has(hit.id)) matched.set(hit.id, (matched.get(hit.id) ?? 0) + 1);
-      }
-    }
     const local = store.drafts
       .list()
       .filter((d) => d.programId === programId && d.reportId !== reportId && !ids.has(d.reportId));
@@ -252,35 +240,33 @@ export class EvidenceExtras {
           status: r.status,
           displayStatus: r.display_status,
           asset: localDraft?.asset ?? store.reports.getReport(r.id)?.asset ?? '',
-          titleWordsMatched: matched.get(r.id) ?? 0,
         };
       }),
-      ...local.map((d) => {
-        const theirs = new Set(significantWords(d.title));
-        return {
-          id: d.reportId,
-          title: d.title,
-          status: 'draft' as const,
-          displayStatus: 'Draft (not sent yet)',
-          asset: d.asset,
-          titleWordsMatched: words.filter((w) => theirs.has(w)).length,
-        };
-      }),
+      ...local.map((d) => ({
+        id: d.reportId,
+        title: d.title,
+        status: 'draft' as const,
+        displayStatus: 'Draft (not sent yet)',
+        asset: d.asset,
+      })),
     ];
-    return candidates
-      .map((c) => ({ c, s: similarity({ asset: content.asset, titleWords: words.length }, c) }))
-      .filter(
-        (x): x is { c: (typeof candidates)[number]; s: NonNullable<typeof x.s> } => x.s !== null,
-      )
-      .sort((a, b) => b.s.score - a.s.score)
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    return rankSimilar(content, candidates)
       .slice(0, 10)
-      .map(({ c, s }) => ({
-        id: c.id,
-        title: c.title,
-        status: c.status,
-        displayStatus: c.displayStatus,
-        reasons: s.reasons,
-      }));
+      .flatMap((s) => {
+        const c = byId.get(s.id);
+        return c
+          ? [
+              {
+                id: c.id,
+                title: c.title,
+                status: c.status,
+                displayStatus: c.displayStatus,
+                reasons: s.reasons,
+              },
+            ]
+          : [];
+      });
   }
 
   #paidReports(): PaidReport[] {
