@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
-import { readHttpEvidence } from '../../src/core/evidence/http-import';
+import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
 import type { HttpMessage } from '../../src/core/evidence/http-import/model';
 
 interface CurlCase {
@@ -271,5 +271,43 @@ describe('nothing vanishes: each unreadable input says what failed and where', (
       told++;
     }
     console.log(`malformed inputs with a message: ${told}/${cases.length}`);
+  });
+});
+
+describe('HAR files recorded by browsers and proxies (mitmproxy test data)', () => {
+  const dir = join(__dirname, '../fixtures/real/har');
+  const read = (name: string) => readHttpEvidence(readFileSync(join(dir, name), 'utf8'));
+  it('reads every recorded HAR as recorded; the broken one is not taken for a HAR', () => {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.har'));
+    let parsed = 0;
+    for (const f of files) {
+      const r = read(f);
+      if (r && 'exchanges' in r) parsed++;
+    }
+    console.log(`HAR files: parsed ${parsed}/${files.length}`);
+    expect(read('corrupted_har-brokenfile.har')).toBeNull(); // attached or pasted as it is
+    expect(parsed).toBe(files.length - 1);
+
+    const chrome = read('har_files-chrome.har');
+    if (!chrome || !('exchanges' in chrome)) throw new Error('chrome.har');
+    expect(chrome.exchanges[0]?.request.startLine).toBe('GET / http/2.0');
+    expect(chrome.exchanges[0]?.request.headers[0]).toEqual(['Host', 'mitmproxy.org']);
+    const png = chrome.exchanges.find((e) => e.response?.body.startsWith('[binary body'));
+    expect(png?.response?.body).toBe('[binary body: 7,108 bytes of image/png, not shown]');
+
+    const post = read('har_files-postdata.har');
+    expect(post && 'exchanges' in post ? post.exchanges[0]?.request.body : '').toMatch(
+      /^\{"metadata":\{"pageViewId":1689428126308/,
+    );
+    const bom = read('har_files-with-bom.har');
+    expect(bom && 'exchanges' in bom ? bom.exchanges.length : 0).toBe(1);
+
+    const ws = read('flows-websocket.har');
+    if (!ws || !('exchanges' in ws)) throw new Error('websocket.har');
+    const socket = ws.exchanges.find((e) => (e.webSocket ?? []).length > 0);
+    expect(socket?.response?.startLine).toBe('HTTP/1.1 101 Switching Protocols');
+    expect(renderHttpEvidence(ws).fullText).toMatch(
+      /\[WebSocket: \d+ messages?, → sent, ← received\]/,
+    );
   });
 });
