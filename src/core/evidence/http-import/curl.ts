@@ -97,6 +97,14 @@ function urlencodePart(value: string, file: (name: string) => string): string {
   return name ? `${name}=${formEscape(content)}` : formEscape(content);
 }
 
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
 }
@@ -179,6 +187,8 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
   let tunnel = false;
   let resumeAt: string | null = null;
   let challenge = false;
+  let proxyUser: string | null = null;
+  let trEncoding = false;
   const addData = (text: string, binary: boolean): void => {
     if (data !== null && !binary) data += '&';
     data = (data ?? '') + text;
@@ -258,7 +268,13 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
         target = value;
         break;
       case 'range':
-        range = value;
+        range = value.includes('-') ? value : `${value}-`;
+        break;
+      case 'proxy-user':
+        proxyUser = value;
+        break;
+      case 'tr-encoding':
+        trEncoding = value === 'yes';
         break;
       case 'proxy':
         proxy = value === '' ? null : value;
@@ -308,7 +324,9 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
 
   function requestFor(url: CurlUrl, uploadFile: string | null): HttpExchange {
     let path = url.path;
-    if (uploadFile && path.endsWith('/')) path += uploadFile.replace(/^.*[\\/]/, '');
+    // A URL ending in `/` gets the file's name (not when a query follows the slash).
+    if (uploadFile && path.endsWith('/') && url.query === null)
+      path += uploadFile.replace(/^.*[\\/]/, '');
     let search = url.query;
     for (const q of query) search = search === null ? q : `${search}&${q}`;
     let body: string | null = null;
@@ -349,9 +367,22 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
 
     // curl's order: Host, Authorization, Range, User-Agent, Accept, Referer, Cookie, the -H
     // lines as typed, then the body's length and type. A typed Host takes the Host place.
-    const typedHost = custom.find((h) => h.name.toLowerCase() === 'host');
-    const typed = custom.filter((h) => h.name.toLowerCase() !== 'host');
-    const dropped = new Set(custom.map((h) => h.name.toLowerCase()));
+    // --json adds its two headers as if typed first with -H (unless typed already).
+    const typedAll = [...custom];
+    if (json)
+      for (const [name, value] of [
+        ['Accept', 'application/json'],
+        ['Content-Type', 'application/json'],
+      ] as const)
+        if (!custom.some((h) => h.name.toLowerCase() === name.toLowerCase()))
+          typedAll.unshift({ name, value, drop: false });
+    const typedHost = typedAll.find((h) => h.name.toLowerCase() === 'host');
+    const connection = typedAll.filter((h) => h.name.toLowerCase() === 'connection');
+    const typed = typedAll.filter(
+      (h) =>
+        h.name.toLowerCase() !== 'host' && !(trEncoding && h.name.toLowerCase() === 'connection'),
+    );
+    const dropped = new Set(typedAll.map((h) => h.name.toLowerCase()));
     const headers: [string, string][] = [];
     const own = (name: string, value: string | null): void => {
       if (value !== null && !dropped.has(name.toLowerCase())) headers.push([name, value]);
@@ -359,6 +390,10 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
     if (typedHost) {
       if (!typedHost.drop) headers.push([typedHost.name, typedHost.value]);
     } else own('Host', url.hostHeader);
+    const proxyCredentials =
+      proxyUser ?? (proxy ? /^(?:[a-z]+:\/\/)?([^@/]+)@/i.exec(proxy)?.[1] : null);
+    if (viaProxy && proxyCredentials)
+      own('Proxy-Authorization', basic(decodeURIComponentSafe(proxyCredentials)));
     if (challenge) own('Authorization', null);
     else if (user !== null) own('Authorization', basic(user));
     else if (url.credentials !== null) own('Authorization', basic(url.credentials));
@@ -366,8 +401,15 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
     if (range !== null) own('Range', `bytes=${range}`);
     else if (resumeAt !== null && body === null) own('Range', `bytes=${resumeAt}-`);
     own('User-Agent', userAgent);
-    own('Accept', json ? 'application/json' : '*/*');
+    own('Accept', '*/*');
     if (compressed) own('Accept-Encoding', 'deflate, gzip, br, zstd');
+    if (trEncoding) {
+      // --tr-encoding asks for TE and names it in Connection, with any typed Connection values.
+      headers.push(['TE', 'gzip']);
+      const typedValues = connection.filter((h) => !h.drop && h.value).map((h) => h.value);
+      const blanked = connection.some((h) => h.drop);
+      headers.push(['Connection', blanked ? 'TE' : [...typedValues, 'TE'].join(', ')]);
+    }
     own('Referer', referer);
     if (viaProxy) own('Proxy-Connection', 'Keep-Alive');
     if (cookies.length > 0) own('Cookie', cookies.join('; '));
