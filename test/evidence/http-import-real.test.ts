@@ -311,3 +311,28 @@ describe('HAR files recorded by browsers and proxies (mitmproxy test data)', () 
     );
   });
 });
+
+describe('Burp bodies as recorded (issue 20)', () => {
+  const item = (request: Buffer, response: Buffer): string =>
+    `<item><request base64="true"><![CDATA[${request.toString('base64')}]]></request>` +
+    `<response base64="true"><![CDATA[${response.toString('base64')}]]></response></item>`;
+  it('decodes ISO-8859-1 by its charset and labels a PNG with its type and size', () => {
+    const latin = Buffer.concat([
+      Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n'),
+      Buffer.from('<p>Gr\xfc\xdfe aus K\xf6ln</p>', 'latin1'),
+    ]);
+    const png = Buffer.concat([
+      Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]),
+    ]);
+    const req = Buffer.from('GET /a HTTP/2\r\nHost: x.example\r\n\r\n');
+    const xml = `<?xml version="1.0"?>\n<items burpVersion="2024.1">${item(req, latin)}${item(req, png)}</items>`;
+    const read = readHttpEvidence(xml);
+    if (!read || !('exchanges' in read)) throw new Error(JSON.stringify(read));
+    expect(read.exchanges[0]?.request.startLine).toBe('GET /a HTTP/2');
+    expect(read.exchanges[0]?.response?.body).toBe('<p>Grüße aus Köln</p>');
+    expect(read.exchanges[1]?.response?.body).toBe(
+      '[binary body: 15 bytes of image/png, not shown]',
+    );
+  });
+});
