@@ -178,6 +178,62 @@ describe('renderer: evidence that never leaks', () => {
     expect(sent.description).toContain('```http');
   });
 
+  it('HTTP evidence that cannot be read: a message says what and where, and nothing is lost', async () => {
+    const { host, page } = await open();
+    const s = fixtureSecrets();
+    const id = await draft(host, {
+      title: 'Cart tampering',
+      asset: 'https://shop.example.com/',
+      description: COMPLETE,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    await editor.waitFor();
+    await editor.getByText('Steps to reproduce').first().click();
+    // A HAR cut short (a copy that stopped early): recognised, not readable.
+    const har = harFixture(s);
+    const cut = har.slice(0, Math.floor(har.length / 2));
+    await editor.evaluate((el, text) => {
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { setData(type: string, value: string): void };
+        ClipboardEvent: new (type: string, init: object) => object;
+      };
+      const data = new g.DataTransfer();
+      data.setData('text/plain', text);
+      (el as unknown as { dispatchEvent(e: object): boolean }).dispatchEvent(
+        new g.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, cut);
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not read' });
+    await expectText(
+      alert,
+      /Could not read the pasted HAR file: the JSON ends early \(the file looks cut\) at line \d+, column \d+\. It is kept in the description as text\./,
+    );
+    await expectText(editor, /Could not read this HAR file/);
+    await expectText(editor, /"creator"/);
+    // A Burp export cut inside an item, dropped as a file: kept as an evidence file.
+    const burp =
+      '<?xml version="1.0"?>\n<items burpVersion="2024.1">\n  <item>\n    <url><![CDATA[https://shop.example.com/]]></url>\n';
+    const path = await host.file('cut-export.xml', burp);
+    await host.dropFiles(editor, [{ path, bytes: burp, type: 'text/xml' }]);
+    await expectText(
+      alert,
+      /Could not read "cut-export\.xml" \(Burp Suite export\): the XML is broken at line \d+, column \d+/,
+    );
+    await expectText(alert, /It is kept as the evidence file cut-export\.xml\./);
+    const evidence = page.getByRole('list', { name: 'Evidence', exact: true });
+    await expectText(evidence, /cut-export\.xml/);
+    await until(
+      'sent',
+      async () =>
+        (await server(host, id).catch(() => null))?.description.includes(
+          'Could not read this HAR',
+        ) === true,
+      20_000,
+    );
+    expect((await server(host, id)).description).not.toContain(s.jwt);
+  });
+
   it('scope: the asset shows the scope line it matches, or warns', async () => {
     const { host, page } = await open();
     await host.sandbox.patchProgram(host.programs.open.id, {
@@ -249,7 +305,7 @@ describe('renderer: evidence that never leaks', () => {
     const similar = page.getByRole('list', { name: 'Similar reports', exact: true });
     await expectText(
       similar,
-      /IDOR on order details endpoint Triaging — same asset; similar title \(3 of 3 words\)/,
+      /IDOR on order details endpoint Triaging — same asset; shares "details", "order", "idor" \(88% of the title\)/,
     );
     expect(await similar.getByRole('listitem').count()).toBe(1);
     await similar

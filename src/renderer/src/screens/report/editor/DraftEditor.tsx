@@ -66,6 +66,7 @@ export function DraftEditor({
   const [calculatorOpen, setCalculatorOpen] = useState(false);
   const [checklistOpen, setChecklistOpen] = useState(false);
   const [attachBusy, setAttachBusy] = useState(false);
+  const [httpProblems, setHttpProblems] = useState<string[]>([]);
   const description = useRef<DescriptionHandle | null>(null);
   const { autosave, snapshot } = useDraftAutosave(reportId, draft, !!readOnly, description);
   const { fields, descriptionLength, issues, saveState } = snapshot;
@@ -139,12 +140,14 @@ export function DraftEditor({
   async function importHttp(items: HttpItem[], at: DropPoint): Promise<void> {
     if (locked) return;
     setAttachBusy(true);
+    setHttpProblems([]);
     try {
-      await importHttpItems(reportId, items, at, async (point) => {
+      const problems = await importHttpItems(reportId, items, at, async (point) => {
         // The offset refers to the document as the editor shows it: store exactly that first.
         if (point) autosave.useDescription(point.markdown);
         await flush();
       });
+      setHttpProblems(problems);
     } catch (e) {
       reportError(e);
     } finally {
@@ -290,6 +293,13 @@ export function DraftEditor({
             invalid={errors.description.length > 0}
           />
         </HttpPasteZone>
+        {httpProblems.length > 0 && (
+          <div role="alert" className="field-error http-import-problems">
+            {httpProblems.map((p) => (
+              <p key={p}>{p}</p>
+            ))}
+          </div>
+        )}
       </div>
       <CharCounter
         id="description-count"
