@@ -18,7 +18,7 @@ import {
   type WorldAccount,
 } from '../support/sandbox-client';
 import { Engine } from '../../src/core/engine';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
 import { ROOT } from './build';
 import { preloadScript, type StandInPageGlobals } from './page-preload';
@@ -186,7 +186,7 @@ export class AppHost {
     if (this.app) throw new Error('the app is already running');
     const engine = new Engine({
       dataDir: join(this.dataDir, 'userData', 'data'),
-      secrets: new KeytarSecretStore(),
+      secrets: new KeychainSecretStore(),
       autoStart: false,
       budgetLimit: 1_000_000_000,
       syncConcurrency: 8,
