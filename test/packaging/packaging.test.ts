@@ -284,6 +284,41 @@ describe('electron-builder configuration', () => {
 });
 
 describe('release workflow', () => {
+  it('starts each OS’s packaged app with real Electron after packaging; no app fails there', async () => {
+    const { parse } = await import('yaml');
+    const text = await readFile(join(projectDir, '.github', 'workflows', 'release.yml'), 'utf8');
+    const workflow = parse(text) as {
+      jobs: Record<string, { steps: { name?: string; run?: string; if?: string }[] }>;
+    };
+    const [job] = Object.values(workflow.jobs);
+    if (!job) throw new Error('no job');
+    const runs = job.steps.map((step) => step.run ?? '');
+    const dist = runs.findIndex((run) => run.includes('npm run dist -- --publish never'));
+    const smoke = job.steps.findIndex((step) => step.run?.includes('npm run smoke -- --require'));
+    expect(dist).toBeGreaterThanOrEqual(0);
+    expect(smoke).toBeGreaterThan(dist);
+    expect(job.steps[smoke]?.if).toBeUndefined();
+    expect(runs[smoke]).toMatch(/xvfb-run -a npm run smoke -- --require/);
+  });
+
+  it('the smoke test without a packaged app is skipped, never passed, and fails when required', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'bounty-desk-no-dist-'));
+    try {
+      const env = { ...process.env, SMOKE_DIST: empty };
+      const smoke = join(projectDir, 'scripts', 'smoke.ts');
+      const skipped = await run(process.execPath, ['--import', 'tsx', smoke], { env });
+      expect(skipped.stdout).toMatch(/^smoke: no packaged app at .*: skipped, not passed$/m);
+      expect(skipped.stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 1 skipped');
+      const required = await run(process.execPath, ['--import', 'tsx', smoke, '--require'], {
+        env,
+      }).catch((error: unknown) => error as { code: number; stdout: string });
+      expect(required).toMatchObject({ code: 1 });
+      expect(required.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it('builds and tests on the three OSes, uploads installers, publishes only behind the switch', async () => {
     const { parse } = await import('yaml');
     const text = await readFile(join(projectDir, '.github', 'workflows', 'release.yml'), 'utf8');
