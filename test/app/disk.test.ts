@@ -63,7 +63,7 @@ describe('the user’s disk', () => {
   const content = (title: string, extra = ''): DraftContent => ({
     title,
     asset: 'https://billing.acme.example/api/v2/invoices',
-    description: `${COMPLETE_DESCRIPTION}\n\n${extra}`,
+    description: extra ? `${COMPLETE_DESCRIPTION}\n\n${extra}` : COMPLETE_DESCRIPTION,
     cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
   });
 
@@ -101,7 +101,7 @@ describe('the user’s disk', () => {
   }
 
   it('full with queued work: calls answer within 1 s, nothing spins, all is sent once after', async () => {
-    const { host, page } = await apps.open({
+    const { host, page, app } = await apps.open({
       signedIn: false,
       beforeWindow: async (h) => {
         mkdirSync(userData(h), { recursive: true });
@@ -148,6 +148,22 @@ describe('the user’s disk', () => {
     expect(status).toMatchObject({ storage: { diskFull: true } });
     await page.getByText('Your disk is full:', { exact: false }).first().waitFor();
 
+    // The researcher types in the open draft: the save is refused, the text stays in the window,
+    // and closing the window asks first (the page refuses to unload; main asks the question).
+    await page.evaluate(`location.hash = '#/reports/${draftId}'`);
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await expect.poll(() => title.inputValue()).toBe(last.title);
+    await title.press('End');
+    await title.pressSequentially(' (typed on a full disk)');
+    await page.getByText('Not saved yet: your disk is full.', { exact: false }).waitFor();
+    // (The page's guard dismisses every dialog: for this one, "stay on the page".)
+    await page.close({ runBeforeUnload: true });
+    await until('the window asks before it closes', () =>
+      app.guard.dialogs.some((d) => d.startsWith('beforeunload')),
+    );
+    expect(page.isClosed()).toBe(false);
+    last = { ...last, title: `${last.title} (typed on a full disk)` };
+
     // The server is back while the disk is still full: the worker waits, it does not spin.
     await host.sandbox.clearFaults();
     expect(await engineCpu(host, 4_000)).toBeLessThan(1.5);
@@ -165,11 +181,12 @@ describe('the user’s disk', () => {
       },
       120_000,
     );
-    const server = await report(host, draftId);
-    expect({ title: server.title, description: server.description }).toEqual({
-      title: last.title,
-      description: last.description,
-    });
+    // The editor's own retry lands what was typed on the full disk (no keystroke since).
+    await expect
+      .poll(async () => (await report(host, draftId)).title, { timeout: 30_000 })
+      .toBe(last.title);
+    expect((await report(host, draftId)).description).toBe(last.description);
+    await page.getByText('Saved and sent.').waitFor();
     const replies = (await thread(host, replyTo)).filter((m) => m.body === reply);
     expect(replies).toHaveLength(1);
     await page.getByText('Your disk is full:', { exact: false }).waitFor({ state: 'detached' });
