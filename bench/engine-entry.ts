@@ -7,7 +7,7 @@
  */
 import { Engine, type EngineOptions } from '../src/core/engine';
 import { serveEngine } from '../src/core/host/engine-host';
-import { KeytarSecretStore } from '../src/core/secrets';
+import { KeychainSecretStore } from '../src/core/secrets';
 import { parentPort, type ParentPort } from '../src/shared/process/parent-port';
 import { SandboxLinkedClock } from './engine-clock';
 
@@ -93,7 +93,7 @@ serveEngine(
   (options) => {
     const engineOptions: EngineOptions = {
       dataDir: options.dataDir,
-      secrets: new KeytarSecretStore(),
+      secrets: new KeychainSecretStore(),
       // No extra poll a few seconds after the bench's own writes.
       cadences: {
         afterActionMs: 10 * 60_000,

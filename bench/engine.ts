@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Clock } from '../src/core/api';
 import { Engine } from '../src/core/engine';
-import { KeytarSecretStore } from '../src/core/secrets';
+import { KeychainSecretStore } from '../src/core/secrets';
 import { openStore } from '../src/core/store';
 import { startSandbox, type SandboxHandle } from '../src/sandbox';
 import { makeReports } from './report-fixtures';
@@ -70,7 +70,7 @@ async function connectEngine(
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
   const engine = new Engine({
     dataDir,
-    secrets: new KeytarSecretStore(),
+    secrets: new KeychainSecretStore(),
     autoStart: options.autoStart ?? false,
     // No extra poll a few seconds after the bench's own writes.
     cadences: { afterActionMs: 10 * 60_000 },

@@ -10,7 +10,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../src/core/engine';
-import { KeytarSecretStore } from '../src/core/secrets';
+import { KeychainSecretStore } from '../src/core/secrets';
 import { openStore } from '../src/core/store';
 import { makeReports, makeThread } from './report-fixtures';
 
@@ -63,7 +63,8 @@ function template(reports: number): Promise<string> {
 /** Gives the account signed in under `dataDir` a mirror of `reports` reports (and its programs). */
 export async function seedMirror(dataDir: string, reports: number): Promise<void> {
   const source = await template(reports);
-  const engine = () => new Engine({ dataDir, secrets: new KeytarSecretStore(), autoStart: false });
+  const engine = () =>
+    new Engine({ dataDir, secrets: new KeychainSecretStore(), autoStart: false });
   const first = engine();
   if (!(await first.open())) throw new Error(`no account signed in under ${dataDir}`);
   const file = first.session.store.db.file;

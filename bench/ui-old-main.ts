@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../src/core/engine';
-import { KeytarSecretStore } from '../src/core/secrets';
+import { KeychainSecretStore } from '../src/core/secrets';
 import type { Store } from '../src/core/store';
 import { oldListReports } from './old-read-model';
 import { newAccount } from './sandbox-control';
@@ -36,7 +36,7 @@ const watch: Watch = async (fn) => {
 function inProcessEngine(dataDir: string, budgetLimit = UNLIMITED): Engine {
   return new Engine({
     dataDir,
-    secrets: new KeytarSecretStore(),
+    secrets: new KeychainSecretStore(),
     autoStart: false,
     budgetLimit,
     cadences: { afterActionMs: 10 * 60_000 },

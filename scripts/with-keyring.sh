@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with a real, unlocked OS keychain.
 # On Linux without a desktop session (CI, containers) it starts a private D-Bus session and
-# gnome-keyring's Secret Service in a throw-away HOME, so keytar talks to the real thing.
+# gnome-keyring's Secret Service in a throw-away HOME, so the keychain binding talks to the real thing.
 # macOS and Windows have their keychain already: the command runs as it is.
 set -euo pipefail
 if [[ "$(uname -s)" != "Linux" ]] || [[ -n "${DBUS_SESSION_BUS_ADDRESS:-}" && -z "${CI:-}" ]]; then

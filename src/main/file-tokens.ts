@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import type { FileToken, PickedFile } from '../shared/bridge/contract';
 import { BridgeInputError } from './errors';
@@ -16,21 +16,32 @@ const KEPT = 1_000;
 export class FileTokens {
   readonly #paths = new Map<FileToken, string>();
 
-  /** A file the user picked or dropped: a regular file, by its absolute path. */
+  /**
+   * A file the user picked or dropped: a regular file, by its absolute path. A link is refused,
+   * not followed: its name would be shown while another file (`/etc/shadow` behind
+   * `screenshot.png`) was read; so are folders, devices, pipes and sockets. The name the page
+   * gets is the file's own, shown in the evidence list before anything is read.
+   */
   async register(path: string): Promise<PickedFile> {
     if (!isAbsolute(path) || path.includes('\0')) {
       throw new BridgeInputError('file: must be a file on this computer', 'file');
     }
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile())
-      throw new BridgeInputError(`file "${basename(path)}": is not a file`, 'file');
+    const name = basename(path);
+    const info = await lstat(path).catch(() => null);
+    if (info?.isSymbolicLink()) {
+      throw new BridgeInputError(
+        `file "${name}": is a link to another file; attach the file itself`,
+        'file',
+      );
+    }
+    if (!info?.isFile()) throw new BridgeInputError(`file "${name}": is not a file`, 'file');
     const token = randomUUID();
     this.#paths.set(token, path);
     for (const old of this.#paths.keys()) {
       if (this.#paths.size <= KEPT) break;
       this.#paths.delete(old);
     }
-    return { token, name: basename(path), size: info.size };
+    return { token, name, size: info.size };
   }
 
   /** The path behind a token; a token main never gave out is refused before anything is read. */

@@ -31,7 +31,7 @@ import { sandboxInProcess } from './sandbox-launcher';
 import { hardenSession, hardenWebContents } from './security';
 import { createTray } from './tray';
 import { Updates } from './updates';
-import { createMainWindow, focusWindow } from './window';
+import { askBeforeLosingText, createMainWindow, focusWindow } from './window';
 import { restorePlacement, trackWindowState, writeWindowState } from './window-state';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
@@ -87,6 +87,7 @@ function start(): void {
         log,
       });
       win = created;
+      askBeforeLosingText(created, (options) => ask(options));
       loaded = false;
       created.webContents.on('did-finish-load', () => {
         loaded = true;

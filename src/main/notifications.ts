@@ -1,5 +1,6 @@
 import type { BridgeEvents } from '../shared/bridge/contract';
 import type { EventSource } from './ipc';
+import { ownValue } from '../shared/lookup/own';
 
 /** The part of an Electron `Notification` used here. */
 export interface NotificationLike {
@@ -38,7 +39,7 @@ export function needsInfoText(e: BridgeEvents['needs-info']): { title: string; b
 }
 
 export function decisionText(e: BridgeEvents['decision']): { title: string; body: string } {
-  return { title: `Decision: ${OUTCOMES[e.outcome] ?? e.outcome}`, body: e.title };
+  return { title: `Decision: ${ownValue(OUTCOMES, e.outcome) ?? e.outcome}`, body: e.title };
 }
 
 export function payoutText(e: BridgeEvents['payout-changed']): { title: string; body: string } {
@@ -46,7 +47,7 @@ export function payoutText(e: BridgeEvents['payout-changed']): { title: string; 
     style: 'currency',
     currency: 'USD',
   });
-  return { title: `Payout ${PAYOUTS[e.status] ?? e.status}: ${amount}`, body: e.title };
+  return { title: `Payout ${ownValue(PAYOUTS, e.status) ?? e.status}: ${amount}`, body: e.title };
 }
 
 /**

@@ -99,6 +99,7 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
   connectSandbox: [],
   connect: [arg(object({ serverUrl: nonEmpty(MAX.serverUrl), apiKey: nonEmpty(MAX.apiKey) }))],
   signOut: [],
+  startFresh: [],
   getStatus: [],
   syncNow: [],
   resyncEverything: [],
@@ -107,6 +108,7 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
       object(
         {},
         {
+          search: str(MAX.search),
           asset: list(oneOf(ASSET_TYPES), MAX.filters),
           reward: list(oneOf(REWARD_BANDS), MAX.filters),
           updated: oneOf(UPDATED_FILTERS),

@@ -73,3 +73,35 @@ export function focusWindow(
   win.show();
   win.focus();
 }
+
+/** A question main asks in a message box; resolves with the index of the chosen button. */
+export type Ask = (options: {
+  message: string;
+  detail?: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+}) => Promise<number>;
+
+/**
+ * The page refused to unload: a save of what the researcher typed was refused (a full disk) and
+ * the text lives only in the window. Closing (or quitting) asks first; keeping the window is the
+ * default, and "Close anyway" closes it without asking again.
+ */
+export function askBeforeLosingText(
+  win: Pick<BrowserWindow, 'webContents' | 'destroy' | 'isDestroyed'>,
+  ask: Ask,
+): void {
+  win.webContents.on('will-prevent-unload', () => {
+    void ask({
+      message: 'What you typed last is not saved yet',
+      detail:
+        'Your disk is full, so the last changes could not be saved. Free some space and keep the window open: they are saved by themselves. Closing now loses them.',
+      buttons: ['Keep the window open', 'Close anyway'],
+      defaultId: 0,
+      cancelId: 0,
+    }).then((choice) => {
+      if (choice === 1 && !win.isDestroyed()) win.destroy();
+    });
+  });
+}

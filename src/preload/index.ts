@@ -43,12 +43,62 @@ function on<E extends BridgeEventName>(
 }
 
 /**
+ * The bits of the DOM the preload uses: it is type-checked with main (no DOM library), and runs in
+ * the window's isolated world, where `window` and the page's events exist.
+ */
+interface GestureFiles {
+  readonly length: number;
+  readonly [index: number]: File;
+}
+interface GestureEvent {
+  readonly isTrusted: boolean;
+  readonly dataTransfer?: { readonly files: GestureFiles } | null;
+  readonly clipboardData?: { readonly files: GestureFiles } | null;
+}
+declare const window: {
+  addEventListener(
+    type: 'drop' | 'paste',
+    listener: (event: GestureEvent) => void,
+    capture: boolean,
+  ): void;
+};
+
+/** Paths of files the user handed over and the page has not asked a token for yet; the oldest go first. */
+const HANDED_KEPT = 1_000;
+const handed = new Map<string, number>();
+
+/**
+ * Records the files of a drop or paste the browser itself raised. A page can build a File and
+ * dispatch a drop of its own (`isTrusted` is false then, in every world); this listener runs in
+ * the preload's world, before any of the page's (capture phase, on the window), so only the files
+ * of the user's own gesture are ever eligible for a token.
+ */
+function takeHanded(event: GestureEvent, files: GestureFiles | null | undefined): void {
+  if (!event.isTrusted || !files) return;
+  for (const file of Array.from(files)) {
+    const path = webUtils.getPathForFile(file);
+    if (path) handed.set(path, (handed.get(path) ?? 0) + 1);
+  }
+  for (const old of handed.keys()) {
+    if (handed.size <= HANDED_KEPT) break;
+    handed.delete(old);
+  }
+}
+window.addEventListener('drop', (e) => takeHanded(e, e.dataTransfer?.files), true);
+window.addEventListener('paste', (e) => takeHanded(e, e.clipboardData?.files), true);
+
+/**
  * Drag-and-drop gives File objects; only the preload can map one to its path, and the path goes to
- * main, which answers with a token: the page never sees a path, and cannot name one.
+ * main, which answers with a token: the page never sees a path, and cannot name one. A file the
+ * user did not hand over in a trusted drop or paste gets no token (null), and each handed file
+ * one token.
  */
 async function tokenForFile(file: File): Promise<PickedFile | null> {
   const path = webUtils.getPathForFile(file);
-  if (!path) return null;
+  const left = path ? handed.get(path) : undefined;
+  if (!path || left === undefined) return null;
+  if (left > 1) handed.set(path, left - 1);
+  else handed.delete(path);
   return (await invoke(DROP_CHANNEL, [path])) as PickedFile;
 }
 

@@ -20,7 +20,7 @@ describe('the built app', () => {
   const server = async (h: AppHost, reportId: string): Promise<Report> =>
     (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
 
-  it('starts: a hardened window shows the built renderer; SQLite and keytar live in the engine process, never in main', async () => {
+  it('starts: a hardened window shows the built renderer; SQLite and the keychain binding live in the engine process, never in main', async () => {
     const { host, page } = await open(false);
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
     const main = host.start();
@@ -36,13 +36,16 @@ describe('the built app', () => {
     const mapped = async (pid: number): Promise<string> => readFile(`/proc/${pid}/maps`, 'utf8');
     const mainMaps = await mapped(main.child.pid ?? 0);
     expect(mainMaps).not.toMatch(/better_sqlite3\.node/);
-    expect(mainMaps).not.toMatch(/keytar\.node/);
+    expect(mainMaps).not.toMatch(/keyring\.[\w-]+\.node/);
     await host.engine.getStatus(); // the engine has opened its keychain and mirror by now
     await host.signIn();
     await until('SQLite in the engine process', async () =>
       /better_sqlite3\.node/.test(await mapped(engines[0]?.pid ?? 0)),
     );
-    expect(await mapped(main.child.pid ?? 0)).not.toMatch(/better_sqlite3\.node/);
+    expect(await mapped(engines[0]?.pid ?? 0)).toMatch(/keyring\.[\w-]+\.node/);
+    expect(await mapped(main.child.pid ?? 0)).not.toMatch(
+      /better_sqlite3\.node|keyring\.[\w-]+\.node/,
+    );
   });
 
   it('an edit typed before the editor saw a merge keeps both changes, through the real bridge', async () => {

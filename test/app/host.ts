@@ -1,9 +1,10 @@
-import { readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   callChannel,
+  DROP_CHANNEL,
   type BridgeCallName,
   type BridgeCalls,
   type BridgeEventName,
@@ -18,7 +19,7 @@ import {
   type WorldAccount,
 } from '../support/sandbox-client';
 import { Engine } from '../../src/core/engine';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
 import { ROOT } from './build';
 import { preloadScript, type StandInPageGlobals } from './page-preload';
@@ -186,7 +187,7 @@ export class AppHost {
     if (this.app) throw new Error('the app is already running');
     const engine = new Engine({
       dataDir: join(this.dataDir, 'userData', 'data'),
-      secrets: new KeytarSecretStore(),
+      secrets: new KeychainSecretStore(),
       autoStart: false,
       budgetLimit: 1_000_000_000,
       syncConcurrency: 8,
@@ -313,50 +314,52 @@ export class AppHost {
   }
 
   /**
-   * Drops files on a target the way a user drags them from the file manager: dragenter, dragover
-   * and drop with a DataTransfer of File objects, at a point inside the target (default: near its
-   * bottom-left, past the last line of text). The stand-in's `webUtils.getPathForFile` knows
-   * each File's path, as Electron does for a real drop.
+   * Drops files from disk on a target the way a user drags them from the file manager: the
+   * browser's own drag events (trusted, through the DevTools protocol), with File objects Chromium
+   * reads from disk, at a point inside the target (default: near its bottom-left, past the last
+   * line of text). `bytes`, when given, is written to the file first. The type is the one Chromium
+   * gives the file's name, as in a real drop (`type` is only said for the reader). The stand-in's
+   * `webUtils.getPathForFile` knows each dropped File's path, as Electron does.
    */
   async dropFiles(
     target: Locator,
-    files: { path: string; bytes: string; type?: string }[],
+    files: { path: string; bytes?: string; type?: string }[],
     at?: { x: number; y: number },
   ): Promise<void> {
+    for (const f of files) if (f.bytes !== undefined) await writeFile(f.path, f.bytes);
+    const onDisk = await Promise.all(
+      files.map(async (f) => {
+        const info = await stat(f.path);
+        return {
+          name: basename(f.path),
+          size: info.size,
+          lastModified: Math.trunc(info.mtimeMs),
+          path: f.path,
+        };
+      }),
+    );
+    const page = target.page();
+    await page.evaluate((list) => {
+      (globalThis as unknown as StandInPageGlobals).__standInDropped.push(...list);
+    }, onDisk);
+    await target.scrollIntoViewIfNeeded();
     const box = await target.boundingBox();
     if (!box) throw new Error('drop target is not visible');
     const point = at ?? { x: 24, y: box.height - 12 };
-    const dataTransfer = await target.page().evaluateHandle(
-      (list) => {
-        const g = globalThis as unknown as StandInPageGlobals & {
-          DataTransfer: new () => { items: { add(file: object): unknown } };
-          File: new (parts: string[], name: string, options: { type: string }) => object;
-        };
-        const transfer = new g.DataTransfer();
-        for (const f of list) {
-          const file = new g.File([f.bytes], f.name, { type: f.type });
-          g.__standInFiles.set(file, f.path);
-          transfer.items.add(file);
-        }
-        return transfer;
-      },
-      files.map((f) => ({
-        name: basename(f.path),
-        path: f.path,
-        bytes: f.bytes,
-        type: f.type ?? '',
-      })),
-    );
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      await target.dispatchEvent(type, {
-        dataTransfer,
-        clientX: box.x + point.x,
-        clientY: box.y + point.y,
-        bubbles: true,
-        cancelable: true,
-      });
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      const data = { items: [], files: files.map((f) => f.path), dragOperationsMask: 1 };
+      for (const type of ['dragEnter', 'dragOver', 'drop']) {
+        await cdp.send('Input.dispatchDragEvent', {
+          type: type as 'dragEnter' | 'dragOver' | 'drop',
+          x: box.x + point.x,
+          y: box.y + point.y,
+          data,
+        });
+      }
+    } finally {
+      await cdp.detach();
     }
-    await dataTransfer.dispose();
   }
 
   /** Clicks OS notification `index` (default: the last shown). */
@@ -430,6 +433,8 @@ export class AppHost {
       async (source, channel: string, args: unknown[]) => {
         const name = channel.replace(/^bridge:call:/, '');
         if (name !== channel) this.calls.push({ name, args: redact(name, args) });
+        // The preload asking main for a dropped file's token (the path is not recorded).
+        if (channel === DROP_CHANNEL) this.calls.push({ name: 'tokenForFile', args: [] });
         return app.invoke(win.id, channel, args, {
           url: source.frame.url(),
           parent: source.frame.parentFrame() !== null,

@@ -13,8 +13,10 @@
 export interface StandInPageGlobals {
   __electronInvoke(channel: string, args: unknown[]): Promise<unknown>;
   __electronEmit(channel: string, args: unknown[]): void;
-  /** Files created by a test's drop, mapped to their path on disk (webUtils.getPathForFile). */
+  /** Files a page script made, given a path by a drill that plays a page able to forge one. */
   __standInFiles: WeakMap<object, string>;
+  /** Files on disk a test dropped (`AppHost.dropFiles`): name, size, modification time, path. */
+  __standInDropped: { name: string; size: number; lastModified: number; path: string }[];
   /** The XSS canary: set by any payload that manages to run. */
   __pwned?: unknown;
 }
@@ -25,6 +27,7 @@ export function preloadScript(preloadSource: string): string {
   const g = globalThis;
   const listeners = new Map();
   const files = new WeakMap();
+  const dropped = [];
   const define = (name, value) =>
     Object.defineProperty(g, name, { value, writable: false, configurable: false });
   const electron = {
@@ -48,13 +51,21 @@ export function preloadScript(preloadSource: string): string {
       },
     },
     webUtils: {
+      // Electron knows the path of every File Chromium read from disk; Chromium here does not
+      // say it, so a dropped File is matched to the file the test dropped by name, size and
+      // modification time (a File a script makes is stamped with the time it was made).
       getPathForFile(file) {
         if (!(file instanceof g.File)) throw new TypeError('getPathForFile expects a File');
-        return files.get(file) ?? '';
+        const onDisk = dropped.find(
+          (d) =>
+            d.name === file.name && d.size === file.size && d.lastModified === file.lastModified,
+        );
+        return files.get(file) ?? onDisk?.path ?? '';
       },
     },
   };
   define('__standInFiles', files);
+  define('__standInDropped', dropped);
   define('__electronEmit', (channel, args) => {
     for (const listener of [...(listeners.get(channel) ?? [])]) {
       try {

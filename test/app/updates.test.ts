@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { until } from '../renderer/support/ui';
 import { buildApp } from './build';
@@ -37,7 +37,7 @@ describe.runIf(process.platform === 'linux')('updates through the built app', ()
       const account = await host.engine.getAccount().catch(() => null);
       await host.close();
       // A test that quit the app itself left the key in the keychain.
-      if (account) await new KeytarSecretStore().delete(account.serverUrl).catch(() => undefined);
+      if (account) await new KeychainSecretStore().delete(account.serverUrl).catch(() => undefined);
     }
     host = undefined;
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));

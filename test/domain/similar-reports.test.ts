@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameAsset, significantWords, similarity } from '../../src/core/domain/similar-reports';
+import { rankSimilar, sameAsset, significantWords } from '../../src/core/domain/similar-reports';
 
 describe('duplicate hint scoring', () => {
   it('keeps the words worth matching', () => {
@@ -19,20 +19,59 @@ describe('duplicate hint scoring', () => {
     expect(sameAsset('https://shop.example.com', 'https://api.example.com')).toBe(false);
   });
 
-  it('calls close the same asset or half of the title words', () => {
-    const draft = { asset: 'https://shop.example.com/cart', titleWords: 4 };
-    expect(
-      similarity(draft, { id: 'a', asset: 'shop.example.com', titleWordsMatched: 0 })?.reasons,
-    ).toEqual(['same asset']);
-    expect(
-      similarity(draft, { id: 'b', asset: 'other.example.com', titleWordsMatched: 2 })?.reasons,
-    ).toEqual(['similar title (2 of 4 words)']);
-    expect(
-      similarity(draft, { id: 'c', asset: 'other.example.com', titleWordsMatched: 1 }),
-    ).toBeNull();
-    expect(
-      similarity({ asset: '', titleWords: 1 }, { id: 'd', asset: '', titleWordsMatched: 1 })
-        ?.reasons,
-    ).toEqual(['similar title (1 of 1 words)']);
+  it('leaves URL and domain parts out of the words', () => {
+    expect(significantWords('XSS on https://www.shop.example.com/search.php')).toEqual([
+      'example',
+      'search',
+      'shop',
+      'xss',
+    ]);
+  });
+
+  const host = 'https://shop.example.com/';
+  const mine = [
+    { id: 'idor', title: 'IDOR on /api/orders exposes other customers orders', asset: host },
+    { id: 'xss', title: 'Stored XSS in product review body', asset: host },
+    { id: 'csrf', title: 'CSRF on email change form', asset: host },
+    { id: 'redirect', title: 'Open redirect via returnTo parameter on login', asset: host },
+    { id: 'ssrf', title: 'SSRF in image import fetches internal metadata', asset: host },
+    { id: 'cors', title: 'Misconfigured CORS allows any origin with credentials', asset: host },
+  ];
+
+  it('another bug on the same host is no duplicate; a reworded one is, first', () => {
+    const unrelated = rankSimilar(
+      { title: 'Rate limit missing on password reset', asset: 'https://shop.example.com/reset' },
+      mine,
+    );
+    expect(unrelated).toEqual([]);
+    const reworded = rankSimilar(
+      { title: 'Orders of other customers readable through /api/orders (IDOR)', asset: host },
+      mine,
+    );
+    expect(reworded.map((r) => r.id)).toEqual(['idor']);
+    expect(reworded[0]?.reasons).toEqual([
+      'same asset',
+      expect.stringMatching(
+        /^shares "customers", "orders", "other", "idor", "api" \(\d+% of the title\)$/,
+      ),
+    ]);
+  });
+
+  it('a title with every word of an existing report ranks above partial matches', () => {
+    const partial = Array.from({ length: 10 }, (_, i) => ({
+      id: `p${i}`,
+      title: `Stored XSS in product review note ${i}`,
+      asset: host,
+    }));
+    const exact = {
+      id: 'exact',
+      title: 'Stored XSS product review title',
+      asset: 'other.example.org',
+    };
+    const ranked = rankSimilar({ title: 'Stored XSS product review title', asset: host }, [
+      ...partial,
+      exact,
+    ]);
+    expect(ranked[0]?.id).toBe('exact');
   });
 });

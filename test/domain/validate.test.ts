@@ -63,16 +63,17 @@ describe('validateReportInput', () => {
   });
 
   it.each([
-    ['title', 180],
-    ['asset', 1000],
-    ['description', 30000],
-  ] as const)('%s allows %d characters and not one more', (field, max) => {
-    expect(validateReportInput({ ...valid, [field]: 'x'.repeat(max) })).toEqual([]);
-    const issues = validateReportInput({ ...valid, [field]: 'x'.repeat(max + 1) });
-    expect(issues).toEqual([
-      { field, message: `${field} is too long: ${max + 1} characters, at most ${max}` },
-    ]);
-  });
+    ['title', 180, 'Title is too long (181 of 180 characters)'],
+    ['asset', 1000, 'Asset is too long (1,001 of 1,000 characters)'],
+    ['description', 30000, 'Description is too long (30,001 of 30,000 characters)'],
+  ] as const)(
+    '%s allows %d characters and not one more, and says so in words',
+    (field, max, words) => {
+      expect(validateReportInput({ ...valid, [field]: 'x'.repeat(max) })).toEqual([]);
+      const issues = validateReportInput({ ...valid, [field]: 'x'.repeat(max + 1) });
+      expect(issues).toEqual([{ field, message: words }]);
+    },
+  );
 
   it('counts an emoji as one character', () => {
     expect(validateReportInput({ ...valid, title: '😀'.repeat(180) })).toEqual([]);
@@ -87,7 +88,7 @@ describe('validateReportInput', () => {
     const issues = validateReportInput({ ...valid, cvss_vector: 'CVSS:3.1/AV:N' });
     expect(issues).toHaveLength(1);
     expect(issues[0]?.field).toBe('cvss_vector');
-    expect(issues[0]?.message).toMatch(/^cvss_vector .*missing metric AC/);
+    expect(issues[0]?.message).toMatch(/^CVSS vector .*missing metric AC/);
   });
 
   it('rejects a cvss_vector over 100 characters', () => {
@@ -96,7 +97,7 @@ describe('validateReportInput', () => {
       cvss_vector: `${valid.cvss_vector}/${'x'.repeat(60)}`,
     });
     expect(issues).toEqual([
-      { field: 'cvss_vector', message: expect.stringContaining('at most 100') as string },
+      { field: 'cvss_vector', message: 'CVSS vector is too long (105 of 100 characters)' },
     ]);
   });
 
@@ -114,11 +115,11 @@ describe('validateReportInput', () => {
 
   it('reports every missing required field by name', () => {
     expect(validateReportInput({})).toEqual([
-      { field: 'program_id', message: 'program_id is required' },
-      { field: 'title', message: 'title is required' },
-      { field: 'asset', message: 'asset is required' },
-      { field: 'description', message: 'description is required' },
-      { field: 'revision', message: 'revision is required' },
+      { field: 'program_id', message: 'Program id is required' },
+      { field: 'title', message: 'Title is required' },
+      { field: 'asset', message: 'Asset is required' },
+      { field: 'description', message: 'Description is required' },
+      { field: 'revision', message: 'Revision is required' },
     ]);
   });
 
@@ -128,7 +129,7 @@ describe('validateReportInput', () => {
 
   it('rejects unknown fields', () => {
     expect(validateReportInput({ ...valid, status: 'draft' })).toEqual([
-      { field: 'status', message: 'status is not a field of a report' },
+      { field: 'status', message: '“status” is not a field of a report' },
     ]);
   });
 
@@ -136,7 +137,7 @@ describe('validateReportInput', () => {
     expect(fields(body)).toEqual(['body']);
   });
 
-  it('every message starts with the field name', () => {
+  it('every message starts with the field, in words', () => {
     const issues = validateReportInput({
       program_id: 'X',
       title: 'x'.repeat(181),
@@ -147,7 +148,16 @@ describe('validateReportInput', () => {
       extra: 1,
     });
     expect(issues).toHaveLength(7);
-    for (const issue of issues) expect(issue.message.startsWith(issue.field)).toBe(true);
+    expect(issues.map((i) => i.message.split(' ')[0])).toEqual([
+      'Program',
+      'Title',
+      'Asset',
+      'Description',
+      'CVSS',
+      'Revision',
+      '“extra”',
+    ]);
+    for (const issue of issues) expect(issue.message).not.toMatch(/^[a-z]+_[a-z]+\b/);
   });
 });
 
@@ -176,7 +186,7 @@ describe('validateFileName / validateFile', () => {
   it('names the problem', () => {
     expect(validateFileName('a/b')[0]?.message).toContain('folder separator');
     expect(validateFileName('a\u0001')[0]?.message).toContain('control character');
-    expect(validateFileName('')[0]?.message).toBe('name is empty');
+    expect(validateFileName('')[0]?.message).toBe('File name is empty');
   });
 
   it('reports a control character once', () => {
@@ -196,7 +206,7 @@ describe('validateFileName / validateFile', () => {
 
   it('an empty file says so', () => {
     expect(validateFile({ name: 'a', size: 0 })).toEqual([
-      { field: 'size', message: 'size is 0: the file is empty' },
+      { field: 'size', message: 'File size is 0: the file is empty' },
     ]);
   });
 
@@ -219,14 +229,16 @@ describe('validateMessage', () => {
 
   it('needs a body or a file', () => {
     expect(validateMessage({})).toEqual([
-      { field: 'body', message: 'body is empty: write a message or attach a file' },
+      { field: 'body', message: 'Message body is empty: write a message or attach a file' },
     ]);
     expect(validateMessage({ body: '  \n', files: [] }).map((i) => i.field)).toEqual(['body']);
   });
 
   it('allows 12000 characters', () => {
     expect(validateMessage({ body: '😀'.repeat(12000) })).toEqual([]);
-    expect(validateMessage({ body: 'x'.repeat(12001) }).map((i) => i.field)).toEqual(['body']);
+    expect(validateMessage({ body: 'x'.repeat(12001) })).toEqual([
+      { field: 'body', message: 'Message body is too long (12,001 of 12,000 characters)' },
+    ]);
   });
 
   it('allows 10 files and not 11', () => {
@@ -235,15 +247,17 @@ describe('validateMessage', () => {
       (_, i) => `6fa459ea-ee8a-4ca4-894e-db77e16035${String(i).padStart(2, '0')}`,
     );
     expect(validateMessage({ files: ids.slice(0, 10) })).toEqual([]);
-    expect(validateMessage({ files: ids }).map((i) => i.field)).toEqual(['files']);
+    expect(validateMessage({ files: ids })).toEqual([
+      { field: 'files', message: 'A message takes at most 10 files, not 11' },
+    ]);
   });
 
   it('file ids must be UUIDv4 and distinct', () => {
     expect(validateMessage({ files: ['nope'] }).map((i) => i.message)).toEqual([
-      'files must hold UUIDv4 ids',
+      'Message files must be given by their ids (UUIDv4)',
     ]);
     expect(validateMessage({ files: [UUID, UUID] }).map((i) => i.message)).toEqual([
-      'files lists the same id more than once',
+      'Message files list the same file more than once',
     ]);
   });
 

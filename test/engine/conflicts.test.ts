@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
 import { Engine } from '../../src/core/engine';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import type { DraftContent } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION, FAST_RETRY, openHarness, type Harness } from './harness';
@@ -138,7 +138,7 @@ describe('engine: revision conflicts with a second client', () => {
     const otherDir = await mkdtemp(join(tmpdir(), 'engine-second-'));
     const second = new Engine({
       dataDir: otherDir,
-      secrets: new KeytarSecretStore(),
+      secrets: new KeychainSecretStore(),
       retry: FAST_RETRY,
       cadences: { afterActionMs: 60_000 },
     });
@@ -189,7 +189,7 @@ describe('engine: revision conflicts with a second client', () => {
     const otherDir = await mkdtemp(join(tmpdir(), 'engine-lost-'));
     const engine = new Engine({
       dataDir: otherDir,
-      secrets: new KeytarSecretStore(),
+      secrets: new KeychainSecretStore(),
       retry: FAST_RETRY,
       cadences: { afterActionMs: 60_000 },
       fetch: losingFetch,

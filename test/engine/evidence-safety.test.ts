@@ -181,7 +181,8 @@ describe('evidence that never leaks', () => {
     );
     expect(item).toMatchObject({
       ok: true,
-      detail: 'EXIF, GPS and XMP metadata removed from 1 image.',
+      detail:
+        'EXIF, GPS, XMP, IPTC, comments and thumbnails removed from 1 image; orientation kept.',
     });
   });
 
@@ -248,7 +249,7 @@ describe('evidence that never leaks', () => {
     await x.engine.session.syncNow(['reports']);
     const similar = await x.engine.findSimilarReports(current);
     expect(similar.map((s) => [s.id, s.status, s.reasons])).toEqual([
-      [first, 'triaging', ['similar title (3 of 5 words)']],
+      [first, 'triaging', ['shares "details", "order", "idor" (43% of the title)']],
     ]);
 
     await x.sandbox.act(first, { actor: 'founder', status: 'accepted', message: 'Valid.' });

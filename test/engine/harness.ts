@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, type EngineOptions } from '../../src/core/engine';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge/contract';
 import {
   openSandbox,
@@ -45,7 +45,7 @@ export async function openHarness(
   const make = (): Engine => {
     const engine = new Engine({
       dataDir,
-      secrets: new KeytarSecretStore(),
+      secrets: new KeychainSecretStore(),
       retry: FAST_RETRY,
       // The scheduler's own timers stay slow: tests call syncNow to be deterministic.
       cadences: { afterActionMs: 60_000 },

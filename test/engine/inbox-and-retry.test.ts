@@ -25,7 +25,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
     return draft.reportId;
   }
 
-  it('counts unread triage messages and needs_info until the researcher opens the thread', async () => {
+  it('counts unread triage messages until the thread is opened, and needs_info until it is answered', async () => {
     h = await openHarness();
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
@@ -46,10 +46,24 @@ describe('engine: inbox, Sync now, parked changes', () => {
     await x.engine.syncNow();
     expect((await x.engine.getStatus()).inbox).toHaveLength(1);
 
+    // Reading the question does not answer it: it keeps waiting, its message is read.
     await x.engine.markThreadRead(id);
+    status = await x.engine.getStatus();
+    expect(status.inbox).toEqual([
+      expect.objectContaining({ reportId: id, unread: 0, needsInfo: true }),
+    ]);
+    expect([status.unread, status.needsAction]).toEqual([0, 1]);
+    await x.engine.syncNow();
+    expect((await x.engine.getStatus()).needsAction).toBe(1);
+
+    // A reply answers it, already while it waits to be sent.
+    await x.engine.postMessage(id, { body: 'Firefox 140 on Linux.', filePaths: [] });
     status = await x.engine.getStatus();
     expect(status.inbox).toEqual([]);
     expect([status.unread, status.needsAction]).toEqual([0, 0]);
+    await x.engine.session.drain();
+    await x.engine.syncNow();
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
 
     // The program team writes while the report is in triage: unread again, no question.
     await x.sandbox.act(id, { actor: 'founder', status: 'human_review', message: 'Looking.' });

@@ -162,7 +162,7 @@ describe('engine: full researcher journey', () => {
 
   it('sign-out deletes the key from the keychain', async () => {
     await h.engine.signOut();
-    const { KeytarSecretStore } = await import('../../src/core/secrets');
-    expect(await new KeytarSecretStore().get(h.sandbox.url)).toBeNull();
+    const { KeychainSecretStore } = await import('../../src/core/secrets');
+    expect(await new KeychainSecretStore().get(h.sandbox.url)).toBeNull();
   });
 });

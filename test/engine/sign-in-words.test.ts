@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import { FAST_RETRY } from './fast-retry';
 
 /** A port nothing listens on. */
@@ -18,7 +18,7 @@ async function closedPort(): Promise<number> {
 
 it('first run without a connection: says what to check, not that work is kept (there is none)', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'engine-sign-in-'));
-  const engine = new Engine({ dataDir, secrets: new KeytarSecretStore(), retry: FAST_RETRY });
+  const engine = new Engine({ dataDir, secrets: new KeychainSecretStore(), retry: FAST_RETRY });
   try {
     const error = await engine
       .connect({

@@ -20,7 +20,7 @@ describe('HTTP evidence import', () => {
     expect(first?.request.headers.map(([n]) => n)).not.toContain(':authority');
     expect(first?.request.body).toBe('{"qty":-1}');
     expect(first?.response?.startLine).toBe('HTTP/2 200 OK');
-    expect(second?.response?.body).toBe('[binary body: 4 bytes of image/png]');
+    expect(second?.response?.body).toBe('[binary body: 4 bytes of image/png, not shown]');
   });
 
   it('reads a Burp Suite XML export, base64 and plain items alike', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
-import { isTextEvidence } from '../../src/core/evidence/secret-scan/text-files';
+import { looksLikeText } from '../../src/core/evidence/secret-scan/file-scan';
 import { fakeJwt, fakeSecrets, fakeServiceKey, randomFrom } from '../support/fake-secrets';
 
 const ownKey = fakeServiceKey();
@@ -81,21 +81,19 @@ describe('secret scan', () => {
     expect(a.fingerprint).not.toContain(jwt.slice(0, 10));
   });
 
-  it('knows the text evidence types', () => {
-    for (const name of [
-      'a.txt',
-      'b.LOG',
-      'c.json',
-      'd.har',
-      'e.xml',
-      'f.http',
-      'g.csv',
-      'h.md',
-      'i.html',
-    ])
-      expect(isTextEvidence(name)).toBe(true);
-    for (const name of ['a.png', 'b.pdf', 'txt', 'archive.zip'])
-      expect(isTextEvidence(name)).toBe(false);
+  it('knows text by its content, not its name', () => {
+    const pem = Buffer.from('-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\n');
+    const env = Buffer.from('DATABASE_URL=postgres://app:s3cr3t@db/app\nDEBUG=1\n');
+    const utf8 = Buffer.from('Rückmeldung: 東京 ✓\n'.repeat(5000));
+    expect(looksLikeText(pem)).toBe(true);
+    expect(looksLikeText(env)).toBe(true);
+    // A multi-byte character cut by the 64 KiB sample is still text.
+    expect(looksLikeText(utf8)).toBe(true);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    expect(looksLikeText(png)).toBe(false);
+    expect(looksLikeText(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]))).toBe(false);
+    expect(looksLikeText(Buffer.from([0xc3, 0x28, 0x41]))).toBe(false);
+    expect(looksLikeText(Buffer.alloc(0))).toBe(false);
   });
 
   it('never throws, and its findings lie inside the text and redact cleanly', async () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
 import { serveEngine } from '../../src/core/host/engine-host';
 import type { FromEngine, ToEngine } from '../../src/core/host/protocol';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 
 /**
  * The engine process's side of the protocol with a real engine (signed out, in a temporary
@@ -22,7 +22,7 @@ function served() {
     (options) => {
       engine = new Engine({
         dataDir: options.dataDir,
-        secrets: new KeytarSecretStore(),
+        secrets: new KeychainSecretStore(),
         autoStart: false,
       });
       return engine;

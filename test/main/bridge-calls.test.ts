@@ -37,6 +37,7 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     connectSandbox: [],
     connect: [{ serverUrl: 'https://bugs.example.com', apiKey: `sbx_${'k'.repeat(43)}` }],
     signOut: [],
+    startFresh: [],
     getStatus: [],
     syncNow: [],
     resyncEverything: [],

@@ -78,6 +78,7 @@ describe('engine events in the log', () => {
       unsent: 0,
       held: 0,
       needsAction: 0,
+      storage: { diskFull: false, recovered: null, newerData: null },
       unread: 0,
       inbox: [],
       budget: { used: 1, limit: 60 },
@@ -276,6 +277,7 @@ describe('the diagnostics bundle', () => {
         },
       ],
       budget: { used: 3, limit: 120 },
+      storage: { diskFull: false, recovered: null, newerData: null },
       lastError: {
         status: 500,
         code: 'internal_error',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import { startSandbox } from '../../src/sandbox';
 import { demoAccount, fetchWorldAccounts, SandboxAccount } from '../../src/main/sandbox-account';
 
@@ -14,7 +14,10 @@ let userData: string;
 const open: { engine: Engine; sandbox: SandboxAccount }[] = [];
 
 function boot(): { engine: Engine; sandbox: SandboxAccount } {
-  const engine = new Engine({ dataDir: join(userData, 'data'), secrets: new KeytarSecretStore() });
+  const engine = new Engine({
+    dataDir: join(userData, 'data'),
+    secrets: new KeychainSecretStore(),
+  });
   const sandbox = new SandboxAccount({
     engine,
     dataDir: join(userData, 'sandbox'),

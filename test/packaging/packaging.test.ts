@@ -3,7 +3,16 @@
 // electron-builder's own file pipeline, (2) scanned with Electronegativity, and (3) the
 // electron-builder configuration is checked for fuses, targets, names and unpacking.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,6 +68,9 @@ afterAll(async () => {
   if (stage) await rm(stage, { recursive: true, force: true });
 });
 
+/** The keychain binding's prebuilt package: npm installs only the one of this OS and arch. */
+const installedBindings = await readdir(join(projectDir, 'node_modules/@napi-rs'));
+const keyringBinding = `@napi-rs/${installedBindings.find((name) => name.startsWith('keyring-'))}`;
 function topLevelPackage(file: string): string | null {
   const parts = file.split('/');
   if (parts[0] !== 'node_modules' || !parts[1]) return null;
@@ -101,7 +113,8 @@ describe('app.asar as electron-builder packs it', () => {
 
   it('holds the production dependencies the main process loads, and no development dependency', async () => {
     const shipped = new Set(packed.files.map(topLevelPackage).filter((name) => name !== null));
-    for (const name of ['better-sqlite3', 'keytar']) expect(shipped).toContain(name);
+    for (const name of ['better-sqlite3', '@napi-rs/keyring', keyringBinding])
+      expect(shipped).toContain(name);
     // A devDependency may legitimately ship when a production package needs it too
     // (@types/mdast); the tools themselves must not.
     for (const tool of [
@@ -111,6 +124,7 @@ describe('app.asar as electron-builder packs it', () => {
       'vite',
       'vitest',
       'typescript',
+      'keytar', // read only by the test of the move from keytar to @napi-rs/keyring
     ]) {
       expect(pkg.devDependencies).toHaveProperty([tool]);
       expect(shipped.has(tool)).toBe(false);
@@ -131,7 +145,9 @@ describe('app.asar as electron-builder packs it', () => {
     expect(addons).toEqual(
       expect.arrayContaining([
         'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
-        'node_modules/keytar/build/Release/keytar.node',
+        expect.stringMatching(
+          new RegExp(`^node_modules/${keyringBinding}/keyring\\.[\\w-]+\\.node$`),
+        ),
       ]),
     );
     for (const addon of addons) expect(packed.unpacked).toContain(addon);
@@ -268,6 +284,41 @@ describe('electron-builder configuration', () => {
 });
 
 describe('release workflow', () => {
+  it('starts each OS’s packaged app with real Electron after packaging; no app fails there', async () => {
+    const { parse } = await import('yaml');
+    const text = await readFile(join(projectDir, '.github', 'workflows', 'release.yml'), 'utf8');
+    const workflow = parse(text) as {
+      jobs: Record<string, { steps: { name?: string; run?: string; if?: string }[] }>;
+    };
+    const [job] = Object.values(workflow.jobs);
+    if (!job) throw new Error('no job');
+    const runs = job.steps.map((step) => step.run ?? '');
+    const dist = runs.findIndex((run) => run.includes('npm run dist -- --publish never'));
+    const smoke = job.steps.findIndex((step) => step.run?.includes('npm run smoke -- --require'));
+    expect(dist).toBeGreaterThanOrEqual(0);
+    expect(smoke).toBeGreaterThan(dist);
+    expect(job.steps[smoke]?.if).toBeUndefined();
+    expect(runs[smoke]).toMatch(/xvfb-run -a npm run smoke -- --require/);
+  });
+
+  it('the smoke test without a packaged app is skipped, never passed, and fails when required', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'bounty-desk-no-dist-'));
+    try {
+      const env = { ...process.env, SMOKE_DIST: empty };
+      const smoke = join(projectDir, 'scripts', 'smoke.ts');
+      const skipped = await run(process.execPath, ['--import', 'tsx', smoke], { env });
+      expect(skipped.stdout).toMatch(/^smoke: no packaged app at .*: skipped, not passed$/m);
+      expect(skipped.stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 1 skipped');
+      const required = await run(process.execPath, ['--import', 'tsx', smoke, '--require'], {
+        env,
+      }).catch((error: unknown) => error as { code: number; stdout: string });
+      expect(required).toMatchObject({ code: 1 });
+      expect(required.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it('builds and tests on the three OSes, uploads installers, publishes only behind the switch', async () => {
     const { parse } = await import('yaml');
     const text = await readFile(join(projectDir, '.github', 'workflows', 'release.yml'), 'utf8');

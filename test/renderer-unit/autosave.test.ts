@@ -53,6 +53,48 @@ describe('draft autosave', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
+  it('a save the full disk refused is tried again by itself, said once, until it lands', async () => {
+    let refusals = 3;
+    const landed: DraftContent[] = [];
+    const { autosave, errors } = setup({
+      save: async (content) => {
+        if (refusals-- > 0) {
+          throw Object.assign(new Error('Your disk is full: This change could not be saved yet.'), {
+            code: 'disk_full',
+          });
+        }
+        landed.push(content);
+        return view(content);
+      },
+    });
+    autosave.setField('title', 'Open redirect on login (typed while the disk was full)');
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(autosave.snapshot.saveState).toBe('waiting');
+    expect(autosave.unsaved).toBe(true);
+    // No keystroke: the retries (1 s, 2 s, 4 s) carry it.
+    await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000);
+    expect(landed.map((c) => c.title)).toEqual([
+      'Open redirect on login (typed while the disk was full)',
+    ]);
+    expect(autosave.snapshot.saveState).toBe('saved');
+    expect(autosave.unsaved).toBe(false);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('any other refusal waits for the next edit, as before', async () => {
+    let calls = 0;
+    const { autosave } = setup({
+      save: async () => {
+        calls++;
+        throw Object.assign(new Error('title: too long'), { field: 'title' });
+      },
+    });
+    autosave.setField('title', 'x'.repeat(200));
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS + 30_000);
+    expect(calls).toBe(1);
+    expect(autosave.snapshot.saveState).toBe('error');
+  });
+
   it('saves once, the latest content, a moment after the last keystroke', async () => {
     const { autosave, editor, saves } = setup();
     autosave.setField('title', 'Open redirect on login');

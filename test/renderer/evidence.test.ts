@@ -7,7 +7,8 @@ import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
 import { expectNoText, expectText, goTo, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
-import { fakeJwt } from '../support/fake-secrets';
+import { fakeJwt, vendorShapes } from '../support/fake-secrets';
+import { realFile } from '../support/real-corpus';
 import { curlFixtures, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 
@@ -87,6 +88,48 @@ describe('renderer: evidence that never leaks', () => {
     expect((await apps.current?.app.guard.cspViolations()) ?? []).toEqual([]);
   });
 
+  it('credentials in files: the whole page never shows a value while the check lists them', async () => {
+    const { host, page } = await open();
+    const secrets = vendorShapes();
+    const har = JSON.parse(realFile('har', 'mitmproxy-chrome.har').toString()) as {
+      log: { entries: { request: { cookies: { name: string; value: string }[] } }[] };
+    };
+    const cookies = har.log.entries[2]?.request.cookies.map((c) => c.value) ?? [];
+    const id = await draft(host, {
+      title: 'Session leak',
+      asset: 'https://app.example.com',
+      description: COMPLETE,
+    });
+    await host.engine.attachFiles(id, [
+      {
+        file: await host.tokenFor(
+          await host.file('capture.har', realFile('har', 'mitmproxy-chrome.har')),
+        ),
+      },
+      {
+        file: await host.tokenFor(
+          await host.file('prod.env', secrets.map((s) => s.line).join('\n')),
+        ),
+      },
+    ]);
+    await goTo(page, `#/reports/${id}`);
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    await region
+      .getByRole('listitem', { name: /in capture\.har, entry 3, request cookie “SID”$/ })
+      .waitFor();
+    await region
+      .getByRole('listitem', { name: /in prod\.env, line \d+$/ })
+      .first()
+      .waitFor();
+    // Everything the page holds: text, attributes (tooltips, labels), the whole DOM.
+    const html = await page.content();
+    const text = await page.locator('body').innerText();
+    const values = [...secrets.map((s) => s.secret), ...cookies.filter((c) => c.length >= 12)];
+    const shown = values.filter((v) => html.includes(v) || text.includes(v));
+    console.log(`values on the page while the check is shown: ${shown.length}/${values.length}`);
+    expect(shown).toEqual([]);
+  });
+
   it('HTTP evidence: a pasted curl command and a dropped HAR become redacted code blocks', async () => {
     const { host, page } = await open();
     const s = fixtureSecrets();
@@ -133,6 +176,62 @@ describe('renderer: evidence that never leaks', () => {
     expect(sent.description).not.toContain(s.jwt);
     expect(sent.description).not.toContain(s.cookie);
     expect(sent.description).toContain('```http');
+  });
+
+  it('HTTP evidence that cannot be read: a message says what and where, and nothing is lost', async () => {
+    const { host, page } = await open();
+    const s = fixtureSecrets();
+    const id = await draft(host, {
+      title: 'Cart tampering',
+      asset: 'https://shop.example.com/',
+      description: COMPLETE,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    await editor.waitFor();
+    await editor.getByText('Steps to reproduce').first().click();
+    // A HAR cut short (a copy that stopped early): recognised, not readable.
+    const har = harFixture(s);
+    const cut = har.slice(0, Math.floor(har.length / 2));
+    await editor.evaluate((el, text) => {
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { setData(type: string, value: string): void };
+        ClipboardEvent: new (type: string, init: object) => object;
+      };
+      const data = new g.DataTransfer();
+      data.setData('text/plain', text);
+      (el as unknown as { dispatchEvent(e: object): boolean }).dispatchEvent(
+        new g.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, cut);
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not read' });
+    await expectText(
+      alert,
+      /Could not read the pasted HAR file: the JSON ends early \(the file looks cut\) at line \d+, column \d+\. It is kept in the description as text\./,
+    );
+    await expectText(editor, /Could not read this HAR file/);
+    await expectText(editor, /"creator"/);
+    // A Burp export cut inside an item, dropped as a file: kept as an evidence file.
+    const burp =
+      '<?xml version="1.0"?>\n<items burpVersion="2024.1">\n  <item>\n    <url><![CDATA[https://shop.example.com/]]></url>\n';
+    const path = await host.file('cut-export.xml', burp);
+    await host.dropFiles(editor, [{ path, bytes: burp, type: 'text/xml' }]);
+    await expectText(
+      alert,
+      /Could not read "cut-export\.xml" \(Burp Suite export\): the XML is broken at line \d+, column \d+/,
+    );
+    await expectText(alert, /It is kept as the evidence file cut-export\.xml\./);
+    const evidence = page.getByRole('list', { name: 'Evidence', exact: true });
+    await expectText(evidence, /cut-export\.xml/);
+    await until(
+      'sent',
+      async () =>
+        (await server(host, id).catch(() => null))?.description.includes(
+          'Could not read this HAR',
+        ) === true,
+      20_000,
+    );
+    expect((await server(host, id)).description).not.toContain(s.jwt);
   });
 
   it('scope: the asset shows the scope line it matches, or warns', async () => {
@@ -206,7 +305,7 @@ describe('renderer: evidence that never leaks', () => {
     const similar = page.getByRole('list', { name: 'Similar reports', exact: true });
     await expectText(
       similar,
-      /IDOR on order details endpoint Triaging — same asset; similar title \(3 of 3 words\)/,
+      /IDOR on order details endpoint Triaging — same asset; shares "details", "order", "idor" \(88% of the title\)/,
     );
     expect(await similar.getByRole('listitem').count()).toBe(1);
     await similar
@@ -259,7 +358,7 @@ describe('renderer: evidence that never leaks', () => {
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await expectText(
       page.getByRole('list', { name: 'Checklist', exact: true }),
-      /Image metadata removed Passed — EXIF, GPS and XMP metadata removed from 1 image\./,
+      /Image metadata removed Passed — EXIF, GPS, XMP, IPTC, comments and thumbnails removed from 1 image; orientation kept\./,
     );
     await page.getByRole('button', { name: 'Submit report', exact: true }).click();
     const submission = page.getByRole('region', { name: 'Submission', exact: true });

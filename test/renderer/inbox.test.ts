@@ -6,9 +6,10 @@ import { AppHost } from '../app/host';
 import { connection, expectText, nav, until } from './support/ui';
 
 /**
- * needs_info is visible (issue 9): the question and the program team's messages are counted in
- * the navigation's Inbox and the status bar until the researcher opens the thread; a reload of
- * the report in the background reads nothing; the OS notification opens the thread.
+ * needs_info is visible (issue 9): the program team's messages are counted in the navigation's
+ * Inbox and the status bar until the researcher opens the thread, the question until they answer
+ * it (issue 22: reading it is not answering it); a reload of the report in the background reads
+ * nothing; the OS notification opens the thread.
  */
 describe('renderer: the inbox', () => {
   let suite: Suite;
@@ -47,7 +48,7 @@ describe('renderer: the inbox', () => {
     await suite?.close();
   });
 
-  it('counts a question and a message until the thread is opened, not when reloaded behind', async () => {
+  it('counts a message until the thread is opened and the question until it is answered, not when reloaded behind', async () => {
     await page.getByRole('heading', { name: TITLE, exact: true }).waitFor();
     // The researcher is elsewhere when the question comes.
     await nav(page, 'Programs').click();
@@ -74,12 +75,25 @@ describe('renderer: the inbox', () => {
     const messages = page.getByRole('region', { name: 'Messages', exact: true });
     await expectText(messages, /Which account id did you use\?/);
     await expectText(connection(page), /\b0 unread\b/);
+    // Read, not answered: the question still waits, in the status bar, the Inbox and after a sync.
+    await expectText(connection(page), /\b1 need your action\b/);
+    await expectText(inboxButton(), /Inbox\s*1\s*waiting/);
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the sync to finish', async () => !(await host.engine.getStatus()).syncing);
+    await expectText(connection(page), /\b1 need your action\b/);
+    await inboxButton().click();
+    await expectText(panel, /asks for more information/);
+    expect(await panel.innerText()).not.toMatch(/new message/);
+    await inboxButton().click();
+
+    // The answer clears it.
+    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('Account 42.');
+    await page.getByRole('button', { name: 'Send reply', exact: true }).click();
     await expectText(connection(page), /\b0 need your action\b/);
     await expectText(inboxButton(), /^Inbox$/);
   });
 
   it('the OS notification of a question opens its thread, which reads it', async () => {
-    await host.engine.postMessage(reportId, { body: 'Account 42.', files: [] });
     await host.settled();
     await nav(page, 'Reports').click();
     await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
@@ -99,8 +113,8 @@ describe('renderer: the inbox', () => {
       page.getByRole('region', { name: 'Messages', exact: true }),
       /And the second account\?/,
     );
-    await expectText(connection(page), /\b0 need your action\b/);
     await expectText(connection(page), /\b0 unread\b/);
+    await expectText(connection(page), /\b1 need your action\b/);
     expect(app.guard.pageErrors).toEqual([]);
   });
 });

@@ -109,6 +109,26 @@ describe('renderer: keyboard only', () => {
     await page.keyboard.type('Stored XSS in the profile name');
     await tabTo(page, 'the asset field', named('Asset'));
     await page.keyboard.type('https://playground.sandbox.test/profile');
+
+    // The CVSS calculator: every metric chosen with the keyboard; "Use this vector" writes it and
+    // gives the focus back to the button that opened the dialog.
+    await tabTo(page, '"CVSS calculator"', named('CVSS calculator'));
+    await page.keyboard.press('Enter');
+    const calculator = page.getByRole('dialog', { name: 'CVSS 3.1 calculator', exact: true });
+    await calculator.waitFor();
+    await until('focus on the first metric', async () => (await focused(page)).tag === 'input');
+    await page.keyboard.press('Space');
+    for (let metric = 1; metric < 8; metric++) {
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Space');
+    }
+    await tabTo(page, '"Use this vector"', named('Use this vector'));
+    await page.keyboard.press('Enter');
+    await calculator.waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'CVSS calculator' });
+    expect(
+      await page.getByRole('textbox', { name: 'CVSS vector', exact: true }).inputValue(),
+    ).toMatch(/^CVSS:3\.1\/AV:N\/AC:L\/PR:N\/UI:N\/S:U\/C:H\/I:H\/A:H$/);
     await tabTo(
       page,
       'the description',
@@ -143,6 +163,12 @@ describe('renderer: keyboard only', () => {
     await tabTo(page, '"Check and submit"', named('Check and submit'));
     await page.keyboard.press('Enter');
     const checklist = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await checklist.waitFor();
+    // Escape closes it, and the focus is back on the button that opened it.
+    await page.keyboard.press('Escape');
+    await checklist.waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Check and submit' });
+    await page.keyboard.press('Enter');
     await checklist.waitFor();
     await until('focus inside the checklist', () =>
       page.evaluate(

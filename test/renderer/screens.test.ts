@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/shared/api';
-import { KeytarSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
 import { useAppPerTest, type OpenOptions } from './support/app';
 import { caretAtEndOf, connection, expectNoText, expectText, goTo, nav, until } from './support/ui';
@@ -152,7 +152,7 @@ describe('renderer: screens', () => {
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
-    expect(await new KeytarSecretStore().get(host.sandbox.url)).toBeNull();
+    expect(await new KeychainSecretStore().get(host.sandbox.url)).toBeNull();
   });
 
   it('errors: a 500 shows an alert with its title, advice and request id', async () => {

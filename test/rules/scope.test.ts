@@ -92,6 +92,44 @@ describe('scope guard', () => {
     });
   }
 
+  it('reads scope lines as programs write them (issue 20)', () => {
+    const cases: [scope: string, asset: string, status: string][] = [
+      ['https://app.circle.com/*', 'https://app.circle.com/api/x', 'in-scope'],
+      ['https://app.circle.com/*', 'app.circle.com', 'in-scope'],
+      ['*.acme.example', 'app.acme.example', 'in-scope'],
+      ['eu.fs.viq.zebra.com/public-api', 'https://eu.fs.viq.zebra.com/public-api/v1', 'in-scope'],
+      ['eu.fs.viq.zebra.com/public-api', 'https://eu.fs.viq.zebra.com/admin', 'out-of-scope'],
+      ['*agrisync.com', 'https://www.agrisync.com/', 'in-scope'],
+      ['vcc-*.8x8.com', 'vcc-eu3.8x8.com', 'in-scope'],
+      ['vcc-*.8x8.com', 'www.8x8.com', 'out-of-scope'],
+      ['*.century21.*', 'https://www.century21.fr/', 'in-scope'],
+      ['*.century21.*', 'https://www.century21.com.evil-example.net/', 'out-of-scope'],
+      ['api-*.x.com', 'api-eu.x.com', 'in-scope'],
+      ['www.example.com.', 'https://www.example.com./login', 'in-scope'],
+      ['WWW.Example.COM', 'www.example.com', 'in-scope'],
+      ['2001:db8::/32', 'http://[2001:db8::1]/', 'in-scope'],
+      ['2001:db8::/32', '2001:db8:0:1::5', 'in-scope'],
+      ['2001:db8::/32', '2001:db9::1', 'out-of-scope'],
+      [
+        'https://itunes.apple.com/us/app/square-cash/id711923939',
+        'iOS app id711923939',
+        'in-scope',
+      ],
+      ['Android: com.squareup.cash', 'com.squareup.cash', 'in-scope'],
+      ['*.bücher.de', 'www.bücher.de', 'in-scope'],
+      ['*.bücher.de', 'https://shop.xn--bcher-kva.de/', 'in-scope'],
+      ['*.xn--bcher-kva.de', 'www.bücher.de', 'in-scope'],
+      ['*.bücher.de', 'cher.de', 'out-of-scope'],
+      ['api.example.com:8443', 'https://api.example.com:8443/v1', 'in-scope'],
+    ];
+    for (const [scope, asset, status] of cases)
+      expect(matchAsset(parseScope(`- ${scope}`, ''), asset).status, `${scope} / ${asset}`).toBe(
+        status,
+      );
+    // A bare app id is an app, not a host under the .cash top-level domain.
+    expect(extractTargets('com.squareup.cash')).toEqual([{ type: 'app', id: 'com.squareup.cash' }]);
+  });
+
   it('says nothing when the policy lists no targets', () => {
     const prose = parseScope('- web assets of Example\n- api assets', '- Denial of service');
     expect(matchAsset(prose, 'https://example.com')).toEqual({ status: 'unknown' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize } from '../../src/shared/rules/size';
+import { formatSize, formatSizes } from '../../src/shared/rules/size';
 import { validateFile } from '../../src/core/domain/validate';
 
 describe('sizes as a person reads them', () => {
@@ -18,5 +18,14 @@ describe('sizes as a person reads them', () => {
     const [issue] = validateFile({ name: 'capture.har', size: 12_345_678 });
     expect(issue?.message).toBe('is 11.8 MiB, over the limit of 10.0 MiB');
     expect(issue?.message).not.toMatch(/\d{5,}/);
+  });
+
+  it('a size just over the limit is written so that the two numbers differ', () => {
+    const limit = 10 * 1024 * 1024;
+    const [issue] = validateFile({ name: 'capture.har', size: limit + 1 });
+    expect(issue?.message).toBe(
+      'is 10,485,761 bytes, over the limit of 10,485,760 bytes (10.0 MiB)',
+    );
+    expect(formatSizes(limit, limit)).toEqual(['10.0 MiB', '10.0 MiB']);
   });
 });

@@ -24,7 +24,7 @@ describe('change counters', () => {
     expect(moved()).toBe(true);
     t.store.reports.upsertReports([{ ...report, status: 'needs_info', revision: 2 }]);
     expect(moved()).toBe(true);
-    t.store.reports.markNeedsInfoSeen(report.id);
+    t.store.reports.markNeedsInfoAnswered(report.id);
     expect(moved()).toBe(true);
     t.store.threads.start(report.id, 0);
     expect(moved()).toBe(true);

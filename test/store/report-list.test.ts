@@ -163,7 +163,7 @@ describe('the reports list, paged in SQL', () => {
       local_only: false,
     });
     expect(row(waiting.id)?.needs_info_unseen).toBe(true);
-    t.store.reports.markNeedsInfoSeen(waiting.id);
+    t.store.reports.markNeedsInfoAnswered(waiting.id);
     expect(row(waiting.id)?.needs_info_unseen).toBe(false);
 
     t.store.drafts.setContent(mirrored.id, 'acme-web', content('Local title'));

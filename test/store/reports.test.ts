@@ -208,7 +208,7 @@ describe('reports', () => {
     const report = makeReport({ status: 'needs_info', updated_at: iso(1) });
     t.store.reports.upsertReports([report]);
     expect(t.store.reports.listUnseenNeedsInfo()).toEqual([report.id]);
-    t.store.reports.markNeedsInfoSeen(report.id);
+    t.store.reports.markNeedsInfoAnswered(report.id);
     expect(t.store.reports.listUnseenNeedsInfo()).toEqual([]);
     const back = { ...report, status: 'triaging' as const, updated_at: iso(2) };
     t.store.reports.upsertReports([back]);

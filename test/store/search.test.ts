@@ -52,6 +52,26 @@ describe('search', () => {
     expect(best).toBeGreaterThan(next ?? Infinity);
   });
 
+  it('finds a report by a word only its asset holds, in the index and in a draft (issue 20)', () => {
+    const { xssTitle } = seed();
+    const withAsset = makeReport({
+      title: 'Open redirect',
+      description: 'plain text',
+      asset: 'https://legacy-gateway.shop.example.com/login',
+    });
+    t.store.reports.upsertReports([withAsset]);
+    expect(t.store.search.searchReports('legacy-gateway').map((h) => h.id)).toEqual([withAsset.id]);
+    t.store.drafts.setContent(xssTitle.id, 'shop', {
+      title: xssTitle.title,
+      asset: 'android app com.zebra.scanner',
+      description: 'plain text',
+      cvss_vector: '',
+    });
+    expect(t.store.reports.listReports({ search: 'zebra', limit: 50 }).map((r) => r.id)).toEqual([
+      xssTitle.id,
+    ]);
+  });
+
   it('finds reports through their thread and programs through their policy', () => {
     const { unrelated } = seed();
     t.store.messages.replaceThread(unrelated.id, [

@@ -3,7 +3,7 @@
  * committed file holds anything a secret scanner (ours or a code host's) would take for a live
  * key. Each kind maps to the `[REDACTED:<kind>]` the app writes for it.
  */
-import { generateKeyPairSync, randomInt } from 'node:crypto';
+import { generateKeyPairSync, randomInt, type KeyExportOptions } from 'node:crypto';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
@@ -117,4 +117,101 @@ export function fakeSecrets(ownKey = fakeServiceKey()): FakeSecret[] {
       name: 'GCP service account key',
     },
   ];
+}
+
+/** A throwaway private key of each kind researchers meet, as PEM (made now). */
+export function fakePrivateKeys(): { name: string; pem: string }[] {
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+  const ed = generateKeyPairSync('ed25519').privateKey;
+  const pem = (key: typeof ec, options: KeyExportOptions<'pem'>): string =>
+    String(key.export(options)).trim();
+  return [
+    { name: 'EC (SEC1)', pem: pem(ec, { type: 'sec1', format: 'pem' }) },
+    { name: 'EC (PKCS#8)', pem: pem(ec, { type: 'pkcs8', format: 'pem' }) },
+    { name: 'RSA (PKCS#1)', pem: pem(rsa, { type: 'pkcs1', format: 'pem' }) },
+    { name: 'RSA (PKCS#8)', pem: pem(rsa, { type: 'pkcs8', format: 'pem' }) },
+    { name: 'Ed25519 (PKCS#8)', pem: pem(ed, { type: 'pkcs8', format: 'pem' }) },
+    {
+      name: 'encrypted PKCS#8',
+      pem: pem(rsa, {
+        type: 'pkcs8',
+        format: 'pem',
+        cipher: 'aes-256-cbc',
+        passphrase: randomFrom(ALNUM, 12),
+      }),
+    },
+  ];
+}
+
+const HEX = '0123456789abcdef';
+const WORD = `${ALNUM}_-`;
+
+/**
+ * The kinds issue 19 names, in their vendors' documented shapes (made now, never committed):
+ * for the vendors whose real samples in test/fixtures/real/gitleaks are too few.
+ */
+export function vendorShapes(): FakeSecret[] {
+  const sentryClaims = b64url({
+    iat: 1_700_000_000,
+    url: 'https://sentry.io',
+    region_url: 'https://us.sentry.io',
+    org: 'acme',
+  }).replace(/=+$/, '');
+  const shapes: [string, string, string][] = [
+    ['gcp-api-key', p('AI', 'za') + randomFrom(WORD, 35), 'key={}'],
+    [
+      'slack-app-token',
+      `${p('xa', 'pp-')}1-A${randomFrom(UPPER + DIGITS, 10)}-${randomFrom(DIGITS, 13)}-${randomFrom(HEX, 64)}`,
+      'SLACK_APP_TOKEN={}',
+    ],
+    [
+      'sendgrid-api-token',
+      `${p('S', 'G.')}${randomFrom(ALNUM, 10)}-${randomFrom(ALNUM, 5)}-${randomFrom(ALNUM, 5)}.${randomFrom(ALNUM, 20)}-${randomFrom(ALNUM, 22)}`,
+      'sendgrid: {}',
+    ],
+    [
+      'discord-bot-token',
+      `M${randomFrom(ALNUM, 25)}.${randomFrom(WORD, 6)}.${randomFrom(WORD, 38)}`,
+      'bot.login("{}")',
+    ],
+    ['telegram-bot-token', `${randomFrom(DIGITS, 10)}:AA${randomFrom(WORD, 33)}`, 'bot {}'],
+    [
+      'mailchimp-api-key',
+      `${randomFrom(HEX, 32)}-us${randomFrom(DIGITS, 2)}`,
+      'mailchimp_key = {}',
+    ],
+    ['facebook-page-access-token', p('EA', 'AC') + randomFrom(ALNUM, 120), 'fb token {}'],
+    ['atlassian-api-token', p('ATA', 'TT3') + randomFrom(`${ALNUM}_-=`, 186), 'jira: {}'],
+    [
+      'sentry-org-token',
+      `${p('sntr', 'ys_')}${sentryClaims}_${randomFrom(ALNUM, 43)}`,
+      'SENTRY_AUTH_TOKEN={}',
+    ],
+    ['square-access-token', p('EA', 'AA') + randomFrom(WORD, 60), 'square {}'],
+    ['pypi-upload-token', p('pypi-', 'AgEIcHlwaS5vcmc') + randomFrom(HEX, 64), 'password = {}'],
+    [
+      'azure-ad-client-secret',
+      `${randomFrom(ALNUM, 3)}8Q~${randomFrom(`${ALNUM}_~.`, 34)}`,
+      'client_secret={}',
+    ],
+    ['okta-access-token', `00${randomFrom(ALNUM, 40)}`, 'okta_token = {}'],
+    ['npm-authtoken', randomFrom(ALNUM, 36), '//registry.npmjs.org/:_authToken={}'],
+  ];
+  return shapes.map(([kind, secret, line]) => ({ kind, secret, line: line.replace('{}', secret) }));
+}
+
+/** Passwords in URLs with the characters and hosts real ones have. */
+export function urlPasswords(): FakeSecret[] {
+  const pw = (): string =>
+    `${randomFrom(ALNUM, 6)}!$${randomFrom(ALNUM, 4)}%21@${randomFrom(ALNUM, 3)}`;
+  return [
+    ['redis://:{}@localhost:6379/0'],
+    ['amqp://guest:{}@rabbit.internal:5672/vhost'],
+    ['https://admin:{}@localhost/admin'],
+    ['mongodb+srv://app:{}@cluster0.example.net/db'],
+  ].map(([template = '']) => {
+    const secret = pw();
+    return { kind: 'password-in-url', secret, line: template.replace('{}', secret) };
+  });
 }

@@ -74,5 +74,16 @@ export function statusForDiagnostics(status: StatusView): Record<string, unknown
     inbox: status.inbox.length,
     budget: status.budget,
     lastError: status.lastError && { code: status.lastError.code, status: status.lastError.status },
+    storage: {
+      diskFull: status.storage.diskFull,
+      // The kept file by its name only: the folder may carry the user's name.
+      recovered: status.storage.recovered && {
+        at: status.storage.recovered.at,
+        keptAs: status.storage.recovered.keptAs.split(/[\\/]/).pop(),
+        drafts: status.storage.recovered.drafts,
+        changes: status.storage.recovered.changes,
+      },
+      newerData: status.storage.newerData,
+    },
   };
 }

@@ -11,9 +11,21 @@ const STOP = new Set(
   ),
 );
 
+/**
+ * Parts of URLs and host names that say nothing about the bug: schemes, `www`, common top-level
+ * and second-level domains, file extensions. Two reports on `shop.example.com` share "com".
+ */
+const URL_STOP = new Set(
+  'http https www com net org io co uk de fr nl eu us gov edu html htm php asp aspx jsp json xml'.split(
+    ' ',
+  ),
+);
+
 /** The words worth matching: 3+ letters or digits, not filler, at most 12, longest first. */
 export function significantWords(text: string): string[] {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOP.has(w));
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter(
+    (w) => !STOP.has(w) && !URL_STOP.has(w),
+  );
   return [...new Set(words)].sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, 12);
 }
 
@@ -24,6 +36,8 @@ function targetKey(t: ScopeTarget): string {
       return `host:${t.host}`;
     case 'wildcard':
       return `host:*.${t.domain}`;
+    case 'pattern':
+      return `host:${t.pattern}`;
     case 'ip':
       return `ip:${t.address}`;
     case 'cidr':
@@ -43,32 +57,64 @@ export function sameAsset(a: string, b: string): boolean {
 
 export interface Candidate {
   id: string;
+  title: string;
   asset: string;
-  /** How many of the draft's title words the full-text index found in this report. */
-  titleWordsMatched: number;
 }
 
 export interface Similarity {
   id: string;
+  /** Why it is listed: `same asset`, `shares "idor", "orders"`. */
   reasons: string[];
+  /** The share of the draft's title weight (BM25) the candidate's title holds, 0 to 1. */
   score: number;
 }
 
-/** Close: the same asset, or at least half of the title's words (and two at least). */
-export function similarity(
-  draft: { asset: string; titleWords: number },
-  candidate: Candidate,
-): Similarity | null {
-  const reasons: string[] = [];
-  let score = 0;
-  if (draft.asset.trim() && sameAsset(draft.asset, candidate.asset)) {
-    reasons.push('same asset');
-    score += 1;
-  }
-  const needed = Math.max(2, Math.ceil(draft.titleWords / 2));
-  if (draft.titleWords > 0 && candidate.titleWordsMatched >= Math.min(needed, draft.titleWords)) {
-    reasons.push(`similar title (${candidate.titleWordsMatched} of ${draft.titleWords} words)`);
-    score += candidate.titleWordsMatched / draft.titleWords;
-  }
-  return reasons.length > 0 ? { id: candidate.id, reasons, score } : null;
+const K1 = 1.2;
+const B = 0.75;
+/** Shares of the title's weight that list a report (alone, or with the same asset). */
+const LISTED = 0.35;
+const LISTED_SAME_ASSET = 0.2;
+
+/**
+ * The draft's own reports ranked by BM25 over their titles (idf taken over these candidates, so
+ * a word every report of the program holds weighs little), as a share of the best possible score.
+ * Listed: 35% of the title's weight at least, or 20% with the same asset; the same asset
+ * alone is no duplicate (another bug on the same host).
+ */
+export function rankSimilar(
+  draft: { title: string; asset: string },
+  candidates: Candidate[],
+): Similarity[] {
+  const query = significantWords(draft.title);
+  const docs = candidates.map((c) => significantWords(c.title));
+  // The draft counts as one of the program's reports: a word only it holds is rare, not absent.
+  const corpus = [query, ...docs];
+  const n = corpus.length;
+  const avg = corpus.reduce((sum, d) => sum + d.length, 0) / n;
+  const df = new Map<string, number>();
+  for (const d of corpus) for (const w of new Set(d)) df.set(w, (df.get(w) ?? 0) + 1);
+  const idf = (w: string): number => {
+    const k = df.get(w) ?? 0;
+    return Math.log(1 + (n - k + 0.5) / (k + 0.5));
+  };
+  const bm25 = (doc: string[], word: string): number => {
+    if (!doc.includes(word)) return 0;
+    return (idf(word) * (K1 + 1)) / (1 + K1 * (1 - B + (B * doc.length) / Math.max(1, avg)));
+  };
+  // The best a candidate could score: its title holding every query word, at average length.
+  const best = query.reduce((sum, w) => sum + (idf(w) * (K1 + 1)) / (1 + K1), 0);
+  const out: Similarity[] = [];
+  candidates.forEach((c, i) => {
+    const doc = docs[i] ?? [];
+    const shared = query.filter((w) => doc.includes(w));
+    const score = best > 0 ? Math.min(1, shared.reduce((s2, w) => s2 + bm25(doc, w), 0) / best) : 0;
+    const same = draft.asset.trim() !== '' && sameAsset(draft.asset, c.asset);
+    if (score < LISTED && !(same && score >= LISTED_SAME_ASSET)) return;
+    const reasons = [
+      ...(same ? ['same asset'] : []),
+      `shares ${shared.map((w) => `"${w}"`).join(', ')} (${Math.round(score * 100)}% of the title)`,
+    ];
+    out.push({ id: c.id, reasons, score: score + (same ? 0.2 : 0) });
+  });
+  return out.sort((a, b) => b.score - a.score);
 }

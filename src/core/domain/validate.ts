@@ -1,15 +1,19 @@
 /**
  * Local validation before anything is sent, with the bounds of the API document (parts 2 and 8).
- * Each problem is `{ field, message }`, and the message starts with the field's name.
+ * Each problem is `{ field, message }`: `field` is the API's name, and the message names the field
+ * in words ("Message body is too long (12,001 of 12,000 characters)"), since it reaches the
+ * researcher as it is.
  *
  * Characters: the API gives lengths in "characters" without saying which unit. JavaScript counts
  * UTF-16 code units, a Python server counts code points (`len(str)`), and an emoji is 2 of the
  * former but 1 of the latter. We count Unicode code points (`charCount`): the same as a Python
  * server, and never stricter than one that counts code units. A lone surrogate counts as one.
  */
-import { formatSize } from '../../shared/rules/size';
+import { formatSizes } from '../../shared/rules/size';
 import { LIMITS } from '../../shared/api/index';
 import { parseCvss31 } from '../../shared/rules/index';
+import { countOf, formatCount } from '../../shared/words/count';
+import { ownValue } from '../../shared/lookup/own';
 
 export interface FieldIssue {
   field: string;
@@ -46,11 +50,32 @@ const REPORT_INPUT_FIELDS = [
   'revision',
 ] as const;
 
+/** The API's field names in words, as a message starts with them. */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  program_id: 'Program id',
+  title: 'Title',
+  asset: 'Asset',
+  description: 'Description',
+  cvss_vector: 'CVSS vector',
+  revision: 'Revision',
+  body: 'Message body',
+  files: 'Message files',
+  name: 'File name',
+  size: 'File size',
+};
+
+export function fieldWords(field: string): string {
+  return ownValue(FIELD_WORDS, field) ?? field;
+}
+
+function tooLong(field: string, n: number, max: number): FieldIssue {
+  const message = `${fieldWords(field)} is too long (${formatCount(n)} of ${countOf(max, 'character')})`;
+  return { field, message };
+}
+
 function maxChars(issues: FieldIssue[], field: string, value: string, max: number): void {
   const n = charCount(value);
-  if (n > max) {
-    issues.push({ field, message: `${field} is too long: ${n} characters, at most ${max}` });
-  }
+  if (n > max) issues.push(tooLong(field, n, max));
 }
 
 function stringField(
@@ -61,11 +86,11 @@ function stringField(
 ): string | undefined {
   const value = input[field];
   if (value === undefined) {
-    if (required) issues.push({ field, message: `${field} is required` });
+    if (required) issues.push({ field, message: `${fieldWords(field)} is required` });
     return undefined;
   }
   if (typeof value !== 'string') {
-    issues.push({ field, message: `${field} must be a string` });
+    issues.push({ field, message: `${fieldWords(field)} must be text` });
     return undefined;
   }
   return value;
@@ -74,7 +99,7 @@ function stringField(
 /** A ReportInput (the body of the draft save) as the API would check it. */
 export function validateReportInput(input: unknown): FieldIssue[] {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return [{ field: 'body', message: 'body must be an object' }];
+    return [{ field: 'body', message: 'The report must be an object' }];
   }
   const body = input as Record<string, unknown>;
   const issues: FieldIssue[] = [];
@@ -83,7 +108,7 @@ export function validateReportInput(input: unknown): FieldIssue[] {
   if (programId !== undefined && !PROGRAM_ID.test(programId)) {
     issues.push({
       field: 'program_id',
-      message: 'program_id must be 1 to 80 lower-case letters, digits or hyphens',
+      message: 'Program id must be 1 to 80 lower-case letters, digits or hyphens',
     });
   }
   const title = stringField(issues, body, 'title', true);
@@ -103,20 +128,20 @@ export function validateReportInput(input: unknown): FieldIssue[] {
       if (!parsed.ok) {
         issues.push({
           field: 'cvss_vector',
-          message: `cvss_vector is not a valid CVSS 3.1 base vector: ${parsed.error}`,
+          message: `CVSS vector is not a valid CVSS 3.1 base vector: ${parsed.error}`,
         });
       }
     }
   }
   const revision = body.revision;
   if (revision === undefined) {
-    issues.push({ field: 'revision', message: 'revision is required' });
+    issues.push({ field: 'revision', message: 'Revision is required' });
   } else if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0) {
-    issues.push({ field: 'revision', message: 'revision must be an integer of at least 0' });
+    issues.push({ field: 'revision', message: 'Revision must be a whole number of at least 0' });
   }
   for (const key of Object.keys(body)) {
     if (!(REPORT_INPUT_FIELDS as readonly string[]).includes(key)) {
-      issues.push({ field: key, message: `${key} is not a field of a report` });
+      issues.push({ field: key, message: `“${key}” is not a field of a report` });
     }
   }
   return issues;
@@ -132,16 +157,17 @@ export function validateFileName(name: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const n = charCount(name);
   const { min, max } = LIMITS.fileNameChars;
-  if (n < min) issues.push({ field: 'name', message: 'name is empty' });
-  if (n > max) {
-    issues.push({ field: 'name', message: `name is too long: ${n} characters, at most ${max}` });
-  }
+  if (n < min) issues.push({ field: 'name', message: 'File name is empty' });
+  if (n > max) issues.push(tooLong('name', n, max));
   if (name.includes('/') || name.includes('\\')) {
-    issues.push({ field: 'name', message: 'name must not contain a folder separator (/ or \\)' });
+    issues.push({
+      field: 'name',
+      message: 'File name must not contain a folder separator (/ or \\)',
+    });
   }
   for (const ch of name) {
     if (isControlCharacter(ch.codePointAt(0) ?? 0)) {
-      issues.push({ field: 'name', message: 'name must not contain a control character' });
+      issues.push({ field: 'name', message: 'File name must not contain a control character' });
       break;
     }
   }
@@ -152,14 +178,12 @@ export function validateFileName(name: string): FieldIssue[] {
 export function validateFile(file: { name: string; size: number }): FieldIssue[] {
   const issues = validateFileName(file.name);
   if (!Number.isSafeInteger(file.size) || file.size < 0) {
-    issues.push({ field: 'size', message: 'size must be a whole number of bytes' });
+    issues.push({ field: 'size', message: 'File size must be a whole number of bytes' });
   } else if (file.size < LIMITS.fileMinBytes) {
-    issues.push({ field: 'size', message: 'size is 0: the file is empty' });
+    issues.push({ field: 'size', message: 'File size is 0: the file is empty' });
   } else if (file.size > LIMITS.fileBytes) {
-    issues.push({
-      field: 'size',
-      message: `is ${formatSize(file.size)}, over the limit of ${formatSize(LIMITS.fileBytes)}`,
-    });
+    const [size, limit] = formatSizes(file.size, LIMITS.fileBytes);
+    issues.push({ field: 'size', message: `is ${size}, over the limit of ${limit}` });
   }
   return issues;
 }
@@ -174,19 +198,22 @@ export function validateMessage(message: {
   const files = message.files ?? [];
   maxChars(issues, 'body', body, LIMITS.messageBodyChars);
   if (body.trim() === '' && files.length === 0) {
-    issues.push({ field: 'body', message: 'body is empty: write a message or attach a file' });
+    issues.push({
+      field: 'body',
+      message: 'Message body is empty: write a message or attach a file',
+    });
   }
   if (files.length > LIMITS.filesPerMessage) {
     issues.push({
       field: 'files',
-      message: `files has ${files.length} ids, at most ${LIMITS.filesPerMessage}`,
+      message: `A message takes at most ${countOf(LIMITS.filesPerMessage, 'file')}, not ${formatCount(files.length)}`,
     });
   }
   if (files.some((id) => !isUuidV4(id))) {
-    issues.push({ field: 'files', message: 'files must hold UUIDv4 ids' });
+    issues.push({ field: 'files', message: 'Message files must be given by their ids (UUIDv4)' });
   }
   if (new Set(files).size !== files.length) {
-    issues.push({ field: 'files', message: 'files lists the same id more than once' });
+    issues.push({ field: 'files', message: 'Message files list the same file more than once' });
   }
   return issues;
 }

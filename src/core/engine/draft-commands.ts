@@ -10,6 +10,7 @@ import { descriptionTemplate } from '../../shared/rules';
 import { applyChoices, mergeDraft } from '../domain/merge';
 import { validateReportInput } from '../domain/validate';
 import type { Draft } from '../store';
+import { ApiError } from '../api';
 import { EngineInputError } from './errors';
 import { adoptDraft, policyVersionAtStart, queueSave, rememberPolicyVersion } from './local-drafts';
 import { requireWritable, type SessionContext } from './session-context';
@@ -28,12 +29,13 @@ export class DraftCommands {
     this.#ctx = ctx;
   }
 
-  createDraft(programId: string): DraftView {
+  async createDraft(programId: string): Promise<DraftView> {
     requireWritable(this.#ctx);
     const { store } = this.#ctx;
     if (!PROGRAM_ID.test(programId)) {
       throw new EngineInputError('program_id', 'must be 1 to 80 lowercase letters, digits or "-"');
     }
+    await this.#requireProgram(programId);
     const reportId = randomUUID();
     const content: DraftContent = {
       title: '',
@@ -50,6 +52,36 @@ export class DraftCommands {
     this.#ctx.kick();
     this.#ctx.emitStatus();
     return toDraftView(draft, true, policyVersionAtStart(store, reportId));
+  }
+
+  /**
+   * A draft is only started for a program that exists: one in the mirror, else one the server
+   * answers for now (kept in the mirror). A made-up id would give a local draft whose every save
+   * the server refuses with a 404, parked as "needs action" long after the researcher moved on.
+   */
+  async #requireProgram(programId: string): Promise<void> {
+    const { store, api } = this.#ctx;
+    if (store.programs.getSummary(programId) || store.programs.getProgram(programId)) return;
+    let program;
+    try {
+      program = await api.getProgram(programId, { priority: 'user' });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        throw new EngineInputError(
+          'program_id',
+          `there is no program “${programId}”: the server does not know it, or it is private`,
+        );
+      }
+      if (error instanceof ApiError && error.kind !== 'http') {
+        throw new EngineInputError(
+          'program_id',
+          `program “${programId}” is not in the offline copy, and the server cannot be reached ` +
+            'to check it: sync when you are online, then start the report',
+        );
+      }
+      throw error;
+    }
+    store.programs.upsertProgram(program);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { KeyScope, Me } from '../../shared/api';
 import { isApiKeyShape } from '../../shared/api/api-key';
 import type { BridgeCalls } from '../../shared/bridge/contract';
@@ -13,7 +14,9 @@ import {
   type AccountRecord,
 } from './account-file';
 import { describeError } from '../../shared/errors/describe-error';
-import { NotSignedInError, SignInError } from './errors';
+import { NewerDataError, NotSignedInError, SignInError } from './errors';
+import { SchemaTooNewError, storageProblem } from '../store';
+import { setAside } from '../store/open-mirror';
 import { EngineEvents } from './events';
 import type { FileInput } from './evidence-commands';
 import { AccountSession, type SessionOptions } from './session';
@@ -75,7 +78,15 @@ export class Engine implements EngineCalls {
   readonly events = new EngineEvents();
   readonly #options: EngineOptions;
   #record: AccountRecord | null = null;
+  /** Kept in this process only, to start the session again on a checked mirror. */
+  #apiKey: string | null = null;
   #session: AccountSession | null = null;
+  /**
+   * The account whose data a newer app wrote: nothing of it is opened until the researcher starts
+   * with a fresh copy (`startFresh`) or updates the app.
+   */
+  #blocked: { record: AccountRecord; apiKey: string; found: number; supported: number } | null =
+    null;
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -92,8 +103,55 @@ export class Engine implements EngineCalls {
       await removeAccountRecord(this.#options.dataDir);
       return null;
     }
-    this.#begin(record, key);
+    try {
+      this.#begin(record, key);
+    } catch (error) {
+      if (error instanceof NewerDataError) return null;
+      throw error;
+    }
     return this.getAccount();
+  }
+
+  /**
+   * "Start with a fresh copy" after a newer app's data was found: that file is kept aside under a
+   * new name (never deleted) and an empty mirror is made and filled from the server.
+   */
+  startFresh: EngineCalls['startFresh'] = async () => {
+    const blocked = this.#blocked;
+    if (!blocked) throw new Error('There is no newer data to set aside.');
+    setAside(
+      join(accountDir(this.#options.dataDir, blocked.record), 'mirror.sqlite'),
+      `newer-v${blocked.found}`,
+    );
+    this.#begin(blocked.record, blocked.apiKey);
+    return (await this.getAccount()) as AccountView;
+  };
+
+  /**
+   * A call failed: the session notes a full disk, so the status says so (see session.ts); a page
+   * SQLite found damaged makes the session start again on a checked mirror, which sets a damaged
+   * file aside and rebuilds it (docs/engine.md, "The user's disk").
+   */
+  noteFailure(error: unknown): void {
+    this.#session?.noteFailure(error);
+    if (storageProblem(error) === 'damaged') void this.#recheck();
+  }
+
+  #rechecking: Promise<void> | null = null;
+
+  #recheck(): Promise<void> {
+    const record = this.#record;
+    const apiKey = this.#apiKey;
+    if (this.#rechecking || !record || !apiKey) return this.#rechecking ?? Promise.resolve();
+    this.#rechecking = (async () => {
+      await this.close();
+      this.#begin(record, apiKey, true);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#rechecking = null;
+      });
+    return this.#rechecking;
   }
 
   get session(): AccountSession {
@@ -163,9 +221,11 @@ export class Engine implements EngineCalls {
 
   /** Deletes the key from the keychain. The mirror stays, so unsent drafts survive a re-sign-in. */
   async signOut(): Promise<void> {
-    const record = this.#record;
+    const record = this.#record ?? this.#blocked?.record ?? null;
     await this.close();
     this.#record = null;
+    this.#apiKey = null;
+    this.#blocked = null;
     await removeAccountRecord(this.#options.dataDir);
     if (record) await this.#options.secrets.delete(record.serverUrl);
   }
@@ -174,24 +234,35 @@ export class Engine implements EngineCalls {
     await this.#options.secrets.checkAvailable();
   }
 
-  #begin(record: AccountRecord, apiKey: string): void {
+  #begin(record: AccountRecord, apiKey: string, checkMirror = false): void {
     const o = this.#options;
+    let session: AccountSession;
+    try {
+      session = new AccountSession({
+        checkMirror,
+        serverUrl: record.serverUrl,
+        apiKey,
+        scope: record.scope,
+        dir: accountDir(o.dataDir, record),
+        events: this.events,
+        ...(o.clock ? { clock: o.clock } : {}),
+        ...(o.cadences ? { cadences: o.cadences } : {}),
+        ...(o.retry ? { retry: o.retry } : {}),
+        ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
+        ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
+        ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
+        ...(o.timeouts ? { timeouts: o.timeouts } : {}),
+        ...(o.fetch ? { fetch: o.fetch } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SchemaTooNewError)) throw error;
+      this.#blocked = { record, apiKey, found: error.found, supported: error.supported };
+      throw new NewerDataError(error.found, error.supported);
+    }
+    this.#blocked = null;
     this.#record = record;
-    this.#session = new AccountSession({
-      serverUrl: record.serverUrl,
-      apiKey,
-      scope: record.scope,
-      dir: accountDir(o.dataDir, record),
-      events: this.events,
-      ...(o.clock ? { clock: o.clock } : {}),
-      ...(o.cadences ? { cadences: o.cadences } : {}),
-      ...(o.retry ? { retry: o.retry } : {}),
-      ...(o.budgetLimit ? { budgetLimit: o.budgetLimit } : {}),
-      ...(o.syncConcurrency ? { syncConcurrency: o.syncConcurrency } : {}),
-      ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
-      ...(o.timeouts ? { timeouts: o.timeouts } : {}),
-      ...(o.fetch ? { fetch: o.fetch } : {}),
-    });
+    this.#apiKey = apiKey;
+    this.#session = session;
     this.#session.store.account.setConnection({
       serverUrl: record.serverUrl,
       keyScope: record.scope,
@@ -213,6 +284,7 @@ export class Engine implements EngineCalls {
 
   async getStatus(): Promise<StatusView> {
     if (!this.#session) {
+      const blocked = this.#blocked;
       return {
         connectivity: 'unknown',
         syncing: false,
@@ -225,6 +297,11 @@ export class Engine implements EngineCalls {
         budget: { used: 0, limit: 120 },
         lastError: null,
         mirror: null,
+        storage: {
+          diskFull: false,
+          recovered: null,
+          newerData: blocked ? { found: blocked.found, supported: blocked.supported } : null,
+        },
       };
     }
     return this.#session.getStatus();

@@ -1,3 +1,5 @@
+import { newerDataSentence } from '../../shared/errors/newer-data';
+
 /** A call's input is wrong: `field` names it, the message says what to do. */
 export class EngineInputError extends Error {
   override readonly name = 'EngineInputError';
@@ -30,5 +32,20 @@ export class SignInError extends Error {
     message: string,
   ) {
     super(`${field}: ${message}`);
+  }
+}
+
+/**
+ * The account's data was written by a newer version of the app. Nothing of it was opened or
+ * changed; the researcher updates the app or starts with a fresh copy (the old one is kept).
+ */
+export class NewerDataError extends Error {
+  readonly code = 'newer_data';
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(newerDataSentence(found, supported));
+    this.name = 'NewerDataError';
   }
 }

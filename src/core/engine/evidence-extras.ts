@@ -12,8 +12,14 @@ import type {
   SimilarReportView,
 } from '../../shared/bridge/evidence-views';
 import { payoutsCsv, payoutsView, type PaidReport } from '../domain/payouts';
-import { significantWords, similarity, type Candidate } from '../domain/similar-reports';
-import { FORMAT_NAMES, parseHttpEvidence, renderHttpEvidence } from '../evidence/http-import';
+import { rankSimilar, type Candidate } from '../domain/similar-reports';
+import {
+  fence,
+  FORMAT_NAMES,
+  readHttpEvidence,
+  renderHttpEvidence,
+  type HttpImportFailure,
+} from '../evidence/http-import';
 import { rasterTypeOf } from '../evidence/images';
 import { redact, scanText } from '../evidence/secret-scan/scan';
 import { EngineInputError } from './errors';
@@ -81,8 +87,10 @@ export class EvidenceExtras {
     const { store } = this.#ctx;
     if (!adoptDraft(store, reportId))
       throw new EngineInputError('report_id', 'only a draft takes evidence');
-    const parsed = parseHttpEvidence(input.text);
-    if (!parsed) return { imported: false, insertedChars: 0 };
+    const read = readHttpEvidence(input.text);
+    if (!read) return { imported: false, insertedChars: 0 };
+    if ('error' in read) return this.#keepUnread(reportId, input, read);
+    const parsed = read;
     const rendered = renderHttpEvidence(parsed);
     const block = await this.#redacted(rendered.markdown, '.md');
     let redactedCount = block.count;
@@ -134,6 +142,67 @@ export class EvidenceExtras {
   }
 
   /**
+   * Evidence of a known format that cannot be read is kept, never dropped: a paste stays in the
+   * description as a text block under a note saying what failed and where; a dropped file (or a
+   * paste too long for the description) becomes an evidence file under its own name. Both are
+   * redacted as an import is.
+   */
+  async #keepUnread(
+    reportId: string,
+    input: HttpImportInput,
+    failure: HttpImportFailure,
+  ): Promise<HttpImportResult & { insertedChars: number }> {
+    const { store } = this.#ctx;
+    const draft = adoptDraft(store, reportId);
+    if (!draft) throw new EngineInputError('report_id', 'only a draft takes evidence');
+    const what = `_Could not read this ${FORMAT_NAMES[failure.format]}: ${failure.error}._`;
+    const body = input.text.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+    const asText = `${what} _It is kept as given._\n\n${fence(body, 'text')}`;
+    const block = await this.#redacted(asText, '.md');
+    const fits = draft.description.length + block.text.length + 4 <= LIMITS.descriptionChars;
+    const at = input.insertAt ?? draft.description.length;
+    const base = { imported: false, format: failure.format, error: failure.error };
+    if (!input.name && fits) {
+      const inserted = insertBlock(draft.description, at, block.text);
+      store.db.transaction(() => {
+        store.drafts.setContent(reportId, draft.programId, {
+          ...contentOf(draft),
+          description: inserted.text,
+        });
+        queueSave(store, reportId);
+      });
+      this.#ctx.events.emit('report-changed', { reportId });
+      this.#ctx.kick();
+      return {
+        ...base,
+        kept: 'text',
+        redacted: block.count,
+        insertedChars: inserted.text.length - draft.description.length,
+      };
+    }
+    const full = await this.#redacted(input.text, '.txt');
+    const fileName = input.name?.replace(/[\\/:\0]/g, '_') ?? `pasted-${failure.format}.txt`;
+    const dir = join(tmpdir(), `bounty-desk-import-${randomUUID()}`);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(join(dir, fileName), full.text, { mode: 0o600 });
+      await this.#evidence.attachFiles(reportId, [{ path: join(dir, fileName), insertAt: at }]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const after = store.drafts.get(reportId)?.description.length ?? draft.description.length;
+    this.#ctx.events.emit('report-changed', { reportId });
+    this.#ctx.kick();
+    return {
+      ...base,
+      kept: 'file',
+      fileName,
+      redacted: full.count,
+      insertedChars: after - draft.description.length,
+    };
+  }
+
+  /**
    * The local copy of an evidence image, for the page to show as a `data:` URL. Only bytes that
    * are PNG, JPEG, GIF or WebP are returned, whatever the file's name or declared type: an SVG
    * (or anything else) is never handed to the page as an image.
@@ -155,22 +224,10 @@ export class EvidenceExtras {
     const content = draft ? contentOf(draft) : report ? contentOf(report) : null;
     const programId = draft?.programId ?? report?.program_id;
     if (!content || !programId) return [];
-    const words = significantWords(content.title);
     const mine = store.reports
       .listReports({ program: programId, limit: Number.MAX_SAFE_INTEGER })
       .filter((r) => r.id !== reportId);
     const ids = new Set(mine.map((r) => r.id));
-    // The full-text index answers per word; a report's count is how many title words it holds.
-    const matched = new Map<string, number>();
-    for (const word of words) {
-      for (const hit of store.reports.listReports({
-        search: word,
-        program: programId,
-        limit: 500,
-      })) {
-        if (ids.has(hit.id)) matched.set(hit.id, (matched.get(hit.id) ?? 0) + 1);
-      }
-    }
     const local = store.drafts
       .list()
       .filter((d) => d.programId === programId && d.reportId !== reportId && !ids.has(d.reportId));
@@ -183,35 +240,33 @@ export class EvidenceExtras {
           status: r.status,
           displayStatus: r.display_status,
           asset: localDraft?.asset ?? store.reports.getReport(r.id)?.asset ?? '',
-          titleWordsMatched: matched.get(r.id) ?? 0,
         };
       }),
-      ...local.map((d) => {
-        const theirs = new Set(significantWords(d.title));
-        return {
-          id: d.reportId,
-          title: d.title,
-          status: 'draft' as const,
-          displayStatus: 'Draft (not sent yet)',
-          asset: d.asset,
-          titleWordsMatched: words.filter((w) => theirs.has(w)).length,
-        };
-      }),
+      ...local.map((d) => ({
+        id: d.reportId,
+        title: d.title,
+        status: 'draft' as const,
+        displayStatus: 'Draft (not sent yet)',
+        asset: d.asset,
+      })),
     ];
-    return candidates
-      .map((c) => ({ c, s: similarity({ asset: content.asset, titleWords: words.length }, c) }))
-      .filter(
-        (x): x is { c: (typeof candidates)[number]; s: NonNullable<typeof x.s> } => x.s !== null,
-      )
-      .sort((a, b) => b.s.score - a.s.score)
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    return rankSimilar(content, candidates)
       .slice(0, 10)
-      .map(({ c, s }) => ({
-        id: c.id,
-        title: c.title,
-        status: c.status,
-        displayStatus: c.displayStatus,
-        reasons: s.reasons,
-      }));
+      .flatMap((s) => {
+        const c = byId.get(s.id);
+        return c
+          ? [
+              {
+                id: c.id,
+                title: c.title,
+                status: c.status,
+                displayStatus: c.displayStatus,
+                reasons: s.reasons,
+              },
+            ]
+          : [];
+      });
   }
 
   #paidReports(): PaidReport[] {

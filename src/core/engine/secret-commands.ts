@@ -9,9 +9,14 @@ import type {
   SecretScanView,
 } from '../../shared/bridge/evidence-views';
 import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views';
-import { hasImageMetadata, rasterTypeOf } from '../evidence/images';
+import {
+  imageMetadataBlocks,
+  rasterTypeOf,
+  uncleanableImageOf,
+  type UncleanableImage,
+} from '../evidence/images';
+import { scanFile, type FileScan } from '../evidence/secret-scan/file-scan';
 import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
-import { extensionOf, isTextEvidence, SCAN_LIMIT_BYTES } from '../evidence/secret-scan/text-files';
 import { messageFingerprint, type EvidenceFile, type OutboxEntry } from '../store';
 import { EngineInputError } from './errors';
 import { adoptDraft, queueSave, serverDraft } from './local-drafts';
@@ -41,14 +46,25 @@ const FIELD_LABELS: Record<FieldName, string> = {
   description: 'Description',
 };
 
-/** One text the scan reads: a draft field, a queued message body or a text evidence file. */
+/** One text the scan reads: a draft field, a queued message body or an evidence file. */
 interface Place {
   key: string;
   place: FindingPlace;
   label: string;
   text: string;
   ext: string;
+  /** For a file: its scan, read by what it holds (HAR, Burp export, any text). */
+  file?: FileScan;
 }
+
+/** Findings of one place, each with where in the place it is ("line 3", "entry 2, …"). */
+type PlacedFinding = SecretFinding & { where: string };
+
+const UNCLEANABLE_NAMES: Record<UncleanableImage, string> = {
+  'image/heic': 'HEIC',
+  'image/avif': 'AVIF',
+  'image/tiff': 'TIFF',
+};
 
 const KEEPS = (reportId: string): string => `secret-keeps:${reportId}`;
 const CACHE_SIZE = 300;
@@ -64,6 +80,8 @@ export class SecretCommands {
   readonly #ctx: SessionContext;
   readonly #ownKeys: string[];
   readonly #cache = new Map<string, Promise<SecretFinding[]>>();
+  /** File scans by content hash: a stored blob never changes under its hash. */
+  readonly #files = new Map<string, Promise<FileScan | null>>();
 
   constructor(ctx: SessionContext, ownKeys: string[]) {
     this.#ctx = ctx;
@@ -120,27 +138,57 @@ export class SecretCommands {
       .filter((e) => e.state !== 'done');
   }
 
-  /** Text evidence not uploaded yet: what the scan reads, and what it could not. */
-  #textFiles(reportId: string): { files: EvidenceFile[]; tooLarge: EvidenceFile[] } {
-    const text = this.#ctx.store.evidence
+  /**
+   * Evidence not uploaded yet: every file is read, whatever its name says. With `all`, the
+   * uploaded ones too (each was checked before it left): what the checklist counts.
+   */
+  #pendingFiles(reportId: string, all = false): EvidenceFile[] {
+    return this.#ctx.store.evidence
       .listForReport(reportId)
-      .filter((f) => f.state !== 'uploaded' && isTextEvidence(f.name));
-    return {
-      files: text.filter((f) => f.size <= SCAN_LIMIT_BYTES),
-      tooLarge: text.filter((f) => f.size > SCAN_LIMIT_BYTES),
-    };
+      .filter((f) => all || f.state !== 'uploaded');
+  }
+
+  #scanOf(file: EvidenceFile): Promise<FileScan | null> {
+    let scan = this.#files.get(file.sha256);
+    if (!scan) {
+      scan = readFile(this.#ctx.store.evidence.blobPath(file.sha256))
+        .then((bytes) => scanFile(bytes, { ownKeys: this.#ownKeys }))
+        .catch(() => null);
+      this.#files.set(file.sha256, scan);
+      if (this.#files.size > CACHE_SIZE) {
+        const oldest = this.#files.keys().next().value;
+        if (oldest !== undefined) this.#files.delete(oldest);
+      }
+    }
+    return scan;
   }
 
   async #filePlace(file: EvidenceFile): Promise<Place | null> {
-    const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(() => null);
-    if (!bytes) return null;
+    const scan = await this.#scanOf(file);
+    if (!scan || scan.format === 'binary') return null;
     return {
       key: `file:${file.fileId}`,
       place: { kind: 'file', fileId: file.fileId, name: file.name },
       label: file.name,
-      text: bytes.toString('utf8'),
-      ext: `.${extensionOf(file.name)}`,
+      text: '',
+      ext: '',
+      file: scan,
     };
+  }
+
+  /** The pending files read as text, and those that are not text (images aside). */
+  async #evidenceFiles(
+    reportId: string,
+    all = false,
+  ): Promise<{ places: Place[]; notText: EvidenceFile[] }> {
+    const places: Place[] = [];
+    const notText: EvidenceFile[] = [];
+    for (const file of this.#pendingFiles(reportId, all)) {
+      const place = await this.#filePlace(file);
+      if (place) places.push(place);
+      else if (!file.contentType.startsWith('image/')) notText.push(file);
+    }
+    return { places, notText };
   }
 
   async #places(reportId: string): Promise<Place[]> {
@@ -148,11 +196,16 @@ export class SecretCommands {
     const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
     const places = draft ? this.#fieldPlaces(draft) : [];
     places.push(...this.#openMessages(reportId).map((e) => this.#messagePlace(e)));
-    for (const file of this.#textFiles(reportId).files) {
-      const place = await this.#filePlace(file);
-      if (place) places.push(place);
-    }
+    places.push(...(await this.#evidenceFiles(reportId)).places);
     return places;
+  }
+
+  async #placeFindings(place: Place): Promise<PlacedFinding[]> {
+    if (place.file) return place.file.findings;
+    return (await this.#findings(place.text, place.ext)).map((f) => ({
+      ...f,
+      where: `line ${f.line}`,
+    }));
   }
 
   /** Findings of some places as views: one per (place, value), with the decision. */
@@ -161,7 +214,7 @@ export class SecretCommands {
     const views: SecretFindingView[] = [];
     for (const place of places) {
       const byValue = new Map<string, SecretFindingView>();
-      for (const f of await this.#findings(place.text, place.ext)) {
+      for (const f of await this.#placeFindings(place)) {
         const id = `${place.key}#${f.fingerprint}`;
         const seen = byValue.get(id);
         if (seen) {
@@ -171,7 +224,7 @@ export class SecretCommands {
         byValue.set(id, {
           id,
           place: place.place,
-          where: `${place.label}, line ${f.line}`,
+          where: `${place.label}, ${f.where}`,
           kind: f.kind,
           label: f.label,
           line: f.line,
@@ -188,14 +241,13 @@ export class SecretCommands {
 
   async scan(reportId: string): Promise<SecretScanView> {
     const findings = await this.#views(reportId, await this.#places(reportId));
-    const { files, tooLarge } = this.#textFiles(reportId);
+    const { places, notText } = await this.#evidenceFiles(reportId, true);
     return {
       reportId,
       findings,
       open: findings.filter((f) => !f.kept).length,
-      scannedFiles: files.length,
-      notScanned: tooLarge.map((f) => ({ fileId: f.fileId, name: f.name, size: f.size })),
-      limitBytes: SCAN_LIMIT_BYTES,
+      scannedFiles: places.length,
+      notScanned: notText.map((f) => ({ fileId: f.fileId, name: f.name, size: f.size })),
     };
   }
 
@@ -228,6 +280,11 @@ export class SecretCommands {
     for (const place of await this.#places(reportId)) {
       const fingerprints = byPlace.get(place.key);
       if (!fingerprints) continue;
+      if (place.file && place.place.kind === 'file') {
+        const bytes = await place.file.redact(fingerprints);
+        await this.#redactFile(place.place.fileId, bytes);
+        continue;
+      }
       const hits = (await this.#findings(place.text, place.ext)).filter((f) =>
         fingerprints.has(f.fingerprint),
       );
@@ -273,10 +330,10 @@ export class SecretCommands {
     });
   }
 
-  async #redactFile(fileId: string, text: string): Promise<void> {
+  async #redactFile(fileId: string, bytes: Buffer | string): Promise<void> {
     const { store } = this.#ctx;
     const tmp = join(tmpdir(), `bounty-desk-redacted-${randomUUID()}`);
-    await writeFile(tmp, text, { mode: 0o600 });
+    await writeFile(tmp, bytes, { mode: 0o600 });
     try {
       const blob = await store.evidence.importFile(tmp);
       store.evidence.replaceBlob(fileId, blob);
@@ -299,7 +356,7 @@ export class SecretCommands {
   async #hold(reportId: string, places: Place[]): Promise<void> {
     const open = (await this.#views(reportId, places)).filter((f) => !f.kept);
     if (open.length === 0) return;
-    const where = [...new Set(open.map((f) => f.where.replace(/, line \d+$/, '')))];
+    const where = [...new Set(open.map((f) => placeName(f)))];
     throw new SecretsHeldError(
       `${open.length} possible credential${open.length === 1 ? '' : 's'} in ${where.join(', ')}.`,
     );
@@ -313,7 +370,7 @@ export class SecretCommands {
 
   async checkFile(reportId: string, fileId: string): Promise<void> {
     const file = this.#ctx.store.evidence.get(fileId);
-    if (!file || !isTextEvidence(file.name) || file.size > SCAN_LIMIT_BYTES) return;
+    if (!file) return;
     const place = await this.#filePlace(file);
     if (place) await this.#hold(reportId, [place]);
   }
@@ -341,6 +398,7 @@ export class SecretCommands {
     const scan = await this.scan(reportId);
     const kept = scan.findings.length - scan.open;
     const notScanned = scan.notScanned.map((f) => `“${f.name}”`).join(', ');
+    const files = `${scan.scannedFiles} evidence file${scan.scannedFiles === 1 ? '' : 's'}`;
     const credentials: ChecklistItemView = {
       id: 'credentials_found',
       ok: scan.open === 0,
@@ -350,14 +408,12 @@ export class SecretCommands {
           : `No credentials in evidence (${scan.open} found)`,
       detail: [
         scan.open === 0
-          ? `Title, asset, description and ${scan.scannedFiles} text file${scan.scannedFiles === 1 ? '' : 's'} scanned.`
+          ? `Title, asset, description, queued replies and ${files} scanned.`
           : `${scan.open} possible credential${scan.open === 1 ? '' : 's'} found: ${[
               ...new Set(scan.findings.filter((f) => !f.kept).map((f) => f.where)),
             ].join('; ')}.`,
         kept > 0 ? `${kept} kept on purpose.` : '',
-        notScanned
-          ? `Not scanned (over ${SCAN_LIMIT_BYTES / 1024 / 1024} MiB): ${notScanned}.`
-          : '',
+        notScanned ? `Not scanned (not text): ${notScanned}.` : '',
       ]
         .filter(Boolean)
         .join(' '),
@@ -366,37 +422,58 @@ export class SecretCommands {
     return [credentials, await this.#metadataItem(reportId)];
   }
 
-  /** Checked on the stored copies: the bytes that are (or will be) uploaded. */
+  /**
+   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts,
+   * those the app cleans (JPEG, PNG, WebP, GIF) and those it cannot (HEIC, AVIF, TIFF), which are
+   * named: never passed as clean.
+   */
   async #metadataItem(reportId: string): Promise<ChecklistItemView> {
-    const images: string[] = [];
+    let images = 0;
     const withMetadata: string[] = [];
+    const notCleaned: string[] = [];
     for (const file of this.#ctx.store.evidence.listForReport(reportId)) {
       if (file.purpose !== 'report') continue;
       const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(
         () => null,
       );
-      if (!bytes || !rasterTypeOf(bytes)) continue;
-      images.push(file.name);
-      if (hasImageMetadata(bytes)) withMetadata.push(`“${file.name}”`);
+      if (!bytes) continue;
+      const uncleanable = uncleanableImageOf(bytes);
+      if (uncleanable) {
+        images += 1;
+        notCleaned.push(`“${file.name}” (${UNCLEANABLE_NAMES[uncleanable]})`);
+        continue;
+      }
+      if (!rasterTypeOf(bytes)) continue;
+      images += 1;
+      const left = imageMetadataBlocks(bytes);
+      if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
     }
     const base = {
       id: 'image_metadata',
       label: 'Image metadata removed',
       fix: 'Remove the image and attach it again: the copy the app keeps has no metadata.',
     };
-    if (withMetadata.length > 0)
-      return {
-        ...base,
-        ok: false,
-        detail: `Still has EXIF/XMP metadata: ${withMetadata.join(', ')}.`,
-      };
+    const problems = [
+      withMetadata.length > 0 ? `Still has metadata: ${withMetadata.join(', ')}.` : '',
+      notCleaned.length > 0
+        ? `Metadata not removed (a format this app cannot clean): ${notCleaned.join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
+        : '',
+    ].filter(Boolean);
+    if (problems.length > 0) return { ...base, ok: false, detail: problems.join(' ') };
     return {
       ...base,
       ok: true,
       detail:
-        images.length === 0
+        images === 0
           ? 'No images attached.'
-          : `EXIF, GPS and XMP metadata removed from ${images.length} image${images.length === 1 ? '' : 's'}.`,
+          : `EXIF, GPS, XMP, IPTC, comments and thumbnails removed from ${images} image${images === 1 ? '' : 's'}; orientation kept.`,
     };
   }
+}
+
+/** The place a finding is in, without where inside it: "session.har", "Description". */
+function placeName(finding: SecretFindingView): string {
+  if (finding.place.kind === 'file') return finding.place.name;
+  if (finding.place.kind === 'field') return FIELD_LABELS[finding.place.field];
+  return finding.where.replace(/, line \d+$/, '');
 }

@@ -12,7 +12,8 @@ import {
   type RetryPolicy,
 } from '../api';
 import { OutboxWorker } from '../outbox';
-import { openStore, type Store } from '../store';
+import { storageProblem, type Store } from '../store';
+import { openMirror, type MirrorRecovery } from '../store/open-mirror';
 import {
   fetchReports,
   inboxItems,
@@ -51,6 +52,8 @@ export interface SessionOptions {
   /** Request timeouts (tests shorten them to provoke the uncertain outcome of a timeout). */
   timeouts?: ResearcherApiOptions['timeouts'];
   fetch?: (input: Request) => Promise<Response>;
+  /** Read every page of the mirror before using it (a call met a damaged one). */
+  checkMirror?: boolean;
 }
 
 /**
@@ -85,13 +88,23 @@ export class AccountSession {
   readonly #onDemandFailed = new Map<string, { error: ErrorView; at: number }>();
   /** Reports the server said it does not have (an id opened from a link). */
   readonly #missing = new Set<string>();
+  /** The disk refused a write (see StoragePort): sending and syncing wait for a write to land. */
+  #diskFull = false;
+  /** The damaged mirror this start found and replaced, if any. */
+  readonly recovery: MirrorRecovery | null;
 
   constructor(options: SessionOptions) {
     this.scope = options.scope;
     this.#events = options.events;
     this.#clock = options.clock ?? systemClock;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    this.store = openStore({ file: join(options.dir, 'mirror.sqlite'), dataDir: options.dir });
+    const mirror = openMirror({
+      file: join(options.dir, 'mirror.sqlite'),
+      dataDir: options.dir,
+      check: options.checkMirror === true,
+    });
+    this.store = mirror.store;
+    this.recovery = mirror.recovery;
     // Saves, uploads and messages are checked for credentials right before they are sent.
     this.api = new GuardedResearcherApi(
       {
@@ -121,6 +134,7 @@ export class AccountSession {
         ...syncCtx,
         now: () => this.#clock.now(),
         requestSync: () => this.#scheduler.soon(),
+        storage: { failed: (error) => this.noteFailure(error), wrote: () => this.#diskWrote() },
       },
       {
         ...(options.retry ? { retry: options.retry } : {}),
@@ -137,7 +151,9 @@ export class AccountSession {
         if (!error) {
           this.#lastSyncAt = new Date().toISOString();
           this.#lastError = null;
+          this.#diskWrote();
         } else {
+          this.noteFailure(error);
           this.#lastError = errorView(error);
           if (this.#lastError) this.#events.emit('sync-error', this.#lastError);
         }
@@ -145,6 +161,7 @@ export class AccountSession {
       },
       onMirrorEnd: (error) => {
         if (error) {
+          this.noteFailure(error);
           const view = errorView(error);
           if (view) this.#events.emit('sync-error', view);
         }
@@ -186,6 +203,8 @@ export class AccountSession {
     // a status per report made main forward 10,000 of them during a first mirror.
     let soon: NodeJS.Immediate | null = null;
     this.#unsubscribe.push(
+      // Any committed write says the disk takes writes again.
+      this.store.db.onCommit(() => this.#diskWrote()),
       this.#events.on('report-changed', () => {
         soon ??= setImmediate(() => {
           soon = null;
@@ -297,6 +316,18 @@ export class AccountSession {
       budget: { used: budget.used, limit: this.api.budget.limit },
       lastError: this.#lastError,
       mirror: this.#mirrorView(),
+      storage: {
+        diskFull: this.#diskFull,
+        recovered: this.recovery
+          ? {
+              keptAs: this.recovery.keptAs,
+              at: this.recovery.at,
+              drafts: this.recovery.restored.drafts,
+              changes: this.recovery.restored.entries,
+            }
+          : null,
+        newerData: null,
+      },
     };
   }
 
@@ -311,6 +342,27 @@ export class AccountSession {
       downloaded: progress.downloaded,
       secondsLeft: Math.ceil(progress.remainingRequests / perSecond),
     };
+  }
+
+  /**
+   * A call, the sync or the outbox met `error`: a full disk is noted once (the status says so and
+   * the worker waits); true when it was the disk's.
+   */
+  noteFailure(error: unknown): boolean {
+    if (storageProblem(error) !== 'disk-full') return false;
+    if (!this.#diskFull) {
+      this.#diskFull = true;
+      this.#emitStatus();
+    }
+    return true;
+  }
+
+  #diskWrote(): void {
+    if (!this.#diskFull) return;
+    this.#diskFull = false;
+    this.#emitStatus();
+    this.#worker.kick();
+    this.#scheduler.soon();
   }
 
   #emitStatus(): void {

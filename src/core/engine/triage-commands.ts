@@ -75,13 +75,17 @@ export class TriageCommands {
         localId: randomUUID(),
         bodyHash: messageFingerprint(input.body, files),
       });
+      // A reply answers the question (the server moves the report back to triage once it has it).
+      store.reports.markNeedsInfoAnswered(reportId);
     });
     this.#ctx.kick();
   }
 
-  /** The researcher opened the report's thread: its question no longer needs their attention. */
+  /**
+   * The researcher opened the report's thread: its messages are read. A question stays waiting
+   * until it is answered (postMessage), however often it is read.
+   */
   markThreadRead(reportId: string): void {
-    this.#ctx.store.reports.markNeedsInfoSeen(reportId);
     markThreadSeen(this.#ctx.store, reportId);
     this.#ctx.events.emit('report-changed', { reportId });
   }

@@ -2,6 +2,7 @@ import type { BridgeError } from '../../shared/bridge/contract';
 import { describeError } from '../../shared/errors/describe-error';
 import { isApiError } from '../api/errors';
 import { redactKeys } from '../secrets/redact';
+import { DiskFullError, storageProblem } from '../store/storage-errors';
 
 /** An error that already crossed a process boundary as plain data: it passes on unchanged. */
 export class RemoteError extends Error {
@@ -17,6 +18,10 @@ export class RemoteError extends Error {
  */
 export function toBridgeError(error: unknown): BridgeError {
   if (error instanceof RemoteError) return clean(error.plain);
+  // SQLite's "database or disk is full" or Node's ENOSPC: the disk's, in the researcher's words.
+  if (storageProblem(error) === 'disk-full' && !(error instanceof DiskFullError)) {
+    return toBridgeError(new DiskFullError());
+  }
   if (isApiError(error)) {
     const view = describeError(error);
     return clean({
@@ -28,11 +33,12 @@ export function toBridgeError(error: unknown): BridgeError {
     });
   }
   if (error instanceof Error) {
-    const field = (error as { field?: unknown }).field;
+    const { field, code } = error as { field?: unknown; code?: unknown };
     return clean({
       name: error.name,
       message: error.message,
       field: typeof field === 'string' ? field : undefined,
+      code: typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : undefined,
     });
   }
   return { name: 'Error', message: 'Something went wrong.' };

@@ -96,6 +96,7 @@ export function serveEngine(
       }
       post({ type: 'result', id, ok: true, value });
     } catch (error) {
+      engine?.noteFailure(error);
       const plain = toBridgeError(error);
       log.warn('engine', 'call-failed', {
         call: String(name),

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { parentPort } from '../../shared/process/parent-port';
 import { Engine } from '../engine/engine';
 import { createFileLogger, silentLogger } from '../log/logger';
-import { KeytarSecretStore } from '../secrets/keytar-secret-store';
+import { KeychainSecretStore } from '../secrets/keychain-secret-store';
 import { serveEngine } from './engine-host';
 
-const secrets = new KeytarSecretStore();
+const secrets = new KeychainSecretStore();
 
 serveEngine(
   parentPort(),

@@ -10,6 +10,15 @@ export interface OutboxContext {
   now(): number;
   /** The server changed because of us: the sync should look soon (e.g. for the agent's answer). */
   requestSync(): void;
+  /** The account's disk: a refused write pauses the worker, a recorded attempt resumes it. */
+  storage: StoragePort;
+}
+
+export interface StoragePort {
+  /** Says whether `error` is the disk's (a full disk), and notes it; false for anything else. */
+  failed(error: unknown): boolean;
+  /** A write of the worker's was recorded: the disk takes writes again. */
+  wrote(): void;
 }
 
 /** What one attempt at an entry came to. Thrown ApiErrors are classified by the worker. */

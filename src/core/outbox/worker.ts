@@ -24,6 +24,8 @@ export interface OutboxWorkerOptions {
   idlePollMs?: number;
   /** Backoff of entries that got no answer (the same policy as the API client's). */
   retry?: Partial<RetryPolicy>;
+  /** The longest pause after an attempt that could not be recorded (a full disk). */
+  maxPauseMs?: number;
 }
 
 /**
@@ -45,6 +47,14 @@ export class OutboxWorker {
   readonly #abort = new AbortController();
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
+  /**
+   * Entries whose attempt failed outside the API's answer (the disk refused a write): they stay
+   * in flight in the file until a write succeeds again. Until then the worker sends nothing.
+   */
+  readonly #stranded = new Set<number>();
+  #pausedUntil = 0;
+  #pauses = 0;
+  readonly #maxPauseMs: number;
 
   constructor(ctx: OutboxContext, options: OutboxWorkerOptions = {}) {
     this.#ctx = ctx;
@@ -53,6 +63,7 @@ export class OutboxWorker {
     this.#busyWindowMs = options.busyWindowMs ?? 150_000;
     this.#idlePollMs = options.idlePollMs ?? 1_000;
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#maxPauseMs = options.maxPauseMs ?? 15_000;
   }
 
   start(): void {
@@ -100,7 +111,7 @@ export class OutboxWorker {
     const signal = this.#abort.signal;
     while (!signal.aborted) {
       const free = this.#concurrency - this.#running.size;
-      if (free > 0) {
+      if (free > 0 && this.#resume()) {
         const ready = this.#ctx.store.outbox
           .nextReady(this.#ctx.now(), this.#concurrency + this.#running.size)
           .filter((entry) => !this.#running.has(entry.reportId))
@@ -130,6 +141,8 @@ export class OutboxWorker {
    * not running, at most idlePollMs. A fixed poll would add up to a second to every backoff.
    */
   #untilNextDue(): number {
+    const paused = this.#pausedUntil - this.#ctx.now();
+    if (paused > 0) return paused;
     const seen = new Set<string>();
     let earliest = Infinity;
     for (const entry of this.#ctx.store.outbox.list()) {
@@ -141,7 +154,52 @@ export class OutboxWorker {
     return Math.min(this.#idlePollMs, Math.max(0, earliest - this.#ctx.now()));
   }
 
+  /**
+   * After a pause: the stranded entries go back to pending, which is itself a write. Until one
+   * succeeds nothing is picked, so a full disk costs one small write per pause, never a spin.
+   */
+  #resume(): boolean {
+    if (this.#ctx.now() < this.#pausedUntil) return false;
+    try {
+      for (const id of [...this.#stranded]) {
+        this.#ctx.store.outbox.release(id);
+        this.#stranded.delete(id);
+      }
+      return true;
+    } catch (error) {
+      this.#pause(error);
+      return false;
+    }
+  }
+
+  /** Waits longer each time (1 s, 2 s, … up to maxPauseMs) until an attempt is recorded again. */
+  #pause(error: unknown): void {
+    this.#ctx.storage.failed(error);
+    const delay = Math.min(this.#maxPauseMs, 1_000 * 2 ** Math.min(this.#pauses, 10));
+    this.#pauses++;
+    this.#pausedUntil = this.#ctx.now() + delay;
+  }
+
+  /**
+   * One attempt, whatever happens: a write of the mirror that fails (a full disk, or any error
+   * outside the API's answer) pauses the worker instead of letting it pick the same entry again
+   * at once. The entry is sent again after the pause; every kind is safe to repeat, and a message
+   * reads its thread first.
+   */
   async #process(entry: OutboxEntry): Promise<void> {
+    try {
+      if (await this.#attempt(entry)) {
+        this.#pauses = 0;
+        this.#ctx.storage.wrote();
+      }
+    } catch (error) {
+      this.#stranded.add(entry.id);
+      this.#pause(error);
+    }
+  }
+
+  /** True when the attempt's outcome was recorded (false: shutting down mid-way). */
+  async #attempt(entry: OutboxEntry): Promise<boolean> {
     const { store, events } = this.#ctx;
     store.outbox.markInFlight(entry.id);
     const current = store.outbox.get(entry.id) ?? entry;
@@ -160,7 +218,7 @@ export class OutboxWorker {
     }
     if (this.#abort.signal.aborted && outcome.kind !== 'done') {
       // Shutting down: leave it in flight; the next start makes it pending again.
-      return;
+      return false;
     }
     if (outcome.kind !== 'later') this.#busySince.delete(current.id);
     const serverErrors = serverErrorsOf(current) + (chargesBudget(outcome) ? 1 : 0);
@@ -188,6 +246,7 @@ export class OutboxWorker {
         break;
     }
     events.emit('report-changed', { reportId: current.reportId });
+    return true;
   }
 
   /** The retry rules of part 7 as they apply to a queued write. */

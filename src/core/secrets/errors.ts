@@ -37,8 +37,8 @@ export function keychainAdvice(platform: NodeJS.Platform): string {
       return `${lead} Make sure the Windows Credential Manager service is running.`;
     default:
       return (
-        `${lead} Install and start a Secret Service provider with libsecret: on Debian/Ubuntu ` +
-        '"apt-get install gnome-keyring libsecret-1-0" (or use KeePassXC\'s Secret Service), and run ' +
+        `${lead} Install and start a Secret Service provider: on Debian/Ubuntu ` +
+        '"apt-get install gnome-keyring" (or use KeePassXC\'s Secret Service), and run ' +
         'the app inside a desktop session whose keyring is unlocked.'
       );
   }

@@ -1,8 +1,10 @@
 export { KEYCHAIN_SERVICE, type SecretStore } from './secret-store';
 export {
-  KeytarSecretStore,
-  type KeytarApi,
-  type KeytarSecretStoreOptions,
-} from './keytar-secret-store';
+  KeychainSecretStore,
+  type KeychainSecretStoreOptions,
+  type KeyringEntry,
+  type OpenKeyringEntry,
+} from './keychain-secret-store';
+export { SecretServiceKeytarItems, type KeytarItems } from './keytar-items';
 export { InvalidApiKeyError, KeychainUnavailableError, keychainAdvice } from './errors';
 export { redactKeys, REDACTED } from './redact';

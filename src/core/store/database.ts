@@ -1,5 +1,7 @@
+import { existsSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrations as defaultMigrations, type Migration } from './migrations';
+import { DamagedDatabaseError, storageProblem } from './storage-errors';
 
 /** One open SQLite file (one per account), with the schema at the latest version. */
 export interface Db {
@@ -18,6 +20,12 @@ export interface OpenOptions {
   migrations?: readonly Migration[];
   /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /**
+   * Run `PRAGMA quick_check` on an existing file before using it: every page is read (about 40 ms
+   * a MiB), so the mirror asks for it only after a run that did not end cleanly or a call that
+   * met a damaged page. Without it the opening still reads the header, the schema and the size.
+   */
+  check?: boolean;
 }
 
 export class SchemaTooNewError extends Error {
@@ -30,14 +38,21 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/**
+ * Opens `file` at the latest schema. Before anything is changed (the journal mode included) the
+ * file's version is read on a read-only connection: a newer app's file is refused untouched
+ * (SchemaTooNewError), and one that SQLite cannot read is reported as DamagedDatabaseError.
+ */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  const steps = options.migrations ?? defaultMigrations;
+  if (existsSync(file)) inspect(file, steps.length, options.check === true);
   const sqlite = new Database(file);
   try {
     configure(sqlite, options.busyTimeoutMs ?? 5000);
-    migrate(sqlite, options.migrations ?? defaultMigrations);
+    migrate(sqlite, steps);
   } catch (error) {
     sqlite.close();
-    throw error;
+    throw asDamaged(file, error);
   }
   const commitListeners = new Set<() => void>();
   return {
@@ -61,6 +76,49 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       sqlite.close();
     },
   };
+}
+
+/**
+ * Reads the version (and, when asked, checks every page) on a read-only connection, which never
+ * writes, checkpoints or switches the journal: a newer app's file stays byte for byte as it was.
+ */
+function inspect(file: string, latest: number, check: boolean): void {
+  // A read-only reader of a WAL file makes empty -wal and -shm files when there were none: they go
+  // again afterwards, so the folder is left as it was found.
+  const made = ['-wal', '-shm'].map((suffix) => `${file}${suffix}`).filter((f) => !existsSync(f));
+  let reader: Database.Database | null = null;
+  try {
+    reader = new Database(file, { readonly: true, fileMustExist: true });
+    const found = userVersion(reader);
+    if (found > latest) throw new SchemaTooNewError(found, latest);
+    reader.prepare('SELECT count(*) FROM sqlite_schema').get();
+    // A file cut short: without a WAL holding later pages, the header's page count must fit.
+    const wal = `${file}-wal`;
+    if (!existsSync(wal) || statSync(wal).size === 0) {
+      const pages = Number(reader.pragma('page_count', { simple: true }));
+      const pageSize = Number(reader.pragma('page_size', { simple: true }));
+      if (pages * pageSize > statSync(file).size) {
+        throw new DamagedDatabaseError(file, 'the file is shorter than its header says');
+      }
+    }
+    if (check) {
+      const result = reader.pragma('quick_check(1)', { simple: true });
+      if (result !== 'ok') throw new DamagedDatabaseError(file, String(result));
+    }
+  } catch (error) {
+    throw asDamaged(file, error);
+  } finally {
+    reader?.close();
+    if (made.every((f) => !existsSync(f) || statSync(f).size === 0 || f.endsWith('-shm'))) {
+      for (const f of made) rmSync(f, { force: true });
+    }
+  }
+}
+
+/** SQLite's own words for a damaged file, as the one error the opening of a mirror handles. */
+function asDamaged(file: string, error: unknown): unknown {
+  if (error instanceof DamagedDatabaseError || storageProblem(error) !== 'damaged') return error;
+  return new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error));
 }
 
 function configure(sqlite: Database.Database, busyTimeoutMs: number): void {

@@ -59,8 +59,8 @@ export function createReportIndexer(db: Db): ReportIndexer {
   );
   const deleteIndexed = sqlite.prepare<[number]>('DELETE FROM reports_fts WHERE rowid = ?');
   const insertUpTo = sqlite.prepare<[number]>(
-    `INSERT INTO reports_fts (rowid, title, description, messages, facets)
-     SELECT s.seq, s.title, s.description, s.messages, s.facets
+    `INSERT INTO reports_fts (rowid, title, description, messages, facets, asset)
+     SELECT s.seq, s.title, s.description, s.messages, s.facets, s.asset
      FROM reports_fts_pending p CROSS JOIN report_fts_source s ON s.seq = p.seq
      WHERE p.seq <= ? ORDER BY p.seq`,
   );

@@ -1,6 +1,7 @@
 /**
  * The offline SQLite mirror of one account: open it once, use the repositories, close it.
  */
+import { join } from 'node:path';
 import { openDatabase, type Db, type OpenOptions } from './database';
 import { createAccountRepository, type AccountRepository } from './account';
 import { createChangeCounters, type ChangeCounters } from './change-counters';
@@ -15,6 +16,12 @@ import { createReportsRepository, type ReportsRepository } from './reports';
 import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
 import { createThreadsRepository, type ThreadsRepository } from './threads';
+import {
+  journalUnsentWork,
+  restoreUnsentWork,
+  type RestoredWork,
+  type UnsentWorkJournal,
+} from './unsent-work';
 
 export interface Store {
   readonly db: Db;
@@ -35,18 +42,37 @@ export interface Store {
   readonly search: SearchRepository;
   /** The report search index, filled after each write commits (see fts-index.ts). */
   readonly searchIndex: ReportIndexer;
+  /** The unsent work, also kept beside the mirror (see unsent-work.ts); only with a `dataDir`. */
+  readonly unsentWork: UnsentWorkJournal;
+  /** What was put back from the journal when the store was opened to replace a damaged file. */
+  readonly restored: RestoredWork | null;
   close(): void;
 }
 
 export interface OpenStoreOptions extends OpenOptions {
   /** The account's database file (the caller picks it inside the app's data folder). */
   file: string;
-  /** Folder for evidence files: `<dataDir>/evidence/<aa>/<sha256>`. */
+  /** Folder for evidence files: `<dataDir>/evidence/<aa>/<sha256>`, and the unsent work's. */
   dataDir: string;
+  /** A fresh file after a damaged one: put the journal's unsent work back before it is kept. */
+  restoreUnsentWork?: boolean;
 }
+
+/** Where the unsent work of the mirror in `dataDir` is kept. */
+export const unsentWorkDir = (dataDir: string): string => join(dataDir, 'unsent');
 
 export function openStore(options: OpenStoreOptions): Store {
   const db = openDatabase(options.file, options);
+  let unsentWork: UnsentWorkJournal;
+  let restored: RestoredWork | null = null;
+  try {
+    const dir = unsentWorkDir(options.dataDir);
+    if (options.restoreUnsentWork) restored = restoreUnsentWork(db, dir);
+    unsentWork = journalUnsentWork(db, dir);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const searchIndex = createReportIndexer(db);
   db.onCommit(() => searchIndex.schedule());
   // A queue left by a crash (or by a close before the drain ended).
@@ -66,14 +92,25 @@ export function openStore(options: OpenStoreOptions): Store {
     evidence: createEvidenceRepository(db, options.dataDir),
     search: createSearchRepository(db),
     searchIndex,
+    unsentWork,
+    restored,
     close: () => {
       searchIndex.stop();
+      unsentWork.flush();
+      unsentWork.stop();
       db.close();
     },
   };
 }
 
 export { openDatabase, SchemaTooNewError } from './database';
+export {
+  DamagedDatabaseError,
+  DiskFullError,
+  DISK_FULL_SENTENCE,
+  storageProblem,
+  type StorageProblem,
+} from './storage-errors';
 export type { Db, OpenOptions } from './database';
 export { migrations } from './migrations';
 export type { Migration } from './migrations';
@@ -93,4 +130,5 @@ export type * from './report-list';
 export type * from './search';
 export type * from './sync-state';
 export type { ThreadsRepository } from './threads';
+export type { RestoredWork, UnsentWorkJournal } from './unsent-work';
 export type { ProgramFilters } from '../../shared/rules/program-filters';

@@ -681,6 +681,42 @@ DELETE FROM reports_fts_pending;
 INSERT INTO reports_fts_pending (seq, indexed) SELECT seq, 0 FROM reports;
 `;
 
+/**
+ * The report index gains the asset (issue 20): the search box promised "title, asset,
+ * description" and a unique asset word found nothing. Added as the last column (FTS5 cannot add
+ * one: the index is made again and every report queued, as in migration 10); a changed asset
+ * queues its report as a changed description does.
+ */
+const assetInReportIndex = `
+DROP TABLE reports_fts;
+CREATE VIRTUAL TABLE reports_fts USING fts5 (title, description, messages, facets, asset,
+  ${ftsOptions});
+INSERT INTO reports_fts (reports_fts, rank) VALUES ('deletemerge', 50);
+INSERT INTO reports_fts (reports_fts, rank) VALUES ('automerge', 0);
+
+DROP VIEW report_fts_source;
+CREATE VIEW report_fts_source AS
+SELECT r.seq, r.id, r.title,
+  coalesce(json_extract(d.report_json, '$.description'), '') AS description,
+  coalesce((SELECT group_concat(body, char(10)) FROM messages m WHERE m.report_id = r.id), '')
+    AS messages,
+  's' || lower(hex(r.status)) || ' p' || lower(hex(r.program_id)) AS facets,
+  coalesce(json_extract(d.report_json, '$.asset'), '') AS asset
+FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq;
+
+DROP TRIGGER report_documents_fts_queue_update;
+CREATE TRIGGER report_documents_fts_queue_update AFTER UPDATE OF report_json ON report_documents
+WHEN json_extract(new.report_json, '$.description')
+  IS NOT json_extract(old.report_json, '$.description')
+  OR json_extract(new.report_json, '$.asset') IS NOT json_extract(old.report_json, '$.asset') BEGIN
+  INSERT INTO reports_fts_pending (seq, indexed) VALUES (new.seq, 1)
+  ON CONFLICT (seq) DO NOTHING;
+END;
+
+DELETE FROM reports_fts_pending;
+INSERT INTO reports_fts_pending (seq, indexed) SELECT seq, 0 FROM reports;
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (sqlite) => sqlite.exec(initialSchema) },
   {
@@ -707,5 +743,10 @@ export const migrations: readonly Migration[] = [
     version: 10,
     name: 'report index holds status and program',
     up: (sqlite) => sqlite.exec(facetedReportIndex),
+  },
+  {
+    version: 11,
+    name: 'report index holds the asset',
+    up: (sqlite) => sqlite.exec(assetInReportIndex),
   },
 ];

@@ -82,6 +82,8 @@ export interface OutboxRepository {
   unpark(id: number, now?: number): void;
   /** Drops an open entry (the user discarded it). */
   cancel(id: number): void;
+  /** An entry whose attempt could not be recorded (a full disk) becomes pending again. */
+  release(id: number): void;
   /** At start-up: entries left in flight by a crash become pending again (attempts kept). */
   recoverInFlight(): OutboxEntry[];
   get(id: number): OutboxEntry | null;
@@ -173,6 +175,9 @@ export function createOutboxRepository(db: Db): OutboxRepository {
   const resetInFlight = sqlite.prepare<[string]>(
     "UPDATE outbox SET state = 'pending', updated_at = ? WHERE state = 'in_flight'",
   );
+  const resetOne = sqlite.prepare<[string, number]>(
+    "UPDATE outbox SET state = 'pending', updated_at = ? WHERE id = ? AND state = 'in_flight'",
+  );
   const selectOpen = sqlite.prepare<[], OutboxRow>(
     `SELECT * FROM outbox WHERE ${OPEN} ORDER BY id`,
   );
@@ -244,6 +249,8 @@ export function createOutboxRepository(db: Db): OutboxRepository {
     park: (id, error) => void setParked.run(redactedJson(error), nowIso(), id),
     unpark: (id, now = 0) => void setUnparked.run(now, nowIso(), id),
     cancel: (id) => void deleteOpen.run(id),
+
+    release: (id) => void resetOne.run(nowIso(), id),
 
     recoverInFlight() {
       return db.transaction(() => {

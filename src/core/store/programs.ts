@@ -10,6 +10,8 @@ import {
 import { bit, timeMs } from './sql-values';
 
 export interface ListProgramsQuery extends ProgramFilters {
+  /** Words every program shown has in its name, customer name or id (any case, any order). */
+  search?: string;
   /** 1 to 50, default 12 (clamped like the API). */
   limit?: number;
   /** At least 1; a page after the end gives the last page. */
@@ -34,6 +36,23 @@ export interface ProgramsRepository {
 }
 
 const byNewestUpdate = 'ORDER BY updated_ms DESC, id';
+
+/** The words of a program search, folded for comparison (case and accents ignored). */
+function searchWords(search: string | undefined): string[] {
+  return fold(search ?? '')
+    .split(/\s+/u)
+    .filter((w) => w !== '');
+}
+
+function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function hasWords(program: ProgramSummary, words: readonly string[]): boolean {
+  if (words.length === 0) return true;
+  const haystack = fold(`${program.name} ${program.customer_name} ${program.id}`);
+  return words.every((w) => haystack.includes(w));
+}
 
 export function createProgramsRepository(db: Db): ProgramsRepository {
   const sqlite = db.sqlite;
@@ -122,9 +141,12 @@ export function createProgramsRepository(db: Db): ProgramsRepository {
     listPrograms(query = {}) {
       const nowMs = (query.now ?? new Date()).getTime();
       const filters = normalizeFilters(query);
+      const words = searchWords(query.search);
+      // The filters' counts are of the programs the search finds, as the list is.
       const all = selectAllSummaries
         .all()
-        .map((row) => JSON.parse(row.summary_json) as ProgramSummary);
+        .map((row) => JSON.parse(row.summary_json) as ProgramSummary)
+        .filter((program) => hasWords(program, words));
       const shown = all.filter((program) => matchesFilters(filterable(program), filters, nowMs));
       const limit = Math.min(50, Math.max(1, Math.trunc(query.limit ?? 12)));
       const pages = Math.max(1, Math.ceil(shown.length / limit));

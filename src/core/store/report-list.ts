@@ -53,7 +53,7 @@ export interface ReportListRow {
   /** An outbox entry waits for the user (parked with its error). */
   parked: boolean;
   conflict: boolean;
-  /** In needs_info and not opened since it entered it. */
+  /** In needs_info and not answered since it entered it. */
   needs_info_unseen: boolean;
 }
 

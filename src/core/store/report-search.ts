@@ -45,6 +45,7 @@ interface TextRow {
   title: string;
   description: string;
   messages: string;
+  asset: string;
 }
 
 interface DraftRow {
@@ -52,6 +53,7 @@ interface DraftRow {
   seq: number | null;
   title: string;
   description: string;
+  asset: string;
 }
 
 export function createReportSearcher(db: Db): ReportSearcher {
@@ -61,15 +63,15 @@ export function createReportSearcher(db: Db): ReportSearcher {
   );
   // CROSS JOIN: the queue drives (else SQLite may read every report to join the few queued).
   const queuedText = sqlite.prepare<[], TextRow>(
-    `SELECT s.seq, s.title, s.description, s.messages
+    `SELECT s.seq, s.title, s.description, s.messages, s.asset
      FROM reports_fts_pending p CROSS JOIN report_fts_source s ON s.seq = p.seq`,
   );
   const countAllQueued = sqlite
     .prepare<[], number>('SELECT count(*) FROM reports_fts_pending')
     .pluck();
-  // A draft is matched on what the index would hold of it: title and description.
+  // A draft is matched on what the index would hold of it: title, description and asset.
   const drafts = sqlite.prepare<[], DraftRow>(
-    `SELECT d.report_id, r.seq, d.title, d.description
+    `SELECT d.report_id, r.seq, d.title, d.description, d.asset
      FROM drafts d LEFT JOIN reports r ON r.id = d.report_id`,
   );
 
@@ -82,14 +84,14 @@ export function createReportSearcher(db: Db): ReportSearcher {
       const queuedHits: ReportSearch['queuedHits'] = [];
       if (scan) {
         for (const row of queuedText.all()) {
-          const score = matchScore(words, [row.title, row.description, row.messages]);
+          const score = matchScore(words, [row.title, row.description, row.messages, row.asset]);
           if (score !== null) queuedHits.push({ seq: row.seq, score });
         }
       }
       const draftHits: number[] = [];
       const localHits: string[] = [];
       for (const draft of drafts.all()) {
-        if (!matchesColumns(words, [draft.title, draft.description])) continue;
+        if (!matchesColumns(words, [draft.title, draft.description, draft.asset])) continue;
         if (draft.seq === null) localHits.push(draft.report_id);
         else draftHits.push(draft.seq);
       }

@@ -26,7 +26,10 @@ export interface ReportListItem {
   withdrawn_at: string | null;
   has_payout: boolean;
   payout_status: PayoutStatus | null;
-  /** False while a report sits in needs_info and the user has not opened it. */
+  /**
+   * False while a report sits in needs_info and the researcher has not answered its question (the
+   * column keeps its first name: it was once set by opening the thread).
+   */
   needs_info_seen: boolean;
   /** The list page knows a newer state than the stored full report: the sync must fetch it. */
   stale: boolean;
@@ -106,7 +109,8 @@ export interface ReportsRepository {
   getListItem(id: string): ReportListItem | null;
   countByStatus(): Partial<Record<ReportStatus, number>>;
   listAttachments(reportId: string): StoredAttachment[];
-  markNeedsInfoSeen(id: string): void;
+  /** The researcher replied to the question (the reply is queued): it no longer waits. */
+  markNeedsInfoAnswered(id: string): void;
   listUnseenNeedsInfo(): string[];
   deleteReport(id: string): void;
 }
@@ -441,7 +445,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
         .map((row) => ({ ...row, reply: row.reply === null ? null : row.reply === 1 }));
     },
 
-    markNeedsInfoSeen(id) {
+    markNeedsInfoAnswered(id) {
       setSeen.run(id);
     },
 

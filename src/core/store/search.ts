@@ -21,8 +21,9 @@ export interface SearchRepository {
   searchPrograms(query: string, options?: { limit?: number }): SearchHit[];
 }
 
-// Column weights: a hit in a title or name counts more than one deep in a description.
-const reportRank = 'bm25(reports_fts, 5.0, 1.0, 1.0)';
+// Column weights: a hit in a title or name counts more than one deep in a description; the
+// report index's columns are title, description, messages, facets, asset.
+const reportRank = 'bm25(reports_fts, 5.0, 1.0, 1.0, 1.0, 3.0)';
 const programRank = 'bm25(programs_fts, 5.0, 2.0, 2.0, 1.0)';
 
 export function createSearchRepository(db: Db): SearchRepository {

@@ -1,7 +1,8 @@
 /**
  * The researcher's inbox: what the triage side said that they have not read, and the reports
- * that wait for their answer (`needs_info`). A thread counts as read only when the researcher
- * opens it (`markThreadSeen`), never because the app reloaded it in the background.
+ * that wait for their answer (`needs_info`, until a reply is queued: reading the question does
+ * not answer it). A thread counts as read only when the researcher opens it (`markThreadSeen`),
+ * never because the app reloaded it in the background.
  *
  * "Read" is kept per report as the number of triage messages (agent or program team) the
  * researcher had when they last opened the thread, beside the number the thread holds now, both in

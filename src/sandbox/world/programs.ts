@@ -22,6 +22,56 @@ interface ProgramSeed {
   summary: string;
 }
 
+/**
+ * Scope lines shaped as real public programs write them (bounty-targets-data): wildcards, URLs
+ * with `/*`, a host plus path without a scheme, a wildcard inside a label, IPv4 and IPv6
+ * ranges, app store links and package ids. Names are under `.example` (RFC 2606), never real.
+ */
+const SCOPES: Record<string, { scope: string[]; exclusions: string[] }> = {
+  'sandbox-playground': {
+    scope: [
+      '`*.playground.example` (every storefront)',
+      'https://api.playground.example/v2/*',
+      'playground.example/account',
+      'Android app: com.playground.shop',
+      'iOS app: https://apps.apple.com/us/app/playground-shop/id1234567890',
+      'Office range 198.51.100.0/24 and 2001:db8:100::/48',
+    ],
+    exclusions: ['legacy.playground.example (retired, read-only)'],
+  },
+  'wayne-private': {
+    scope: ['*.wayne.example', 'vpn-*.wayne.example', '203.0.113.0/24'],
+    exclusions: ['status.wayne.example (third party)'],
+  },
+  'acme-web': {
+    scope: ['*.acme.example', 'https://shop.acme.example/*', 'acme.example/api/v1'],
+    exclusions: ['blog.acme.example (hosted by a vendor)'],
+  },
+  'stark-portal': {
+    scope: ['portal.stark.example', 'https://portal.stark.example/admin/*'],
+    exclusions: ['https://portal.stark.example/admin/legacy'],
+  },
+  'globex-api': {
+    scope: ['https://api.globex.example/v3/*', 'api-*.globex.example'],
+    exclusions: ['api-sandbox.globex.example'],
+  },
+  'tyrell-unpublished': { scope: ['*.tyrell.example'], exclusions: [] },
+  'initech-mobile': {
+    scope: [
+      'Android: com.initech.tps',
+      'iOS: https://apps.apple.com/us/app/initech-tps/id987654321',
+      'https://mobile-api.initech.example/*',
+    ],
+    exclusions: [],
+  },
+  'umbrella-cloud': {
+    scope: ['*.umbrella.example', 'console.umbrella.example', '192.0.2.0/24'],
+    exclusions: ['docs.umbrella.example'],
+  },
+  'hooli-source': { scope: ['https://git.hooli.example/hooli/*'], exclusions: [] },
+  'vandelay-hardware': { scope: ['firmware.vandelay.example'], exclusions: [] },
+};
+
 const SEEDS: ProgramSeed[] = [
   {
     id: 'sandbox-playground',
@@ -138,9 +188,20 @@ function policyText(
 > {
   return {
     description: `## ${seed.name}\n\n${seed.summary}\n\nRun by ${seed.customer_name}.`,
-    scope: `- ${seed.asset_types.map((a) => `${a} assets of ${seed.customer_name}`).join('\n- ')}`,
-    exclusions:
-      '- Denial of service\n- Social engineering\n- Findings from automated scanners only',
+    scope: [
+      ...(SCOPES[seed.id]?.scope ?? []),
+      ...seed.asset_types.map((a) => `${a} assets of ${seed.customer_name}`),
+    ]
+      .map((line) => `- ${line}`)
+      .join('\n'),
+    exclusions: [
+      ...(SCOPES[seed.id]?.exclusions ?? []),
+      'Denial of service',
+      'Social engineering',
+      'Findings from automated scanners only',
+    ]
+      .map((line) => `- ${line}`)
+      .join('\n'),
     rules: '- Test only with your own accounts.\n- Do not access data of other users.',
     eligibility: 'Researchers with a verified e-mail and a connected payout account.',
     disclosure: 'No public disclosure without written consent.',

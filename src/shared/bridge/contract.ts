@@ -35,6 +35,11 @@ export interface BridgeCalls {
   connectSandbox(): Promise<AccountView>;
   connect(input: { serverUrl: string; apiKey: string }): Promise<AccountView>;
   signOut(): Promise<void>;
+  /**
+   * The signed-in account's data was written by a newer app (`status.storage.newerData`): keep
+   * that data aside, untouched, and start again with an empty offline copy.
+   */
+  startFresh(): Promise<AccountView>;
   getStatus(): Promise<StatusView>;
   syncNow(): Promise<void>;
   /**
@@ -146,6 +151,7 @@ export const BRIDGE_CALLS = [
   'connectSandbox',
   'connect',
   'signOut',
+  'startFresh',
   'getStatus',
   'syncNow',
   'resyncEverything',

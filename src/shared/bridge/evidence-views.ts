@@ -3,6 +3,7 @@
  * earnings at a glance"): the credential scan, HTTP evidence import, evidence images, the
  * duplicate hint and payouts. Plain data for the renderer; never a secret value or a file path.
  */
+import type { HttpEvidenceFormat } from '../evidence/http-detect';
 import type { PayoutStatus, ReportStatus } from '../api';
 
 /** Where a credential was found. */
@@ -42,12 +43,10 @@ export interface SecretScanView {
   findings: SecretFindingView[];
   /** Findings not kept: while any remain, nothing that holds them is sent. */
   open: number;
-  /** Text evidence files that were scanned. */
+  /** Evidence files read as text (any text, HAR, Burp export) and scanned, whatever their size. */
   scannedFiles: number;
-  /** Text evidence above the scan size limit: named, not scanned. */
+  /** Evidence files that are not text (archives, PDFs, videos; images aside): named, not scanned. */
   notScanned: NotScannedFile[];
-  /** The scan size limit, in bytes. */
-  limitBytes: number;
 }
 
 export interface HttpImportInput {
@@ -62,7 +61,13 @@ export interface HttpImportInput {
 export interface HttpImportResult {
   /** False when the text is not HTTP evidence the app reads (it is left to the caller). */
   imported: boolean;
-  format?: 'har' | 'burp' | 'curl' | 'raw';
+  format?: HttpEvidenceFormat;
+  /**
+   * Set when the text is of a known format but cannot be read: what failed and where. The text
+   * is then kept as it was given (`kept`), nothing is lost.
+   */
+  error?: string;
+  kept?: 'text' | 'file';
   exchanges?: number;
   /** Credentials replaced by `[REDACTED:<kind>]` before anything was stored. */
   redacted?: number;

@@ -62,6 +62,7 @@ export interface StatusView {
   lastError: ErrorView | null;
   /** Where the mirror is while reports or threads are still to download; null when complete. */
   mirror?: MirrorView | null;
+  storage: StorageView;
 }
 
 export interface MirrorView {
@@ -71,6 +72,25 @@ export interface MirrorView {
   downloaded: number;
   /** Seconds left at the request rate the service allows background work (an estimate). */
   secondsLeft: number;
+}
+
+/** The researcher's own disk and data folder, as far as they stop the app's work. */
+export interface StorageView {
+  /** The disk refused a write: sending and syncing wait, and resume when a write succeeds. */
+  diskFull: boolean;
+  /** The offline copy was found damaged at this start, kept aside and rebuilt. */
+  recovered: {
+    keptAs: string;
+    at: string;
+    /** Drafts and queued changes put back from the unsent-work journal. */
+    drafts: number;
+    changes: number;
+  } | null;
+  /**
+   * The signed-in account's data was written by a newer version of the app: nothing of it is
+   * opened or changed until the researcher updates or starts with a fresh copy.
+   */
+  newerData: { found: number; supported: number } | null;
 }
 
 export interface DraftContent {
@@ -232,6 +252,8 @@ export interface ChecklistView {
 }
 
 export interface ProgramQuery {
+  /** Words every shown program has in its name, customer or id (any case; the local copy). */
+  search?: string;
   asset?: string[];
   reward?: string[];
   updated?: 'any' | '7d' | '30d';

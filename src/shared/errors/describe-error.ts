@@ -145,6 +145,16 @@ const WORDS: Record<string, { title: string; advice: string }> = {
     title: 'The server did not answer in time',
     advice: 'Your work is kept and sent again automatically.',
   },
+  // Not API codes: the researcher's own disk refused a write, or held a damaged offline copy.
+  disk_full: {
+    title: 'Your disk is full',
+    advice:
+      'Nothing is lost: what you typed stays in this window and is saved, then sent, as soon as there is space again.',
+  },
+  damaged_database: {
+    title: 'The offline copy was damaged',
+    advice: 'It was kept aside and is being rebuilt from the server; your unsent work was kept.',
+  },
   // Not an API code: the app's own credential check held a write back (issue 13).
   secrets_found: {
     title: 'Held back: possible credentials',
@@ -158,7 +168,7 @@ export function describeError(input: {
   detail?: string;
   requestId?: string;
 }): ErrorView {
-  const words = WORDS[input.code] ?? {
+  const words = errorWords(input.code) ?? {
     title: `Unexpected error (${input.status})`,
     advice: input.detail ?? 'Try again later.',
   };

@@ -1,13 +1,17 @@
 /**
  * Which pasted or dropped text is HTTP evidence the app can turn into a code block: a HAR file,
- * a Burp Suite XML export ("Save items"), a curl command, or a raw request (with its response).
- * The editor asks before a paste; the engine parses. Cheap checks on the start of the text only.
+ * a Burp Suite XML export ("Save items"), a curl command (POSIX shells or Windows cmd), a
+ * PowerShell `Invoke-WebRequest` copy, or a raw request (with its response). The editor asks
+ * before a paste; the engine parses. Cheap checks on the start of the text only.
  */
-export type HttpEvidenceFormat = 'har' | 'burp' | 'curl' | 'raw';
+export type HttpEvidenceFormat = 'har' | 'burp' | 'curl' | 'powershell' | 'raw';
 
-const METHODS = 'GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT';
-const REQUEST_LINE = new RegExp(`^(?:${METHODS}) \\S+ HTTP/\\d(?:\\.\\d)?\\r?$`, 'm');
-const FIRST_LINE = new RegExp(`^(?:${METHODS}) \\S+ HTTP/\\d(?:\\.\\d)?\\s*$`);
+/**
+ * A request line: any method token (WebDAV's PROPFIND, a lowercase `get` sent on purpose), an
+ * origin-form, absolute-form, authority-form or `*` target, HTTP/0.9 to HTTP/3.
+ */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32} \S+ HTTP\/\d(?:\.\d)?\r?$/;
+const HEADER_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
 
 export function detectHttpEvidence(text: string): HttpEvidenceFormat | null {
   const head = text
@@ -18,13 +22,20 @@ export function detectHttpEvidence(text: string): HttpEvidenceFormat | null {
     return 'har';
   if (/^<(\?xml|!DOCTYPE items|items)\b/.test(head) && /<items\b[^>]*burpVersion/.test(head))
     return 'burp';
-  if (/^(?:\$\s+)?curl\s/.test(head)) return 'curl';
-  const firstLine = head.split('\n', 1)[0] ?? '';
-  if (FIRST_LINE.test(firstLine) && REQUEST_LINE.test(head)) return 'raw';
+  if (/^(?:\$\s+|PS [^>\n]*>\s*|>\s*)?curl(?:\.exe)?\s/i.test(head)) return 'curl';
+  if (
+    /^(?:\$session\s*=\s*New-Object\s+Microsoft\.PowerShell|Invoke-(?:WebRequest|RestMethod)\b|iwr\s)/i.test(
+      head,
+    )
+  )
+    return 'powershell';
+  const [first = '', second = ''] = head.split('\n', 3);
+  // A request line alone, or followed by a header: a sentence ending in "HTTP/1.1" is not one.
+  if (REQUEST_LINE.test(first) && (second.trim() === '' || HEADER_LINE.test(second))) return 'raw';
   return null;
 }
 
 /** File names whose drop is tried as HTTP evidence first (else they are attached as they are). */
 export function mayBeHttpEvidenceFile(name: string): boolean {
-  return /\.(har|xml|http|curl|req)$/i.test(name);
+  return /\.(har|xml|http|curl|req|txt|ps1|sh|cmd|bat)$/i.test(name);
 }

@@ -10,6 +10,8 @@ import { parse as parseDomain } from 'tldts';
 export type ScopeTarget =
   | { type: 'host'; host: string }
   | { type: 'wildcard'; domain: string }
+  /** A `*` elsewhere in a name (`api-*.x.com`, `*x.com`, `*.x.*`), as written (ASCII form). */
+  | { type: 'pattern'; pattern: string }
   | { type: 'url'; host: string; path: string }
   | { type: 'ip'; address: string }
   | { type: 'cidr'; address: string; prefix: number }
@@ -35,17 +37,39 @@ export type ScopeMatch =
   | { status: 'unknown' };
 
 const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>()[\]`'"|]+/gi;
-const WILDCARD_RE = /(?<![\w.-])\*\.((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63})/gi;
+/** One label of a name, in Unicode (IDN) or ASCII. */
+const LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?`;
+const WILDCARD_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}.*-])\*\.((?:${LABEL}\.)+[\p{L}\p{N}-]{2,63})\.?(?![\p{L}\p{N}*-]|\.[\p{L}\p{N}*])`,
+  'giu',
+);
+/** A name with `*` inside a label or after the domain: `vcc-*.8x8.com`, `*x.com`, `*.x.*`. */
+const PATTERN_RE =
+  /(?<![\p{L}\p{N}.*/@-])(?=[\p{L}\p{N}.-]*\*)((?:[\p{L}\p{N}*-]+\.)+[\p{L}\p{N}*-]+)(?![\p{L}\p{N}*-]|\.[\p{L}\p{N}*])/giu;
+/** A host with a path and no scheme, as programs list them: `eu.fs.viq.zebra.com/public-api`. */
+const HOST_PATH_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}.*@\/:-])((?:${LABEL}\.)+\p{L}[\p{L}\p{N}-]{1,62})\.?(?::\d{1,5})?(\/[^\s<>()[\]\x60'"|,]*)`,
+  'giu',
+);
+/** Reverse-DNS ids that start with these are app ids, not hosts (`com.squareup.cash`). */
+const APP_FIRST = /^(?:com|org|net|io)\./;
 const CIDR_RE =
   /(?<![\w.:])((?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})\/(\d{1,3})(?![\w.])/gi;
 const IPV4_RE = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]|\/\d)/g;
-const HOST_RE =
-  /(?<![\w.*@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62})(?![\w-]|\.\w)/gi;
+const IPV6_RE = /(?<![\w.:])\[?((?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4})\]?(?![\w.:]|\/\d)/gi;
+const HOST_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_.*@\/-])((?:${LABEL}\.)+\p{L}[\p{L}\p{N}-]{1,62})\.?(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])`,
+  'giu',
+);
 /** A store listing names the app: Google Play's `id=` and the App Store's `id123456789`. */
 const PLAY_ID_RE =
   /play\.google\.com\/store\/apps\/details\?(?:[^\s#]*&)?id=([a-z][\w]*(?:\.[a-z][\w]*)+)/gi;
-const APPLE_ID_RE = /apps\.apple\.com\/[^\s]*\/(id\d{6,})/gi;
-const APP_WORDS = /\b(app|apps|android|ios|ipados|bundle|package|apk|ipa|mobile)\b/i;
+const APPLE_ID_RE = /(?:apps|itunes)\.apple\.com\/[^\s]*?\/?(id\d{6,})/gi;
+/** A bare App Store id, when the line says it is an app. */
+const BARE_APPLE_ID_RE = /(?<![\w/])(id\d{6,})(?!\w)/gi;
+/** Words that make a line about an app; `app.circle.com` is a host, not such a word. */
+const APP_WORDS =
+  /(?<![\w.-])(app|apps|android|ios|ipados|iphone|ipad|bundle|package|apk|ipa|mobile)(?![\w.-])/i;
 /** Reverse-DNS app ids start with a top-level domain; these are the usual ones. */
 const APP_ID_RE =
   /(?<![\w.-])((?:com|org|net|io|de|uk|fr|co|app|me|tv|ch|nl|se|jp|in|br|au|ca|dev)\.[a-z][\w-]*(?:\.[a-z][\w-]*)+)(?![\w-])/gi;
@@ -74,17 +98,55 @@ function isHost(name: string): boolean {
   return labels.length >= 2 && SPECIAL_USE.has(labels[labels.length - 1] ?? '');
 }
 
-function urlTarget(raw: string): ScopeTarget | null {
+/** A name as compared: lower case, ASCII (punycode) form, no trailing dot. */
+export function asciiName(name: string): string {
+  const lower = name.toLowerCase().replace(/\.+$/, '');
+  if (/^[\x20-\x7e]*$/.test(lower)) return lower;
   try {
-    const url = new URL(raw.replace(/[.,;:!?]+$/, ''));
-    if (!url.hostname) return null;
-    const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-    if (host.startsWith('*.')) return { type: 'wildcard', domain: host.slice(2) };
-    const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
-    return { type: 'url', host, path };
+    // `*` is kept by the URL parser, so a wildcard name converts label by label too.
+    return new URL(`http://${lower}/`).hostname;
   } catch {
-    return null;
+    return lower;
   }
+}
+
+/** `/*`, `*` and `/` at the end of a listed path mean "this path and below". */
+function pathPrefix(path: string): string {
+  return path.replace(/\/?\*+$/, '').replace(/\/+$/, '');
+}
+
+function hostTarget(name: string, path = ''): ScopeTarget | null {
+  const host = asciiName(name).replace(/^\[|\]$/g, '');
+  const prefix = pathPrefix(path);
+  if (host.startsWith('*.') && !host.slice(2).includes('*')) {
+    const domain = host.slice(2);
+    return prefix ? { type: 'pattern', pattern: `${host}${prefix}` } : { type: 'wildcard', domain };
+  }
+  if (host.includes('*')) return { type: 'pattern', pattern: host };
+  return prefix ? { type: 'url', host, path: prefix } : { type: 'url', host, path: '' };
+}
+
+function urlTarget(raw: string): ScopeTarget | null {
+  const text = raw.replace(/[.,;:!?]+$/, '');
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/?#:]*)(?::\d*)?([^?#]*)/i.exec(
+    text,
+  );
+  if (!m?.[1]) return null;
+  return hostTarget(m[1], m[2] ?? '');
+}
+
+/** A regex for a name pattern: `*` is any run of name characters (dots too, as a glob reads). */
+function patternRegex(pattern: string): RegExp {
+  const [name = '', ...rest] = pattern.split('/');
+  // A trailing `.*` stands for the top-level domain (`.com`, `.co.uk`), not for any host.
+  const tld = name.endsWith('.*');
+  const body =
+    (tld ? name.slice(0, -2) : name)
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[a-z0-9.-]*') + (tld ? '\\.[a-z0-9-]+(?:\\.[a-z0-9-]+)?' : '');
+  const path = rest.length ? `/${rest.join('/')}` : '';
+  return new RegExp(`^${body}$`, path ? 'i' : 'i');
 }
 
 /** Every target a piece of text names, each once. Never throws. */
@@ -101,10 +163,11 @@ export function extractTargets(text: string): ScopeTarget[] {
   take(PLAY_ID_RE, (m) => add({ type: 'app', id: (m[1] ?? '').toLowerCase() }));
   take(APPLE_ID_RE, (m) => add({ type: 'app', id: (m[1] ?? '').toLowerCase() }));
   take(URL_RE, (m) => add(urlTarget(m[0])));
-  take(WILDCARD_RE, (m) => {
-    const domain = (m[1] ?? '').toLowerCase();
-    if (isHost(`x.${domain}`)) add({ type: 'wildcard', domain });
-  });
+  const aboutApps = APP_WORDS.test(text);
+  if (aboutApps) {
+    take(APP_ID_RE, (m) => add({ type: 'app', id: (m[1] ?? '').toLowerCase() }));
+    take(BARE_APPLE_ID_RE, (m) => add({ type: 'app', id: (m[1] ?? '').toLowerCase() }));
+  }
   take(CIDR_RE, (m) => {
     const address = m[1] ?? '';
     const prefix = Number(m[2]);
@@ -113,15 +176,36 @@ export function extractTargets(text: string): ScopeTarget[] {
       if (prefix <= max) add({ type: 'cidr', address: ipaddr.parse(address).toString(), prefix });
     }
   });
+  take(WILDCARD_RE, (m) => {
+    const domain = asciiName(m[1] ?? '');
+    if (isHost(`x.${domain}`)) add({ type: 'wildcard', domain });
+  });
+  take(PATTERN_RE, (m) => {
+    const name = m[1] ?? '';
+    if (name.includes('*') && /[\p{L}\p{N}]/u.test(name.replace(/\*/g, '')))
+      add({ type: 'pattern', pattern: asciiName(name) });
+  });
   take(IPV4_RE, (m) => {
     if (ipaddr.IPv4.isValidFourPartDecimal(m[0])) add({ type: 'ip', address: m[0] });
   });
-  if (APP_WORDS.test(text)) {
-    take(APP_ID_RE, (m) => add({ type: 'app', id: (m[1] ?? '').toLowerCase() }));
-  }
+  take(IPV6_RE, (m) => {
+    const address = m[1] ?? '';
+    if (address.includes('::') || address.split(':').length === 8)
+      if (ipaddr.IPv6.isValid(address))
+        add({ type: 'ip', address: ipaddr.parse(address).toString() });
+  });
+  take(HOST_PATH_RE, (m) => {
+    const host = asciiName(m[1] ?? '');
+    if (APP_FIRST.test(host)) return;
+    if (isHost(host)) add(hostTarget(host, m[2] ?? ''));
+  });
   take(HOST_RE, (m) => {
-    const host = (m[1] ?? '').toLowerCase();
-    if (isHost(host)) add({ type: 'host', host });
+    const host = asciiName(m[1] ?? '');
+    // Reverse-DNS ids (`com.squareup.cash`) are apps: no host name starts with `com.`.
+    if (APP_FIRST.test(host) && host.split('.').length >= 3) add({ type: 'app', id: host });
+    else if (isHost(host)) add({ type: 'host', host });
+    // Not a host, shaped as a package id (`nl.speakap.speakap`, `de.bmw.connected.row`).
+    else if (/^[a-z]{2,6}(?:\.[a-z_][\w]*){2,}$/.test(host)) add({ type: 'app', id: host });
   });
   return out;
 }
@@ -146,10 +230,20 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
     case 'url':
       if (assetHost !== rule.host) return 0;
       if (!rule.path) return 100;
-      if (asset.type !== 'url') return 0;
+      // A bare host typed as the asset: the line names a part of it; the hint shows which.
+      if (asset.type !== 'url' || asset.path === '') return 50;
       return asset.path === rule.path || asset.path.startsWith(`${rule.path}/`)
         ? 100 + rule.path.length
         : 0;
+    case 'pattern': {
+      const [name = '', ...rest] = rule.pattern.split('/');
+      const prefix = rest.length ? `/${rest.join('/')}` : '';
+      const host = assetHost ?? (asset.type === 'wildcard' ? `x.${asset.domain}` : null);
+      if (!host || !patternRegex(name).test(host)) return 0;
+      if (prefix && asset.type === 'url' && asset.path !== '')
+        return asset.path === prefix || asset.path.startsWith(`${prefix}/`) ? 9 : 0;
+      return 8;
+    }
     case 'wildcard': {
       const host = assetHost ?? (asset.type === 'wildcard' ? `x.${asset.domain}` : null);
       return host?.endsWith(`.${rule.domain}`) ? 10 + rule.domain.split('.').length : 0;
@@ -188,7 +282,12 @@ function best(
  * (`*.example.com` in scope, `legacy.example.com` excluded: excluded).
  */
 export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
-  const targets = extractTargets(asset);
+  // An asset that is exactly an app id the program lists is that app (`com.pinterest`).
+  const bare = asset.trim().toLowerCase();
+  const listedApp = [...rules.scope, ...rules.exclusions].some((l) =>
+    l.targets.some((t) => t.type === 'app' && t.id === bare),
+  );
+  const targets: ScopeTarget[] = listedApp ? [{ type: 'app', id: bare }] : extractTargets(asset);
   if (targets.length === 0 || rules.scope.length + rules.exclusions.length === 0)
     return { status: 'unknown' };
   let inScope: ScopeMatch | null = null;

@@ -4,12 +4,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-/** Builds the editor harness for the browser (an IIFE script), as Vite builds the renderer. */
-export async function buildEditorHarness(): Promise<string> {
+/**
+ * Builds a harness of this folder for the browser (an IIFE script), as Vite builds the renderer:
+ * `harness.ts` (the editor) by default, `boundary.ts` (the screens' error boundary).
+ */
+export async function buildEditorHarness(entry = 'harness'): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'bounty-desk-editor-harness-'));
   await build({
     configFile: false,
     logLevel: 'error',
+    // Production, as the app ships (React's production build; TSX compiled without its dev runtime).
+    mode: 'production',
+    esbuild: { jsx: 'automatic', jsxDev: false },
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir,
@@ -17,12 +23,12 @@ export async function buildEditorHarness(): Promise<string> {
       target: 'es2021',
       minify: false,
       lib: {
-        entry: fileURLToPath(new URL('./harness.ts', import.meta.url)),
+        entry: fileURLToPath(new URL(`./${entry}.ts`, import.meta.url)),
         formats: ['iife'],
-        name: 'editorHarnessBundle',
-        fileName: () => 'harness.js',
+        name: `${entry}HarnessBundle`,
+        fileName: () => `${entry}.js`,
       },
     },
   });
-  return join(outDir, 'harness.js');
+  return join(outDir, `${entry}.js`);
 }

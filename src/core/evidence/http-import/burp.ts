@@ -1,5 +1,6 @@
-import { XMLParser } from 'fast-xml-parser';
-import { parseRawMessage, type HttpExchange } from './model';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { bodyText } from './body-text';
+import { HttpEvidenceError, parseRawMessage, type HttpExchange, type HttpMessage } from './model';
 
 interface BurpText {
   '#text'?: string | number;
@@ -24,32 +25,59 @@ const parser = new XMLParser({
   processEntities: { enabled: true, maxEntityCount: 10, maxExpandedLength: 1_000_000 },
 });
 
-function decode(node: BurpText | string | undefined): string | null {
+/** The message's bytes: base64 as Burp writes by default, else the XML text as Latin-1 bytes. */
+function bytesOf(node: BurpText | string | undefined): Buffer | null {
   if (node === undefined) return null;
-  if (typeof node === 'string') return node;
+  if (typeof node === 'string') return Buffer.from(node, 'utf8');
   const text = String(node['#text'] ?? '');
-  return node['@_base64'] === 'true' ? Buffer.from(text, 'base64').toString('utf8') : text;
+  return node['@_base64'] === 'true' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
 }
 
-/** A Burp Suite "Save items" XML export. Null when the text is not one. */
-export function parseBurpXml(text: string): HttpExchange[] | null {
-  let doc: { items?: { item?: BurpItem[] } };
-  try {
-    doc = parser.parse(text) as typeof doc;
-  } catch {
-    return null;
+/** A raw message from its bytes: head read as text, body decoded by its own Content-Type. */
+function messageOf(bytes: Buffer): HttpMessage {
+  let split = bytes.indexOf('\r\n\r\n');
+  let gap = 4;
+  if (split === -1) {
+    split = bytes.indexOf('\n\n');
+    gap = 2;
   }
+  const headBytes = split === -1 ? bytes : bytes.subarray(0, split);
+  const head = parseRawMessage(new TextDecoder('utf-8').decode(headBytes));
+  if (split === -1) return head;
+  const type = head.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
+  return { ...head, body: bodyText(bytes.subarray(split + gap), type) };
+}
+
+/** A Burp Suite "Save items" XML export, each item's request and response as recorded. */
+export function parseBurpXml(text: string): HttpExchange[] {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true)
+    throw new HttpEvidenceError(
+      `the XML is broken at line ${valid.err.line}, column ${valid.err.col} (${valid.err.msg})`,
+    );
+  const doc = parser.parse(text) as { items?: { item?: BurpItem[] } };
   const items = doc?.items?.item;
-  if (!Array.isArray(items)) return null;
+  if (!Array.isArray(items) || items.length === 0)
+    throw new HttpEvidenceError('the Burp export has no <item>');
   const out: HttpExchange[] = [];
-  for (const item of items) {
-    const request = decode(item.request);
-    if (!request || request.trim() === '') continue;
-    const response = decode(item.response);
+  const empty: number[] = [];
+  items.forEach((item, index) => {
+    const request = bytesOf(item.request);
+    if (!request || request.toString('latin1').trim() === '') {
+      empty.push(index + 1);
+      return;
+    }
+    const response = bytesOf(item.response);
     out.push({
-      request: parseRawMessage(request),
-      response: response && response.trim() !== '' ? parseRawMessage(response) : null,
+      request: messageOf(request),
+      response: response && response.length > 0 ? messageOf(response) : null,
     });
-  }
+  });
+  if (out.length === 0) throw new HttpEvidenceError(`no <item> of the Burp export has a request`);
+  const last = out[out.length - 1];
+  if (empty.length > 0 && last)
+    last.notes = [
+      `Burp item${empty.length === 1 ? '' : 's'} ${empty.join(', ')} left out: no request.`,
+    ];
   return out;
 }

@@ -1,5 +1,6 @@
-import type { Content, Har, Header, PostData } from 'har-format';
-import type { HttpExchange } from './model';
+import type { Content, Entry, Har, Header, Param, PostData } from 'har-format';
+import { binaryLabel, bodyText } from './body-text';
+import { HttpEvidenceError, type HttpExchange } from './model';
 
 function headersOf(list: unknown): [string, string][] {
   if (!Array.isArray(list)) return [];
@@ -8,65 +9,142 @@ function headersOf(list: unknown): [string, string][] {
     .map((h) => [String(h.name), String(h.value ?? '')]);
 }
 
-function pathOf(url: string): { path: string; host: string | null } {
-  try {
-    const u = new URL(url);
-    return { path: `${u.pathname}${u.search}`, host: u.host };
-  } catch {
-    return { path: url, host: null };
-  }
+/** The request target as recorded: the URL's path and query, bytes untouched. */
+function targetOf(url: string): { target: string; host: string | null } {
+  const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)([^#]*)/.exec(url);
+  if (!m) return { target: url, host: null };
+  const authority = m[1] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  const rest = m[2] ?? '';
+  return { target: rest.startsWith('/') ? rest : `/${rest}`, host: host || null };
 }
 
-function textOf(content: Partial<Content> | Partial<PostData> | undefined): string {
+/** The version as the browser recorded it (`http/2.0`, `h3`, `HTTP/1.1`); HTTP/1.1 if absent. */
+function versionOf(recorded: unknown): string {
+  return typeof recorded === 'string' && /^\S+$/.test(recorded) && !/^unknown$/i.test(recorded)
+    ? recorded
+    : 'HTTP/1.1';
+}
+
+function contentText(content: Partial<Content> | undefined): string {
   if (!content || typeof content.text !== 'string') return '';
-  if ('encoding' in content && content.encoding === 'base64') {
-    const bytes = Buffer.from(content.text, 'base64');
-    const type = String(content.mimeType ?? '');
-    // Binary bodies (images, fonts…) say what they are instead of pasting noise.
-    if (!/text|json|xml|javascript|x-www-form-urlencoded|html/.test(type))
-      return `[binary body: ${bytes.length} bytes of ${type || 'unknown type'}]`;
-    return bytes.toString('utf8');
-  }
+  const type = String(content.mimeType ?? '');
+  if (content.encoding === 'base64') return bodyText(Buffer.from(content.text, 'base64'), type);
+  if (/^(image|audio|video|font)\//i.test(type) && !/svg/i.test(type))
+    return binaryLabel(content.size ?? content.text.length, type);
   return content.text;
 }
 
-/** The entries of a HAR 1.2 log (browsers' "Save all as HAR"). Null when it is not a HAR. */
-export function parseHar(text: string): HttpExchange[] | null {
+/** `postData.text`, or the `params[]` list when the browser recorded only that. */
+function postText(post: Partial<PostData> | undefined): string {
+  if (!post) return '';
+  if (typeof post.text === 'string' && post.text !== '') return post.text;
+  const params = Array.isArray(post.params) ? (post.params as Partial<Param>[]) : [];
+  if (params.length === 0) return '';
+  const type = String(post.mimeType ?? '');
+  if (/multipart\/form-data/i.test(type)) {
+    return params
+      .map((p) => {
+        const file = p.fileName ? `; filename="${p.fileName}"` : '';
+        const value =
+          p.fileName && p.value === undefined ? `[file ${p.fileName}]` : (p.value ?? '');
+        return `Content-Disposition: form-data; name="${p.name ?? ''}"${file}\n\n${value}`;
+      })
+      .join('\n--\n');
+  }
+  return params.map((p) => `${p.name ?? ''}=${p.value ?? ''}`).join('&');
+}
+
+/** Line and column of a character offset, for an error message. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+function jsonError(source: string, e: unknown): HttpEvidenceError {
+  const message = e instanceof Error ? e.message : String(e);
+  const position = /position (\d+)/.exec(message)?.[1];
+  const offset = position !== undefined ? Number(position) : source.length;
+  const atEnd = offset >= source.trimEnd().length;
+  const what =
+    atEnd || /end of (JSON|data)/i.test(message)
+      ? 'the JSON ends early (the file looks cut)'
+      : `the JSON is broken (${message.replace(/ in JSON at position \d+.*$/, '')})`;
+  return new HttpEvidenceError(`${what} at ${lineColumn(source, offset)}`);
+}
+
+interface WebSocketMessage {
+  type?: string;
+  opcode?: number;
+  data?: string;
+}
+
+/** The entries of a HAR 1.2 log (browsers' "Save all as HAR"), each as recorded. */
+export function parseHar(text: string): HttpExchange[] {
+  const source = text.replace(/^\uFEFF/, '');
   let har: Partial<Har>;
   try {
-    har = JSON.parse(text.replace(/^\uFEFF/, '')) as Partial<Har>;
-  } catch {
-    return null;
+    har = JSON.parse(source) as Partial<Har>;
+  } catch (e) {
+    throw jsonError(source, e);
   }
-  const entries = har?.log?.entries;
-  if (!Array.isArray(entries)) return null;
-  return entries
-    .filter((e) => e && typeof e.request?.method === 'string' && typeof e.request?.url === 'string')
-    .map((entry) => {
-      const req = entry.request;
-      const { path, host } = pathOf(req.url);
-      const version = /^HTTP\/\d/.test(req.httpVersion ?? '') ? req.httpVersion : 'HTTP/1.1';
-      const headers = headersOf(req.headers);
-      if (host && !headers.some(([n]) => n.toLowerCase() === 'host'))
-        headers.unshift(['Host', host]);
-      const res = entry.response;
-      const response =
-        res && typeof res.status === 'number' && res.status > 0
-          ? {
-              startLine:
-                `${/^HTTP\/\d/.test(res.httpVersion ?? '') ? res.httpVersion : 'HTTP/1.1'} ` +
-                `${res.status} ${res.statusText ?? ''}`.trimEnd(),
-              headers: headersOf(res.headers),
-              body: textOf(res.content),
-            }
-          : null;
-      return {
-        request: {
-          startLine: `${req.method} ${path} ${version}`,
-          headers,
-          body: textOf(req.postData),
-        },
-        response,
-      };
-    });
+  const entries = har?.log?.entries as unknown;
+  if (!Array.isArray(entries)) throw new HttpEvidenceError('the HAR has no log.entries list');
+  if (entries.length === 0)
+    throw new HttpEvidenceError('the HAR has no entries (log.entries is empty)');
+  const exchanges: HttpExchange[] = [];
+  const unreadable: number[] = [];
+  (entries as Partial<Entry>[]).forEach((entry, index) => {
+    const req = entry?.request;
+    if (!req || typeof req.method !== 'string' || typeof req.url !== 'string') {
+      unreadable.push(index + 1);
+      return;
+    }
+    const { target, host } = targetOf(req.url);
+    const headers = headersOf(req.headers);
+    if (host && !headers.some(([n]) => n.toLowerCase() === 'host')) headers.unshift(['Host', host]);
+    const res = entry.response;
+    const response =
+      res && typeof res.status === 'number' && res.status > 0
+        ? {
+            startLine:
+              `${versionOf(res.httpVersion)} ${res.status} ${res.statusText ?? ''}`.trimEnd(),
+            headers: headersOf(res.headers),
+            body: contentText(res.content),
+          }
+        : null;
+    const ws = (entry as { _webSocketMessages?: WebSocketMessage[] })._webSocketMessages;
+    const exchange: HttpExchange = {
+      request: {
+        startLine: `${req.method} ${target} ${versionOf(req.httpVersion)}`,
+        headers,
+        body: postText(req.postData),
+      },
+      response,
+    };
+    if (Array.isArray(ws) && ws.length > 0)
+      exchange.webSocket = ws.map((m) => ({
+        sent: m.type === 'send',
+        text:
+          m.opcode === 2
+            ? binaryLabel(Buffer.from(String(m.data ?? ''), 'base64').length, 'binary frame')
+            : String(m.data ?? ''),
+      }));
+    exchanges.push(exchange);
+  });
+  if (exchanges.length === 0)
+    throw new HttpEvidenceError(
+      `no entry of the HAR has a request method and URL (${entries.length} entries)`,
+    );
+  if (unreadable.length > 0) {
+    const last = exchanges[exchanges.length - 1];
+    if (last)
+      last.notes = [
+        ...(last.notes ?? []),
+        `HAR entr${unreadable.length === 1 ? 'y' : 'ies'} ${unreadable.join(', ')} left out: no request method and URL.`,
+      ];
+  }
+  return exchanges;
 }

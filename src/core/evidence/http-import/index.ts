@@ -6,9 +6,10 @@
  */
 import { detectHttpEvidence, type HttpEvidenceFormat } from '../../../shared/evidence/http-detect';
 import { parseBurpXml } from './burp';
-import { parseCurl } from './curl';
+import { parseCurlCommand } from './curl';
 import { parseHar } from './har';
-import { parseRawExchange, type HttpExchange, type HttpMessage } from './model';
+import { HttpEvidenceError, parseRawExchange, type HttpExchange, type HttpMessage } from './model';
+import { parsePowerShell } from './powershell';
 
 export type { HttpExchange, HttpMessage } from './model';
 
@@ -17,27 +18,49 @@ export interface HttpImport {
   exchanges: HttpExchange[];
 }
 
+/** Text of a known format that could not be read: what failed and where (entry, line, word). */
+export interface HttpImportFailure {
+  format: HttpEvidenceFormat;
+  error: string;
+}
+
 export const FORMAT_NAMES: Record<HttpEvidenceFormat, string> = {
   har: 'HAR file',
   burp: 'Burp Suite export',
   curl: 'curl command',
+  powershell: 'PowerShell command',
   raw: 'HTTP request',
 };
 
-/** Null when the text is none of the four formats or holds no request. Never throws. */
-export function parseHttpEvidence(text: string): HttpImport | null {
+function exchangesOf(format: HttpEvidenceFormat, text: string): HttpExchange[] {
+  if (format === 'har') return parseHar(text);
+  if (format === 'burp') return parseBurpXml(text);
+  if (format === 'curl') return parseCurlCommand(text);
+  if (format === 'powershell') return parsePowerShell(text);
+  return [parseRawExchange(text)];
+}
+
+/**
+ * The exchanges of pasted or dropped evidence; a failure (naming what and where) when the text
+ * is of a known format but cannot be read; null when it is none of the formats. Never throws.
+ */
+export function readHttpEvidence(text: string): HttpImport | HttpImportFailure | null {
   const format = detectHttpEvidence(text);
   if (!format) return null;
-  let exchanges: HttpExchange[] | null;
   try {
-    if (format === 'har') exchanges = parseHar(text);
-    else if (format === 'burp') exchanges = parseBurpXml(text);
-    else if (format === 'curl') exchanges = [parseCurl(text)].filter((e) => e !== null);
-    else exchanges = [parseRawExchange(text)];
-  } catch {
-    exchanges = null;
+    const exchanges = exchangesOf(format, text);
+    if (exchanges.length === 0) return { format, error: 'it holds no request' };
+    return { format, exchanges };
+  } catch (e) {
+    const error = e instanceof HttpEvidenceError ? e.message : `it cannot be read (${String(e)})`;
+    return { format, error };
   }
-  return exchanges && exchanges.length > 0 ? { format, exchanges } : null;
+}
+
+/** The exchanges, or null when the text is not evidence the app reads. Never throws. */
+export function parseHttpEvidence(text: string): HttpImport | null {
+  const read = readHttpEvidence(text);
+  return read && 'exchanges' in read ? read : null;
 }
 
 export interface RenderLimits {
@@ -59,7 +82,10 @@ export interface RenderedEvidence {
 }
 
 function messageText(message: HttpMessage, bodyChars: number): { text: string; cut: number } {
-  const head = [message.startLine, ...message.headers.map(([n, v]) => `${n}: ${v}`)].join('\n');
+  const head = [
+    message.startLine,
+    ...message.headers.map(([n, v]) => (v === '' ? `${n}:` : `${n}: ${v}`)),
+  ].join('\n');
   const body = message.body.replace(/\r\n/g, '\n').replace(/\n+$/, '');
   if (!body) return { text: head, cut: 0 };
   const cut = Math.max(0, body.length - bodyChars);
@@ -69,10 +95,21 @@ function messageText(message: HttpMessage, bodyChars: number): { text: string; c
 }
 
 function exchangeText(exchange: HttpExchange, bodyChars: number): { text: string; cut: number } {
-  const request = messageText(exchange.request, bodyChars);
-  if (!exchange.response) return request;
-  const response = messageText(exchange.response, bodyChars);
-  return { text: `${request.text}\n\n${response.text}`, cut: request.cut + response.cut };
+  const parts = [messageText(exchange.request, bodyChars)];
+  if (exchange.response) parts.push(messageText(exchange.response, bodyChars));
+  const ws = exchange.webSocket ?? [];
+  if (ws.length > 0) {
+    const lines = ws.map((m) => `${m.sent ? '→' : '←'} ${m.text}`).join('\n');
+    const cut = Math.max(0, lines.length - bodyChars);
+    const note = cut > 0 ? `\n[… ${cut} more characters of WebSocket messages cut here]` : '';
+    const head = `[WebSocket: ${ws.length} message${ws.length === 1 ? '' : 's'}, → sent, ← received]`;
+    parts.push({ text: `${head}\n${cut > 0 ? lines.slice(0, bodyChars) : lines}${note}`, cut });
+  }
+  for (const note of exchange.notes ?? []) parts.push({ text: `[${note}]`, cut: 0 });
+  return {
+    text: parts.map((p) => p.text).join('\n\n'),
+    cut: parts.reduce((n, p) => n + p.cut, 0),
+  };
 }
 
 /** A fence longer than any run of backticks inside, so the block cannot be closed early. */

@@ -9,6 +9,15 @@ export interface HttpMessage {
 export interface HttpExchange {
   request: HttpMessage;
   response: HttpMessage | null;
+  /** WebSocket messages recorded on this connection, in order (HAR `_webSocketMessages`). */
+  webSocket?: { sent: boolean; text: string }[];
+  /** What the evidence does not hold (a file the command reads, a body not recorded…). */
+  notes?: string[];
+}
+
+/** Evidence of a known format that cannot be read: the message says what failed and where. */
+export class HttpEvidenceError extends Error {
+  override name = 'HttpEvidenceError';
 }
 
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/;

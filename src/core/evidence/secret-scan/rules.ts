@@ -5,6 +5,8 @@
  * the preset, so every finding has one shape; the preset stays the main engine for vendor keys.
  */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
+import { gitleaksScan } from './gitleaks';
+import { isPlaceholder } from './placeholders';
 
 interface Props {
   NAME: string;
@@ -16,13 +18,21 @@ function headerName(name = ''): string {
   return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
+/** `slack-app-token` → `Slack app token`: a rule's id as a person reads it. */
+export function humanize(id: string): string {
+  const words = id.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Secretlint hands each message's props back as the result's `data` (the value, to locate it). */
 const messages = {
   JWT: { en: () => 'JSON Web Token' },
   AUTH_HEADER: { en: (p?: Props) => `${headerName(p?.NAME)} header` },
   COOKIE: { en: (p?: Props) => `${headerName(p?.NAME)} header` },
   CURL_CREDENTIAL: { en: (p?: Props) => `Credential in curl option ${p?.NAME ?? ''}` },
-  URL_PARAM: { en: (p?: Props) => `Secret in URL parameter “${p?.NAME ?? ''}”` },
+  URL_PARAM: { en: (p?: Props) => `Secret in field “${p?.NAME ?? ''}”` },
+  URL_PASSWORD: { en: () => 'Password in a URL' },
+  GITLEAKS: { en: (p?: Props) => humanize(p?.NAME ?? '') },
   OWN_KEY: { en: () => 'Your API key for this service' },
   SERVICE_KEY: { en: () => 'An API key for this service' },
 };
@@ -77,29 +87,64 @@ export const jwtRule = rule('bounty-desk/jwt', (content, context) => {
   }
 });
 
-const AUTH_NAMES = [
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'api-key',
-  'x-auth-token',
-  'x-access-token',
-  'x-csrf-token',
-  'x-xsrf-token',
-];
 const COOKIE_NAMES = ['cookie', 'set-cookie'];
-const HEADER_NAMES = [...AUTH_NAMES, ...COOKIE_NAMES].join('|');
-/** `Name: value` as in raw HTTP or curl's -H; the value stops at a quote or the line's end. */
-const HEADER_LINE = new RegExp(
-  `(?<![\\w-])(${HEADER_NAMES})[ \\t]*:[ \\t]*([^\\r\\n'"]*[^\\s'"])`,
-  'gi',
-);
+/** Headers whose names say "credential" but whose values are not one. */
+const NOT_CREDENTIAL_HEADERS = new Set([
+  'sec-websocket-key',
+  'sec-websocket-accept',
+  'www-authenticate',
+  'proxy-authenticate',
+  'authentication-results',
+  'keep-alive',
+  'idempotency-key',
+  'x-content-type-options',
+]);
+/** A header named like a credential that never is one (a websocket nonce, a challenge). */
+export function isNotCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return NOT_CREDENTIAL_HEADERS.has(lower) || lower.startsWith('access-control-');
+}
+
+/**
+ * A header that carries a credential: the standard ones, and any whose name says token, key,
+ * secret, auth, session, password or signature (`X-Goog-Api-Key`, `PRIVATE-TOKEN`,
+ * `X-Amz-Security-Token`…), not a fixed list.
+ */
+export function isCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (isNotCredentialHeader(lower)) return false;
+  if (lower.startsWith(':') || lower.includes('authority')) return false; // HTTP/2 `:authority`
+  if (['authorization', 'proxy-authorization', ...COOKIE_NAMES].includes(lower)) return true;
+  return /token|secret|api-?key|apikey|(?:^|-)auth(?:$|-|orization|entication)|session|passw|credential|signature|csrf|xsrf|(?:^|-)key$/.test(
+    lower,
+  );
+}
+
+/** In free text a header is `Name-With-Dashes:` or a standard one, not any `Word:` in a line. */
+function looksLikeHeaderName(name: string): boolean {
+  return name.includes('-') || ['authorization', ...COOKIE_NAMES].includes(name.toLowerCase());
+}
+
+/**
+ * `Name: value` where a header stands: at a line's start (after a list marker or quote), after
+ * curl's `-H '`, `-H $'`, `-H ^"`, or after an escaped line break inside a JSON string. A header
+ * name inside a sentence ("copy the `Authorization:` header") is not a header.
+ */
+const HEADER_LINE =
+  /(?:^|\r?\n|\\r\\n|\\n|(?:-H|--header)\s+(?:\$'|\^"|['"]))[ \t]*(?:(?:[-*>]|\d+\.)[ \t]+)?`?([A-Za-z][\w-]*)[ \t]*:[ \t]*([^\r\n'"`^\\]*[^\s'"`^\\])/g;
+/** Analytics and preference cookies: readable ids, not sessions. */
+export const NOT_SESSION_COOKIE =
+  /^(?:_ga|_gid|_gat|_gcl|__utm|_fbp|_hj|OGPC|CONSENT|SOCS|lang|locale|theme|timezone)/i;
+
+/** `Cookie: _ga=GA1.1.63…; _gid=…`: nothing but analytics is nothing to hide. */
+function onlyReadableCookies(value: string): boolean {
+  const names = value.split(/;\s*/).map((p) => p.slice(0, p.indexOf('=')).trim());
+  return names.length > 0 && names.every((n) => n !== '' && NOT_SESSION_COOKIE.test(n));
+}
+
 /** HAR's headers: `{"name": "Cookie", "value": "…"}` (either key order). */
-const HAR_HEADER = new RegExp(
-  `"name"\\s*:\\s*"(${HEADER_NAMES})"\\s*,\\s*"value"\\s*:\\s*"((?:[^"\\\\]|\\\\.)+)"` +
-    `|"value"\\s*:\\s*"((?:[^"\\\\]|\\\\.)+)"\\s*,\\s*"name"\\s*:\\s*"(${HEADER_NAMES})"`,
-  'gi',
-);
+const HAR_HEADER =
+  /"name"\s*:\s*"([\w-]+)"\s*,\s*"value"\s*:\s*"((?:[^"\\]|\\.)+)"|"value"\s*:\s*"((?:[^"\\]|\\.)+)"\s*,\s*"name"\s*:\s*"([\w-]+)"/g;
 /** The scheme word stays readable: `Bearer [REDACTED:…]` still tells a triager what was sent. */
 const AUTH_SCHEME = /^(?:Bearer|Basic|Digest|Token|Negotiate|NTLM|AWS4-HMAC-SHA256|Hawk)\s+/i;
 
@@ -109,8 +154,10 @@ function reportHeader(
   value: string,
   valueStart: number,
 ): void {
+  if (!isCredentialHeader(name)) return;
   const lower = name.toLowerCase();
   const cookie = COOKIE_NAMES.includes(lower);
+  if (cookie && onlyReadableCookies(value)) return;
   const scheme = cookie ? null : AUTH_SCHEME.exec(value);
   const skip = scheme ? scheme[0].length : 0;
   if (value.length - skip < 3) return; // `Authorization: ` with nothing worth hiding
@@ -128,6 +175,7 @@ function reportHeader(
 export const headerRule = rule('bounty-desk/http-credential-header', (content, context) => {
   for (const m of content.matchAll(HEADER_LINE)) {
     const [whole, name = '', value = ''] = m;
+    if (!looksLikeHeaderName(name)) continue;
     reportHeader(context, name, value, m.index + whole.length - value.length);
   }
   for (const m of content.matchAll(HAR_HEADER)) {
@@ -138,29 +186,111 @@ export const headerRule = rule('bounty-desk/http-credential-header', (content, c
   }
 });
 
-/** curl's credential options: `-u user:password`, `-b 'session=…'`, `--oauth2-bearer …`. */
+/**
+ * curl's credential options: `-u user:password`, `--oauth2-bearer …`, and cookies given with
+ * `-b`/`--cookie` in every quoting a tool writes: `'…'`, `"…"`, Burp's `$'…'`, Chrome's
+ * "Copy as cURL (cmd)" `^"…^"`, or bare.
+ */
 const CURL_OPTION =
-  /(?<=\s|^)(-u|--user|-b|--cookie|--oauth2-bearer|--proxy-user|-U)(?:\s+|=)(['"]?)([^\s'"]+(?:\s(?!-)[^\s'"]+)*)\2/g;
+  /(?<=\s|^)(-u|--user|-b|--cookie|--oauth2-bearer|--proxy-user|-U)(?:\s+|=)(?:\$'((?:[^'\\]|\\.)*)'|\^"((?:[^"^]|\^.)*)\^"|"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s'"^]+))/g;
 
 export const curlRule = rule('bounty-desk/curl-credential', (content, context) => {
   for (const m of content.matchAll(CURL_OPTION)) {
-    const [whole, option = '', quote = '', value = ''] = m;
+    const [whole, option = ''] = m;
+    const value = m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? '';
     // `-b cookies.txt` names a file, not a cookie.
     if ((option === '-b' || option === '--cookie') && !value.includes('=')) continue;
-    const start = m.index + whole.length - value.length - quote.length;
+    // `-u user` alone makes curl ask for the password; `-u user:secret` shows a placeholder one.
+    if (/^(-u|--user|--proxy-user|-U)$/.test(option)) {
+      const colon = value.indexOf(':');
+      if (colon === -1 || isPlaceholder(value.slice(colon + 1))) continue;
+    }
+    if (value.length < 3) continue;
+    const quoteEnd = m[6] !== undefined ? 0 : m[3] !== undefined ? 2 : 1;
+    const start = m.index + whole.length - quoteEnd - value.length;
     report(context, 'CURL_CREDENTIAL', start, start + value.length, value, option);
   }
 });
 
-const URL_SECRET_PARAMS =
-  'password|passwd|pwd|pass|token|access_token|id_token|refresh_token|auth|api_key|apikey|key|secret|client_secret|session|sessionid|sid|signature|sig';
-const URL_PARAM = new RegExp(`[?&#](${URL_SECRET_PARAMS})=([^&#\\s"'<>]{3,})`, 'gi');
+/**
+ * Names of form fields, query parameters, JSON keys and XML elements that hold a credential,
+ * at any depth (`user[password]`, `auth.refresh_token`, `new_password`).
+ */
+const SECRET_NAME =
+  /^(?:password|passwd|pwd|pass|passphrase|secret|token|key|auth|sig|signature|session|sessionid|session_id|sid|private_key|credentials?)$|(?:token|secret|password|passwd|api_?key|private_?key)$/i;
 
-export const urlParamRule = rule('bounty-desk/url-secret-param', (content, context) => {
-  for (const m of content.matchAll(URL_PARAM)) {
+/** The last segment of `user[password]`, `user%5Bpassword%5D`, `auth.token`. */
+function fieldName(raw: string): string {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    // a stray % stays as it is
+  }
+  const parts = name.split(/[[\].]+/).filter(Boolean);
+  return parts[parts.length - 1] ?? name;
+}
+
+export function isSecretField(raw: string): boolean {
+  return SECRET_NAME.test(fieldName(raw));
+}
+
+/** `code` is an OAuth authorization code only where the OAuth flow shows around it. */
+const OAUTH_CONTEXT = /state=|redirect_uri|authorization_code|callback|oauth|authorize/i;
+
+const FORM_FIELD = /(?<=^|[?&;:#\s"'])([\w.%[\]-]{1,60})=([^&#\s"'<>;]{3,})/gm;
+const JSON_FIELD = /(\\?)"([\w.-]{1,60})\1"\s*:\s*\1"((?:[^"\\]|\\(?!")[^"]?)+)\1"/g;
+const XML_FIELD = /<([\w:-]{1,40})>([^<>\s]{3,200})<\/\1>/g;
+
+function lineOf(content: string, at: number): string {
+  const from = content.lastIndexOf('\n', at) + 1;
+  const to = content.indexOf('\n', at);
+  return content.slice(from, to === -1 ? content.length : to);
+}
+
+/** Digits only and short: a timestamp or a counter (`sid=1700000000`), not a session. */
+const SHORT_NUMBER = /^\d{1,15}$/;
+const PASSWORD_NAME = /pass|pwd/i;
+
+export const fieldRule = rule('bounty-desk/secret-field', (content, context) => {
+  const found = (name: string, raw: string, start: number): void => {
+    // A PEM block ends at its last line, not at the escaped line break after it.
+    const value = raw.includes('-----BEGIN') ? raw.replace(/(?:\\n|\s)+$/, '') : raw;
+    const field = fieldName(name);
+    if (field.toLowerCase() === 'code') {
+      if (!OAUTH_CONTEXT.test(lineOf(content, start))) return;
+    } else if (!isSecretField(name)) return;
+    if (SHORT_NUMBER.test(value) && !PASSWORD_NAME.test(field)) return;
+    report(context, 'URL_PARAM', start, start + value.length, value, field);
+  };
+  for (const m of content.matchAll(FORM_FIELD)) {
     const [whole, name = '', value = ''] = m;
-    const start = m.index + whole.length - value.length;
-    report(context, 'URL_PARAM', start, start + value.length, value, name);
+    found(name, value, m.index + whole.length - value.length);
+  }
+  for (const m of content.matchAll(JSON_FIELD)) {
+    const [whole, , name = '', value = ''] = m;
+    const close = m[1] ? 2 : 1;
+    found(name, value, m.index + whole.length - close - value.length);
+  }
+  for (const m of content.matchAll(XML_FIELD)) {
+    const [whole, name = '', value = ''] = m;
+    found(name, value, m.index + whole.length - name.length - 3 - value.length);
+  }
+});
+
+/**
+ * A password in a URL of any scheme (`redis://`, `amqp://`, `https://`), with any characters
+ * (`!$@%`) and any host (`@localhost`): the password runs to the last `@` before the host.
+ */
+const URL_CREDENTIAL =
+  /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:@/'"<>`]*):([^\s/'"<>`]+)@([^\s@/'"<>`?#]+)/gi;
+
+export const urlCredentialRule = rule('bounty-desk/url-credential', (content, context) => {
+  for (const m of content.matchAll(URL_CREDENTIAL)) {
+    const [whole, user = '', password = '', host = ''] = m;
+    if (password.length < 4) continue;
+    const start = m.index + whole.length - host.length - 1 - password.length;
+    report(context, 'URL_PASSWORD', start, start + password.length, password, user);
   }
 });
 
@@ -200,3 +330,40 @@ export function serviceKeyRule(options: ServiceKeyOptions): SecretLintRuleCreato
     }
   });
 }
+
+/**
+ * Token shapes gitleaks finds only next to a vendor's name, which evidence often lacks: a Discord
+ * bot token (`<base64 user id>.<time>.<hmac>`) and a Telegram bot token (`<bot id>:AA…`).
+ */
+const VENDOR_SHAPES: { kind: string; shape: RegExp }[] = [
+  {
+    kind: 'discord-bot-token',
+    shape:
+      /(?<![\w.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w.-])/g,
+  },
+  { kind: 'telegram-bot-token', shape: /(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
+];
+
+export const vendorShapeRule = rule('bounty-desk/vendor-shape', (content, context) => {
+  for (const { kind, shape } of VENDOR_SHAPES) {
+    for (const m of content.matchAll(shape)) {
+      report(context, 'GITLEAKS', m.index, m.index + m[0].length, m[0], kind);
+    }
+  }
+});
+
+/** gitleaks' rule set, in the same engine: one shape for every finding. */
+/** `Sec-WebSocket-Key: aOpK58…==` at a line's start: a nonce that gitleaks' generic rule takes. */
+function inNonCredentialHeader(content: string, at: number): boolean {
+  const line = content.slice(content.lastIndexOf('\n', at) + 1, at);
+  const name = /^\s*([\w-]+)\s*:/.exec(line)?.[1];
+  return name !== undefined && isNotCredentialHeader(name);
+}
+
+export const gitleaksRule = rule('bounty-desk/gitleaks', (content, context) => {
+  for (const hit of gitleaksScan(content)) {
+    if (inNonCredentialHeader(content, hit.start)) continue;
+    const value = content.slice(hit.start, hit.end);
+    report(context, 'GITLEAKS', hit.start, hit.end, value, hit.rule.id);
+  }
+});

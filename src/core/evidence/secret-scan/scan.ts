@@ -11,7 +11,19 @@ import { createHash } from 'node:crypto';
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
-import { curlRule, headerRule, jwtRule, serviceKeyRule, urlParamRule } from './rules';
+import { globallyAllowed } from './gitleaks';
+import { isPlaceholder } from './placeholders';
+import {
+  curlRule,
+  fieldRule,
+  gitleaksRule,
+  headerRule,
+  humanize,
+  jwtRule,
+  serviceKeyRule,
+  urlCredentialRule,
+  vendorShapeRule,
+} from './rules';
 
 export interface SecretFinding {
   /** Short kind, used in `[REDACTED:<kind>]`: `jwt`, `aws-access-key`, `cookie`… */
@@ -52,11 +64,15 @@ function config(options: ScanOptions): SecretLintCoreConfig {
       { id: jwtRule.meta.id, rule: jwtRule },
       { id: headerRule.meta.id, rule: headerRule },
       { id: curlRule.meta.id, rule: curlRule },
-      { id: urlParamRule.meta.id, rule: urlParamRule },
+      { id: fieldRule.meta.id, rule: fieldRule },
+      { id: urlCredentialRule.meta.id, rule: urlCredentialRule },
+      { id: vendorShapeRule.meta.id, rule: vendorShapeRule },
       {
         id: 'bounty-desk/service-api-key',
         rule: serviceKeyRule({ ownKeys: options.ownKeys ?? [] }),
       },
+      // Last: on a tie the preset's and our kinds name the finding, gitleaks' fill the gaps.
+      { id: gitleaksRule.meta.id, rule: gitleaksRule },
     ],
   };
 }
@@ -66,6 +82,7 @@ const KIND_BY_MESSAGE: Record<string, string> = {
   AWSSecretAccessKey: 'aws-secret-key',
   AWSAccountID: 'aws-account-id',
   BasicAuth: 'password-in-url',
+  URL_PASSWORD: 'password-in-url',
   PrivateKey: 'private-key',
   JWT: 'jwt',
   AUTH_HEADER: 'authorization-header',
@@ -77,13 +94,15 @@ const KIND_BY_MESSAGE: Record<string, string> = {
   MongoDBConnection: 'database-url',
 };
 
-const PASSWORD_PARAM = /^(password|passwd|pwd|pass)$/i;
+const PASSWORD_PARAM = /pass|pwd/i;
 
 function kindOf(message: SecretLintCoreResultMessage): string {
   const byMessage = KIND_BY_MESSAGE[message.messageId];
   if (byMessage) return byMessage;
   const name = String((message.data as { NAME?: unknown } | undefined)?.NAME ?? '');
+  if (message.messageId === 'GITLEAKS') return name;
   if (message.messageId === 'URL_PARAM') {
+    if (name.toLowerCase() === 'code') return 'oauth-code';
     return PASSWORD_PARAM.test(name) ? 'password-in-url' : 'token-in-url';
   }
   if (message.messageId === 'CURL_CREDENTIAL') {
@@ -100,8 +119,36 @@ function kindOf(message: SecretLintCoreResultMessage): string {
 const GENERIC_RULES = new Set([
   'bounty-desk/http-credential-header',
   'bounty-desk/curl-credential',
-  'bounty-desk/url-secret-param',
+  'bounty-desk/secret-field',
 ]);
+const GENERIC_KINDS = new Set(['generic-api-key', 'curl-auth-header', 'curl-auth-user']);
+
+function generic(f: Raw): boolean {
+  return GENERIC_RULES.has(f.ruleId) || GENERIC_KINDS.has(f.kind);
+}
+
+/**
+ * What a finding is, for a person, from its kind alone: secretlint's own messages quote the
+ * value ("found AWS Secret Access Key: Zq8v…"), and a label is shown, logged and screenshotted.
+ */
+const LABELS: Record<string, string> = {
+  'aws-access-key': 'AWS access key ID',
+  'aws-secret-key': 'AWS secret access key',
+  'aws-account-id': 'AWS account ID',
+  'password-in-url': 'Password',
+  'private-key': 'Private key',
+  'database-url': 'Password in a database URL',
+  'token-in-url': 'Token',
+  'oauth-code': 'OAuth authorization code',
+};
+
+function labelOf(message: SecretLintCoreResultMessage, kind: string): string {
+  if (message.ruleId.startsWith('bounty-desk/') && message.messageId !== 'GITLEAKS') {
+    // Our own messages name a header or a field, never a value.
+    return message.message;
+  }
+  return LABELS[kind] ?? humanize(kind);
+}
 
 interface Raw {
   kind: string;
@@ -154,7 +201,7 @@ function merge(found: Raw[]): Raw[] {
     }
     const lastWidth = last.end - last.start;
     const width = f.end - f.start;
-    const moreSpecific = GENERIC_RULES.has(last.ruleId) && !GENERIC_RULES.has(f.ruleId);
+    const moreSpecific = generic(last) && !generic(f);
     if (width > lastWidth || (width === lastWidth && moreSpecific)) {
       Object.assign(last, { kind: f.kind, label: f.label, ruleId: f.ruleId });
     }
@@ -174,7 +221,7 @@ export function fingerprintOf(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32);
 }
 
-function previewOf(value: string): string {
+export function previewOf(value: string): string {
   const head = value.slice(0, Math.min(4, Math.floor(value.length / 3)));
   return `${head}… (${value.length} characters)`;
 }
@@ -206,11 +253,16 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
   });
   const raw: Raw[] = result.messages.map((m) => {
     const [start, end] = exactRange(text, m);
-    return { kind: kindOf(m), label: m.message, ruleId: m.ruleId, start, end };
+    const kind = kindOf(m);
+    return { kind, label: labelOf(m, kind), ruleId: m.ruleId, start, end };
   });
   const starts = lineStarts(text);
   const inside = raw.filter((r) => r.end > r.start && r.start >= 0 && r.end <= text.length);
-  return merge(inside.filter((r) => !alreadyRedacted(text.slice(r.start, r.end)))).map((r) => {
+  const real = inside.filter((r) => {
+    const value = text.slice(r.start, r.end);
+    return !alreadyRedacted(value) && !isPlaceholder(value) && !globallyAllowed(value);
+  });
+  return merge(real).map((r) => {
     const value = text.slice(r.start, r.end);
     return {
       ...r,

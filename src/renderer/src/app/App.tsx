@@ -4,6 +4,8 @@ import { useRouter } from '../stores/router';
 import { useTheme } from './theme';
 import { useBridgeEvents } from './useBridgeEvents';
 import { Shell } from './Shell';
+import { routeHash, type Route } from './routes';
+import { ScreenBoundary } from '../components/ScreenBoundary';
 import { FirstRun } from '../screens/first-run/FirstRun';
 import { ProgramsScreen } from '../screens/programs/ProgramsScreen';
 import { ProgramScreen } from '../screens/programs/ProgramScreen';
@@ -11,8 +13,17 @@ import { ReportsScreen } from '../screens/reports/ReportsScreen';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { PayoutsScreen } from '../screens/payouts/PayoutsScreen';
 
-function CurrentScreen() {
-  const route = useRouter((s) => s.route);
+/** What each screen shows, in words (the error boundary names it). */
+const SCREEN_NAMES: { readonly [N in Route['name']]: string } = {
+  programs: 'The programs',
+  program: 'The program',
+  reports: 'The reports',
+  report: 'The report',
+  payouts: 'The payouts',
+  account: 'The account',
+};
+
+function Screen({ route }: { route: Route }) {
   switch (route.name) {
     case 'programs':
       return <ProgramsScreen />;
@@ -28,6 +39,24 @@ function CurrentScreen() {
     case 'account':
       return <AccountScreen />;
   }
+}
+
+/**
+ * The screen of the route, behind its own error boundary: a new route starts afresh, except
+ * within the reports workspace, whose list stays as reports open beside it (the open report has
+ * a boundary of its own there).
+ */
+function CurrentScreen() {
+  const route = useRouter((s) => s.route);
+  const workspace = route.name === 'reports' || route.name === 'report';
+  return (
+    <ScreenBoundary
+      key={workspace ? 'reports' : routeHash(route)}
+      screen={workspace ? SCREEN_NAMES.reports : SCREEN_NAMES[route.name]}
+    >
+      <Screen route={route} />
+    </ScreenBoundary>
+  );
 }
 
 export function App() {

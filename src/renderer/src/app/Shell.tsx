@@ -7,6 +7,7 @@ import { useNotices } from '../stores/notices';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { isConnectivityError } from '../lib/errors';
 import { StatusBar } from './StatusBar';
+import { StorageNotice } from './StorageNotice';
 import { Inbox } from './Inbox';
 import { ExternalLinkDialog } from '../components/ExternalLinkDialog';
 import { shortcutFor } from './shortcuts';
@@ -119,6 +120,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </button>
       </header>
       <StatusBar />
+      <StorageNotice />
       <Notices />
       <ExternalLinkDialog />
       <main className="content" ref={main}>

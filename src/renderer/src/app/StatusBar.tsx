@@ -33,7 +33,8 @@ export function StatusBar() {
             {CONNECTIVITY_TEXT[connectivity]}
           </span>
         )}
-        {status?.syncing ? <span>Syncing…</span> : null}
+        {/* Offline, a sync only tries to reach the server: "Offline" says all there is. */}
+        {status?.syncing && connectivity !== 'offline' ? <span>Syncing…</span> : null}
         {status?.mirror ? (
           <span className="mirror-progress">{formatMirror(status.mirror)}</span>
         ) : null}

@@ -9,7 +9,11 @@ interface DialogProps {
   className?: string;
 }
 
-/** A modal `<dialog>` (focus kept inside, Escape closes), named by its heading. */
+/**
+ * A modal `<dialog>` (focus kept inside, Escape closes), named by its heading. Closed, it gives the
+ * focus back to the control that had it when it opened (the browser's own return does not happen:
+ * React removes the element before the dialog is closed).
+ */
 export function Dialog({ title, onClose, children, alert, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
@@ -20,6 +24,7 @@ export function Dialog({ title, onClose, children, alert, className }: DialogPro
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    const opener = document.activeElement;
     if (!dialog.open) dialog.showModal();
     const onCancel = (e: Event): void => {
       e.preventDefault();
@@ -29,6 +34,9 @@ export function Dialog({ title, onClose, children, alert, className }: DialogPro
     return () => {
       dialog.removeEventListener('cancel', onCancel);
       if (dialog.open) dialog.close();
+      if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected) {
+        opener.focus();
+      }
     };
   }, []);
   return (

@@ -4,6 +4,7 @@
  */
 import { LIMITS } from '../../../shared/api';
 import { parseCvss31 } from '../../../shared/rules/cvss';
+import { countOf } from '../../../shared/words/count';
 
 export type FieldName = 'title' | 'asset' | 'description' | 'cvss_vector';
 
@@ -43,17 +44,23 @@ export function fieldIssues(
     cvss_vector: false,
   };
   if (live.title.length > LIMITS.titleChars) {
-    add('title', `The title is ${live.title.length - LIMITS.titleChars} characters too long.`);
+    add(
+      'title',
+      `The title is ${countOf(live.title.length - LIMITS.titleChars, 'character')} too long.`,
+    );
     local.title = true;
   }
   if (live.asset.length > LIMITS.assetChars) {
-    add('asset', `The asset is ${live.asset.length - LIMITS.assetChars} characters too long.`);
+    add(
+      'asset',
+      `The asset is ${countOf(live.asset.length - LIMITS.assetChars, 'character')} too long.`,
+    );
     local.asset = true;
   }
   if (live.descriptionLength > LIMITS.descriptionChars) {
     add(
       'description',
-      `The description is ${live.descriptionLength - LIMITS.descriptionChars} characters too long.`,
+      `The description is ${countOf(live.descriptionLength - LIMITS.descriptionChars, 'character')} too long.`,
     );
     local.description = true;
   }

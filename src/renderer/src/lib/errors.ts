@@ -8,6 +8,7 @@
  */
 import type { ErrorView } from '../../../shared/bridge/views';
 import { errorWords } from '../../../shared/errors/describe-error';
+import { ownValue } from '../../../shared/lookup/own';
 
 export interface FieldError {
   field: string;
@@ -118,10 +119,12 @@ const FIELD_NAMES: Record<string, string> = {
   cvss_vector: 'the CVSS vector',
   body: 'the reply',
   files: 'the files',
+  program_id: 'the program',
+  entry_id: 'the unsent change',
 };
 
 export function humanField(field: string): string {
-  return FIELD_NAMES[field] ?? field;
+  return ownValue(FIELD_NAMES, field) ?? field;
 }
 
 /**
@@ -130,4 +133,9 @@ export function humanField(field: string): string {
  */
 export function isConnectivityError(error: Pick<ErrorView, 'code' | 'status'>): boolean {
   return error.code === 'network_error' || error.code === 'timeout' || error.status === 0;
+}
+
+/** The researcher's disk refused a write (the engine's `disk_full`): retried, never lost. */
+export function isDiskFull(error: unknown): boolean {
+  return toErrorView(error).code === 'disk_full';
 }

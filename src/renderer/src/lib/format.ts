@@ -102,3 +102,8 @@ export function formatMirror(mirror: { total: number; downloaded: number; second
   const n = (v: number) => v.toLocaleString('en-US');
   return `${n(mirror.downloaded)} of ${n(mirror.total)} reports downloaded — ${formatEstimate(mirror.secondsLeft)} left at the service's limit`;
 }
+
+/** "1 draft", "2 drafts": a count with its word (English plurals of the app's own nouns). */
+export function plural(count: number, word: string): string {
+  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+}

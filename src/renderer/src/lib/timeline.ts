@@ -1,5 +1,6 @@
 /** The events of a submitted report in time order, from the report and its thread. Pure. */
 import type { Message, Report } from '../../../shared/api';
+import { ownValue } from '../../../shared/lookup/own';
 
 export interface TimelineEvent {
   at: string;
@@ -13,7 +14,7 @@ const AUTHOR_NAMES: Record<string, string> = {
 };
 
 export function authorName(author: string): string {
-  return AUTHOR_NAMES[author] ?? author;
+  return ownValue(AUTHOR_NAMES, author) ?? author;
 }
 
 const OUTCOME_LABELS: Record<string, string> = {
@@ -24,7 +25,7 @@ const OUTCOME_LABELS: Record<string, string> = {
 };
 
 export function outcomeLabel(outcome: string): string {
-  return OUTCOME_LABELS[outcome] ?? outcome;
+  return ownValue(OUTCOME_LABELS, outcome) ?? outcome;
 }
 
 export function buildTimeline(report: Report, messages: readonly Message[]): TimelineEvent[] {

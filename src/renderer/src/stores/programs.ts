@@ -7,23 +7,41 @@ interface ProgramsState {
   query: ProgramQuery;
   page: ProgramPageView | null;
   loading: boolean;
-  programs: Record<string, ProgramView | null | undefined>;
+  /** By program id (a Map: an id from a link such as `constructor` names no program). */
+  programs: ReadonlyMap<string, ProgramView | null>;
   setQuery(patch: Partial<ProgramQuery>): void;
+  /** Back to every program: no search, no filter, the first page. */
+  clearFilters(): void;
   load(): Promise<void>;
   loadProgram(programId: string): Promise<void>;
 }
 
 let loadSeq = 0;
 
+/** Whether a search or a filter narrows the list ("Clear filters" is offered then). */
+export function isNarrowed(query: ProgramQuery): boolean {
+  return (
+    (query.search ?? '').trim() !== '' ||
+    (query.asset?.length ?? 0) > 0 ||
+    (query.reward?.length ?? 0) > 0 ||
+    (query.intake?.length ?? 0) > 0 ||
+    (query.updated !== undefined && query.updated !== 'any')
+  );
+}
+
 export const usePrograms = create<ProgramsState>((set, get) => ({
   query: { page: 1, limit: 12 },
   page: null,
   loading: false,
-  programs: {},
+  programs: new Map(),
   setQuery(patch) {
     // Any filter change goes back to the first page.
     const resetsPage = Object.keys(patch).some((k) => k !== 'page');
     set((s) => ({ query: { ...s.query, ...patch, ...(resetsPage ? { page: 1 } : {}) } }));
+    void get().load();
+  },
+  clearFilters() {
+    set((s) => ({ query: { page: 1, ...(s.query.limit ? { limit: s.query.limit } : {}) } }));
     void get().load();
   },
   async load() {
@@ -40,9 +58,9 @@ export const usePrograms = create<ProgramsState>((set, get) => ({
   async loadProgram(programId) {
     try {
       const program = await bridge.getProgram(programId);
-      set((s) => ({ programs: { ...s.programs, [programId]: program } }));
+      set((s) => ({ programs: new Map(s.programs).set(programId, program) }));
     } catch (e) {
-      set((s) => ({ programs: { ...s.programs, [programId]: null } }));
+      set((s) => ({ programs: new Map(s.programs).set(programId, null) }));
       reportError(e);
     }
   },

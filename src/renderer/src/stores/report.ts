@@ -12,7 +12,8 @@ interface Progress {
 interface ReportState {
   reportId: string | null;
   detail: ReportDetailView | null | undefined;
-  progress: Record<string, Progress>;
+  /** By file id. */
+  progress: ReadonlyMap<string, Progress>;
   open(reportId: string): Promise<void>;
   reload(): Promise<void>;
   setDetail(detail: ReportDetailView): void;
@@ -24,10 +25,10 @@ let seq = 0;
 export const useReport = create<ReportState>((set, get) => ({
   reportId: null,
   detail: undefined,
-  progress: {},
+  progress: new Map(),
   /** The researcher opens a report (its page marks the thread read while shown: useThreadRead). */
   async open(reportId) {
-    if (get().reportId !== reportId) set({ reportId, detail: undefined, progress: {} });
+    if (get().reportId !== reportId) set({ reportId, detail: undefined, progress: new Map() });
     await get().reload();
   },
   async reload() {
@@ -48,7 +49,7 @@ export const useReport = create<ReportState>((set, get) => ({
   onProgress(p) {
     if (p.reportId !== get().reportId) return;
     set((s) => ({
-      progress: { ...s.progress, [p.fileId]: { sentBytes: p.sentBytes, size: p.size } },
+      progress: new Map(s.progress).set(p.fileId, { sentBytes: p.sentBytes, size: p.size }),
     }));
   },
 }));

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { bridge } from '../../bridge';
 import { fieldErrorOf, toErrorView } from '../../lib/errors';
 import { useSession } from '../../stores/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { WebsiteLink } from '../../components/WebsiteLink';
-import type { ErrorView } from '../../../../shared/bridge/views';
+import { newerDataSentence } from '../../../../shared/errors/newer-data';
+import type { ErrorView, StorageView } from '../../../../shared/bridge/views';
 
 type Field = 'serverUrl' | 'apiKey';
 
@@ -28,6 +29,20 @@ export function FirstRun() {
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [error, setError] = useState<ErrorView | null>(null);
   const [busy, setBusy] = useState(false);
+  const [newerData, setNewerData] = useState<StorageView['newerData']>(null);
+  useEffect(() => {
+    let live = true;
+    // The signed-in account's data may be a newer app's: then it was not opened at all.
+    void bridge
+      .getStatus()
+      .then((status) => {
+        if (live) setNewerData(status.storage.newerData);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
 
   async function run(
     action: () => Promise<Awaited<ReturnType<typeof bridge.connectSandbox>>>,
@@ -64,6 +79,20 @@ export function FirstRun() {
         with the built-in sandbox, or connect to a server with an API key.
       </p>
       {error ? <ErrorAlert error={error} onDismiss={() => setError(null)} /> : null}
+      {newerData ? (
+        <section className="card storage-notice" aria-labelledby="newer-data-heading">
+          <div>
+            <h2 id="newer-data-heading">Your data is from a newer version</h2>
+            <p>
+              {newerDataSentence(newerData.found, newerData.supported)} A fresh copy keeps the newer
+              data aside, untouched, and downloads your reports again from the server.
+            </p>
+          </div>
+          <button type="button" disabled={busy} onClick={() => void run(() => bridge.startFresh())}>
+            Start with a fresh copy
+          </button>
+        </section>
+      ) : null}
       <section className="card" aria-labelledby="sandbox-heading">
         <h2 id="sandbox-heading">Try the sandbox</h2>
         <p>A local practice server with demo programs. Nothing leaves your computer.</p>

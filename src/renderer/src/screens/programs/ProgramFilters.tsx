@@ -2,6 +2,7 @@ import { ASSET_TYPES, INTAKE_VALUES, REWARD_BANDS, UPDATED_FILTERS } from '../..
 import type { ProgramQuery } from '../../../../shared/bridge/views';
 import { ASSET_LABELS, INTAKE_LABELS, REWARD_LABELS, UPDATED_LABELS } from '../../lib/format';
 import { usePrograms } from '../../stores/programs';
+import { ownValue } from '../../../../shared/lookup/own';
 
 type MultiKey = 'asset' | 'reward' | 'intake';
 
@@ -46,7 +47,7 @@ function CheckboxGroup({
               setQuery({ [filter]: toggle(query[filter], option) } as Partial<ProgramQuery>)
             }
           />
-          {labels[option] ?? option}
+          {ownValue(labels, option) ?? option}
           {countOf(counts, filter, option)}
         </label>
       ))}
@@ -83,7 +84,7 @@ export function ProgramFilters() {
               checked={updated === option}
               onChange={() => setQuery({ updated: option })}
             />
-            {UPDATED_LABELS[option] ?? option}
+            {ownValue(UPDATED_LABELS, option) ?? option}
             {countOf(counts, 'updated', option)}
           </label>
         ))}

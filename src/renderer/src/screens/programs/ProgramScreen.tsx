@@ -75,7 +75,7 @@ function NewReportButton({ program }: { program: Program }) {
 }
 
 export function ProgramScreen({ programId }: { programId: string }) {
-  const program = usePrograms((s) => s.programs[programId]);
+  const program = usePrograms((s) => s.programs.get(programId));
   const loadProgram = usePrograms((s) => s.loadProgram);
   // Each finished sync may bring a new policy ("Sync now" refreshes the programs too).
   const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);

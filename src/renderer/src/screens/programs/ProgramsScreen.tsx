@@ -1,11 +1,12 @@
-import { useEffect } from 'react';
-import { usePrograms } from '../../stores/programs';
+import { useEffect, useState } from 'react';
+import { isNarrowed, usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';
 import { routeHash } from '../../app/routes';
 import { formatTime, formatUsd } from '../../lib/format';
 import { ProgramFilters } from './ProgramFilters';
 import { ProgramBadges } from './ProgramBadges';
 import type { ProgramSummary } from '../../../../shared/api';
+import { countOf } from '../../../../shared/words/count';
 
 function ProgramRow({ program }: { program: ProgramSummary }) {
   const route = { name: 'program', programId: program.id } as const;
@@ -65,22 +66,69 @@ function Pagination() {
   );
 }
 
+/** Search by name (or customer, or id) in the local copy, as the researcher types. */
+function ProgramSearch() {
+  const search = usePrograms((s) => s.query.search ?? '');
+  const setQuery = usePrograms((s) => s.setQuery);
+  const [text, setText] = useState(search);
+  const [shown, setShown] = useState(search);
+  // "Clear filters" empties the search: the box follows.
+  if (search !== shown) {
+    setShown(search);
+    if (search === '') setText('');
+  }
+  useEffect(() => {
+    if (text.trim() === search) return;
+    const t = setTimeout(() => setQuery({ search: text.trim() }), 200);
+    return () => clearTimeout(t);
+  }, [text, search, setQuery]);
+  return (
+    <input
+      type="search"
+      aria-label="Search programs"
+      placeholder="Search by program or company name…"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      className="search program-search"
+    />
+  );
+}
+
+function ClearFilters() {
+  const narrowed = usePrograms((s) => isNarrowed(s.query));
+  const clearFilters = usePrograms((s) => s.clearFilters);
+  if (!narrowed) return null;
+  return (
+    <button type="button" className="link-button" onClick={clearFilters}>
+      Clear filters
+    </button>
+  );
+}
+
+/**
+ * The search and the list come first (in the page and for the keyboard: two Tabs from the heading
+ * to the first program); the filters sit beside the list, after it.
+ */
 export function ProgramsScreen() {
   const page = usePrograms((s) => s.page);
   const loading = usePrograms((s) => s.loading);
   const load = usePrograms((s) => s.load);
+  const narrowed = usePrograms((s) => isNarrowed(s.query));
   useEffect(() => {
     void load();
   }, [load]);
   return (
     <div className="screen programs-screen">
       <h1>Programs</h1>
-      <div className="with-sidebar">
-        <ProgramFilters />
+      <div className="with-sidebar filters-after">
         <section className="main-column">
-          <p className="muted" aria-live="polite">
-            {loading && !page ? 'Loading programs…' : page ? `${page.total} programs` : ''}
-          </p>
+          <div className="list-tools">
+            <ProgramSearch />
+            <span className="muted" aria-live="polite">
+              {loading && !page ? 'Loading programs…' : page ? countOf(page.total, 'program') : ''}
+            </span>
+            <ClearFilters />
+          </div>
           <ul aria-label="Programs" className="program-list">
             {page?.programs.map((p) => (
               <ProgramRow key={p.id} program={p} />
@@ -88,12 +136,14 @@ export function ProgramsScreen() {
           </ul>
           {page && page.programs.length === 0 ? (
             <p className="empty">
-              No programs match these filters. The list fills after the first sync when you are
-              online.
+              {narrowed
+                ? 'No programs match this search and these filters.'
+                : 'No programs yet. The list fills after the first sync when you are online.'}
             </p>
           ) : null}
           <Pagination />
         </section>
+        <ProgramFilters />
       </div>
     </div>
   );

@@ -13,22 +13,36 @@ const KIND_TEXT: Record<OutboxKind, string> = {
   post_message: 'Send a message',
 };
 
-/** What an entry is doing, in the researcher's words. */
-function stateText(e: OutboxEntryView): string {
-  if (e.state === 'parked') {
-    return e.kind === 'save_report' || e.kind === 'upload_file' || e.kind === 'remove_file'
-      ? 'refused by the server: it is sent again when you change the draft, or press Retry'
-      : 'refused by the server: fix the cause, then Retry or Discard';
+/** Why a stopped entry stopped, in the researcher's words: who held it back, what comes next. */
+function stoppedText(e: OutboxEntryView): string {
+  const draftChange =
+    e.kind === 'save_report' || e.kind === 'upload_file' || e.kind === 'remove_file';
+  // The app's own credential check held it back: the server never saw it.
+  if (e.error?.code === 'secrets_found') {
+    return draftChange
+      ? 'held back on this computer (the server has not seen it): it is sent once every finding is redacted or kept'
+      : 'held back on this computer (the server has not seen it): redact or keep every finding, then Retry';
   }
-  if (e.state === 'in_flight') return 'sending now…';
-  if (e.error?.status === 0 || e.error?.code === 'network_error') {
-    return 'waiting for the connection (kept on this computer)';
-  }
-  if (e.attempts > 0) return `will be sent again shortly (tried ${e.attempts}×)`;
-  return 'waiting to be sent';
+  return draftChange
+    ? 'refused by the server: it is sent again when you change the draft, or press Retry'
+    : 'refused by the server: fix the cause, then Retry or Discard';
 }
 
-/** Changes not yet accepted by the server; a stopped one needs the user: retry or discard. */
+/** What the changes still on their way amount to, in one quiet line (no alert, no panel). */
+export function waitingText(entries: readonly OutboxEntryView[], offline: boolean): string | null {
+  const waiting = entries.filter((e) => e.state === 'pending' || e.state === 'in_flight').length;
+  if (waiting === 0) return null;
+  const what = waiting === 1 ? '1 change waits' : `${waiting} changes wait`;
+  return offline
+    ? `${what} for the connection (kept on this computer).`
+    : `${what} to be sent (kept on this computer).`;
+}
+
+/**
+ * The changes that stopped and need the researcher: retry or discard. Changes still on their way
+ * (offline, retrying) are no business of this panel: they are counted quietly (the draft's save
+ * line, `waitingText`, the status bar's "N unsent"), so typing offline never brings it up.
+ */
 export function OutboxPanel({
   entries,
   readOnly,
@@ -36,8 +50,8 @@ export function OutboxPanel({
   entries: OutboxEntryView[];
   readOnly: boolean;
 }) {
-  const open = entries.filter((e) => e.state !== 'done');
-  if (open.length === 0) return null;
+  const stopped = entries.filter((e) => e.state === 'parked');
+  if (stopped.length === 0) return null;
   const act = (call: Promise<void>): void => {
     call.then(() => useReport.getState().reload()).catch(reportError);
   };
@@ -45,30 +59,28 @@ export function OutboxPanel({
     <section aria-labelledby="outbox-heading" className="outbox card">
       <h2 id="outbox-heading">Unsent changes</h2>
       <ul className="outbox-list">
-        {open.map((e) => (
+        {stopped.map((e) => (
           <li key={e.id}>
             <span>
-              {KIND_TEXT[e.kind]} — {stateText(e)}
+              {KIND_TEXT[e.kind]} — {stoppedText(e)}
             </span>
             {e.error ? <ErrorAlert error={e.error} /> : null}
-            {e.state === 'parked' ? (
-              <span className="action-row">
-                <button
-                  type="button"
-                  disabled={readOnly}
-                  onClick={() => act(bridge.retryEntry(e.id))}
-                >
-                  Retry
-                </button>
-                <button
-                  type="button"
-                  disabled={readOnly}
-                  onClick={() => act(bridge.discardEntry(e.id))}
-                >
-                  Discard
-                </button>
-              </span>
-            ) : null}
+            <span className="action-row">
+              <button
+                type="button"
+                disabled={readOnly}
+                onClick={() => act(bridge.retryEntry(e.id))}
+              >
+                Retry
+              </button>
+              <button
+                type="button"
+                disabled={readOnly}
+                onClick={() => act(bridge.discardEntry(e.id))}
+              >
+                Discard
+              </button>
+            </span>
           </li>
         ))}
       </ul>

@@ -6,6 +6,7 @@ import { routeHash } from '../../app/routes';
 import { navigate } from '../../stores/router';
 import { listSelection } from '../../stores/reports';
 import { formatTime, humanize, STATUS_LABELS } from '../../lib/format';
+import { ownValue } from '../../../../shared/lookup/own';
 
 export function ReportBadges({ item }: { item: ReportListItem }) {
   return (
@@ -53,9 +54,9 @@ export const ReportRow = memo(function ReportRow({
       </div>
       <div className="row-meta">
         <span className={`status status-${item.status}`}>
-          {STATUS_LABELS[item.status] ?? item.status}
+          {ownValue(STATUS_LABELS, item.status) ?? item.status}
         </span>
-        {item.displayStatus && item.displayStatus !== STATUS_LABELS[item.status] ? (
+        {item.displayStatus && item.displayStatus !== ownValue(STATUS_LABELS, item.status) ? (
           <span>{item.displayStatus}</span>
         ) : null}
         <span>{item.programName}</span>

@@ -18,8 +18,10 @@ import { pendingSearchFocus } from '../../app/useBridgeEvents';
 import { PaneSeparator } from '../../components/PaneSeparator';
 import { DisabledReason } from '../../components/DisabledReason';
 import { ReportScreen } from '../report/ReportScreen';
+import { ScreenBoundary } from '../../components/ScreenBoundary';
 import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
+import { countOf } from '../../../../shared/words/count';
 
 const isMac = /Mac/u.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
@@ -140,7 +142,7 @@ function Total() {
   );
   if (total === null) return <>Loading…</>;
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
-  const text = narrowed ? `${count(total)} of ${count(all)} reports` : `${count(total)} reports`;
+  const text = narrowed ? `${count(total)} of ${countOf(all, 'report')}` : countOf(total, 'report');
   return (
     <>
       {text}
@@ -340,7 +342,14 @@ export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
               </a>
             </p>
           ) : null}
-          {selectedId ? <ReportScreen key={selectedId} reportId={selectedId} /> : <EmptyPane />}
+          {selectedId ? (
+            // A report that fails to show leaves the list beside it usable.
+            <ScreenBoundary key={selectedId} screen="The report">
+              <ReportScreen reportId={selectedId} />
+            </ScreenBoundary>
+          ) : (
+            <EmptyPane />
+          )}
         </section>
       ) : null}
       {newReport ? <NewReportDialog onClose={() => setNewReport(false)} /> : null}

@@ -8,6 +8,7 @@ import {
   scoreText,
   type CvssChoices,
 } from '../../../lib/cvss-state';
+import { ownValue } from '../../../../../shared/lookup/own';
 
 interface CvssCalculatorProps {
   vector: string;
@@ -36,7 +37,7 @@ export function CvssCalculator({ vector, onApply, onClose }: CvssCalculatorProps
                     checked={choices[m.metric] === value}
                     onChange={() => setChoices((c) => ({ ...c, [m.metric]: value }))}
                   />
-                  {CVSS_VALUE_LABELS[m.metric][value] ?? value} ({value})
+                  {ownValue(CVSS_VALUE_LABELS[m.metric], value) ?? value} ({value})
                 </label>
               ))}
             </div>

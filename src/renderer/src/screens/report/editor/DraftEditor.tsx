@@ -11,13 +11,14 @@ import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
 import { useReport } from '../../../stores/report';
-import { useReadOnlyReason } from '../../../stores/session';
+import { useReadOnlyReason, useSession } from '../../../stores/session';
 import { navigate } from '../../../stores/router';
 import { ConflictView } from './ConflictView';
 import { CvssCalculator } from './CvssCalculator';
 import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
 import { EvidenceList } from './EvidenceList';
 import { SubmitChecklist } from './SubmitChecklist';
+import { DiscardDraft } from './DiscardDraft';
 import { PolicyChangedNotice } from './PolicyChangedNotice';
 import { useDraftAutosave } from './useDraftAutosave';
 import type { FieldName as AutosaveField } from './autosave';
@@ -65,9 +66,11 @@ export function DraftEditor({
   const [calculatorOpen, setCalculatorOpen] = useState(false);
   const [checklistOpen, setChecklistOpen] = useState(false);
   const [attachBusy, setAttachBusy] = useState(false);
+  const [httpProblems, setHttpProblems] = useState<string[]>([]);
   const description = useRef<DescriptionHandle | null>(null);
   const { autosave, snapshot } = useDraftAutosave(reportId, draft, !!readOnly, description);
   const { fields, descriptionLength, issues, saveState } = snapshot;
+  const offline = useSession((s) => s.status?.connectivity === 'offline');
   const flush = useCallback(() => autosave.flush(), [autosave]);
   const setField = (name: AutosaveField, value: string): void => autosave.setField(name, value);
 
@@ -137,12 +140,14 @@ export function DraftEditor({
   async function importHttp(items: HttpItem[], at: DropPoint): Promise<void> {
     if (locked) return;
     setAttachBusy(true);
+    setHttpProblems([]);
     try {
-      await importHttpItems(reportId, items, at, async (point) => {
+      const problems = await importHttpItems(reportId, items, at, async (point) => {
         // The offset refers to the document as the editor shows it: store exactly that first.
         if (point) autosave.useDescription(point.markdown);
         await flush();
       });
+      setHttpProblems(problems);
     } catch (e) {
       reportError(e);
     } finally {
@@ -190,11 +195,15 @@ export function DraftEditor({
       <p className="muted save-state" aria-live="polite">
         {saveState === 'saving' || saveState === 'pending'
           ? 'Saving…'
-          : saveState === 'error'
-            ? 'Not saved: see the error above.'
-            : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
-              ? 'Saved on this computer; waiting to be sent.'
-              : 'Saved and sent.'}
+          : saveState === 'waiting'
+            ? 'Not saved yet: your disk is full. Your text stays in this window and is saved as soon as there is space.'
+            : saveState === 'error'
+              ? 'Not saved: see the error above.'
+              : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
+                ? offline
+                  ? 'Saved on this computer; sent when the connection returns.'
+                  : 'Saved on this computer; waiting to be sent.'
+                : 'Saved and sent.'}
         {submitting ? ' Submitting: it is sent when the server is reachable.' : ''}
       </p>
       {locked ? <p className="disabled-reason">{locked}</p> : null}
@@ -284,6 +293,13 @@ export function DraftEditor({
             invalid={errors.description.length > 0}
           />
         </HttpPasteZone>
+        {httpProblems.length > 0 && (
+          <div role="alert" className="field-error http-import-problems">
+            {httpProblems.map((p) => (
+              <p key={p}>{p}</p>
+            ))}
+          </div>
+        )}
       </div>
       <CharCounter
         id="description-count"
@@ -326,6 +342,7 @@ export function DraftEditor({
         >
           Check and submit
         </button>
+        <DiscardDraft reportId={reportId} reason={readOnly} beforeDiscard={flush} />
       </div>
       {calculatorOpen ? (
         <CvssCalculator

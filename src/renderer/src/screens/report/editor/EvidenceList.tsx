@@ -44,7 +44,7 @@ export function EvidenceList({
   return (
     <ul aria-label={label} className="evidence-list">
       {files.map((f) => {
-        const live = progress[f.fileId];
+        const live = progress.get(f.fileId);
         const size = live?.size ?? f.size;
         const sent = f.state === 'uploaded' ? size : Math.max(live?.sentBytes ?? 0, f.sentBytes);
         return (

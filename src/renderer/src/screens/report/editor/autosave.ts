@@ -6,9 +6,11 @@
  * to the draft editor; the unit tests drive it directly.
  */
 import { sameContent } from '../../../../../shared/bridge/draft-content';
+import { isDiskFull } from '../../../lib/errors';
 import type { DraftContent, DraftView } from '../../../../../shared/bridge/views';
 
-export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
+/** `waiting`: refused by a full disk; the text stays here and is saved again by itself. */
+export type SaveState = 'saved' | 'pending' | 'saving' | 'error' | 'waiting';
 export type FieldName = 'title' | 'asset' | 'cvss_vector';
 
 export interface AutosaveSnapshot {
@@ -28,6 +30,8 @@ export interface AutosaveDeps {
   readOnly(): boolean;
   onError(error: unknown): void;
   delayMs?: number;
+  /** The first wait before a save refused by a full disk is tried again (doubles up to 10 s). */
+  retryMs?: number;
 }
 
 /** What the editor's view provides once it is mounted (see `connect`). */
@@ -51,6 +55,8 @@ export class DraftAutosave {
   /** Set while the engine's description is put into the editor: its change event is not an edit. */
   #replacing = false;
   #snapshot: AutosaveSnapshot;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #retries = 0;
   #listeners = new Set<(s: AutosaveSnapshot) => void>();
 
   constructor(draft: Pick<DraftView, 'content' | 'issues'>, deps: AutosaveDeps) {
@@ -79,6 +85,11 @@ export class DraftAutosave {
   /** The content as the researcher sees it now (fields as typed, description as last read). */
   get content(): DraftContent {
     return this.#content;
+  }
+
+  /** True while what the researcher typed is not on disk yet (a window closing must ask first). */
+  get unsaved(): boolean {
+    return this.#dirty || this.#saving > 0;
   }
 
   subscribe(listener: (s: AutosaveSnapshot) => void): () => void {
@@ -145,6 +156,8 @@ export class DraftAutosave {
     this.#ownSaves = [...this.#ownSaves.slice(-(OWN_SAVES_KEPT - 1)), next];
     try {
       const view = await this.#deps.save(next, this.#basis);
+      clearTimeout(this.#retryTimer);
+      this.#retries = 0;
       this.#lastSaved = next;
       this.#basis = next;
       this.#set({ issues: view.issues, saveState: this.#dirty ? 'pending' : 'saved' });
@@ -152,9 +165,20 @@ export class DraftAutosave {
       // typed on since (then the next save carries `basedOn` and is merged the same way).
       if (!sameContent(view.content, next) && !this.#dirty) this.#adopt(view.content);
     } catch (error) {
-      this.#deps.onError(error);
       this.#dirty = true;
-      this.#set({ saveState: 'error' });
+      if (isDiskFull(error)) {
+        // Said once; then tried again by itself (1 s, 2 s, … 10 s) until the disk takes it, not
+        // only on the next keystroke: the text lives in this window meanwhile.
+        if (this.#retries === 0) this.#deps.onError(error);
+        const wait = Math.min(10_000, (this.#deps.retryMs ?? 1_000) * 2 ** this.#retries);
+        this.#retries++;
+        clearTimeout(this.#retryTimer);
+        this.#retryTimer = setTimeout(() => void this.flush(), wait);
+        this.#set({ saveState: 'waiting' });
+      } else {
+        this.#deps.onError(error);
+        this.#set({ saveState: 'error' });
+      }
     } finally {
       this.#saving--;
     }

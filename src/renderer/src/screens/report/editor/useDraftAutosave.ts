@@ -43,12 +43,21 @@ export function useDraftAutosave(
     autosave.incoming(draft);
   }, [autosave, draft]);
 
-  // Save what is pending when the editor goes away (navigation, window closing).
+  // Save what is pending when the editor goes away (navigation, window closing). While a save is
+  // refused (a full disk) the window asks before it closes: main turns this into its question.
   useEffect(() => {
-    const onHide = (): void => void autosave.flush();
+    const onHide = (event: BeforeUnloadEvent): void => {
+      const refused = autosave.snapshot.saveState === 'waiting';
+      void autosave.flush();
+      if (refused) {
+        event.preventDefault();
+        event.returnValue = '';
+      }
+    };
     window.addEventListener('beforeunload', onHide);
     return () => {
       window.removeEventListener('beforeunload', onHide);
+      // A save refused by a full disk keeps being tried after the editor closed.
       void autosave.flush();
     };
   }, [autosave]);

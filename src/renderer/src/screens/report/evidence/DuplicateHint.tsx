@@ -3,6 +3,7 @@ import type { SimilarReportView } from '../../../../../shared/bridge/evidence-vi
 import { bridge } from '../../../bridge';
 import { STATUS_LABELS } from '../../../lib/format';
 import { navigate } from '../../../stores/router';
+import { ownValue } from '../../../../../shared/lookup/own';
 
 /**
  * Before submit (issue 13, part 4): the researcher's own reports for the same program whose
@@ -40,7 +41,7 @@ export function DuplicateHint({ reportId }: { reportId: string }) {
               {s.title || 'Untitled draft'}
             </a>{' '}
             <span className={`status status-${s.status}`}>
-              {STATUS_LABELS[s.status] ?? s.status}
+              {ownValue(STATUS_LABELS, s.status) ?? s.status}
             </span>
             <span className="muted"> — {s.reasons.join('; ')}</span>
           </li>

@@ -142,7 +142,7 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
       ) : null}
       {scan.notScanned.length > 0 ? (
         <p className="muted">
-          Not scanned (larger than {formatBytes(scan.limitBytes)}):{' '}
+          Not scanned (not text):{' '}
           {scan.notScanned.map((f) => `${f.name} (${formatBytes(f.size)})`).join(', ')}. Check them
           yourself before they are sent.
         </p>

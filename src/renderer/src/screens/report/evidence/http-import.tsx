@@ -1,7 +1,9 @@
 import type { ClipboardEvent, ReactNode } from 'react';
+import type { HttpImportResult } from '../../../../../shared/bridge/evidence-views';
 import {
   detectHttpEvidence,
   mayBeHttpEvidenceFile,
+  type HttpEvidenceFormat,
 } from '../../../../../shared/evidence/http-detect';
 import { bridge } from '../../../bridge';
 
@@ -41,17 +43,39 @@ export async function importHttpItems(
   items: HttpItem[],
   at: DropPoint,
   prepare: (at: DropPoint) => Promise<void>,
-): Promise<void> {
+): Promise<string[]> {
   await prepare(at);
   let offset = at?.offset;
+  const problems: string[] = [];
   for (const item of items) {
     const result = await bridge.importHttpEvidence(reportId, {
       text: item.text,
       ...(item.name ? { name: item.name } : {}),
       ...(offset === undefined ? {} : { insertAt: offset }),
     });
+    if (result.error) problems.push(unreadMessage(item, result));
     if (offset !== undefined) offset += result.insertedChars ?? 0;
   }
+  return problems;
+}
+
+const FORMAT_LABEL: Record<HttpEvidenceFormat, string> = {
+  har: 'HAR file',
+  burp: 'Burp Suite export',
+  curl: 'curl command',
+  powershell: 'PowerShell command',
+  raw: 'HTTP request',
+};
+
+/** What failed, where, and where the text went: nothing pasted or dropped is ever lost. */
+function unreadMessage(item: HttpItem, result: HttpImportResult): string {
+  const what = result.format ? FORMAT_LABEL[result.format] : 'evidence';
+  const source = item.name ? `"${item.name}" (${what})` : `the pasted ${what}`;
+  const kept =
+    result.kept === 'file'
+      ? `It is kept as the evidence file ${result.fileName ?? ''}.`
+      : 'It is kept in the description as text.';
+  return `Could not read ${source}: ${result.error ?? 'unknown error'}. ${kept}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { isTerminalStatus, type Report } from '../../../../../shared/api';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
 import { bridge } from '../../../bridge';
@@ -9,13 +9,53 @@ import { formatBytes, formatCents, formatTime, humanize, STATUS_LABELS } from '.
 import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
-import { useReadOnlyReason } from '../../../stores/session';
-import { OutboxPanel } from '../OutboxPanel';
+import { useReadOnlyReason, useSession } from '../../../stores/session';
+import { OutboxPanel, waitingText } from '../OutboxPanel';
 import { SecretFindings } from '../evidence/SecretFindings';
 import { MessageThread } from './MessageThread';
 import { ReplyBox } from './ReplyBox';
 import { useDownload } from './useDownload';
 import { useThreadRead } from './useThreadRead';
+import { ownValue } from '../../../../../shared/lookup/own';
+
+/**
+ * The report's id, to quote to the program team or in a write-up: shown, selectable and copied
+ * with one button. The copy is the editing command on the selected text (the window grants no
+ * clipboard permission); where it is refused the id stays selected for Ctrl/Cmd+C.
+ */
+function ReportId({ id }: { id: string }) {
+  const field = useRef<HTMLInputElement>(null);
+  const [said, setSaid] = useState('');
+  function copy(): void {
+    const input = field.current;
+    if (!input) return;
+    input.focus();
+    input.select();
+    const copied = document.execCommand('copy');
+    setSaid(copied ? 'Report ID copied.' : 'Report ID selected: press Ctrl+C (⌘C) to copy it.');
+  }
+  return (
+    <p className="report-id">
+      <label>
+        <span>Report ID </span>
+        <input
+          ref={field}
+          readOnly
+          value={id}
+          size={id.length}
+          className="mono"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      </label>{' '}
+      <button type="button" onClick={copy}>
+        Copy report ID
+      </button>{' '}
+      <span role="status" className="muted">
+        {said}
+      </span>
+    </p>
+  );
+}
 
 function Timeline({ detail, report }: { detail: ReportDetailView; report: Report }) {
   const events = buildTimeline(report, detail.messages);
@@ -179,6 +219,8 @@ function WithdrawButton({ reportId, reason }: { reportId: string; reason: string
 /** A report after submission: status, timeline, decision, payout, thread, reply, withdraw. */
 export function SubmittedReport({ detail, report }: { detail: ReportDetailView; report: Report }) {
   const readOnly = useReadOnlyReason();
+  const offline = useSession((s) => s.status?.connectivity === 'offline');
+  const waiting = waitingText(detail.outbox, offline);
   const { download, saved } = useDownload(report.id);
   useThreadRead(report.id, detail.messages.length, report.status);
   const terminal = isTerminalStatus(report.status);
@@ -199,11 +241,12 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
       <h1>{report.title}</h1>
       <p className="report-status">
         <strong className={`status status-${report.status}`}>
-          {STATUS_LABELS[report.status] ?? report.status}
+          {ownValue(STATUS_LABELS, report.status) ?? report.status}
         </strong>
         {report.display_status ? <span> — {report.display_status}</span> : null}
         <span className="muted"> · {report.program_name}</span>
       </p>
+      <ReportId id={report.id} />
       {report.status === 'needs_info' ? (
         <p className="callout">
           The triage team needs more information: answer in the reply box below.
@@ -214,6 +257,7 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
           {saved}
         </p>
       ) : null}
+      {waiting ? <p className="muted outbox-waiting">{waiting}</p> : null}
       <OutboxPanel entries={detail.outbox} readOnly={!!readOnly} />
       <SecretFindings reportId={report.id} readOnly={!!readOnly} />
       <div className="two-columns">

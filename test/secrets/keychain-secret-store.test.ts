@@ -1,17 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
-import keytar from 'keytar';
+import { AsyncEntry } from '@napi-rs/keyring';
 import {
   InvalidApiKeyError,
   KEYCHAIN_SERVICE,
+  KeychainSecretStore,
   KeychainUnavailableError,
-  KeytarSecretStore,
 } from '../../src/core/secrets';
 import { normalizeServerUrl } from '../../src/core/api/server-url';
 import { fakeApiKey, uniqueServerUrl } from './support';
 
 // These run against the real Secret Service: `bash scripts/with-keyring.sh npx vitest run test/secrets`.
-const store = new KeytarSecretStore();
+const store = new KeychainSecretStore();
+/** The binding's own entry, pinned to the Secret Service as the store pins it. */
+function entryOf(url: string): AsyncEntry {
+  return new AsyncEntry(KEYCHAIN_SERVICE, normalizeServerUrl(url), {
+    linux: { store: 'secret-service' },
+  });
+}
 const used: string[] = [];
 function server(): string {
   const url = uniqueServerUrl();
@@ -23,7 +29,7 @@ afterEach(async () => {
   for (const url of used.splice(0)) await store.delete(url);
 });
 
-describe('KeytarSecretStore on the real keychain', () => {
+describe('KeychainSecretStore on the real keychain', () => {
   it('stores, reads and deletes a key per server', async () => {
     const a = server();
     const b = server();
@@ -43,7 +49,7 @@ describe('KeytarSecretStore on the real keychain', () => {
     const url = server();
     const key = fakeApiKey();
     await store.set(`${url.toUpperCase().replace('HTTPS', 'https')}:443/`, key);
-    expect(await keytar.getPassword(KEYCHAIN_SERVICE, url)).toBe(key);
+    expect(await entryOf(url).getPassword()).toBe(key);
     expect(await store.get(`${url}/`)).toBe(key);
   });
 
@@ -72,12 +78,12 @@ describe('KeytarSecretStore on the real keychain', () => {
     for (const text of [e.message, String(e), inspect(e), e.stack ?? '', JSON.stringify(e)]) {
       expect(text).not.toContain(almost);
     }
-    expect(await keytar.getPassword(KEYCHAIN_SERVICE, normalizeServerUrl(url))).toBeNull();
+    expect(await entryOf(url).getPassword()).toBeNull();
   });
 
   it('ignores a foreign value filed under its name instead of sending it as a key', async () => {
     const url = server();
-    await keytar.setPassword(KEYCHAIN_SERVICE, normalizeServerUrl(url), 'not a key');
+    await entryOf(url).setPassword('not a key');
     expect(await store.get(url)).toBeNull();
   });
 
@@ -86,20 +92,20 @@ describe('KeytarSecretStore on the real keychain', () => {
   });
 
   it('reports a keychain library that cannot be loaded as unavailable', async () => {
-    const broken = new KeytarSecretStore({
-      loadKeytar: async () =>
-        (await import(/* @vite-ignore */ `${'keytar'}-missing-module`)) as never,
+    const broken = new KeychainSecretStore({
+      loadKeyring: async () =>
+        (await import(/* @vite-ignore */ `${'@napi-rs/keyring'}-missing-module`)) as never,
       platform: 'linux',
     });
     const error = await broken.get(server()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainUnavailableError);
-    expect((error as Error).message).toMatch(/keytar could not be loaded/);
-    expect((error as Error).message).toMatch(/gnome-keyring libsecret-1-0/);
+    expect((error as Error).message).toMatch(/the keychain library could not be loaded/);
+    expect((error as Error).message).toMatch(/apt-get install gnome-keyring"/);
   });
 
   it('does not show the store or a key in inspect output', () => {
     expect(inspect(store)).not.toMatch(/_[A-Za-z0-9_-]{43}/);
-    expect(String(store)).toBe('KeytarSecretStore(bounty-desk)');
+    expect(String(store)).toBe('KeychainSecretStore(bounty-desk)');
   });
 });
 
@@ -129,7 +135,7 @@ describe('error messages never carry the key', () => {
 
   it('gives platform advice', () => {
     expect(new KeychainUnavailableError('x', 'linux').message).toMatch(
-      /Secret Service.*gnome-keyring libsecret-1-0/,
+      /Secret Service.*apt-get install gnome-keyring"/,
     );
     expect(new KeychainUnavailableError('x', 'darwin').message).toMatch(/login keychain/);
     expect(new KeychainUnavailableError('x', 'win32').message).toMatch(/Credential Manager/);

@@ -1,0 +1,428 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useAppPerTest } from './support/app';
+import { connection, expectText, goTo, nav, until } from './support/ui';
+import type { AppHost } from '../app/host';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { fakeJwt } from '../support/fake-secrets';
+
+/**
+ * What a researcher's day through the built app found (issue 22), one test per defect: links and
+ * routes naming what is not there, dialogs and the focus, offline, the words of errors.
+ */
+describe('renderer: a researcher day without friction', () => {
+  const apps = useAppPerTest('walkthrough');
+
+  const hash = async (p: Page): Promise<string> => new URL(p.url()).hash;
+  const emit = (h: AppHost, name: string, args: unknown[]): Promise<unknown> =>
+    h.start().ask({ t: 'app-event', name, args });
+
+  it('a link or route naming a property of Object (constructor, __proto__, toString) is a program not found, and the app stays usable', async () => {
+    const { host, page, app } = await apps.open({ hash: '#/programs/constructor' });
+    const notFound = page.getByRole('heading', { name: 'Program not found', exact: true });
+    await notFound.waitFor();
+    for (const key of ['__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+      await goTo(page, `#/programs/${key}`);
+      await until(`the route of ${key}`, async () => (await hash(page)) === `#/programs/${key}`);
+      await notFound.waitFor();
+    }
+    await nav(page, 'Programs').click();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+
+    // The same through the OS: a bountydesk:// link.
+    await emit(host, 'open-url', ['bountydesk://program/constructor']);
+    await until('the program route', async () => (await hash(page)) === '#/programs/constructor');
+    await notFound.waitFor();
+    await nav(page, 'Reports').click();
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    const reportsNav = page
+      .getByRole('navigation', { name: 'Main', exact: true })
+      .getByRole('link', { name: 'Reports', exact: true });
+    expect(await reportsNav.getAttribute('aria-current')).toBe('page');
+    expect(app.guard.pageErrors).toEqual([]);
+    expect(app.guard.consoleErrors.filter((e) => /could not be shown/.test(e))).toEqual([]);
+  });
+
+  it('offline is calm: no alert, never "Offline" and "Syncing…" at once, no "Unsent changes" panel while typing and attaching', async () => {
+    const { host, page, app } = await apps.open({
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+      },
+    });
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.waitFor();
+    const saveLine = page.locator('.save-state');
+    await expectText(saveLine, /Saved and sent\./);
+
+    // What the window shows at any moment: alerts, the panel, and the status bar's words.
+    const problems: string[] = [];
+    const look = async (when: string): Promise<void> => {
+      const alerts = await page.getByRole('alert').allInnerTexts();
+      if (alerts.length > 0) problems.push(`${when}: alert ${JSON.stringify(alerts)}`);
+      const panels = await page
+        .getByRole('region', { name: 'Unsent changes', exact: true })
+        .count();
+      if (panels > 0) problems.push(`${when}: the "Unsent changes" panel`);
+      const bar = await connection(page).innerText();
+      if (/Offline/.test(bar) && /Syncing/.test(bar)) problems.push(`${when}: ${bar}`);
+    };
+
+    await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 5 });
+    try {
+      await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+      for (const word of ['Stored', ' XSS', ' in', ' the', ' profile']) {
+        await title.pressSequentially(word);
+        await look(`after typing "${word}"`);
+        await page.waitForTimeout(400);
+        await look(`after the save of "${word}"`);
+      }
+      await expectText(connection(page), /Offline/, 30_000);
+      const evidence = await host.file('poc.txt', 'GET /profile?name=<script>alert(1)</script>\n');
+      host.pickInDialog([evidence]);
+      await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+      await page
+        .getByRole('list', { name: 'Evidence', exact: true })
+        .getByText('poc.txt', { exact: true })
+        .waitFor();
+      for (let i = 0; i < 10; i++) {
+        await look(`offline, ${i * 300} ms after the upload was queued`);
+        await page.waitForTimeout(300);
+      }
+      await title.pressSequentially(' bio');
+      await expectText(saveLine, /Saved on this computer; sent when the connection returns\./);
+      await look('offline, the save line says so');
+      await expectText(connection(page), /\b[1-9]\d* unsent\b/);
+    } finally {
+      await host.sandbox.clearFaults();
+    }
+    expect(problems).toEqual([]);
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await expectText(saveLine, /Saved and sent\./, 45_000);
+    expect(app.guard.pageErrors).toEqual([]);
+  });
+
+  it('errors say who held a change back and name the field in words; counts read as numbers', async () => {
+    const { host, page } = await apps.open();
+    // A save held back by the app's own credential check: the server never saw it.
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Token in the debug header',
+      asset: 'https://app.example.com/debug',
+      description: `${COMPLETE_DESCRIPTION}\n\nAuthorization: Bearer ${fakeJwt()}\n`,
+      cvss_vector: '',
+    });
+    await host.settled();
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
+    await expectText(
+      unsent,
+      /Save the draft — held back on this computer \(the server has not seen it\)/,
+    );
+    expect(await unsent.innerText()).not.toMatch(/refused by the server/);
+
+    // A file one byte over 10 MiB: the two sizes differ in the words.
+    const big = await host.file('capture.har', new Uint8Array(10 * 1024 * 1024 + 1));
+    host.pickInDialog([big]);
+    await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+    await expectText(
+      page.getByRole('alert').filter({ hasText: 'capture.har' }),
+      /is 10,485,761 bytes, over the limit of 10,485,760 bytes \(10\.0 MiB\)/,
+    );
+
+    // One report is "1 report".
+    await nav(page, 'Reports').click();
+    await expectText(page.getByText(/^[\d,]+ reports?\b/), /^1 report$/);
+
+    // A reply too long for the API, as the bridge refuses it.
+    const sent = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(sent.reportId, {
+      title: 'Reflected XSS in search',
+      asset: 'https://app.example.com/search',
+      description: COMPLETE_DESCRIPTION,
+      cvss_vector: '',
+    });
+    await host.engine.submit(sent.reportId);
+    await host.settled();
+    await expect(
+      host.engine.postMessage(sent.reportId, { body: 'x'.repeat(12_001), files: [] }),
+    ).rejects.toThrow(/Message body is too long \(12,001 of 12,000 characters\)/);
+  });
+
+  it('valid-shaped but unknown input is refused: a draft for a program that does not exist, an unknown unsent change', async () => {
+    const { host, page } = await apps.open();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    await expect(host.engine.createDraft('no-such-program')).rejects.toThrow(
+      /no program “no-such-program”/,
+    );
+    expect((await host.engine.listReports({})).items).toEqual([]);
+    expect((await host.engine.getStatus()).needsAction).toBe(0);
+    await expect(host.engine.discardEntry(987_654)).rejects.toThrow(/no unsent change #987654/);
+    await expect(host.engine.retryEntry(987_654)).rejects.toThrow(/no unsent change #987654/);
+    // A program that exists but is not mirrored yet is asked for, and the draft starts.
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    expect(draft.reportId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('the Inbox panel closes with Escape, a click outside and a screen change, and leaves "Sync now" uncovered', async () => {
+    const { page } = await apps.open();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    const button = page.getByRole('banner').getByRole('button', { name: /^Inbox/ });
+    const panel = page.getByRole('region', { name: 'Inbox', exact: true });
+    const syncNow = page.getByRole('button', { name: 'Sync now', exact: true });
+
+    await button.click();
+    await panel.waitFor();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    // "Sync now" is not under the panel: the point at its centre is the button itself.
+    const box = await syncNow.boundingBox();
+    const area = await panel.boundingBox();
+    if (!box || !area) throw new Error('both are drawn');
+    const overlap =
+      box.x < area.x + area.width &&
+      area.x < box.x + box.width &&
+      box.y < area.y + area.height &&
+      area.y < box.y + box.height;
+    expect(
+      overlap,
+      `"Sync now" ${JSON.stringify(box)} under the panel ${JSON.stringify(area)}`,
+    ).toBe(false);
+    expect(
+      await page.evaluate(
+        ([x, y]) => {
+          const g = globalThis as unknown as {
+            document: { elementFromPoint(x: number, y: number): { textContent: string } | null };
+          };
+          return g.document.elementFromPoint(x as number, y as number)?.textContent ?? '';
+        },
+        [box.x + box.width / 2, box.y + box.height / 2],
+      ),
+    ).toBe('Sync now');
+
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    const active = (el: unknown): boolean =>
+      (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement ===
+      el;
+    expect(await button.evaluate(active)).toBe(true);
+
+    // A click outside closes it.
+    await button.click();
+    await panel.waitFor();
+    await page.getByRole('heading', { name: 'Programs', exact: true }).click();
+    await panel.waitFor({ state: 'detached' });
+
+    // Another screen (a keyboard shortcut, nothing clicked) closes it.
+    await button.click();
+    await panel.waitFor();
+    await page.keyboard.press('ControlOrMeta+2');
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await panel.waitFor({ state: 'detached' });
+
+    // "Sync now" works with the panel open: one click syncs and closes it.
+    await button.click();
+    await panel.waitFor();
+    await syncNow.click();
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it('programs: search by name, "Clear filters" undoes search and filters; two Tabs from the heading to the first program', async () => {
+    const { page } = await apps.open();
+    const heading = page.getByRole('heading', { name: 'Programs', exact: true });
+    await heading.waitFor();
+    const list = page.getByRole('list', { name: 'Programs', exact: true });
+    await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
+    const clear = page.getByRole('button', { name: 'Clear filters', exact: true });
+    expect(await clear.count()).toBe(0);
+
+    // From the heading, the search then the first program.
+    // Coming to the screen puts the focus on its heading (as any move between screens does).
+    await nav(page, 'Reports').click();
+    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await nav(page, 'Programs').click();
+    await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
+    await until('focus on the heading', () =>
+      heading.evaluate(
+        (h) =>
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement === h,
+      ),
+    );
+    const tabs: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      const now = await page.evaluate(() => {
+        const el = (
+          globalThis as unknown as {
+            document: {
+              activeElement: {
+                tagName: string;
+                textContent: string | null;
+                getAttribute(n: string): string | null;
+                closest(s: string): unknown;
+              } | null;
+            };
+          }
+        ).document.activeElement;
+        return {
+          what: `${el?.tagName ?? ''} ${el?.getAttribute('aria-label') ?? el?.textContent ?? ''}`,
+          inList: !!el?.closest('ul[aria-label="Programs"]'),
+        };
+      });
+      tabs.push(now.what);
+      if (now.inList) break;
+    }
+    expect(tabs).toHaveLength(2);
+    expect(tabs[0]).toBe('INPUT Search programs');
+
+    // Any case, part of a word, the company name too.
+    const search = page.getByRole('searchbox', { name: 'Search programs', exact: true });
+    await search.fill('INITECH');
+    await until('only Initech', async () => {
+      const names = await list.getByRole('link').allInnerTexts();
+      return names.length > 0 && names.every((n) => /Initech/.test(n));
+    });
+    await clear.waitFor();
+    // The filters count within the search.
+    const assets = page.getByRole('group', { name: 'Asset type', exact: true });
+    const web = assets.getByRole('checkbox', { name: /^web \(\d+\)$/ });
+    const mobile = assets.getByRole('checkbox', { name: /^mobile \(\d+\)$/ });
+    await mobile.check();
+    await search.fill('no program is called this');
+    await expectText(page.getByText(/No programs match this search and these filters\./), /match/);
+    await assets.getByRole('checkbox', { name: 'web (0)', exact: true }).waitFor();
+    expect(await web.count()).toBe(1);
+
+    await clear.click();
+    await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
+    expect(await search.inputValue()).toBe('');
+    expect(await mobile.isChecked()).toBe(false);
+    expect(await clear.count()).toBe(0);
+  });
+
+  it('a submitted report shows its id, copied with one button', async () => {
+    const { host, page } = await apps.open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'CSRF on the e-mail change',
+      asset: 'https://app.example.com/settings',
+      description: COMPLETE_DESCRIPTION,
+      cvss_vector: '',
+    });
+    await host.engine.submit(draft.reportId);
+    await host.settled();
+    await goTo(page, `#/reports/${draft.reportId}`);
+    await page.getByRole('heading', { name: 'CSRF on the e-mail change', exact: true }).waitFor();
+    const id = page.getByRole('textbox', { name: 'Report ID', exact: true });
+    expect(await id.inputValue()).toBe(draft.reportId);
+    expect(await id.getAttribute('readonly')).not.toBeNull();
+    await page.getByRole('button', { name: 'Copy report ID', exact: true }).click();
+    await expectText(
+      page.getByRole('status').filter({ hasText: 'Report ID' }),
+      'Report ID copied.',
+    );
+    // What was copied is the id: pasted into the reply box.
+    const reply = page.getByRole('textbox', { name: 'Reply', exact: true });
+    await reply.focus();
+    await page.keyboard.press('ControlOrMeta+V');
+    expect(await reply.inputValue()).toBe(draft.reportId);
+  });
+
+  it('"Discard draft" says what stays on the service, then withdraws the draft there', async () => {
+    const { host, page } = await apps.open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.waitFor();
+    await title.fill('Not a bug after all');
+    const discard = page.getByRole('button', { name: 'Discard draft', exact: true });
+    await discard.click();
+    const dialog = page.getByRole('alertdialog', { name: 'Discard this draft?', exact: true });
+    await expectText(dialog, /stays on the service as a withdrawn report/);
+    // Cancel keeps the draft, and the focus goes back to the button.
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(
+      await discard.evaluate(
+        (el) =>
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement === el,
+      ),
+    ).toBe(true);
+
+    await discard.click();
+    await dialog.getByRole('button', { name: 'Discard', exact: true }).click();
+    await host.settled();
+    await until('withdrawn on the service', async () => {
+      const server = await host.sandbox.api<{ status: string; title: string }>(
+        'GET',
+        `/api/reports/${draft.reportId}`,
+        { token: host.key },
+      );
+      return server.body.status === 'withdrawn' && server.body.title === 'Not a bug after all';
+    });
+    await expectText(page.locator('.report-status'), /Withdrawn/, 15_000);
+    expect(await page.getByRole('textbox', { name: 'Title', exact: true }).count()).toBe(0);
+  });
+
+  it('the editor draws tables with borders and code blocks on their background; a JWT wraps in the pane', async () => {
+    const { host, page } = await apps.open();
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    const jwt = fakeJwt();
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Session token in the page source',
+      asset: 'https://app.example.com/',
+      description: [
+        COMPLETE_DESCRIPTION,
+        '',
+        '| id | name |',
+        '| --- | --- |',
+        '| 1 | admin |',
+        '',
+        '```sh',
+        "curl -s 'https://app.example.com/api/users?id=1' -H 'Cookie: session=abc'",
+        '```',
+        '',
+        `token${jwt.replace(/[^A-Za-z0-9]/g, '')}${'A'.repeat(200)}`,
+      ].join('\n'),
+      cvss_vector: '',
+    });
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const editor = page.getByRole('textbox', { name: 'Description', exact: true });
+    await editor.locator('table').waitFor();
+    const looks = await editor.evaluate((el) => {
+      type Styled = {
+        querySelector(s: string): Styled | null;
+        scrollWidth: number;
+        clientWidth: number;
+      };
+      const g = globalThis as unknown as {
+        getComputedStyle(e: unknown): { borderTopStyle: string; backgroundColor: string };
+      };
+      const root = el as unknown as Styled;
+      const cell = root.querySelector('td');
+      const pre = root.querySelector('pre');
+      return {
+        cellBorder: cell ? g.getComputedStyle(cell).borderTopStyle : 'none',
+        preBackground: pre ? g.getComputedStyle(pre).backgroundColor : '',
+        overflow: root.scrollWidth - root.clientWidth,
+      };
+    });
+    expect(looks.cellBorder).toBe('solid');
+    expect(looks.preBackground).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent|)$/);
+    expect(looks.overflow).toBeLessThanOrEqual(0);
+    // The pane around it does not scroll sideways either.
+    const sideways = await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: { querySelector(s: string): { scrollWidth: number; clientWidth: number } | null };
+      };
+      const pane =
+        g.document.querySelector('.workspace-detail') ?? g.document.querySelector('main');
+      return pane ? pane.scrollWidth - pane.clientWidth : 0;
+    });
+    expect(sideways).toBeLessThanOrEqual(0);
+  });
+});
