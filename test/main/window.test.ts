@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as electron from 'electron';
-import { createMainWindow, focusWindow } from '../../src/main/window';
+import { askBeforeLosingText, createMainWindow, focusWindow } from '../../src/main/window';
 import { secureWebPreferences } from '../../src/main/security';
 import { appPaths } from '../../src/main/paths';
 import type { ElectronMock } from './electron-mock';
@@ -76,5 +76,45 @@ describe('the app window', () => {
     win.minimized = true;
     focusWindow(win as unknown as electron.BrowserWindow);
     expect(win.calls).toEqual(['restore', 'show', 'focus']);
+  });
+});
+
+describe('a window whose page refuses to unload (a save the full disk refused)', () => {
+  async function refused(choice: number) {
+    const { EventEmitter } = await import('node:events');
+    const webContents = new EventEmitter();
+    let destroyed = false;
+    const questions: { message: string; buttons: string[]; defaultId: number }[] = [];
+    askBeforeLosingText(
+      {
+        webContents: webContents as never,
+        destroy: () => void (destroyed = true),
+        isDestroyed: () => destroyed,
+      },
+      async (options) => {
+        questions.push(options);
+        return choice;
+      },
+    );
+    webContents.emit('will-prevent-unload', { preventDefault: () => undefined });
+    await new Promise((resolve) => setImmediate(resolve));
+    return { destroyed, questions };
+  }
+
+  it('asks first, and keeping the window open is the default', async () => {
+    const { destroyed, questions } = await refused(0);
+    expect(questions).toEqual([
+      expect.objectContaining({
+        message: 'What you typed last is not saved yet',
+        buttons: ['Keep the window open', 'Close anyway'],
+        defaultId: 0,
+        cancelId: 0,
+      }),
+    ]);
+    expect(destroyed).toBe(false);
+  });
+
+  it('"Close anyway" closes it without asking again', async () => {
+    expect((await refused(1)).destroyed).toBe(true);
   });
 });
