@@ -15,8 +15,8 @@ import {
 } from './account-file';
 import { describeError } from '../../shared/errors/describe-error';
 import { NewerDataError, NotSignedInError, SignInError } from './errors';
-import { SchemaTooNewError, storageProblem } from '../store';
-import { setAside } from '../store/open-mirror';
+import { SchemaTooNewError } from '../store';
+import { setAside, type MirrorRecovery } from '../store/open-mirror';
 import { EngineEvents } from './events';
 import type { FileInput } from './evidence-commands';
 import { AccountSession, type SessionOptions } from './session';
@@ -134,10 +134,11 @@ export class Engine implements EngineCalls {
    */
   noteFailure(error: unknown): void {
     this.#session?.noteFailure(error);
-    if (storageProblem(error) === 'damaged') void this.#recheck();
   }
 
   #rechecking: Promise<void> | null = null;
+  /** The damaged mirror this run set aside, kept across a restart of the session. */
+  #recovery: MirrorRecovery | null = null;
 
   #recheck(): Promise<void> {
     const record = this.#record;
@@ -240,6 +241,8 @@ export class Engine implements EngineCalls {
     try {
       session = new AccountSession({
         checkMirror,
+        onDamaged: () => void this.#recheck(),
+        earlierRecovery: this.#recovery,
         serverUrl: record.serverUrl,
         apiKey,
         scope: record.scope,
@@ -262,6 +265,7 @@ export class Engine implements EngineCalls {
     this.#blocked = null;
     this.#record = record;
     this.#apiKey = apiKey;
+    this.#recovery = session.recovery;
     this.#session = session;
     this.#session.store.account.setConnection({
       serverUrl: record.serverUrl,

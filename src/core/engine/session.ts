@@ -54,6 +54,10 @@ export interface SessionOptions {
   fetch?: (input: Request) => Promise<Response>;
   /** Read every page of the mirror before using it (a call met a damaged one). */
   checkMirror?: boolean;
+  /** SQLite met a damaged page (a call, the sync or the outbox): the engine starts again checked. */
+  onDamaged?: () => void;
+  /** What an earlier session of this run recovered: still said after a restart on a checked file. */
+  earlierRecovery?: MirrorRecovery | null;
 }
 
 /**
@@ -90,6 +94,7 @@ export class AccountSession {
   readonly #missing = new Set<string>();
   /** The disk refused a write (see StoragePort): sending and syncing wait for a write to land. */
   #diskFull = false;
+  readonly #onDamaged: (() => void) | undefined;
   /** The damaged mirror this start found and replaced, if any. */
   readonly recovery: MirrorRecovery | null;
 
@@ -98,13 +103,14 @@ export class AccountSession {
     this.#events = options.events;
     this.#clock = options.clock ?? systemClock;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    this.#onDamaged = options.onDamaged;
     const mirror = openMirror({
       file: join(options.dir, 'mirror.sqlite'),
       dataDir: options.dir,
       check: options.checkMirror === true,
     });
     this.store = mirror.store;
-    this.recovery = mirror.recovery;
+    this.recovery = mirror.recovery ?? options.earlierRecovery ?? null;
     // Saves, uploads and messages are checked for credentials right before they are sent.
     this.api = new GuardedResearcherApi(
       {
@@ -349,7 +355,9 @@ export class AccountSession {
    * the worker waits); true when it was the disk's.
    */
   noteFailure(error: unknown): boolean {
-    if (storageProblem(error) !== 'disk-full') return false;
+    const problem = storageProblem(error);
+    if (problem === 'damaged') this.#onDamaged?.();
+    if (problem !== 'disk-full') return false;
     if (!this.#diskFull) {
       this.#diskFull = true;
       this.#emitStatus();

@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { openStore, type OpenStoreOptions, type Store } from './index';
 import type { RestoredWork } from './unsent-work';
 import { DamagedDatabaseError } from './storage-errors';
@@ -29,7 +29,10 @@ export interface OpenedMirror {
  */
 export function openMirror(options: OpenStoreOptions & { check?: boolean }): OpenedMirror {
   const mark = `${options.file}.open`;
-  const opened = open(options, options.check === true || existsSync(mark));
+  // A WAL left with frames in it was not closed cleanly either (or its pages may hide a cut).
+  const wal = `${options.file}-wal`;
+  const unclean = existsSync(mark) || (existsSync(wal) && statSync(wal).size > 0);
+  const opened = open(options, options.check === true || unclean);
   writeFileSync(mark, '');
   const close = opened.store.close;
   opened.store.close = () => {
