@@ -143,6 +143,8 @@ describe.runIf(process.platform === 'linux')('updates through the built app', ()
 
   async function unsentDraft(h: AppHost): Promise<number> {
     await h.signIn();
+    // The programs are in the offline copy first: a draft offline is for a program it knows.
+    await h.engine.syncNow();
     await h.sandbox.faults({ rate: 1, reset_connection: true, seed: 1 });
     const draft = await h.engine.createDraft(h.programs.open.id);
     await h.engine.saveDraft(

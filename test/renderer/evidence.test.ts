@@ -215,7 +215,9 @@ describe('renderer: evidence that never leaks', () => {
     const burp =
       '<?xml version="1.0"?>\n<items burpVersion="2024.1">\n  <item>\n    <url><![CDATA[https://shop.example.com/]]></url>\n';
     const path = await host.file('cut-export.xml', burp);
-    await host.dropFiles(editor, [{ path, bytes: burp, type: 'text/xml' }]);
+    // Dropped near the top: the kept HAR text makes the editor taller than the window, and a
+    // trusted drop lands where the pointer is.
+    await host.dropFiles(editor, [{ path, bytes: burp, type: 'text/xml' }], { x: 24, y: 12 });
     await expectText(
       alert,
       /Could not read "cut-export\.xml" \(Burp Suite export\): the XML is broken at line \d+, column \d+/,
