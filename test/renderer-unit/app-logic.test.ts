@@ -92,8 +92,8 @@ describe('draft field errors', () => {
 
   it('reports live length limits per field', () => {
     const e = fieldIssues([], { ...live, title: 'x'.repeat(181), descriptionLength: 30_001 });
-    expect(e.title).toEqual(['The title is 1 characters too long.']);
-    expect(e.description).toEqual(['The description is 1 characters too long.']);
+    expect(e.title).toEqual(['The title is 1 character too long.']);
+    expect(e.description).toEqual(['The description is 1 character too long.']);
     expect(e.asset).toEqual([]);
   });
 

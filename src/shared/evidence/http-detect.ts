@@ -35,7 +35,11 @@ export function detectHttpEvidence(text: string): HttpEvidenceFormat | null {
   return null;
 }
 
-/** File names whose drop is tried as HTTP evidence first (else they are attached as they are). */
+/**
+ * File names whose drop is tried as HTTP evidence first (else they are attached as they are). Not
+ * `.txt` or scripts: a researcher who drops `poc.txt` attaches a file (the request text can be
+ * pasted to become a code block).
+ */
 export function mayBeHttpEvidenceFile(name: string): boolean {
-  return /\.(har|xml|http|curl|req|txt|ps1|sh|cmd|bat)$/i.test(name);
+  return /\.(har|xml|http|curl|req)$/i.test(name);
 }
