@@ -229,8 +229,11 @@ describe('calls through main to the engine process', () => {
     expect(detail.draft?.content.title).toBe('Reflected XSS in search');
     const checklist = await value<{ items: unknown[] }>('getChecklist', draft.reportId);
     expect(checklist.items.length).toBeGreaterThan(0);
-    // An unknown but well-formed id reaches the engine, which answers null.
-    expect(await value('getReport', '3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21')).toBeNull();
+    // An unknown but well-formed id reaches the engine, which asks the server for it at once
+    // (issue 21: on demand) and answers null once the server has said it has no such report.
+    const unknown = '3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21';
+    expect(await value('getReport', unknown)).toMatchObject({ download: { state: 'downloading' } });
+    await expect.poll(() => value('getReport', unknown)).toBeNull();
   });
 
   it('a cancelled open dialog picks nothing', async () => {
