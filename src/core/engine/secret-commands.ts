@@ -454,9 +454,10 @@ export class SecretCommands {
       fix: 'Remove the image and attach it again: the copy the app keeps has no metadata.',
     };
     const problems = [
-      withMetadata.length > 0 ? `Still has metadata: ${withMetadata.join(', ')}.` : '',
+      // By name: files attached in one call may arrive in any order.
+      withMetadata.length > 0 ? `Still has metadata: ${withMetadata.sort().join(', ')}.` : '',
       notCleaned.length > 0
-        ? `Metadata not removed (a format this app cannot clean): ${notCleaned.join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
+        ? `Metadata not removed (a format this app cannot clean): ${notCleaned.sort().join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
         : '',
     ].filter(Boolean);
     if (problems.length > 0) return { ...base, ok: false, detail: problems.join(' ') };
