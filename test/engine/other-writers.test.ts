@@ -9,6 +9,7 @@ import {
   failBefore,
   forward,
   isDraftSave,
+  isFileUpload,
   isMessagePost,
   loseAnswer,
   scriptedFetch,
@@ -337,6 +338,37 @@ describe('the outbox with another writer on the same report', () => {
       expect(parked?.kind).toBe('upload_file');
       expect(parked?.error?.code).toBe('invalid_state');
       expect((await server(x, id)).attachments).toEqual({});
+    });
+
+    it('an upload repeated after a lost answer returns the website’s newer edit: it is merged, never undone by the next save', async () => {
+      // The API lets the same file be sent again at any revision and answers with the report as
+      // it is now. Taking that answer as the new base without merging its content made the next
+      // save "change" the website's line back (the chaos run's seed 72024).
+      const transport = scriptedFetch(isFileUpload);
+      const x = await open(transport);
+      const id = await draft(x);
+      const noted = CONTENT.description.replace(
+        'The redirect target is rejected.',
+        'The redirect target is rejected (website).',
+      );
+      transport.script(async (request) => {
+        await fetch(request);
+        await websiteSave(x, id, { description: noted });
+        throw new TypeError('fetch failed: the connection was reset after the request was sent');
+      });
+      await x.engine.attachFiles(id, [{ path: await x.file('proof.txt', 'evidence\n') }]);
+      await x.engine.session.drain();
+      expect(transport.seen).toHaveLength(2);
+      expect((await x.engine.getReport(id))?.draft?.content.description).toBe(noted);
+
+      // An editor that has not shown the merge yet: it names the content it built on.
+      const edited = { ...CONTENT, title: 'Open redirect after sign-in (edited)' };
+      await x.engine.saveDraft(id, edited, CONTENT);
+      await x.engine.session.drain();
+      const report = await server(x, id);
+      expect(report.title).toBe('Open redirect after sign-in (edited)');
+      expect(report.description).toBe(noted);
+      expect(await parkedEntry(x, id)).toBeUndefined();
     });
 
     it('a website edit equal to an old unanswered save of ours is the website’s, not ours', async () => {

@@ -73,3 +73,6 @@ export const isMessagePost = (request: Request): boolean =>
 
 export const isDraftSave = (request: Request): boolean =>
   request.method === 'PUT' && /^\/api\/reports\/[0-9a-f-]{36}$/.test(new URL(request.url).pathname);
+
+export const isFileUpload = (request: Request): boolean =>
+  request.method === 'PUT' && /\/files\/[0-9a-f-]{36}$/.test(new URL(request.url).pathname);

@@ -2,7 +2,7 @@ import type { Report } from '../../shared/api';
 import { contentOf, sameContent } from '../../shared/bridge/draft-content';
 import type { DraftContent } from '../../shared/bridge/views';
 import { conflictOf, mergeDraft, type MergeResult } from '../domain/merge';
-import type { Store } from '../store';
+import type { Draft, Store } from '../store';
 
 export type ReconcileResult =
   | { kind: 'not-draft'; report: Report }
@@ -22,34 +22,39 @@ export function reconcileDraft(store: Store, current: Report): ReconcileResult {
     const draft = store.drafts.get(current.id);
     if (!draft) return { kind: 'no-local-draft' };
     if (current.status !== 'draft') return { kind: 'not-draft', report: current };
-    const theirs = contentOf(current);
-    const ours = contentOf(draft);
-    // The server may hold our own last save whose answer was lost (a dropped connection, a
-    // crash). That is no foreign change: it becomes the base, and ours (which may have moved on
-    // since) wins. Likewise a draft never acknowledged was created by this client.
-    const ancestor = commonAncestor(
-      sentSaves(store, current.id),
-      draft.base,
-      draft.baseRevision,
-      theirs,
-    );
-    const merge = mergeDraft(ancestor, ours, theirs);
-    // The server has moved past the revision every recorded save was sent with: none of them can
-    // be carried out any more, so none may be taken for the server's content later on.
-    store.syncState.delete(sentKey(current.id));
-    store.drafts.acknowledge(current.id, theirs, current.revision);
-    if (!sameContent(merge.merged, ours)) {
-      store.drafts.setContent(current.id, draft.programId, merge.merged);
-    }
-    if (merge.conflicts.length === 0) {
-      store.drafts.setConflict(current.id, null);
-      return { kind: 'clean', merge };
-    }
-    // The common ancestor is kept with each field: the draft's base is `theirs` from now on, and
-    // the conflict view must still show what both sides started from.
-    store.drafts.setConflict(current.id, conflictOf(merge.conflicts));
-    return { kind: 'conflict', merge };
+    return foldIn(store, current, draft);
   });
+}
+
+/** `current` becomes the draft's base; what changed on the server since is merged into ours. */
+function foldIn(store: Store, current: Report, draft: Draft): ReconcileResult {
+  const theirs = contentOf(current);
+  const ours = contentOf(draft);
+  // The server may hold our own last save whose answer was lost (a dropped connection, a
+  // crash). That is no foreign change: it becomes the base, and ours (which may have moved on
+  // since) wins. Likewise a draft never acknowledged was created by this client.
+  const ancestor = commonAncestor(
+    sentSaves(store, current.id),
+    draft.base,
+    draft.baseRevision,
+    theirs,
+  );
+  const merge = mergeDraft(ancestor, ours, theirs);
+  // The server has moved past the revision every recorded save was sent with: none of them can
+  // be carried out any more, so none may be taken for the server's content later on.
+  store.syncState.delete(sentKey(current.id));
+  store.drafts.acknowledge(current.id, theirs, current.revision);
+  if (!sameContent(merge.merged, ours)) {
+    store.drafts.setContent(current.id, draft.programId, merge.merged);
+  }
+  if (merge.conflicts.length === 0) {
+    store.drafts.setConflict(current.id, null);
+    return { kind: 'clean', merge };
+  }
+  // The common ancestor is kept with each field: the draft's base is `theirs` from now on, and
+  // the conflict view must still show what both sides started from.
+  store.drafts.setConflict(current.id, conflictOf(merge.conflicts));
+  return { kind: 'conflict', merge };
 }
 
 /**
@@ -123,17 +128,31 @@ export function forgetIdleSentSaves(store: Store): void {
   });
 }
 
-/** The server accepted a write: its report is mirrored and, for a draft, becomes the base. */
+/**
+ * The server accepted a write: its report is mirrored and, for a draft, becomes the base. A save
+ * answers with exactly the content sent. Any other write (a file uploaded or removed) answers with
+ * the report as the server holds it now, which may carry another writer's edit: a repeated upload
+ * is accepted at any revision. That content is merged into ours, as after a conflict; taken as
+ * the base alone, the next save would undo the other writer's edit.
+ */
 export function acknowledgeReport(store: Store, report: Report, sent?: DraftContent): void {
   store.db.transaction(() => {
     store.reports.upsertReports([report]);
-    store.syncState.delete(sentKey(report.id));
     const draft = store.drafts.get(report.id);
-    if (!draft) return;
+    if (!draft) {
+      store.syncState.delete(sentKey(report.id));
+      return;
+    }
     if (report.status !== 'draft') {
+      store.syncState.delete(sentKey(report.id));
       store.drafts.delete(report.id);
       return;
     }
-    store.drafts.acknowledge(report.id, sent ?? contentOf(report), report.revision);
+    if (sent) {
+      store.syncState.delete(sentKey(report.id));
+      store.drafts.acknowledge(report.id, sent, report.revision);
+      return;
+    }
+    foldIn(store, report, draft);
   });
 }
