@@ -1,4 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import type { AppHost } from '../app/host';
 import { useAppPerTest } from './support/app';
 import { expectText, goTo, isEnabled, until } from './support/ui';
 
@@ -72,6 +76,94 @@ describe('renderer: a large account, mid-mirror', () => {
       const after = await host.engine.getStatus();
       expect(after.mirror).not.toBeNull();
       expect(after.mirror?.downloaded ?? REPORTS).toBeLessThan(REPORTS);
+    },
+  );
+
+  /** A report the server holds with an `updated_at` days before the app's cursor: its id. */
+  async function backdated(host: AppHost): Promise<string> {
+    const listed = async (): Promise<string[]> => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { reports: { id: string }[]; next_cursor: string | null } } =
+          await host.sandbox.api('GET', '/api/reports', {
+            token: host.key,
+            query: { limit: 100, ...(cursor ? { cursor } : {}) },
+          });
+        ids.push(...page.body.reports.map((r) => r.id));
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      return ids;
+    };
+    const before = new Set(await listed());
+    await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
+      uid: host.account.uid,
+      count: 1,
+      submitted_share: 1,
+      ends_at: new Date(Date.now() - 3 * 24 * 3600_000).toISOString(),
+    });
+    const fresh = (await listed()).filter((id) => !before.has(id));
+    if (fresh.length !== 1) throw new Error(`expected one new report, got ${fresh.length}`);
+    return fresh[0] as string;
+  }
+
+  /** Six hours pass for the app's mirror: its last reconcile is moved back by that much. */
+  function sixHoursLater(host: AppHost): void {
+    const accounts = join(host.dataDir, 'userData', 'data', 'accounts');
+    const [dir] = readdirSync(accounts);
+    if (!dir) throw new Error('no account folder');
+    const db = new Database(join(accounts, dir, 'mirror.sqlite'));
+    try {
+      db.pragma('busy_timeout = 5000');
+      const at = JSON.stringify(new Date(Date.now() - 6 * 3600_000 - 60_000).toISOString());
+      const moved = db
+        .prepare("UPDATE sync_state SET value_json = ? WHERE name = 'last_sync.reconcile'")
+        .run(at);
+      expect(moved.changes).toBe(1);
+    } finally {
+      db.close();
+    }
+  }
+
+  it(
+    'a backdated report arrives after "Resync everything" and after the periodic reconcile',
+    { timeout: 120_000 },
+    async () => {
+      const { host, page } = await apps.open({ hash: '#/reports' });
+      const syncNow = page.getByRole('button', { name: 'Sync now', exact: true });
+      const row = (id: string) => page.locator(`.report-row a[href="#/reports/${id}"]`);
+      const listed = async (id: string) =>
+        (await host.engine.listReports({ limit: 1000 })).items.some((r) => r.id === id);
+      const synced = async () => {
+        const since = (await host.engine.getStatus()).lastSyncAt;
+        await syncNow.click();
+        await until('the sync the click started', async () => {
+          const status = await host.engine.getStatus();
+          return !status.syncing && status.lastSyncAt !== since;
+        });
+      };
+
+      // Reports of today set the app's cursor; the first pass (with the first reconcile) ends.
+      await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
+        uid: host.account.uid,
+        count: 3,
+        submitted_share: 1,
+      });
+      await synced();
+      const first = await backdated(host);
+      // The incremental poll cannot see it: its updated_at is before the app's cursor.
+      await synced();
+      expect(await listed(first)).toBe(false);
+      await host.clickMenu('File', 'Resync everything');
+      await expectText(row(first), /Bulk report 1:/, 30_000);
+
+      const second = await backdated(host);
+      await synced();
+      expect(await listed(second)).toBe(false);
+      // The reconcile's period passes: the next pass lists everything without updated_since.
+      sixHoursLater(host);
+      await syncNow.click();
+      await expectText(row(second), /Bulk report 1:/, 30_000);
     },
   );
 });
