@@ -2,16 +2,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import { AsyncEntry } from '@napi-rs/keyring';
 import {
+  CredentialManagerKeytarItems,
+  defaultKeytarItems,
   KEYCHAIN_SERVICE,
   KeychainSecretStore,
-  SecretServiceKeytarItems,
+  type OpenTarget,
 } from '../../src/core/secrets';
 import { normalizeServerUrl } from '../../src/core/api/server-url';
 import { fakeApiKey, uniqueServerUrl } from './support';
 
 // Keys that earlier versions stored with keytar (kept as a devDependency only to write them
-// here), read by the store built on @napi-rs/keyring, on the real Secret Service:
-// `bash scripts/with-keyring.sh npx vitest run test/secrets`.
+// here), read by the store built on @napi-rs/keyring, on the real keychain: the Secret Service
+// here (`bash scripts/with-keyring.sh npx vitest run test/secrets`), the Credential Manager and
+// the macOS Keychain where the release workflow runs `npm test` on those systems.
+const MAC = process.platform === 'darwin';
 const used: string[] = [];
 function server(): string {
   const url = uniqueServerUrl();
@@ -33,10 +37,12 @@ afterEach(async () => {
 });
 
 describe('keys stored by keytar', () => {
-  it('are a different item from the new binding’s, so they must be moved', async () => {
+  it('are a different item from the new binding’s, so they must be moved (the same on macOS)', async () => {
     const url = server();
-    await keytar.setPassword(KEYCHAIN_SERVICE, account(url), fakeApiKey());
-    expect(await newEntry(url).getPassword()).toBeNull();
+    const key = fakeApiKey();
+    await keytar.setPassword(KEYCHAIN_SERVICE, account(url), key);
+    expect(await newEntry(url).getPassword()).toBe(MAC ? key : null);
+    expect(defaultKeytarItems(process.platform) === null).toBe(MAC);
   });
 
   it('are read by the new store, moved to its entry and removed from the old one', async () => {
@@ -82,7 +88,8 @@ describe('keys stored by keytar', () => {
     const key = fakeApiKey();
     await keytar.setPassword(KEYCHAIN_SERVICE, account(other), key);
     await newEntry(url).setPassword(fakeApiKey());
-    const items = new SecretServiceKeytarItems();
+    const items = defaultKeytarItems(process.platform);
+    if (!items) return void expect(MAC).toBe(true);
     expect(await items.read(KEYCHAIN_SERVICE, account(url))).toBeNull();
     expect(await items.remove(KEYCHAIN_SERVICE, account(url))).toBe(false);
     expect(await newEntry(url).getPassword()).not.toBeNull();
@@ -93,5 +100,42 @@ describe('keys stored by keytar', () => {
     const url = server();
     await keytar.setPassword(KEYCHAIN_SERVICE, account(url), fakeApiKey());
     expect(await new KeychainSecretStore({ keytarItems: null }).get(url)).toBeNull();
+  });
+});
+
+describe('keys keytar stored on Windows (a credential named service/account, UTF-8 bytes)', () => {
+  // The Credential Manager cannot run here (the binding's `withTarget` names a Secret Service
+  // collection on Linux), so a map of credentials by exact name stands in for it, holding bytes
+  // as keytar_win.cc writes them. On Windows the release workflow's `npm test` runs the keytar
+  // tests above against the real Credential Manager with this reader.
+  function credentialManager() {
+    const credentials = new Map<string, Uint8Array>();
+    const open: OpenTarget = (target) => ({
+      getSecret: () => Promise.resolve(credentials.get(target) ?? null),
+      deletePassword: () => Promise.resolve(credentials.delete(target)),
+    });
+    return { credentials, items: new CredentialManagerKeytarItems(() => Promise.resolve(open)) };
+  }
+
+  it('are read as UTF-8 under keytar’s name, moved to the new entry and removed', async () => {
+    const url = server();
+    const key = fakeApiKey();
+    const { credentials, items } = credentialManager();
+    credentials.set(`bounty-desk/${account(url)}`, Buffer.from(key, 'utf8'));
+    expect(await new KeychainSecretStore({ keytarItems: items }).get(url)).toBe(key);
+    expect(await newEntry(url).getPassword()).toBe(key);
+    expect(credentials.size).toBe(0);
+  });
+
+  it('are removed with a sign-out; a foreign value under the name stays, unsent', async () => {
+    const url = server();
+    const other = server();
+    const { credentials, items } = credentialManager();
+    credentials.set(`bounty-desk/${account(url)}`, Buffer.from(fakeApiKey(), 'utf8'));
+    credentials.set(`bounty-desk/${account(other)}`, Buffer.from('not a key', 'utf8'));
+    expect(await new KeychainSecretStore({ keytarItems: items }).delete(url)).toBe(true);
+    expect([...credentials.keys()]).toEqual([`bounty-desk/${account(other)}`]);
+    expect(await new KeychainSecretStore({ keytarItems: items }).get(other)).toBeNull();
+    expect(credentials.size).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { isApiKeyShape } from '../../shared/api/api-key';
 import { normalizeServerUrl } from '../api/server-url';
 import { InvalidApiKeyError, KeychainUnavailableError } from './errors';
+import { CredentialManagerKeytarItems } from './keytar-credentials';
 import { SecretServiceKeytarItems, type KeytarItems } from './keytar-items';
 import { KEYCHAIN_SERVICE, type SecretStore } from './secret-store';
 
@@ -32,8 +33,14 @@ async function importKeyring(): Promise<OpenKeyringEntry> {
     new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
 }
 
-function defaultKeytarItems(platform: NodeJS.Platform): KeytarItems | null {
-  return platform === 'linux' || platform === 'freebsd' ? new SecretServiceKeytarItems() : null;
+/**
+ * Where keytar's keys are when the binding does not see them: Linux (other attributes) and Windows
+ * (another credential name and encoding). On macOS both use the same generic-password item.
+ */
+export function defaultKeytarItems(platform: NodeJS.Platform): KeytarItems | null {
+  if (platform === 'linux' || platform === 'freebsd') return new SecretServiceKeytarItems();
+  if (platform === 'win32') return new CredentialManagerKeytarItems();
+  return null;
 }
 
 /**

@@ -5,11 +5,10 @@ type DBus = typeof DBusLibrary;
 
 /**
  * The keys an earlier version stored through keytar, which is no longer shipped. Only Linux needs
- * this: keytar's libsecret backend filed each key as a Secret Service item with the attributes
+ * this reader: keytar's libsecret backend filed each key as a Secret Service item with the attributes
  * `service` and `account`, while @napi-rs/keyring files and finds it by `service` and `username`,
- * so the new binding does not see the old item. (On macOS both use the same generic-password item,
- * service and account; on Windows keytar's credential `service/account` is not read: see
- * docs/security.md.)
+ * so the new binding does not see the old item. (Windows: keytar-credentials.ts; on macOS both use
+ * the same generic-password item.)
  */
 export interface KeytarItems {
   /** The value keytar stored for this account, or null when there is none or it is locked. */
