@@ -44,7 +44,10 @@ describe('keys stored by keytar', () => {
     expect(await newEntry(url).getPassword()).toBe(MAC ? key : null);
     expect(defaultKeytarItems(process.platform) === null).toBe(MAC);
   });
+});
 
+// On macOS keytar's item is the binding's own (the test above): there is nothing to move.
+describe.runIf(!MAC)('keys stored by keytar where the binding does not see them', () => {
   it('are read by the new store, moved to its entry and removed from the old one', async () => {
     const url = server();
     const key = fakeApiKey();
@@ -89,7 +92,7 @@ describe('keys stored by keytar', () => {
     await keytar.setPassword(KEYCHAIN_SERVICE, account(other), key);
     await newEntry(url).setPassword(fakeApiKey());
     const items = defaultKeytarItems(process.platform);
-    if (!items) return void expect(MAC).toBe(true);
+    if (!items) throw new Error(`no reader of keytar's keys on ${process.platform}`);
     expect(await items.read(KEYCHAIN_SERVICE, account(url))).toBeNull();
     expect(await items.remove(KEYCHAIN_SERVICE, account(url))).toBe(false);
     expect(await newEntry(url).getPassword()).not.toBeNull();
