@@ -18,7 +18,15 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', 'src/shared/api/schema.d.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'out/',
+      'dist/',
+      'src/shared/api/schema.d.ts',
+      'src/main/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,

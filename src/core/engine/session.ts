@@ -23,7 +23,12 @@ import {
   type SyncContext,
   type SyncJob,
 } from '../sync';
-import type { ErrorView, MirrorView, ReportDetailView } from '../../shared/bridge/views';
+import type {
+  ChecklistView,
+  ErrorView,
+  MirrorView,
+  ReportDetailView,
+} from '../../shared/bridge/views';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from './events';
@@ -240,13 +245,25 @@ export class AccountSession {
     return this.#worker.idle(timeoutMs);
   }
 
-  syncNow(jobs?: SyncJob[]): Promise<void> {
+  /**
+   * The user's "Sync now" (no `jobs`): everything the app shows, whatever its cadence: reports,
+   * payouts (which the poll cannot see), the account, and the programs with their policies.
+   * Tests name the jobs they need.
+   */
+  syncNow(jobs: SyncJob[] = ['account', 'reports', 'payouts', 'programs']): Promise<void> {
     return this.#scheduler.syncNow(jobs);
   }
 
   /** "Resync everything" (the reconcile now). */
-  resync(): Promise<void> {
+  resyncEverything(): Promise<void> {
     return this.#scheduler.resync();
+  }
+
+  /** The submit preconditions, then issue 13's evidence checks (credentials, image metadata). */
+  async getChecklist(reportId: string): Promise<ChecklistView> {
+    const checklist = this.views.getChecklist(reportId);
+    const items = [...checklist.items, ...(await this.secrets.checklistItems(reportId))];
+    return { ok: items.every((i) => i.ok), items };
   }
 
   /** Resolves once the background mirror stopped (tests and benchmarks). */
