@@ -1,5 +1,5 @@
 import type { EngineCalls } from '../core/engine/engine';
-import { EngineEvents } from '../core/engine/events';
+import { EngineEvents } from '../core/events/engine-events';
 import { RemoteError } from '../core/host/bridge-error';
 import { ENGINE_CALLS } from '../core/engine/routes';
 import {

@@ -16,7 +16,7 @@ import { describeError } from '../../shared/errors/describe-error';
 import { NewerDataError, NotSignedInError, SignInError } from './errors';
 import { SchemaTooNewError } from '../store';
 import { setAside, type MirrorRecovery } from '../store/open-mirror';
-import { EngineEvents } from './events';
+import { EngineEvents } from '../events/engine-events';
 import {
   routeOf,
   SESSION_CALLS,

@@ -362,7 +362,7 @@ export class SecretCommands {
     );
   }
 
-  // ---- the checks the guarded API runs before anything leaves -----------------------------
+  // ---- the outbox's OutgoingCheck: run before anything leaves ---------------------------
 
   async checkDraft(reportId: string, content: Pick<DraftContent, FieldName>): Promise<void> {
     await this.#hold(reportId, this.#fieldPlaces(content));
