@@ -89,7 +89,8 @@ export class Engine {
     this.#options = options;
     for (const name of SESSION_CALLS) {
       Object.defineProperty(this, name, {
-        value: (...args: unknown[]) => Promise.resolve(routeOf(this, name)?.(...args)),
+        // Async: signed out, the call rejects (NotSignedInError) instead of throwing.
+        value: async (...args: unknown[]) => routeOf(this, name)?.(...args),
       });
     }
   }
