@@ -17,8 +17,40 @@ const nodeBuiltins = [
   'stream',
 ];
 
+/**
+ * The engine's import rules, plus one more pattern for a layer inside it.
+ * @param {{ group: string[]; message: string }} [more]
+ */
+function coreImports(more) {
+  return {
+    paths: [
+      { name: 'electron', message: 'The engine never knows Electron exists.' },
+      // These load `electron` themselves: the engine process must never run them.
+      { name: 'electron-updater', message: 'Updates belong to main (src/main/updates.ts).' },
+      { name: 'electron-log', message: "Use src/core/log (electron-log's Node entry)." },
+      { name: 'electron-log/main', message: "Use src/core/log (electron-log's Node entry)." },
+    ],
+    patterns: [
+      {
+        group: ['**/main/**', '**/preload/**', '**/renderer/**'],
+        message: 'Nothing points upward.',
+      },
+      { group: ['**/sandbox/**'], message: 'The engine talks to the sandbox only over HTTP.' },
+      ...(more ? [more] : []),
+    ],
+  };
+}
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', 'src/shared/api/schema.d.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'out/',
+      'dist/',
+      'src/shared/api/schema.d.ts',
+      'src/main/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,
@@ -58,28 +90,34 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**'],
+    rules: { 'no-restricted-imports': ['error', coreImports()] },
+  },
+  // Inside the engine, arrows point down too: the host drives the engine, the engine its session's
+  // parts (sync, outbox, store, api…), and those never reach back up: what they need from above
+  // is handed to them as a port (the event bus in src/core/events, the outbox's OutgoingCheck).
+  {
+    files: ['src/core/engine/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: [
-            { name: 'electron', message: 'The engine never knows Electron exists.' },
-            // These load `electron` themselves: the engine process must never run them.
-            { name: 'electron-updater', message: 'Updates belong to main (src/main/updates.ts).' },
-            { name: 'electron-log', message: "Use src/core/log (electron-log's Node entry)." },
-            { name: 'electron-log/main', message: "Use src/core/log (electron-log's Node entry)." },
-          ],
-          patterns: [
-            {
-              group: ['**/main/**', '**/preload/**', '**/renderer/**'],
-              message: 'Nothing points upward.',
-            },
-            {
-              group: ['**/sandbox/**'],
-              message: 'The engine talks to the sandbox only over HTTP.',
-            },
-          ],
-        },
+        coreImports({
+          group: ['**/host/**'],
+          message: 'The host drives the engine, not the reverse.',
+        }),
+      ],
+    },
+  },
+  {
+    files: [
+      'src/core/{api,store,secrets,evidence,domain,sync,outbox,events,log,diagnostics,links,updates}/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        coreImports({
+          group: ['**/engine/**', '**/host/**'],
+          message: 'Nothing points back up to the engine: take what you need as a port.',
+        }),
       ],
     },
   },

@@ -1,6 +1,11 @@
 import type { EngineCalls } from '../core/engine/engine';
-import { FORWARDED_CALLS, type ForwardedCallName } from '../core/host/protocol';
-import type { BridgeCalls, PickedFile } from '../shared/bridge/contract';
+import {
+  FORWARDED_CALLS,
+  type BridgeCalls,
+  type ForwardedCallName,
+  type MainCallName,
+  type PickedFile,
+} from '../shared/bridge/contract';
 import { downloadWithDialog, type SaveDialog } from './download';
 import { exportPayoutsWithDialog } from './export-payouts';
 import type { FileTokens } from './file-tokens';
@@ -29,14 +34,12 @@ export interface BridgeCallDeps {
 }
 
 type Forwarded = Pick<BridgeCalls, ForwardedCallName>;
-/** Compile-time: a forwarded call means the same to the page and to the engine. */
-const sameMeaning: Forwarded extends Pick<EngineCalls, ForwardedCallName> ? true : never = true;
-void sameMeaning;
 
 /**
- * Every bridge call as main answers it. The engine's calls are forwarded generically: the page's
- * arguments go on as a list, so none can be dropped on the way. Main answers the few that need
- * Electron, the sandbox process or a file token itself. Arguments are already checked by
+ * Every bridge call as main answers it. The calls the table (src/shared/bridge/calls.ts) gives
+ * to the engine are forwarded generically: the page's arguments go on as a list, so none can be
+ * dropped on the way. Main answers those the table gives to main (they need Electron, the sandbox
+ * process or a file token) here. Arguments are already checked by
  * `validateArgs` when these run.
  */
 export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
@@ -44,7 +47,7 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
   const forwarded = Object.fromEntries(
     FORWARDED_CALLS.map((name) => [name, (...args: unknown[]) => deps.call(name, args)]),
   ) as unknown as Forwarded;
-  const own: Omit<BridgeCalls, ForwardedCallName> = {
+  const own: Pick<BridgeCalls, MainCallName> = {
     connectSandbox: () => sandbox.connect(),
     async connect(input) {
       const account = await engine.connect({ ...input, sandbox: false });

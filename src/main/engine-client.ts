@@ -1,8 +1,8 @@
 import type { EngineCalls } from '../core/engine/engine';
-import { EngineEvents } from '../core/engine/events';
+import { EngineEvents } from '../core/events/engine-events';
 import { RemoteError } from '../core/host/bridge-error';
+import { ENGINE_CALLS } from '../core/engine/routes';
 import {
-  ENGINE_CALLS,
   HOST_CALLS,
   type EngineCallName,
   type HostCalls,

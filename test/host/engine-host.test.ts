@@ -103,3 +103,46 @@ describe('engine process protocol: events', () => {
     });
   });
 });
+
+describe('engine process protocol: calls routed by the bridge table', () => {
+  async function answer(name: string, args: unknown[] = []) {
+    const { sent, send } = current ?? (current = served());
+    await until(() => sent.some((m) => m.type === 'ready'));
+    const id = sent.length + 1000;
+    send({ type: 'call', id, name: name as 'getAccount', args });
+    await until(() => sent.some((m) => m.type === 'result' && m.id === id));
+    const result = sent.find((m) => m.type === 'result' && m.id === id);
+    if (result?.type !== 'result') throw new Error('no result');
+    return result;
+  }
+
+  it("the engine's own calls answer signed out; a session group's call says nobody is signed in", async () => {
+    expect(await answer('getStatus')).toMatchObject({
+      ok: true,
+      value: { connectivity: 'unknown' },
+    });
+    const saved = await answer('listReports', [{}]);
+    expect(saved).toMatchObject({ ok: false, error: { name: 'NotSignedInError' } });
+  });
+
+  it('only the calls the table routes to the engine are answered: no other member, no prototype key', async () => {
+    for (const name of [
+      'session',
+      'noteFailure',
+      'close',
+      'constructor',
+      'toString',
+      '__proto__',
+    ]) {
+      const result = await answer(name);
+      expect(result, name).toMatchObject({ ok: false });
+      if (!result.ok) expect(result.error.message, name).toContain('Unknown engine call');
+    }
+    // Main answers these itself, with nothing of the same name in the engine.
+    for (const name of ['pickFiles', 'openExternal', 'connectSandbox']) {
+      const result = await answer(name);
+      if (!result.ok) expect(result.error.message, name).toContain('Unknown engine call');
+      else throw new Error(`${name} reached the engine`);
+    }
+  });
+});

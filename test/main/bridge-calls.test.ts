@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineCalls } from '../../src/core/engine';
-import { FORWARDED_CALLS } from '../../src/core/host/protocol';
 import { createBridgeCalls } from '../../src/main/bridge-calls';
 import { FileTokens } from '../../src/main/file-tokens';
 import { validateArgs } from '../../src/main/validate-args';
 import {
   BRIDGE_CALLS,
+  FORWARDED_CALLS,
   type BridgeCallName,
   type BridgeCalls,
 } from '../../src/shared/bridge/contract';

@@ -6,7 +6,7 @@ import { renderBundle, sealBundle, statusForDiagnostics } from '../../src/core/d
 import { checkForCredentials } from '../../src/core/diagnostics/check';
 import { removeCredentials } from '../../src/core/diagnostics/credentials';
 import { summarizeOutbox } from '../../src/core/diagnostics/outbox-summary';
-import { EngineEvents } from '../../src/core/engine/events';
+import { EngineEvents } from '../../src/core/events/engine-events';
 import { logEngineEvents, type OutboxEntryState } from '../../src/core/log/engine-log';
 import { createFileLogger, formatLine } from '../../src/core/log/logger';
 import type { StatusView } from '../../src/shared/bridge/views';

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { KeyScope, Me } from '../../shared/api';
 import { isApiKeyShape } from '../../shared/api/api-key';
-import type { BridgeCalls } from '../../shared/bridge/contract';
-import type { AccountView, EvidenceView, StatusView } from '../../shared/bridge/views';
+import type { AccountView, StatusView } from '../../shared/bridge/views';
 import { isApiError, normalizeServerUrl, ResearcherApi } from '../api';
 import { InvalidApiKeyError, type SecretStore } from '../secrets';
 import {
@@ -17,8 +16,14 @@ import { describeError } from '../../shared/errors/describe-error';
 import { NewerDataError, NotSignedInError, SignInError } from './errors';
 import { SchemaTooNewError } from '../store';
 import { setAside, type MirrorRecovery } from '../store/open-mirror';
-import { EngineEvents } from './events';
-import type { FileInput } from './evidence-commands';
+import { EngineEvents } from '../events/engine-events';
+import {
+  routeOf,
+  SESSION_CALLS,
+  type EngineOwnName,
+  type SameMeaning,
+  type SessionCalls,
+} from './routes';
 import { AccountSession, type SessionOptions } from './session';
 
 export interface EngineOptions extends Pick<
@@ -43,38 +48,30 @@ export interface EngineOptions extends Pick<
   autoStart?: boolean;
 }
 
-/** Calls of the bridge that main answers itself (dialogs, the OS browser, the sandbox process). */
-export type MainCallName =
-  | 'connectSandbox'
-  | 'openExternal'
-  | 'openWebsite'
-  | 'pickFiles'
-  | 'downloadFile'
-  | 'attachFiles'
-  | 'postMessage'
-  | 'connect'
-  | 'exportPayouts';
-
 /**
- * The calls the engine answers: the bridge's own, except where main stands between (a file is a
- * path here, a token in the page; a download has its destination chosen in main's dialog), plus
- * `open`, which restores the signed-in account at start.
+ * The engine's calls, as main, tests and benchmarks make them: those the session's groups answer
+ * (routed by the bridge's table, see routes.ts) and the engine's own. Where main stands between
+ * the page and the engine, the engine's call takes main's arguments (a path for a file token, a
+ * destination chosen in main's dialog).
  */
-export type EngineCalls = Omit<BridgeCalls, MainCallName> & {
-  open(): Promise<AccountView | null>;
-  connect(input: { serverUrl: string; apiKey: string; sandbox?: boolean }): Promise<AccountView>;
-  attachFiles(reportId: string, files: FileInput[]): Promise<EvidenceView[]>;
-  postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
-  downloadFile(reportId: string, fileId: string, destination: string): Promise<{ savedTo: string }>;
-  exportPayouts(destination: string): Promise<{ savedTo: string }>;
-};
+export type EngineCalls = SessionCalls & Pick<Engine, EngineOwnName>;
+
+/** Compile-time: each call the engine answers as the page made it means the same to both. */
+const sameMeaning: SameMeaning<EngineCalls> = true;
+void sameMeaning;
+
+// The session's calls are installed from the table (constructor): in-process users (tests,
+// benchmarks, the browser tests' bridge) call `engine.saveDraft(...)` as the process does.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Engine extends SessionCalls {}
 
 /**
  * The engine behind the desktop app: sign-in with the key in the OS keychain, the offline
  * mirror, the outbox and the sync. It never imports Electron; main, tests, benchmarks and the
  * browser test bridge drive it through these calls and its events.
  */
-export class Engine implements EngineCalls {
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Engine {
   readonly events = new EngineEvents();
   readonly #options: EngineOptions;
   #record: AccountRecord | null = null;
@@ -90,6 +87,12 @@ export class Engine implements EngineCalls {
 
   constructor(options: EngineOptions) {
     this.#options = options;
+    for (const name of SESSION_CALLS) {
+      Object.defineProperty(this, name, {
+        // Async: signed out, the call rejects (NotSignedInError) instead of throwing.
+        value: async (...args: unknown[]) => routeOf(this, name)?.(...args),
+      });
+    }
   }
 
   /** Restores the signed-in account, if any; works offline (the mirror answers). */
@@ -116,7 +119,7 @@ export class Engine implements EngineCalls {
    * "Start with a fresh copy" after a newer app's data was found: that file is kept aside under a
    * new name (never deleted) and an empty mirror is made and filled from the server.
    */
-  startFresh: EngineCalls['startFresh'] = async () => {
+  async startFresh(): Promise<AccountView> {
     const blocked = this.#blocked;
     if (!blocked) throw new Error('There is no newer data to set aside.');
     setAside(
@@ -125,7 +128,7 @@ export class Engine implements EngineCalls {
     );
     this.#begin(blocked.record, blocked.apiKey);
     return (await this.getAccount()) as AccountView;
-  };
+  }
 
   /**
    * A call failed: the session notes a full disk, so the status says so (see session.ts); a page
@@ -310,64 +313,6 @@ export class Engine implements EngineCalls {
     }
     return this.#session.getStatus();
   }
-
-  /**
-   * The user's "Sync now": everything the app shows, whatever its cadence: reports, payouts
-   * (which the poll cannot see), the account, and the programs with their policies.
-   */
-  syncNow: EngineCalls['syncNow'] = () =>
-    this.session.syncNow(['account', 'reports', 'payouts', 'programs']);
-  resyncEverything: EngineCalls['resyncEverything'] = () => this.session.resync();
-  listPrograms: EngineCalls['listPrograms'] = async (q) => this.session.views.listPrograms(q);
-  getProgram: EngineCalls['getProgram'] = async (id) => this.session.views.getProgram(id);
-  listReports: EngineCalls['listReports'] = async (q) => this.session.views.listReports(q);
-  getReport: EngineCalls['getReport'] = async (id) => this.session.getReport(id);
-  /** The submit preconditions, then issue 13's evidence checks (credentials, image metadata). */
-  getChecklist: EngineCalls['getChecklist'] = async (id) => {
-    const session = this.session;
-    const checklist = session.views.getChecklist(id);
-    const items = [...checklist.items, ...(await session.secrets.checklistItems(id))];
-    return { ok: items.every((i) => i.ok), items };
-  };
-  createDraft: EngineCalls['createDraft'] = async (programId) =>
-    this.session.drafts.createDraft(programId);
-  saveDraft: EngineCalls['saveDraft'] = async (id, content, basedOn) =>
-    this.session.drafts.saveDraft(id, content, basedOn);
-  resolveConflicts: EngineCalls['resolveConflicts'] = async (id, choices) =>
-    this.session.drafts.resolveConflicts(id, choices);
-  attachFiles: EngineCalls['attachFiles'] = (id, files) =>
-    this.session.evidence.attachFiles(id, files);
-  removeFile: EngineCalls['removeFile'] = async (id, fileId) =>
-    this.session.evidence.removeFile(id, fileId);
-  downloadFile: EngineCalls['downloadFile'] = (id, fileId, destination) =>
-    this.session.evidence.downloadFile(id, fileId, destination);
-  submit: EngineCalls['submit'] = async (id) => this.session.triage.submit(id);
-  withdraw: EngineCalls['withdraw'] = async (id) => this.session.triage.withdraw(id);
-  postMessage: EngineCalls['postMessage'] = (id, input) =>
-    this.session.triage.postMessage(id, input);
-  markThreadRead: EngineCalls['markThreadRead'] = async (id) =>
-    this.session.triage.markThreadRead(id);
-  retryEntry: EngineCalls['retryEntry'] = async (entryId) =>
-    this.session.outbox.retryEntry(entryId);
-  discardEntry: EngineCalls['discardEntry'] = async (entryId) =>
-    this.session.outbox.discardEntry(entryId);
-  refreshPayments: EngineCalls['refreshPayments'] = () => this.session.account.refreshPayments();
-  sendVerificationEmail: EngineCalls['sendVerificationEmail'] = () =>
-    this.session.account.sendVerificationEmail();
-  scanEvidence: EngineCalls['scanEvidence'] = (id) => this.session.secrets.scan(id);
-  redactFindings: EngineCalls['redactFindings'] = (id, findingIds) =>
-    this.session.secrets.redact(id, findingIds);
-  keepFinding: EngineCalls['keepFinding'] = (id, findingId, keep) =>
-    this.session.secrets.keep(id, findingId, keep);
-  importHttpEvidence: EngineCalls['importHttpEvidence'] = (id, input) =>
-    this.session.extras.importHttp(id, input);
-  getEvidenceImage: EngineCalls['getEvidenceImage'] = (id, fileId) =>
-    this.session.extras.image(id, fileId);
-  findSimilarReports: EngineCalls['findSimilarReports'] = async (id) =>
-    this.session.extras.similarReports(id);
-  listPayouts: EngineCalls['listPayouts'] = async () => this.session.extras.payouts();
-  exportPayouts: EngineCalls['exportPayouts'] = (destination) =>
-    this.session.extras.exportPayouts(destination);
 }
 
 /**

@@ -79,7 +79,7 @@ export class EvidenceExtras {
    * Pasted or dropped HTTP evidence becomes a fenced block in the description at `insertAt`; a
    * large one also becomes a text evidence file (all bodies, redacted) linked below the block.
    */
-  async importHttp(
+  async importHttpEvidence(
     reportId: string,
     input: HttpImportInput,
   ): Promise<HttpImportResult & { insertedChars: number }> {
@@ -207,7 +207,7 @@ export class EvidenceExtras {
    * are PNG, JPEG, GIF or WebP are returned, whatever the file's name or declared type: an SVG
    * (or anything else) is never handed to the page as an image.
    */
-  async image(reportId: string, fileId: string): Promise<EvidenceImageView | null> {
+  async getEvidenceImage(reportId: string, fileId: string): Promise<EvidenceImageView | null> {
     const file = this.#ctx.store.evidence.get(fileId);
     if (!file || file.reportId !== reportId) return null;
     const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(() => null);
@@ -217,7 +217,7 @@ export class EvidenceExtras {
   }
 
   /** The researcher's own reports for the same program whose asset or title is close. */
-  similarReports(reportId: string): SimilarReportView[] {
+  findSimilarReports(reportId: string): SimilarReportView[] {
     const { store } = this.#ctx;
     const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
     const report = store.reports.getReport(reportId);
@@ -287,13 +287,13 @@ export class EvidenceExtras {
       }));
   }
 
-  payouts(): PayoutsView {
+  listPayouts(): PayoutsView {
     return payoutsView(this.#paidReports());
   }
 
   /** Writes the payouts table as CSV where the user chose (main's save dialog). */
   async exportPayouts(destination: string): Promise<{ savedTo: string }> {
-    await writeFile(destination, payoutsCsv(this.payouts().rows), { mode: 0o600 });
+    await writeFile(destination, payoutsCsv(this.listPayouts().rows), { mode: 0o600 });
     return { savedTo: destination };
   }
 }

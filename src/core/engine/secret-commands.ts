@@ -239,7 +239,7 @@ export class SecretCommands {
     return views;
   }
 
-  async scan(reportId: string): Promise<SecretScanView> {
+  async scanEvidence(reportId: string): Promise<SecretScanView> {
     const findings = await this.#views(reportId, await this.#places(reportId));
     const { places, notText } = await this.#evidenceFiles(reportId, true);
     return {
@@ -252,14 +252,14 @@ export class SecretCommands {
   }
 
   /** The researcher keeps a finding on purpose (or takes that back); remembered per report. */
-  async keep(reportId: string, findingId: string, keep: boolean): Promise<SecretScanView> {
+  async keepFinding(reportId: string, findingId: string, keep: boolean): Promise<SecretScanView> {
     requireWritable(this.#ctx);
     const keeps = this.#keeps(reportId);
     if (keep) keeps.add(findingId);
     else keeps.delete(findingId);
     this.#ctx.store.syncState.set(KEEPS(reportId), [...keeps]);
     this.#release(reportId);
-    return this.scan(reportId);
+    return this.scanEvidence(reportId);
   }
 
   /**
@@ -267,7 +267,7 @@ export class SecretCommands {
    * a queued message (queued again with the redacted body), or in a redacted copy of a file (the
    * copy is what will be uploaded; the original bytes are left to the store's collection).
    */
-  async redact(reportId: string, findingIds: string[]): Promise<SecretScanView> {
+  async redactFindings(reportId: string, findingIds: string[]): Promise<SecretScanView> {
     requireWritable(this.#ctx);
     const wanted = new Set(findingIds);
     const byPlace = new Map<string, Set<string>>();
@@ -296,7 +296,7 @@ export class SecretCommands {
       else await this.#redactFile(place.place.fileId, redacted);
     }
     this.#release(reportId);
-    return this.scan(reportId);
+    return this.scanEvidence(reportId);
   }
 
   #redactField(reportId: string, field: FieldName, text: string): void {
@@ -362,7 +362,7 @@ export class SecretCommands {
     );
   }
 
-  // ---- the checks the guarded API runs before anything leaves -----------------------------
+  // ---- the outbox's OutgoingCheck: run before anything leaves ---------------------------
 
   async checkDraft(reportId: string, content: Pick<DraftContent, FieldName>): Promise<void> {
     await this.#hold(reportId, this.#fieldPlaces(content));
@@ -395,7 +395,7 @@ export class SecretCommands {
   // ---- the submit checklist ---------------------------------------------------------------
 
   async checklistItems(reportId: string): Promise<ChecklistItemView[]> {
-    const scan = await this.scan(reportId);
+    const scan = await this.scanEvidence(reportId);
     const kept = scan.findings.length - scan.open;
     const notScanned = scan.notScanned.map((f) => `“${f.name}”`).join(', ');
     const files = `${scan.scannedFiles} evidence file${scan.scannedFiles === 1 ? '' : 's'}`;

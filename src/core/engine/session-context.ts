@@ -2,7 +2,7 @@ import type { KeyScope } from '../../shared/api';
 import type { Clock, ResearcherApi } from '../api';
 import type { Store } from '../store';
 import { ReadOnlyError } from './errors';
-import type { EngineEvents } from './events';
+import type { EngineEvents } from '../events/engine-events';
 
 /** What the session's command and view modules share: the account's API, mirror and outbox. */
 export interface SessionContext {

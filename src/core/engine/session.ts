@@ -5,9 +5,9 @@ import type { StatusView } from '../../shared/bridge/views';
 import { describeError } from '../../shared/errors/describe-error';
 import {
   RequestBudget,
+  ResearcherApi,
   systemClock,
   type Clock,
-  type ResearcherApi,
   type ResearcherApiOptions,
   type RetryPolicy,
 } from '../api';
@@ -23,13 +23,17 @@ import {
   type SyncContext,
   type SyncJob,
 } from '../sync';
-import type { ErrorView, MirrorView, ReportDetailView } from '../../shared/bridge/views';
+import type {
+  ChecklistView,
+  ErrorView,
+  MirrorView,
+  ReportDetailView,
+} from '../../shared/bridge/views';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
-import type { EngineEvents } from './events';
+import type { EngineEvents } from '../events/engine-events';
 import { EvidenceCommands } from './evidence-commands';
 import { EvidenceExtras } from './evidence-extras';
-import { GuardedResearcherApi } from './guarded-api';
 import { OutboxCommands } from './outbox-commands';
 import { ReadModel } from './read-model';
 import { SecretCommands } from './secret-commands';
@@ -111,21 +115,17 @@ export class AccountSession {
     });
     this.store = mirror.store;
     this.recovery = mirror.recovery ?? options.earlierRecovery ?? null;
-    // Saves, uploads and messages are checked for credentials right before they are sent.
-    this.api = new GuardedResearcherApi(
-      {
-        serverUrl: options.serverUrl,
-        apiKey: options.apiKey,
-        clock: this.#clock,
-        ...(options.retry ? { retry: options.retry } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-        ...(options.budgetLimit
-          ? { budget: new RequestBudget({ clock: this.#clock, limit: options.budgetLimit }) }
-          : {}),
-      },
-      () => this.secrets,
-    );
+    this.api = new ResearcherApi({
+      serverUrl: options.serverUrl,
+      apiKey: options.apiKey,
+      clock: this.#clock,
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      ...(options.budgetLimit
+        ? { budget: new RequestBudget({ clock: this.#clock, limit: options.budgetLimit }) }
+        : {}),
+    });
     const syncCtx: SyncContext = {
       api: this.api,
       store: this.store,
@@ -135,9 +135,30 @@ export class AccountSession {
       reading: new Set<string>(),
     };
     this.#syncCtx = syncCtx;
+    const ctx: SessionContext = {
+      api: this.api,
+      store: this.store,
+      scope: this.scope,
+      clock: this.#clock,
+      events: this.#events,
+      // On the next turn: the call that queued the write answers first (woken at once, the
+      // worker's own synchronous start ran before that reply: 3 ms of every saved draft).
+      kick: () => void setImmediate(() => this.#worker.kick()),
+      emitStatus: () => this.#emitStatus(),
+    };
+    this.views = new ReadModel(ctx);
+    this.drafts = new DraftCommands(ctx);
+    this.evidence = new EvidenceCommands(ctx);
+    this.triage = new TriageCommands(ctx);
+    this.outbox = new OutboxCommands(ctx);
+    this.account = new AccountCommands(ctx);
+    this.secrets = new SecretCommands(ctx, [options.apiKey]);
+    this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
     this.#worker = new OutboxWorker(
       {
         ...syncCtx,
+        // Saves, uploads and messages are checked for credentials right before they are sent.
+        outgoing: this.secrets,
         now: () => this.#clock.now(),
         requestSync: () => this.#scheduler.soon(),
         storage: { failed: (error) => this.noteFailure(error), wrote: () => this.#diskWrote() },
@@ -185,25 +206,6 @@ export class AccountSession {
       this.#events.emit('connectivity', { state: 'offline' });
       this.#emitStatus();
     });
-    const ctx: SessionContext = {
-      api: this.api,
-      store: this.store,
-      scope: this.scope,
-      clock: this.#clock,
-      events: this.#events,
-      // On the next turn: the call that queued the write answers first (woken at once, the
-      // worker's own synchronous start ran before that reply: 3 ms of every saved draft).
-      kick: () => void setImmediate(() => this.#worker.kick()),
-      emitStatus: () => this.#emitStatus(),
-    };
-    this.views = new ReadModel(ctx);
-    this.drafts = new DraftCommands(ctx);
-    this.evidence = new EvidenceCommands(ctx);
-    this.triage = new TriageCommands(ctx);
-    this.outbox = new OutboxCommands(ctx);
-    this.account = new AccountCommands(ctx);
-    this.secrets = new SecretCommands(ctx, [options.apiKey]);
-    this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
     // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.
     // One status for a burst of changes, on the next turn: a sync writes 200 reports a batch, and
     // a status per report made main forward 10,000 of them during a first mirror.
@@ -240,13 +242,25 @@ export class AccountSession {
     return this.#worker.idle(timeoutMs);
   }
 
-  syncNow(jobs?: SyncJob[]): Promise<void> {
+  /**
+   * The user's "Sync now" (no `jobs`): everything the app shows, whatever its cadence: reports,
+   * payouts (which the poll cannot see), the account, and the programs with their policies.
+   * Tests name the jobs they need.
+   */
+  syncNow(jobs: SyncJob[] = ['account', 'reports', 'payouts', 'programs']): Promise<void> {
     return this.#scheduler.syncNow(jobs);
   }
 
   /** "Resync everything" (the reconcile now). */
-  resync(): Promise<void> {
+  resyncEverything(): Promise<void> {
     return this.#scheduler.resync();
+  }
+
+  /** The submit preconditions, then issue 13's evidence checks (credentials, image metadata). */
+  async getChecklist(reportId: string): Promise<ChecklistView> {
+    const checklist = this.views.getChecklist(reportId);
+    const items = [...checklist.items, ...(await this.secrets.checklistItems(reportId))];
+    return { ok: items.every((i) => i.ok), items };
   }
 
   /** Resolves once the background mirror stopped (tests and benchmarks). */

@@ -5,9 +5,9 @@ import type { Engine } from '../engine/engine';
 import { logEngineEvents } from '../log/engine-log';
 import { silentLogger, type Logger } from '../log/logger';
 import { toBridgeError } from './bridge-error';
+import { ENGINE_EVENTS } from '../../shared/bridge/events';
+import { routeOf } from '../engine/routes';
 import {
-  ENGINE_CALLS,
-  ENGINE_EVENTS,
   HOST_CALLS,
   type EngineCallName,
   type EngineEvent,
@@ -17,7 +17,6 @@ import {
   type ToEngine,
 } from './protocol';
 
-const known = new Set<string>(ENGINE_CALLS);
 const hostCalls = new Set<string>(HOST_CALLS);
 
 export interface ServeOptions {
@@ -87,12 +86,12 @@ export function serveEngine(
       if (hostCalls.has(name)) {
         const method = host[name as keyof HostCalls] as (...a: unknown[]) => Promise<unknown>;
         value = await method(...args);
-      } else if (known.has(name)) {
-        const method = engine[name as keyof Engine] as (...a: unknown[]) => Promise<unknown>;
-        value = await method.apply(engine, args);
-        lookAtOutbox();
       } else {
-        throw new Error(`Unknown engine call: ${String(name)}`);
+        // Straight to the object that answers: the engine itself or one of the session's groups.
+        const answer = routeOf(engine, name);
+        if (!answer) throw new Error(`Unknown engine call: ${String(name)}`);
+        value = await answer(...args);
+        lookAtOutbox();
       }
       post({ type: 'result', id, ok: true, value });
     } catch (error) {

@@ -1,18 +1,13 @@
 /**
  * The engine runs in its own process (an Electron utility process in the app, a forked child under
  * plain Node). Main and the engine speak this protocol over the process's message port: typed
- * calls with their answers, and the engine's events. The calls are the bridge contract's,
- * minus the ones main answers itself, plus `open` (restore the account at start).
+ * calls with their answers, and the engine's events. Which calls the engine answers, and which
+ * events it emits, the bridge's tables say (src/shared/bridge/calls.ts, events.ts).
  */
-import {
-  BRIDGE_CALLS,
-  type BridgeError,
-  type BridgeEventName,
-  type BridgeEvents,
-} from '../../shared/bridge/contract';
+import type { BridgeError, BridgeEventName, BridgeEvents } from '../../shared/bridge/contract';
 import type { CheckedText } from '../diagnostics/credentials';
 import type { OutboxSummary } from '../diagnostics/outbox-summary';
-import type { EngineCalls, MainCallName } from '../engine/engine';
+import type { EngineCallName as RoutedCallName } from '../engine/routes';
 
 /**
  * Calls the engine process answers besides the engine's own, for "Export diagnostics": they need
@@ -30,40 +25,8 @@ export const HOST_CALLS = [
   'checkCredentials',
 ] as const satisfies readonly (keyof HostCalls)[];
 
-export type EngineCallName = keyof EngineCalls | keyof HostCalls;
-
-/** Main answers these itself, then may call the engine with arguments of its own. */
-export const MAIN_CALLS = [
-  'connectSandbox',
-  'openExternal',
-  'openWebsite',
-  'pickFiles',
-  'downloadFile',
-  'attachFiles',
-  'postMessage',
-  'connect',
-  'exportPayouts',
-] as const satisfies readonly MainCallName[];
-
-const mainCalls = new Set<string>(MAIN_CALLS);
-
-/** Bridge calls that reach the engine exactly as the page made them. */
-export type ForwardedCallName = Exclude<(typeof BRIDGE_CALLS)[number], MainCallName>;
-
-export const FORWARDED_CALLS = BRIDGE_CALLS.filter(
-  (name): name is ForwardedCallName => !mainCalls.has(name),
-);
-
-/** Every call of the engine itself. */
-export const ENGINE_CALLS: readonly (keyof EngineCalls)[] = [
-  ...FORWARDED_CALLS,
-  'open',
-  'connect',
-  'attachFiles',
-  'postMessage',
-  'downloadFile',
-  'exportPayouts',
-];
+/** Every call the engine process answers: the engine's (routed by the bridge's table), its own. */
+export type EngineCallName = RoutedCallName | keyof HostCalls;
 
 /** What main tells the engine process at start. */
 export interface EngineProcessOptions {
@@ -93,15 +56,3 @@ export type FromEngine =
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: BridgeError }
   | { type: 'events'; events: EngineEvent[] };
-
-/** The bridge events the engine emits (main adds its own: open-report, command, engine). */
-export const ENGINE_EVENTS = [
-  'report-changed',
-  'needs-info',
-  'decision',
-  'payout-changed',
-  'connectivity',
-  'status',
-  'upload-progress',
-  'sync-error',
-] as const satisfies readonly BridgeEventName[];

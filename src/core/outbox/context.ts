@@ -1,17 +1,37 @@
+import type { ReportInput } from '../../shared/api';
 import type { ResearcherApi } from '../api';
 import type { Store } from '../store';
-import type { EngineEvents } from '../engine/events';
+import type { EngineEvents } from '../events/engine-events';
 
-/** What the outbox needs from the engine: the account's API, its mirror and the event bus. */
+/**
+ * What the outbox needs from the engine: the account's API, its mirror, the event bus, and the
+ * check every write carrying the researcher's words or files passes right before it leaves.
+ */
 export interface OutboxContext {
   api: ResearcherApi;
   store: Store;
   events: EngineEvents;
+  outgoing: OutgoingCheck;
   now(): number;
   /** The server changed because of us: the sync should look soon (e.g. for the agent's answer). */
   requestSync(): void;
   /** The account's disk: a refused write pauses the worker, a recorded attempt resumes it. */
   storage: StoragePort;
+}
+
+/**
+ * The credential check on the three writes that carry the researcher's text or files: a draft
+ * save, a file upload and a message. It runs on exactly what is about to be sent and is awaited,
+ * so nothing leaves while a scan is pending; a refusal throws, which parks the write until the
+ * researcher decides. The engine gives its credential scan (SecretCommands) as this port.
+ */
+export interface OutgoingCheck {
+  checkDraft(
+    reportId: string,
+    content: Pick<ReportInput, 'title' | 'asset' | 'description'>,
+  ): Promise<void>;
+  checkFile(reportId: string, fileId: string): Promise<void>;
+  checkMessage(reportId: string, body: string): Promise<void>;
 }
 
 export interface StoragePort {

@@ -77,6 +77,7 @@ const saveReport: Handler<'save_report'> = async (ctx, entry, signal) => {
   if (draft.base && draft.baseRevision !== null && sameContent(draft.base, content)) return DONE;
   recordSent(ctx.store, entry.reportId, content, revision);
   try {
+    await ctx.outgoing.checkDraft(entry.reportId, content);
     const report = await ctx.api.saveReport(
       entry.reportId,
       { program_id: draft.programId, ...content, revision },
@@ -143,6 +144,7 @@ const uploadFile: Handler<'upload_file'> = async (ctx, entry, signal) => {
   ctx.store.evidence.setState(file.fileId, 'uploading');
   let lastEmit = 0;
   try {
+    await ctx.outgoing.checkFile(entry.reportId, file.fileId);
     const updated = await ctx.api.uploadFile(
       entry.reportId,
       file.fileId,
@@ -298,6 +300,7 @@ const postMessage: Handler<'post_message'> = async (ctx, entry, signal) => {
     files,
     threadMark: markOf(thread.messages),
   });
+  await ctx.outgoing.checkMessage(entry.reportId, body);
   const report = await ctx.api.postMessage(entry.reportId, { body, files }, { ...OUTBOX, signal });
   // The answer is the report; the thread (with our message and its files) is one more read.
   const after = await ctx.api.listMessages(entry.reportId, { ...OUTBOX, signal }).catch(() => null);

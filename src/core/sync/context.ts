@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { ResearcherApi } from '../api';
-import type { EngineEvents } from '../engine/events';
+import type { EngineEvents } from '../events/engine-events';
 import type { Store } from '../store';
 
 export interface SyncContext {
