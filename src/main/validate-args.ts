@@ -42,6 +42,8 @@ export const MAX = {
   httpEvidence: 10 * 1024 * 1024,
   findingId: 200,
   findings: 1000,
+  /** issue 25: reports exported at once (a selection of the list). */
+  exportReports: 10_000,
 } as const;
 
 interface Arg {
@@ -179,6 +181,12 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
   findSimilarReports: [arg(uuid)],
   listPayouts: [],
   exportPayouts: [],
+  // issue 25
+  exportReports: [arg({ ...list(uuid, MAX.exportReports), minItems: 1 })],
+  // One of the two keys; main says so when both or neither come.
+  importReports: [
+    arg(object({}, { pick: oneOf(['files', 'folder']), files: list(uuid, MAX.files) })),
+  ],
 };
 
 // `ownProperties`: a key inherited from Object.prototype (`constructor`, `toString`…) is never

@@ -73,6 +73,8 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     findSimilarReports: [REPORT],
     listPayouts: [],
     exportPayouts: [],
+    exportReports: [[REPORT]],
+    importReports: [{ files: [a] }],
   };
 }
 

@@ -4,6 +4,10 @@ import type { KeyScope, Me } from '../../shared/api';
 import { isApiKeyShape } from '../../shared/api/api-key';
 import type { BridgeCalls } from '../../shared/bridge/contract';
 import type { AccountView, EvidenceView, StatusView } from '../../shared/bridge/views';
+import type {
+  ExportReportsResult,
+  ImportReportsResult,
+} from '../../shared/bridge/report-file-views';
 import { isApiError, normalizeServerUrl, ResearcherApi } from '../api';
 import { InvalidApiKeyError, type SecretStore } from '../secrets';
 import {
@@ -53,7 +57,10 @@ export type MainCallName =
   | 'attachFiles'
   | 'postMessage'
   | 'connect'
-  | 'exportPayouts';
+  | 'exportPayouts'
+  // issue 25
+  | 'exportReports'
+  | 'importReports';
 
 /**
  * The calls the engine answers: the bridge's own, except where main stands between (a file is a
@@ -67,6 +74,9 @@ export type EngineCalls = Omit<BridgeCalls, MainCallName> & {
   postMessage(reportId: string, input: { body: string; filePaths: string[] }): Promise<void>;
   downloadFile(reportId: string, fileId: string, destination: string): Promise<{ savedTo: string }>;
   exportPayouts(destination: string): Promise<{ savedTo: string }>;
+  // issue 25: main picks the folder or the files; the engine gets paths
+  exportReports(reportIds: string[], destination: string): Promise<ExportReportsResult>;
+  importReports(paths: string[]): Promise<ImportReportsResult>;
 };
 
 /**
@@ -368,6 +378,10 @@ export class Engine implements EngineCalls {
   listPayouts: EngineCalls['listPayouts'] = async () => this.session.extras.payouts();
   exportPayouts: EngineCalls['exportPayouts'] = (destination) =>
     this.session.extras.exportPayouts(destination);
+  // issue 25
+  exportReports: EngineCalls['exportReports'] = (ids, destination) =>
+    this.session.reportFiles.export(ids, destination);
+  importReports: EngineCalls['importReports'] = (paths) => this.session.reportFiles.import(paths);
 }
 
 /**

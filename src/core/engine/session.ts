@@ -29,6 +29,7 @@ import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from './events';
 import { EvidenceCommands } from './evidence-commands';
 import { EvidenceExtras } from './evidence-extras';
+import { ReportFileCommands } from '../report-files';
 import { GuardedResearcherApi } from './guarded-api';
 import { OutboxCommands } from './outbox-commands';
 import { ReadModel } from './read-model';
@@ -78,6 +79,8 @@ export class AccountSession {
   /** The credential scan and its decisions; also the check before a write leaves. */
   readonly secrets: SecretCommands;
   readonly extras: EvidenceExtras;
+  /** Issue 25: reports as Markdown files. */
+  readonly reportFiles: ReportFileCommands;
   readonly #events: EngineEvents;
   readonly #worker: OutboxWorker;
   readonly #scheduler: SyncScheduler;
@@ -204,6 +207,7 @@ export class AccountSession {
     this.account = new AccountCommands(ctx);
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
     this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
+    this.reportFiles = new ReportFileCommands(ctx, this.views);
     // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.
     // One status for a burst of changes, on the next turn: a sync writes 200 reports a batch, and
     // a status per report made main forward 10,000 of them during a first mirror.

@@ -43,6 +43,9 @@ export const MAIN_CALLS = [
   'postMessage',
   'connect',
   'exportPayouts',
+  // issue 25
+  'exportReports',
+  'importReports',
 ] as const satisfies readonly MainCallName[];
 
 const mainCalls = new Set<string>(MAIN_CALLS);
@@ -63,6 +66,9 @@ export const ENGINE_CALLS: readonly (keyof EngineCalls)[] = [
   'postMessage',
   'downloadFile',
   'exportPayouts',
+  // issue 25
+  'exportReports',
+  'importReports',
 ];
 
 /** What main tells the engine process at start. */

@@ -24,6 +24,11 @@ import type {
   SecretScanView,
   SimilarReportView,
 } from './evidence-views';
+import type {
+  ExportReportsResult,
+  ImportReportsInput,
+  ImportReportsResult,
+} from './report-file-views';
 
 /**
  * The one contract between the UI and the rest of the app: every call and event, declared once.
@@ -104,6 +109,12 @@ export interface BridgeCalls {
   listPayouts(): Promise<PayoutsView>;
   /** The payouts table as CSV, saved where the user chooses in main's dialog; null if cancelled. */
   exportPayouts(): Promise<{ savedTo: string } | null>;
+
+  // issue 25: reports as Markdown files with front matter
+  /** The reports as folders (report.md, thread.md, files/) in a folder main's dialog picks. */
+  exportReports(reportIds: string[]): Promise<ExportReportsResult | null>;
+  /** Report files (picked in main's dialog, or dropped) as new drafts; null if cancelled. */
+  importReports(input: ImportReportsInput): Promise<ImportReportsResult | null>;
 }
 
 export type WebsitePage = 'sign-up' | 'verify-email' | 'payment-onboarding' | 'api-keys';
@@ -185,6 +196,9 @@ export const BRIDGE_CALLS = [
   'findSimilarReports',
   'listPayouts',
   'exportPayouts',
+  // issue 25
+  'exportReports',
+  'importReports',
 ] as const satisfies readonly BridgeCallName[];
 
 export const BRIDGE_EVENTS = [

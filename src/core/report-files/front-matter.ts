@@ -1,0 +1,185 @@
+/**
+ * A report as a Markdown file: YAML front matter between two `---` lines, then the description
+ * exactly as written (the command-line submitters of the field read and write this shape).
+ *
+ * The front matter ends at the first line that is exactly `---` after the opening one. The YAML
+ * the `yaml` library writes never holds such a line (a string with `---` in it is quoted or
+ * indented), so a description may hold `---` lines of its own (thematic breaks, front-matter-like
+ * blocks) and still reads back byte for byte.
+ */
+import { isMap, isScalar, LineCounter, parseDocument, stringify, type Pair } from 'yaml';
+
+/** What the front matter holds, in the order it is written. */
+export interface ReportFrontMatter {
+  report_id?: string;
+  program: string;
+  program_name?: string;
+  title: string;
+  asset: string;
+  cvss_vector: string;
+  cvss_score?: number | null;
+  status?: string;
+  created_at?: string | null;
+  updated_at?: string | null;
+  submitted_at?: string | null;
+}
+
+/** One problem of a file, at its line (1-based, in the file as the user sees it). */
+export interface FileProblem {
+  line: number;
+  field: string;
+  message: string;
+}
+
+const OPEN = /^---[ \t]*\r?$/;
+
+/** The file's text: front matter, then the description unchanged. */
+export function formatReportFile(meta: ReportFrontMatter, description: string): string {
+  const ordered: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) {
+    const value = meta[key];
+    if (value !== undefined) ordered[key] = value;
+  }
+  return `---\n${stringify(ordered, { lineWidth: 0 })}---\n${description}`;
+}
+
+const FIELD_ORDER: readonly (keyof ReportFrontMatter)[] = [
+  'report_id',
+  'program',
+  'program_name',
+  'title',
+  'asset',
+  'cvss_vector',
+  'cvss_score',
+  'status',
+  'created_at',
+  'updated_at',
+  'submitted_at',
+];
+
+/** Fields a draft is made from: `program` and `title` must be there, the others may be absent. */
+const REQUIRED = ['program', 'title'] as const;
+const TEXT_FIELDS = ['program', 'title', 'asset', 'cvss_vector'] as const;
+
+export type ParsedReportFile =
+  | {
+      ok: true;
+      meta: Pick<ReportFrontMatter, (typeof TEXT_FIELDS)[number]>;
+      /** The line of each field's value, for later messages (the program's, say). */
+      lines: Partial<Record<string, number>>;
+      description: string;
+      /** Lines before the description's first line (its line 1 is the file's `offset + 1`). */
+      descriptionOffset: number;
+    }
+  | { ok: false; problems: FileProblem[] };
+
+/**
+ * Reads a report file. Never throws: every problem comes back with the line it is on, the broken
+ * YAML, the missing fields and the fields of the wrong type all at once.
+ */
+export function parseReportFile(text: string): ParsedReportFile {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const lines = body.split('\n');
+  if (!OPEN.test(lines[0] ?? '')) {
+    return {
+      ok: false,
+      problems: [
+        {
+          line: 1,
+          field: 'front matter',
+          message:
+            'the file does not start with front matter (a "---" line, the fields, then "---")',
+        },
+      ],
+    };
+  }
+  const close = lines.findIndex((line, i) => i > 0 && OPEN.test(line));
+  if (close < 0) {
+    return {
+      ok: false,
+      problems: [
+        {
+          line: 1,
+          field: 'front matter',
+          message: 'the front matter is not closed: no "---" line after it',
+        },
+      ],
+    };
+  }
+  // A file saved with CRLF line ends: the YAML reads its lines without the CR.
+  const yamlText = lines
+    .slice(1, close)
+    .map((line) => line.replace(/\r$/, ''))
+    .join('\n');
+  const description = lines.slice(close + 1).join('\n');
+  const counter = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true });
+  const lineAt = (offset: number): number => counter.linePos(offset).line + 1;
+  const problems: FileProblem[] = doc.errors.map((error) => ({
+    line: lineAt(error.pos[0]),
+    field: 'front matter',
+    message: `the YAML cannot be read: ${error.message.split('\n')[0] ?? error.code}`,
+  }));
+  if (problems.length > 0) return { ok: false, problems };
+  const contents = doc.contents;
+  if (!isMap(contents)) {
+    return {
+      ok: false,
+      problems: [
+        {
+          line: 2,
+          field: 'front matter',
+          message: 'the front matter must be fields ("program: …", "title: …"), one a line',
+        },
+      ],
+    };
+  }
+  const pairs = new Map<string, Pair>();
+  for (const pair of contents.items) {
+    if (isScalar(pair.key)) pairs.set(String(pair.key.value), pair);
+  }
+  const meta: Record<string, string> = {};
+  const valueLines: Record<string, number> = {};
+  for (const field of TEXT_FIELDS) {
+    const pair = pairs.get(field);
+    if (!pair) {
+      if ((REQUIRED as readonly string[]).includes(field)) {
+        problems.push({ line: close + 1, field, message: `the field "${field}" is missing` });
+      } else meta[field] = '';
+      continue;
+    }
+    const node = pair.value as { range?: [number, number, number] } | null;
+    const keyNode = pair.key as { range?: [number, number, number] } | null;
+    const line = lineAt(node?.range?.[0] ?? keyNode?.range?.[0] ?? 0);
+    valueLines[field] = line;
+    const value: unknown = isScalar(pair.value) ? pair.value.value : pair.value;
+    if (value === null || value === undefined) {
+      if ((REQUIRED as readonly string[]).includes(field) && field !== 'title') {
+        problems.push({ line, field, message: `"${field}" is empty` });
+      } else meta[field] = '';
+    } else if (typeof value !== 'string') {
+      problems.push({
+        line,
+        field,
+        message: `"${field}" must be text (put it in quotes), not ${describe(value)}`,
+      });
+    } else if (field === 'program' && value.trim() === '') {
+      problems.push({ line, field, message: '"program" is empty' });
+    } else meta[field] = value;
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    meta: meta as Pick<ReportFrontMatter, (typeof TEXT_FIELDS)[number]>,
+    lines: valueLines,
+    description,
+    descriptionOffset: close + 1,
+  };
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return `the value ${String(value)}`;
+  if (value instanceof Date) return 'a date';
+  return 'a list or a map';
+}

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { EngineCalls } from '../core/engine/engine';
+import type { ImportReportsInput } from '../shared/bridge/report-file-views';
+import type { BridgeCalls } from '../shared/bridge/contract';
+import { BridgeInputError } from './errors';
+import type { FileTokens } from './file-tokens';
+
+/** The part of Electron's `dialog` that picks a folder or report files. */
+export interface FolderDialog {
+  showOpenDialog(options: {
+    title: string;
+    buttonLabel: string;
+    defaultPath?: string;
+    properties: ('openFile' | 'openDirectory' | 'multiSelections' | 'createDirectory')[];
+    filters?: { name: string; extensions: string[] }[];
+  }): Promise<{ canceled: boolean; filePaths: string[] }>;
+}
+
+export interface ReportFilesDeps {
+  engine: Pick<EngineCalls, 'exportReports' | 'importReports'>;
+  dialog: FolderDialog;
+  files: FileTokens;
+  /** Where the dialogs open (the OS documents or downloads folder). */
+  downloadsDir: string;
+}
+
+/**
+ * Issue 25. "Export as Markdown": the user picks the folder in main's dialog, the engine writes a
+ * folder per report into it. Null when cancelled.
+ */
+export async function exportReportsWithDialog(
+  deps: ReportFilesDeps,
+  reportIds: string[],
+): ReturnType<BridgeCalls['exportReports']> {
+  const choice = await deps.dialog.showOpenDialog({
+    title: reportIds.length === 1 ? 'Export report to a folder' : 'Export reports to a folder',
+    buttonLabel: 'Export here',
+    defaultPath: deps.downloadsDir,
+    properties: ['openDirectory', 'createDirectory'],
+  });
+  const folder = choice.filePaths[0];
+  if (choice.canceled || !folder) return null;
+  return deps.engine.exportReports(reportIds, folder);
+}
+
+/**
+ * "Import Markdown": files or a folder the user picked in main's dialog, or files they dropped
+ * (tokens). Nothing is read before the user chose it; null when cancelled.
+ */
+export async function importReportsWithDialog(
+  deps: ReportFilesDeps,
+  input: ImportReportsInput,
+): ReturnType<BridgeCalls['importReports']> {
+  const pick = 'pick' in input ? input.pick : undefined;
+  const tokens = 'files' in input ? input.files : undefined;
+  if ((pick === undefined) === (tokens === undefined)) {
+    throw new BridgeInputError('importReports: give either "pick" or "files"', 'pick');
+  }
+  if (tokens) {
+    if (tokens.length === 0) throw new BridgeInputError('files: none given', 'files');
+    return deps.engine.importReports(tokens.map((token) => deps.files.resolve(token)));
+  }
+  const folder = pick === 'folder';
+  const choice = await deps.dialog.showOpenDialog({
+    title: folder ? 'Import a folder of reports' : 'Import report files',
+    buttonLabel: 'Import',
+    defaultPath: join(deps.downloadsDir),
+    properties: folder ? ['openDirectory'] : ['openFile', 'multiSelections'],
+    ...(folder ? {} : { filters: [{ name: 'Markdown', extensions: ['md', 'markdown'] }] }),
+  });
+  if (choice.canceled || choice.filePaths.length === 0) return null;
+  return deps.engine.importReports(choice.filePaths);
+}
