@@ -115,11 +115,20 @@ export function parseReportFile(text: string): ParsedReportFile {
   const counter = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true });
   const lineAt = (offset: number): number => counter.linePos(offset).line + 1;
-  const problems: FileProblem[] = doc.errors.map((error) => ({
-    line: lineAt(error.pos[0]),
-    field: 'front matter',
-    message: `the YAML cannot be read: ${error.message.split('\n')[0] ?? error.code}`,
-  }));
+  const problems: FileProblem[] = doc.errors.map((error) => {
+    // An unclosed `[` or quote is found where the parser gave up, often the next field: name
+    // the field it started in. The parser's own "at line N" counts from the YAML, not the file.
+    const pair = pairAround(doc.contents, error.pos[0]);
+    const text = (error.message.split('\n')[0] ?? error.code).replace(
+      / at line \d+, column \d+:?$/,
+      '',
+    );
+    return {
+      line: lineAt(pair ? pair.start : error.pos[0]),
+      field: pair?.key ?? 'front matter',
+      message: `the YAML cannot be read: ${text}`,
+    };
+  });
   if (problems.length > 0) return { ok: false, problems };
   const contents = doc.contents;
   if (!isMap(contents)) {
@@ -175,6 +184,21 @@ export function parseReportFile(text: string): ParsedReportFile {
     description,
     descriptionOffset: close + 1,
   };
+}
+
+/** The field whose text holds `offset`: its name and where it starts. */
+function pairAround(contents: unknown, offset: number): { key: string; start: number } | null {
+  if (!isMap(contents)) return null;
+  for (const pair of contents.items) {
+    const key = pair.key as { range?: [number, number, number]; value?: unknown } | null;
+    const value = pair.value as { range?: [number, number, number] } | null;
+    const start = key?.range?.[0];
+    const end = value?.range?.[2] ?? key?.range?.[2];
+    if (start !== undefined && end !== undefined && start <= offset && offset <= end) {
+      return { key: String(key?.value ?? 'front matter'), start };
+    }
+  }
+  return null;
 }
 
 function describe(value: unknown): string {
