@@ -3,12 +3,16 @@ import type {
   ImportReportsInput,
   ImportProblemView,
 } from '../../../../shared/bridge/report-file-views';
+import type { ReportListItem } from '../../../../shared/bridge/views';
 import { bridge } from '../../bridge';
 import { countOf } from '../../../../shared/words/count';
 import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
 import { useReadOnlyReason } from '../../stores/session';
+
+/** One array for "nothing loaded": a new one per render would re-render forever. */
+const NONE: ReportListItem[] = [];
 
 type Outcome =
   { kind: 'done'; text: string } | { kind: 'problems'; problems: ImportProblemView[] } | null;
@@ -26,7 +30,7 @@ function problemText(p: ImportProblemView): string {
  */
 export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   const readOnly = useReadOnlyReason();
-  const listed = useReports((s) => s.blocks[0] ?? []);
+  const listed = useReports((s) => s.blocks[0] ?? NONE);
   const total = useReports((s) => s.total);
   const reload = useReports((s) => s.reload);
   const [busy, setBusy] = useState(false);
