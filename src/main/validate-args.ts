@@ -44,6 +44,7 @@ export const MAX = {
   findings: 1000,
   /** issue 25: reports exported at once (a selection of the list). */
   exportReports: 10_000,
+  templateName: 400,
 } as const;
 
 interface Arg {
@@ -186,6 +187,21 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
   // One of the two keys; main says so when both or neither come.
   importReports: [
     arg(object({}, { pick: oneOf(['files', 'folder']), files: list(uuid, MAX.files) })),
+  ],
+  listTemplates: [],
+  saveTemplate: [
+    arg(
+      object(
+        { name: str(MAX.templateName), body: str(MAX.description) },
+        { id: uuid, fromReportId: uuid },
+      ),
+    ),
+  ],
+  deleteTemplate: [arg(uuid)],
+  startFromTemplate: [
+    arg(programId),
+    arg(uuid),
+    arg(object({ title: str(MAX.title), asset: str(MAX.asset) })),
   ],
 };
 

@@ -75,6 +75,10 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     exportPayouts: [],
     exportReports: [[REPORT]],
     importReports: [{ files: [a] }],
+    listTemplates: [],
+    saveTemplate: [{ id: FILE, name: 'XSS', body: '{{asset}}', fromReportId: REPORT }],
+    deleteTemplate: [FILE],
+    startFromTemplate: ['acme-web', FILE, { title: 'XSS', asset: 'https://x.example/' }],
   };
 }
 

@@ -382,6 +382,11 @@ export class Engine implements EngineCalls {
   exportReports: EngineCalls['exportReports'] = (ids, destination) =>
     this.session.reportFiles.export(ids, destination);
   importReports: EngineCalls['importReports'] = (paths) => this.session.reportFiles.import(paths);
+  listTemplates: EngineCalls['listTemplates'] = async () => this.session.templates.list();
+  saveTemplate: EngineCalls['saveTemplate'] = async (input) => this.session.templates.save(input);
+  deleteTemplate: EngineCalls['deleteTemplate'] = async (id) => this.session.templates.delete(id);
+  startFromTemplate: EngineCalls['startFromTemplate'] = (programId, templateId, input) =>
+    this.session.templates.startDraft(programId, templateId, input);
 }
 
 /**

@@ -30,6 +30,7 @@ import type { EngineEvents } from './events';
 import { EvidenceCommands } from './evidence-commands';
 import { EvidenceExtras } from './evidence-extras';
 import { ReportFileCommands } from '../report-files';
+import { TemplateCommands } from '../report-files/template-commands';
 import { GuardedResearcherApi } from './guarded-api';
 import { OutboxCommands } from './outbox-commands';
 import { ReadModel } from './read-model';
@@ -81,6 +82,7 @@ export class AccountSession {
   readonly extras: EvidenceExtras;
   /** Issue 25: reports as Markdown files. */
   readonly reportFiles: ReportFileCommands;
+  readonly templates: TemplateCommands;
   readonly #events: EngineEvents;
   readonly #worker: OutboxWorker;
   readonly #scheduler: SyncScheduler;
@@ -208,6 +210,7 @@ export class AccountSession {
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
     this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
     this.reportFiles = new ReportFileCommands(ctx, this.views);
+    this.templates = new TemplateCommands(ctx, this.drafts);
     // The bus outlives this session (the engine keeps it across sign-ins): unsubscribe on stop.
     // One status for a burst of changes, on the next turn: a sync writes 200 reports a batch, and
     // a status per report made main forward 10,000 of them during a first mirror.

@@ -28,6 +28,8 @@ import type {
   ExportReportsResult,
   ImportReportsInput,
   ImportReportsResult,
+  SaveTemplateInput,
+  TemplateView,
 } from './report-file-views';
 
 /**
@@ -115,6 +117,16 @@ export interface BridgeCalls {
   exportReports(reportIds: string[]): Promise<ExportReportsResult | null>;
   /** Report files (picked in main's dialog, or dropped) as new drafts; null if cancelled. */
   importReports(input: ImportReportsInput): Promise<ImportReportsResult | null>;
+  /** The researcher's own templates (local database), by name. */
+  listTemplates(): Promise<TemplateView[]>;
+  saveTemplate(input: SaveTemplateInput): Promise<TemplateView>;
+  deleteTemplate(templateId: string): Promise<void>;
+  /** A new draft: the program's headings filled by the template, its placeholders filled. */
+  startFromTemplate(
+    programId: string,
+    templateId: string,
+    input: { title: string; asset: string },
+  ): Promise<DraftView>;
 }
 
 export type WebsitePage = 'sign-up' | 'verify-email' | 'payment-onboarding' | 'api-keys';
@@ -199,6 +211,10 @@ export const BRIDGE_CALLS = [
   // issue 25
   'exportReports',
   'importReports',
+  'listTemplates',
+  'saveTemplate',
+  'deleteTemplate',
+  'startFromTemplate',
 ] as const satisfies readonly BridgeCallName[];
 
 export const BRIDGE_EVENTS = [

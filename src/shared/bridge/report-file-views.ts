@@ -33,3 +33,21 @@ export interface ImportReportsResult {
 
 /** What to import: main's open dialog for files or a folder, or files the user dropped. */
 export type ImportReportsInput = { pick: 'files' | 'folder' } | { files: string[] };
+
+/** A researcher's own description template (local only). */
+export interface TemplateView {
+  id: string;
+  name: string;
+  /** Markdown with placeholders: {{asset}}, {{program}}, {{program_id}}, {{title}}, {{date}}. */
+  body: string;
+  updatedAt: string;
+}
+
+export interface SaveTemplateInput {
+  /** Absent: a new template. */
+  id?: string;
+  name: string;
+  body: string;
+  /** A draft's text: its asset, title and program name become placeholders. */
+  fromReportId?: string;
+}

@@ -10,6 +10,7 @@ import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
 import { useReadOnlyReason } from '../../stores/session';
+import { TemplatesDialog } from './TemplatesDialog';
 
 /** One array for "nothing loaded": a new one per render would re-render forever. */
 const NONE: ReportListItem[] = [];
@@ -35,6 +36,7 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   const reload = useReports((s) => s.reload);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [templates, setTemplates] = useState(false);
 
   async function run(action: () => Promise<void>): Promise<void> {
     setBusy(true);
@@ -114,6 +116,12 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       >
         Import folder…
       </button>
+      <button type="button" onClick={() => setTemplates(true)}>
+        Templates…
+      </button>
+      {templates ? (
+        <TemplatesDialog draftId={selectedId} onClose={() => setTemplates(false)} />
+      ) : null}
       {outcome?.kind === 'done' ? (
         <p role="status" className="muted report-files-outcome">
           {outcome.text}
