@@ -141,4 +141,62 @@ describe('reports as Markdown files, through the built app', () => {
     );
     expect((await host.engine.listReports({})).total).toBe(total);
   });
+
+  it('a template saved from a draft starts a new report with its placeholders filled', async () => {
+    const { host, page } = await apps.open();
+    const program = host.programs.open;
+    const { reportId } = await host.engine.createDraft(program.id);
+    await host.engine.saveDraft(reportId, {
+      title: 'Open redirect on login',
+      asset: 'https://login.example.com',
+      description:
+        '## Steps to reproduce\n\n1. Open https://login.example.com/?next=//evil.example\n\n' +
+        '## Security impact\n\nPhishing with a trusted link.\n',
+      cvss_vector: '',
+    });
+    await page.evaluate((id) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
+    }, reportId);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.getByRole('button', { name: 'Templates…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Templates' });
+    await dialog.getByLabel('Template name').fill('Open redirect');
+    await dialog.getByRole('button', { name: 'Save open draft as template' }).click();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: 'Saved template “Open redirect”' })
+      .waitFor();
+    const [template] = await host.engine.listTemplates();
+    expect(template?.body).toContain('1. Open {{asset}}/?next=//evil.example');
+
+    await dialog.getByRole('button', { name: 'New report from “Open redirect”' }).click();
+    await dialog.getByLabel('Program').selectOption(program.id);
+    await dialog.getByLabel('Report title').fill('Open redirect on signup');
+    await dialog.getByLabel('Report asset').fill('https://signup.example.com');
+    await dialog.getByRole('button', { name: 'Start report' }).click();
+    await until('the new draft opened', async () => {
+      const hash = await page.evaluate(
+        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+      );
+      return hash.startsWith('#/reports/') && hash !== `#/reports/${reportId}`;
+    });
+    const newId = (
+      await page.evaluate(
+        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+      )
+    ).replace('#/reports/', '');
+    const started = await host.engine.getReport(newId);
+    expect(started?.draft?.programId).toBe(program.id);
+    expect(started?.draft?.content).toMatchObject({
+      title: 'Open redirect on signup',
+      asset: 'https://signup.example.com',
+      description:
+        '## Steps to reproduce\n\n1. Open https://signup.example.com/?next=//evil.example\n\n' +
+        '## Expected behavior\n\n## Actual behavior\n\n' +
+        '## Security impact\n\nPhishing with a trusted link.\n\n',
+    });
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Title' }).inputValue())
+      .toBe('Open redirect on signup');
+  });
 });
