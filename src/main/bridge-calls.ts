@@ -6,7 +6,9 @@ import { exportPayoutsWithDialog } from './export-payouts';
 import type { FileTokens } from './file-tokens';
 import {
   exportReportsWithDialog,
+  exportTemplatesWithDialog,
   importReportsWithDialog,
+  importTemplatesWithDialog,
   type FolderDialog,
 } from './report-files';
 import type { SandboxAccount } from './sandbox-account';
@@ -74,6 +76,8 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
     // issue 25
     exportReports: (ids) => exportReportsWithDialog({ ...deps, engine }, ids),
     importReports: (input) => importReportsWithDialog({ ...deps, engine }, input),
+    exportTemplates: () => exportTemplatesWithDialog({ ...deps, engine }),
+    importTemplates: (input) => importTemplatesWithDialog({ ...deps, engine }, input),
     async pickFiles(): Promise<PickedFile[]> {
       const choice = await deps.dialog.showOpenDialog({
         title: 'Attach files',

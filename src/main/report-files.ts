@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { EngineCalls } from '../core/engine/engine';
 import type { ImportReportsInput } from '../shared/bridge/report-file-views';
 import type { BridgeCalls } from '../shared/bridge/contract';
@@ -17,7 +16,10 @@ export interface FolderDialog {
 }
 
 export interface ReportFilesDeps {
-  engine: Pick<EngineCalls, 'exportReports' | 'importReports'>;
+  engine: Pick<
+    EngineCalls,
+    'exportReports' | 'importReports' | 'exportTemplates' | 'importTemplates'
+  >;
   dialog: FolderDialog;
   files: FileTokens;
   /** Where the dialogs open (the OS documents or downloads folder). */
@@ -51,23 +53,56 @@ export async function importReportsWithDialog(
   deps: ReportFilesDeps,
   input: ImportReportsInput,
 ): ReturnType<BridgeCalls['importReports']> {
+  const paths = await pickedPaths(deps, input, 'reports');
+  return paths ? deps.engine.importReports(paths) : null;
+}
+
+/** The templates as Markdown files in a folder the user picks. */
+export async function exportTemplatesWithDialog(
+  deps: ReportFilesDeps,
+): ReturnType<BridgeCalls['exportTemplates']> {
+  const choice = await deps.dialog.showOpenDialog({
+    title: 'Export templates to a folder',
+    buttonLabel: 'Export here',
+    defaultPath: deps.downloadsDir,
+    properties: ['openDirectory', 'createDirectory'],
+  });
+  const folder = choice.filePaths[0];
+  if (choice.canceled || !folder) return null;
+  return deps.engine.exportTemplates(folder);
+}
+
+export async function importTemplatesWithDialog(
+  deps: ReportFilesDeps,
+  input: ImportReportsInput,
+): ReturnType<BridgeCalls['importTemplates']> {
+  const paths = await pickedPaths(deps, input, 'templates');
+  return paths ? deps.engine.importTemplates(paths) : null;
+}
+
+/** The paths behind dropped files' tokens, or those picked in main's open dialog (null: cancel). */
+async function pickedPaths(
+  deps: ReportFilesDeps,
+  input: ImportReportsInput,
+  what: 'reports' | 'templates',
+): Promise<string[] | null> {
   const pick = 'pick' in input ? input.pick : undefined;
   const tokens = 'files' in input ? input.files : undefined;
   if ((pick === undefined) === (tokens === undefined)) {
-    throw new BridgeInputError('importReports: give either "pick" or "files"', 'pick');
+    throw new BridgeInputError('give either "pick" or "files"', 'pick');
   }
   if (tokens) {
     if (tokens.length === 0) throw new BridgeInputError('files: none given', 'files');
-    return deps.engine.importReports(tokens.map((token) => deps.files.resolve(token)));
+    return tokens.map((token) => deps.files.resolve(token));
   }
   const folder = pick === 'folder';
   const choice = await deps.dialog.showOpenDialog({
-    title: folder ? 'Import a folder of reports' : 'Import report files',
+    title: folder ? `Import a folder of ${what}` : `Import ${what} (Markdown files)`,
     buttonLabel: 'Import',
-    defaultPath: join(deps.downloadsDir),
+    defaultPath: deps.downloadsDir,
     properties: folder ? ['openDirectory'] : ['openFile', 'multiSelections'],
     ...(folder ? {} : { filters: [{ name: 'Markdown', extensions: ['md', 'markdown'] }] }),
   });
   if (choice.canceled || choice.filePaths.length === 0) return null;
-  return deps.engine.importReports(choice.filePaths);
+  return choice.filePaths;
 }

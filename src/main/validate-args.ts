@@ -198,6 +198,10 @@ export const BRIDGE_ARGS: { readonly [K in BridgeCallName]: readonly Arg[] } = {
     ),
   ],
   deleteTemplate: [arg(uuid)],
+  exportTemplates: [],
+  importTemplates: [
+    arg(object({}, { pick: oneOf(['files', 'folder']), files: list(uuid, MAX.files) })),
+  ],
   startFromTemplate: [
     arg(programId),
     arg(uuid),

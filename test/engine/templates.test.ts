@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openHarness, type Harness } from './harness';
 
@@ -61,5 +64,38 @@ describe('researcher templates', () => {
     await x.engine.deleteTemplate(edited.id);
     expect(await x.engine.listTemplates()).toEqual([]);
     await expect(x.engine.deleteTemplate(edited.id)).rejects.toMatchObject({ field: 'id' });
+  });
+
+  it('templates go to Markdown files and come back; a bad file names its line and adds nothing', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const dir = await mkdtemp(join(tmpdir(), 'templates-'));
+    try {
+      const body = '---\nnot: front matter\n---\n## Steps to reproduce\n\n1. {{asset}}\n';
+      await x.engine.saveTemplate({ name: 'SSRF: cloud "metadata"', body });
+      const written = await x.engine.exportTemplates(dir);
+      expect(written).toEqual({ savedTo: dir, count: 1 });
+      const [file = ''] = await readdir(dir);
+      expect(file).toBe('SSRF_ cloud _metadata_.md');
+      await x.engine.deleteTemplate((await x.engine.listTemplates())[0]?.id ?? '');
+
+      const back = await x.engine.importTemplates([dir]);
+      expect(back.problems).toEqual([]);
+      expect((await x.engine.listTemplates()).map((t) => [t.name, t.body])).toEqual([
+        ['SSRF: cloud "metadata"', body],
+      ]);
+      // Importing again: the name is taken, said at its line; a broken file too; nothing added.
+      await writeFile(join(dir, 'broken.md'), '---\ntemplate: [x\nmore: y\n---\nbody\n');
+      const again = await x.engine.importTemplates([dir]);
+      expect(again.created).toEqual([]);
+      expect(again.problems.map((p) => [p.file, p.line, p.field])).toEqual([
+        [file, 2, 'template'],
+        ['broken.md', 2, 'template'],
+      ]);
+      expect(await x.engine.listTemplates()).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

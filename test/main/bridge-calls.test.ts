@@ -78,6 +78,8 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     listTemplates: [],
     saveTemplate: [{ id: FILE, name: 'XSS', body: '{{asset}}', fromReportId: REPORT }],
     deleteTemplate: [FILE],
+    exportTemplates: [],
+    importTemplates: [{ pick: 'folder' }],
     startFromTemplate: ['acme-web', FILE, { title: 'XSS', asset: 'https://x.example/' }],
   };
 }

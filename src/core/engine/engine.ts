@@ -7,6 +7,7 @@ import type { AccountView, EvidenceView, StatusView } from '../../shared/bridge/
 import type {
   ExportReportsResult,
   ImportReportsResult,
+  ImportTemplatesResult,
 } from '../../shared/bridge/report-file-views';
 import { isApiError, normalizeServerUrl, ResearcherApi } from '../api';
 import { InvalidApiKeyError, type SecretStore } from '../secrets';
@@ -60,7 +61,9 @@ export type MainCallName =
   | 'exportPayouts'
   // issue 25
   | 'exportReports'
-  | 'importReports';
+  | 'importReports'
+  | 'exportTemplates'
+  | 'importTemplates';
 
 /**
  * The calls the engine answers: the bridge's own, except where main stands between (a file is a
@@ -77,6 +80,8 @@ export type EngineCalls = Omit<BridgeCalls, MainCallName> & {
   // issue 25: main picks the folder or the files; the engine gets paths
   exportReports(reportIds: string[], destination: string): Promise<ExportReportsResult>;
   importReports(paths: string[]): Promise<ImportReportsResult>;
+  exportTemplates(destination: string): Promise<{ savedTo: string; count: number }>;
+  importTemplates(paths: string[]): Promise<ImportTemplatesResult>;
 };
 
 /**
@@ -387,6 +392,10 @@ export class Engine implements EngineCalls {
   deleteTemplate: EngineCalls['deleteTemplate'] = async (id) => this.session.templates.delete(id);
   startFromTemplate: EngineCalls['startFromTemplate'] = (programId, templateId, input) =>
     this.session.templates.startDraft(programId, templateId, input);
+  exportTemplates: EngineCalls['exportTemplates'] = (destination) =>
+    this.session.templates.exportFiles(destination);
+  importTemplates: EngineCalls['importTemplates'] = (paths) =>
+    this.session.templates.importFiles(paths);
 }
 
 /**

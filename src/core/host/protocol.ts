@@ -46,6 +46,8 @@ export const MAIN_CALLS = [
   // issue 25
   'exportReports',
   'importReports',
+  'exportTemplates',
+  'importTemplates',
 ] as const satisfies readonly MainCallName[];
 
 const mainCalls = new Set<string>(MAIN_CALLS);
@@ -69,6 +71,8 @@ export const ENGINE_CALLS: readonly (keyof EngineCalls)[] = [
   // issue 25
   'exportReports',
   'importReports',
+  'exportTemplates',
+  'importTemplates',
 ];
 
 /** What main tells the engine process at start. */

@@ -78,6 +78,37 @@ export type ParsedReportFile =
  * YAML, the missing fields and the fields of the wrong type all at once.
  */
 export function parseReportFile(text: string): ParsedReportFile {
+  const read = parseFrontMatterFile(text, TEXT_FIELDS, REQUIRED, ['program']);
+  if (!read.ok) return read;
+  return {
+    ok: true,
+    meta: read.values as Pick<ReportFrontMatter, (typeof TEXT_FIELDS)[number]>,
+    lines: read.lines,
+    description: read.body,
+    descriptionOffset: read.bodyOffset,
+  };
+}
+
+export type ParsedFrontMatterFile =
+  | {
+      ok: true;
+      values: Record<string, string>;
+      lines: Partial<Record<string, number>>;
+      body: string;
+      bodyOffset: number;
+    }
+  | { ok: false; problems: FileProblem[] };
+
+/**
+ * Any file of front matter and a Markdown body (reports, templates): the text `fields` read
+ * ('' when absent and not `required`; `nonEmpty` ones must hold more than spaces).
+ */
+export function parseFrontMatterFile(
+  text: string,
+  fields: readonly string[],
+  required: readonly string[],
+  nonEmpty: readonly string[],
+): ParsedFrontMatterFile {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const lines = body.split('\n');
   if (!OPEN.test(lines[0] ?? '')) {
@@ -111,7 +142,7 @@ export function parseReportFile(text: string): ParsedReportFile {
     .slice(1, close)
     .map((line) => line.replace(/\r$/, ''))
     .join('\n');
-  const description = lines.slice(close + 1).join('\n');
+  const rest = lines.slice(close + 1).join('\n');
   const counter = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true });
   const lineAt = (offset: number): number => counter.linePos(offset).line + 1;
@@ -138,7 +169,7 @@ export function parseReportFile(text: string): ParsedReportFile {
         {
           line: 2,
           field: 'front matter',
-          message: 'the front matter must be fields ("program: …", "title: …"), one a line',
+          message: `the front matter must be fields ("${fields[0] ?? 'name'}: …"), one a line`,
         },
       ],
     };
@@ -149,10 +180,10 @@ export function parseReportFile(text: string): ParsedReportFile {
   }
   const meta: Record<string, string> = {};
   const valueLines: Record<string, number> = {};
-  for (const field of TEXT_FIELDS) {
+  for (const field of fields) {
     const pair = pairs.get(field);
     if (!pair) {
-      if ((REQUIRED as readonly string[]).includes(field)) {
+      if (required.includes(field)) {
         problems.push({ line: close + 1, field, message: `the field "${field}" is missing` });
       } else meta[field] = '';
       continue;
@@ -163,7 +194,7 @@ export function parseReportFile(text: string): ParsedReportFile {
     valueLines[field] = line;
     const value: unknown = isScalar(pair.value) ? pair.value.value : pair.value;
     if (value === null || value === undefined) {
-      if ((REQUIRED as readonly string[]).includes(field) && field !== 'title') {
+      if (nonEmpty.includes(field)) {
         problems.push({ line, field, message: `"${field}" is empty` });
       } else meta[field] = '';
     } else if (typeof value !== 'string') {
@@ -172,18 +203,12 @@ export function parseReportFile(text: string): ParsedReportFile {
         field,
         message: `"${field}" must be text (put it in quotes), not ${describe(value)}`,
       });
-    } else if (field === 'program' && value.trim() === '') {
-      problems.push({ line, field, message: '"program" is empty' });
+    } else if (nonEmpty.includes(field) && value.trim() === '') {
+      problems.push({ line, field, message: `"${field}" is empty` });
     } else meta[field] = value;
   }
   if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    meta: meta as Pick<ReportFrontMatter, (typeof TEXT_FIELDS)[number]>,
-    lines: valueLines,
-    description,
-    descriptionOffset: close + 1,
-  };
+  return { ok: true, values: meta, lines: valueLines, body: rest, bodyOffset: close + 1 };
 }
 
 /** The field whose text holds `offset`: its name and where it starts. */

@@ -28,6 +28,7 @@ import type {
   ExportReportsResult,
   ImportReportsInput,
   ImportReportsResult,
+  ImportTemplatesResult,
   SaveTemplateInput,
   TemplateView,
 } from './report-file-views';
@@ -121,6 +122,10 @@ export interface BridgeCalls {
   listTemplates(): Promise<TemplateView[]>;
   saveTemplate(input: SaveTemplateInput): Promise<TemplateView>;
   deleteTemplate(templateId: string): Promise<void>;
+  /** The templates as Markdown files (`template: <name>` front matter) in a folder main picks. */
+  exportTemplates(): Promise<{ savedTo: string; count: number } | null>;
+  /** Template files picked in main's dialog (or dropped) as new templates; null if cancelled. */
+  importTemplates(input: ImportReportsInput): Promise<ImportTemplatesResult | null>;
   /** A new draft: the program's headings filled by the template, its placeholders filled. */
   startFromTemplate(
     programId: string,
@@ -215,6 +220,8 @@ export const BRIDGE_CALLS = [
   'saveTemplate',
   'deleteTemplate',
   'startFromTemplate',
+  'exportTemplates',
+  'importTemplates',
 ] as const satisfies readonly BridgeCallName[];
 
 export const BRIDGE_EVENTS = [

@@ -51,3 +51,9 @@ export interface SaveTemplateInput {
   /** A draft's text: its asset, title and program name become placeholders. */
   fromReportId?: string;
 }
+
+export interface ImportTemplatesResult {
+  /** The templates made; empty when anything was wrong. */
+  created: { templateId: string; name: string; file: string }[];
+  problems: ImportProblemView[];
+}

@@ -104,6 +104,38 @@ export function TemplatesDialog({
           <button type="button" onClick={() => setMode({ kind: 'edit', template: null })}>
             New template
           </button>
+          <button
+            type="button"
+            disabled={!templates?.length}
+            onClick={() =>
+              void bridge.exportTemplates().then((r) => {
+                if (r) setMessage(`Exported ${r.count} template(s) to ${r.savedTo}`);
+              }, reportError)
+            }
+          >
+            Export templates…
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              void bridge.importTemplates({ pick: 'files' }).then(async (r) => {
+                if (!r) return;
+                setMessage(
+                  r.problems.length > 0
+                    ? `Nothing was imported: ${r.problems
+                        .map(
+                          (p) =>
+                            `${p.file}${p.line > 0 ? ` line ${p.line}` : ''}: ${p.field}: ${p.message}`,
+                        )
+                        .join('; ')}`
+                    : `Imported ${r.created.length} template(s)`,
+                );
+                await reload();
+              }, reportError)
+            }
+          >
+            Import templates…
+          </button>
         </>
       ) : null}
       {mode.kind === 'edit' ? (
