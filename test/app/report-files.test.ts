@@ -199,4 +199,24 @@ describe('reports as Markdown files, through the built app', () => {
       .poll(() => page.getByRole('textbox', { name: 'Title' }).inputValue())
       .toBe('Open redirect on signup');
   });
+
+  it('a report file dropped on the bar is imported as a draft (read through main’s token, never a path from the page)', async () => {
+    const { host, page } = await apps.open();
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
+    });
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.waitFor();
+    const bytes = `---\nprogram: ${host.programs.open.id}\ntitle: "CSRF on /settings: \\"email\\" change"\nasset: https://app.example.com\n---\n## Steps to reproduce\n\n<form action="https://app.example.com/settings" method="POST">\n`;
+    const path = join(await mkdtemp(join(tmpdir(), 'drop-')), 'csrf.md');
+    out = path.replace(/\/csrf\.md$/, '');
+    await host.dropFiles(bar, [{ path, bytes }]);
+    await bar
+      .getByRole('status')
+      .filter({ hasText: 'Imported 1 draft: CSRF on /settings: "email" change' })
+      .waitFor();
+    expect(host.calls.filter((c) => c.name === 'importReports')).toHaveLength(1);
+    const list = await host.engine.listReports({ search: 'CSRF' });
+    expect(list.total).toBe(1);
+  });
 });

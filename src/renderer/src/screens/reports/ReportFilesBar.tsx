@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useState, type DragEvent } from 'react';
 import type {
   ImportReportsInput,
   ImportProblemView,
 } from '../../../../shared/bridge/report-file-views';
 import type { ReportListItem } from '../../../../shared/bridge/views';
-import { bridge } from '../../bridge';
+import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '../../../../shared/words/count';
 import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
@@ -84,9 +84,38 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       if (first) navigate({ name: 'report', reportId: first.reportId });
     });
 
+  /** Report files dropped on the bar: main turns each into a token; the page never sees a path. */
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    const files = [...e.dataTransfer.files];
+    if (files.length === 0 || readOnly !== null) return;
+    void (async () => {
+      const { picked, refused } = await tokensForFiles(files);
+      if (picked.length > 0) {
+        await importFrom({ files: picked.map((p) => p.token) });
+        return;
+      }
+      setOutcome({
+        kind: 'problems',
+        problems: refused.map((name) => ({
+          file: name,
+          line: 0,
+          field: 'file',
+          message: 'is not a file on this computer',
+        })),
+      });
+    })();
+  };
+
   const shown = listed.length;
   return (
-    <div className="report-files" aria-label="Reports as Markdown files" role="group">
+    <div
+      className="report-files"
+      aria-label="Reports as Markdown files"
+      role="group"
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={onDrop}
+    >
       <button
         type="button"
         disabled={busy || selectedId === null}
