@@ -203,4 +203,34 @@ describe('reports as Markdown files', () => {
     expect(x.engine.session.store.drafts.list()).toHaveLength(draftsBefore);
     expect((await lstat(join(dir, 'a-good.md'))).isFile()).toBe(true);
   });
+
+  it('exports a submitted report with its thread, message files beside it', async () => {
+    const x = await open();
+    const id = await draftWithEvidence(x);
+    await x.engine.submit(id);
+    await x.engine.session.drain();
+    await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
+    await x.engine.syncNow();
+    const log = await x.file('console.log', 'Uncaught TypeError at /settings\n');
+    await x.engine.postMessage(id, { body: 'Firefox 140; console attached.', filePaths: [log] });
+    await x.engine.session.drain();
+    await x.engine.syncNow();
+
+    const result = await x.engine.exportReports([id], x.out);
+    const folder = result.reports[0]?.folder ?? '';
+    expect(result.reports[0]?.missing).toEqual([]);
+    const text = await readFile(join(folder, 'report.md'), 'utf8');
+    const status = (await x.engine.getReport(id))?.report?.status ?? '';
+    expect(['triaging', 'needs_info']).toContain(status);
+    expect(text).toContain(`status: ${status}`);
+    expect(text).toMatch(/submitted_at: "?\d{4}-\d{2}-\d{2}T/);
+    const thread = await readFile(join(folder, 'thread.md'), 'utf8');
+    expect(thread).toMatch(/## agent · .*\n\nWhich browser\?/);
+    expect(thread).toMatch(
+      /## researcher · .*\n\nFirefox 140; console attached\.\n\n- \[console\.log\]\(files\/console\.log\)/,
+    );
+    expect(await readFile(join(folder, 'files', 'console.log'), 'utf8')).toBe(
+      'Uncaught TypeError at /settings\n',
+    );
+  });
 });
