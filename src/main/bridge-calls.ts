@@ -9,6 +9,13 @@ import {
 import { downloadWithDialog, type SaveDialog } from './download';
 import { exportPayoutsWithDialog } from './export-payouts';
 import type { FileTokens } from './file-tokens';
+import {
+  exportReportsWithDialog,
+  exportTemplatesWithDialog,
+  importReportsWithDialog,
+  importTemplatesWithDialog,
+  type FolderDialog,
+} from './report-files';
 import type { SandboxAccount } from './sandbox-account';
 import { openSafeExternal, type ExternalOpener } from './security';
 import { websitePageUrl } from './website';
@@ -28,7 +35,7 @@ export interface BridgeCallDeps {
   engine: EngineCalls;
   sandbox: Pick<SandboxAccount, 'connect' | 'forget'>;
   shell: ExternalOpener;
-  dialog: SaveDialog & OpenDialog;
+  dialog: SaveDialog & OpenDialog & FolderDialog;
   files: FileTokens;
   downloadsDir: string;
 }
@@ -69,6 +76,11 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
       }),
     downloadFile: (reportId, fileId) => downloadWithDialog({ ...deps, engine }, reportId, fileId),
     exportPayouts: () => exportPayoutsWithDialog({ ...deps, engine }),
+    // issue 25
+    exportReports: (ids) => exportReportsWithDialog({ ...deps, engine }, ids),
+    importReports: (input) => importReportsWithDialog({ ...deps, engine }, input),
+    exportTemplates: () => exportTemplatesWithDialog({ ...deps, engine }),
+    importTemplates: (input) => importTemplatesWithDialog({ ...deps, engine }, input),
     async pickFiles(): Promise<PickedFile[]> {
       const choice = await deps.dialog.showOpenDialog({
         title: 'Attach files',

@@ -73,6 +73,14 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     findSimilarReports: [REPORT],
     listPayouts: [],
     exportPayouts: [],
+    exportReports: [[REPORT]],
+    importReports: [{ files: [a] }],
+    listTemplates: [],
+    saveTemplate: [{ id: FILE, name: 'XSS', body: '{{asset}}', fromReportId: REPORT }],
+    deleteTemplate: [FILE],
+    exportTemplates: [],
+    importTemplates: [{ pick: 'folder' }],
+    startFromTemplate: ['acme-web', FILE, { title: 'XSS', asset: 'https://x.example/' }],
   };
 }
 

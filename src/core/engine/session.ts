@@ -34,6 +34,8 @@ import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from '../events/engine-events';
 import { EvidenceCommands } from './evidence-commands';
 import { EvidenceExtras } from './evidence-extras';
+import { ReportFileCommands } from '../report-files';
+import { TemplateCommands } from '../report-files/template-commands';
 import { OutboxCommands } from './outbox-commands';
 import { ReadModel } from './read-model';
 import { SecretCommands } from './secret-commands';
@@ -82,6 +84,9 @@ export class AccountSession {
   /** The credential scan and its decisions; also the check before a write leaves. */
   readonly secrets: SecretCommands;
   readonly extras: EvidenceExtras;
+  /** Issue 25: reports as Markdown files. */
+  readonly reportFiles: ReportFileCommands;
+  readonly templates: TemplateCommands;
   readonly #events: EngineEvents;
   readonly #worker: OutboxWorker;
   readonly #scheduler: SyncScheduler;
@@ -154,6 +159,8 @@ export class AccountSession {
     this.account = new AccountCommands(ctx);
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
     this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
+    this.reportFiles = new ReportFileCommands(ctx, this.views);
+    this.templates = new TemplateCommands(ctx, this.drafts);
     this.#worker = new OutboxWorker(
       {
         ...syncCtx,

@@ -16,6 +16,7 @@ import { createReportsRepository, type ReportsRepository } from './reports';
 import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
 import { createThreadsRepository, type ThreadsRepository } from './threads';
+import { createTemplatesRepository, type TemplatesRepository } from './templates';
 import {
   journalUnsentWork,
   restoreUnsentWork,
@@ -40,6 +41,8 @@ export interface Store {
   readonly outbox: OutboxRepository;
   readonly evidence: EvidenceRepository;
   readonly search: SearchRepository;
+  /** Issue 25: the researcher's own description templates. */
+  readonly templates: TemplatesRepository;
   /** The report search index, filled after each write commits (see fts-index.ts). */
   readonly searchIndex: ReportIndexer;
   /** The unsent work, also kept beside the mirror (see unsent-work.ts); only with a `dataDir`. */
@@ -91,6 +94,7 @@ export function openStore(options: OpenStoreOptions): Store {
     outbox: createOutboxRepository(db),
     evidence: createEvidenceRepository(db, options.dataDir),
     search: createSearchRepository(db),
+    templates: createTemplatesRepository(db),
     searchIndex,
     unsentWork,
     restored,
@@ -121,6 +125,7 @@ export type * from './account';
 export type { ChangeCounters } from './change-counters';
 export type * from './drafts';
 export type * from './evidence';
+export type * from './templates';
 export type { ReportIndexer } from './fts-index';
 export type * from './messages';
 export type * from './outbox';

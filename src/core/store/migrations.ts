@@ -717,6 +717,18 @@ DELETE FROM reports_fts_pending;
 INSERT INTO reports_fts_pending (seq, indexed) SELECT seq, 0 FROM reports;
 `;
 
+/** Issue 25: the researcher's own description templates (names unique, any case). */
+const researcherTemplates = `
+CREATE TABLE templates (
+  id         TEXT PRIMARY KEY,
+  name       TEXT NOT NULL,
+  body       TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX templates_by_name ON templates (name COLLATE NOCASE);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (sqlite) => sqlite.exec(initialSchema) },
   {
@@ -749,4 +761,6 @@ export const migrations: readonly Migration[] = [
     name: 'report index holds the asset',
     up: (sqlite) => sqlite.exec(assetInReportIndex),
   },
+  // issue 25
+  { version: 12, name: 'researcher templates', up: (sqlite) => sqlite.exec(researcherTemplates) },
 ];

@@ -34,6 +34,9 @@ export const MAX = {
   httpEvidence: 10 * 1024 * 1024,
   findingId: 200,
   findings: 1000,
+  /** Reports exported at once (the listed ones). */
+  exportReports: 10_000,
+  templateName: 400,
 } as const;
 
 /** An argument the page may leave out (`undefined`). */

@@ -31,6 +31,14 @@ import type {
   SecretScanView,
   SimilarReportView,
 } from './evidence-views';
+import type {
+  ExportReportsResult,
+  ImportReportsInput,
+  ImportReportsResult,
+  ImportTemplatesResult,
+  SaveTemplateInput,
+  TemplateView,
+} from './report-file-views';
 import {
   REPORT_SORTS,
   type AccountView,
@@ -65,7 +73,9 @@ export type EngineGroup =
   | 'outbox'
   | 'account'
   | 'secrets'
-  | 'extras';
+  | 'extras'
+  | 'reportFiles'
+  | 'templates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any signature: only its shape is read
 type Signature = (...args: any[]) => unknown;
@@ -118,6 +128,9 @@ function call<F extends Signature>() {
 /** Steps the API cannot do happen on the website, opened in the user's browser. */
 export const WEBSITE_PAGES = ['sign-up', 'verify-email', 'payment-onboarding', 'api-keys'] as const;
 export type WebsitePage = (typeof WEBSITE_PAGES)[number];
+
+/** What to import: one of the two keys (main says so when both or neither come). */
+const importInput = object({}, { pick: oneOf(['files', 'folder']), files: list(uuid, MAX.files) });
 
 const choice = anyOf(oneOf(['ours', 'theirs']), object({ custom: str(MAX.custom) }));
 const draftContent = object({
@@ -279,6 +292,43 @@ export const CALLS = {
   listPayouts: call<() => PayoutsView>().engine('extras'),
   /** The payouts table as CSV, saved where the user chooses in main's dialog; null if cancelled. */
   exportPayouts: call<() => { savedTo: string } | null>().main('extras'),
+
+  // Issue 25: reports as Markdown files with front matter, and the researcher's templates.
+  /** The reports as folders (report.md, thread.md, files/) in a folder main's dialog picks. */
+  exportReports: call<(reportIds: string[]) => ExportReportsResult | null>().main('reportFiles', {
+    schema: { ...list(uuid, MAX.exportReports).schema, minItems: 1 },
+  }),
+  /** Report files picked in main's dialog, or dropped (tokens), as new drafts; null if cancelled. */
+  importReports: call<(input: ImportReportsInput) => ImportReportsResult | null>().main(
+    'reportFiles',
+    importInput,
+  ),
+  /** The researcher's own templates (local database), by name. */
+  listTemplates: call<() => TemplateView[]>().engine('templates'),
+  saveTemplate: call<(input: SaveTemplateInput) => TemplateView>().engine(
+    'templates',
+    object(
+      { name: str(MAX.templateName), body: str(MAX.description) },
+      { id: uuid, fromReportId: uuid },
+    ),
+  ),
+  deleteTemplate: call<(templateId: string) => void>().engine('templates', uuid),
+  /** A new draft: the program's headings filled by the template, its placeholders filled. */
+  startFromTemplate: call<
+    (programId: string, templateId: string, input: { title: string; asset: string }) => DraftView
+  >().engine(
+    'templates',
+    programId,
+    uuid,
+    object({ title: str(MAX.title), asset: str(MAX.asset) }),
+  ),
+  /** The templates as Markdown files (`template: <name>` front matter) in a folder main picks. */
+  exportTemplates: call<() => { savedTo: string; count: number } | null>().main('templates'),
+  /** Template files picked in main's dialog (or dropped) as new templates; null if cancelled. */
+  importTemplates: call<(input: ImportReportsInput) => ImportTemplatesResult | null>().main(
+    'templates',
+    importInput,
+  ),
 };
 
 export type BridgeCallName = keyof typeof CALLS;

@@ -10,7 +10,7 @@ import { newReportBlocker } from '../programs/ProgramBadges';
 /** Programs are listed 50 a page; more than this many pages is not a real account. */
 const MAX_PAGES = 20;
 
-async function openPrograms(): Promise<ProgramSummary[]> {
+export async function openPrograms(): Promise<ProgramSummary[]> {
   const all: ProgramSummary[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const answer = await bridge.listPrograms({ intake: ['open'], page, limit: 50 });

@@ -21,6 +21,7 @@ import { ReportScreen } from '../report/ReportScreen';
 import { ScreenBoundary } from '../../components/ScreenBoundary';
 import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
+import { ReportFilesBar } from './ReportFilesBar';
 import { countOf } from '../../../../shared/words/count';
 
 const isMac = /Mac/u.test(navigator.platform);
@@ -215,6 +216,7 @@ function ReportsListPane({
       <MirrorProgress />
       <SortAndProgram />
       <StatusFilter />
+      <ReportFilesBar selectedId={selectedId} />
       {total === 0 ? (
         <p className="empty">No reports here yet. Choose "New report" ({MOD}N) to start one.</p>
       ) : null}

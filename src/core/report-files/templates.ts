@@ -1,0 +1,90 @@
+/**
+ * Issue 25: the researcher's own templates. A template is Markdown with placeholders
+ * (`{{asset}}`, `{{program}}`…). Used for a new report, its placeholders are filled and its
+ * sections go under the program's template headings, which stay the frame: the template fills the
+ * sections whose heading matches, in the frame's order; what it says before its first such
+ * heading leads the description.
+ */
+import type { Heading, RootContent } from 'mdast';
+import { descriptionTemplate, TEMPLATE_HEADINGS, templateHeadingOf } from '../../shared/rules';
+import { endOffset, parseMarkdown, plainText, startOffset } from '../../shared/rules/markdown';
+
+/** The placeholders a template may hold, and what each becomes. */
+export const PLACEHOLDERS = {
+  asset: 'the report’s asset',
+  program: 'the program’s name',
+  program_id: 'the program’s id',
+  title: 'the report’s title',
+  date: 'today’s date (YYYY-MM-DD)',
+} as const;
+
+export type PlaceholderName = keyof typeof PLACEHOLDERS;
+
+const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
+
+/** Each known `{{name}}` replaced by its value; unknown ones stay as written. */
+export function fillPlaceholders(
+  body: string,
+  values: Partial<Record<PlaceholderName, string>>,
+): string {
+  return body.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(values, name) ? (values[name as PlaceholderName] ?? whole) : whole,
+  );
+}
+
+/**
+ * A draft's description as a template: its own asset, title and program name become their
+ * placeholders (values of fewer than 4 characters are left, they would match inside words).
+ */
+export function withPlaceholders(
+  body: string,
+  values: Partial<Record<PlaceholderName, string>>,
+): string {
+  const pairs = Object.entries(values)
+    .filter(([, v]) => typeof v === 'string' && v.trim().length >= 4)
+    .sort((a, b) => (b[1]?.length ?? 0) - (a[1]?.length ?? 0));
+  let out = body;
+  for (const [name, value] of pairs) out = out.split(value ?? '').join(`{{${name}}}`);
+  return out;
+}
+
+/**
+ * The program's frame (its template headings, in order) filled with the template's sections. A
+ * section runs from its heading to the next template heading, so the template's own
+ * sub-headings stay inside it; a heading given twice adds to its section.
+ */
+export function applyTemplate(body: string, frame: string = descriptionTemplate()): string {
+  const tree = parseMarkdown(body);
+  const marks: { heading: string; start: number; contentStart: number }[] = [];
+  for (const node of tree.children as RootContent[]) {
+    if (node.type !== 'heading') continue;
+    const heading = templateHeadingOf(plainText(node as Heading));
+    if (heading) marks.push({ heading, start: startOffset(node), contentStart: endOffset(node) });
+  }
+  const preamble = body.slice(0, marks[0]?.start ?? body.length).trim();
+  const sections = new Map<string, string[]>();
+  marks.forEach((mark, i) => {
+    const text = body.slice(mark.contentStart, marks[i + 1]?.start ?? body.length).trim();
+    if (text) sections.set(mark.heading, [...(sections.get(mark.heading) ?? []), text]);
+  });
+  const frameHeadings = frameHeadingsOf(frame);
+  const filled = frameHeadings
+    .map(({ line, heading }) => {
+      const text = sections.get(heading)?.join('\n\n');
+      return text ? `${line}\n\n${text}\n\n` : `${line}\n\n`;
+    })
+    .join('');
+  return preamble ? `${preamble}\n\n${filled}` : filled;
+}
+
+/** The frame's template headings as written (`## Steps to reproduce`). */
+function frameHeadingsOf(frame: string): { line: string; heading: string }[] {
+  const tree = parseMarkdown(frame);
+  const found: { line: string; heading: string }[] = [];
+  for (const node of tree.children as RootContent[]) {
+    if (node.type !== 'heading') continue;
+    const heading = templateHeadingOf(plainText(node as Heading));
+    if (heading) found.push({ line: frame.slice(startOffset(node), endOffset(node)), heading });
+  }
+  return found.length > 0 ? found : TEMPLATE_HEADINGS.map((h) => ({ line: `## ${h}`, heading: h }));
+}

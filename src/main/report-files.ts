@@ -1,0 +1,109 @@
+import type { EngineCalls } from '../core/engine/engine';
+import type {
+  ExportReportsResult,
+  ImportReportsInput,
+  ImportReportsResult,
+  ImportTemplatesResult,
+} from '../shared/bridge/report-file-views';
+import { BridgeInputError } from './errors';
+import type { FileTokens } from './file-tokens';
+
+/** The part of Electron's `dialog` that picks a folder or report files. */
+export interface FolderDialog {
+  showOpenDialog(options: {
+    title: string;
+    buttonLabel: string;
+    defaultPath?: string;
+    properties: ('openFile' | 'openDirectory' | 'multiSelections' | 'createDirectory')[];
+    filters?: { name: string; extensions: string[] }[];
+  }): Promise<{ canceled: boolean; filePaths: string[] }>;
+}
+
+export interface ReportFilesDeps {
+  engine: EngineCalls;
+  dialog: FolderDialog;
+  files: FileTokens;
+  /** Where the dialogs open (the OS documents or downloads folder). */
+  downloadsDir: string;
+}
+
+/**
+ * Issue 25. "Export as Markdown": the user picks the folder in main's dialog, the engine writes a
+ * folder per report into it. Null when cancelled.
+ */
+export async function exportReportsWithDialog(
+  deps: ReportFilesDeps,
+  reportIds: string[],
+): Promise<ExportReportsResult | null> {
+  const choice = await deps.dialog.showOpenDialog({
+    title: reportIds.length === 1 ? 'Export report to a folder' : 'Export reports to a folder',
+    buttonLabel: 'Export here',
+    defaultPath: deps.downloadsDir,
+    properties: ['openDirectory', 'createDirectory'],
+  });
+  const folder = choice.filePaths[0];
+  if (choice.canceled || !folder) return null;
+  return deps.engine.exportReports(reportIds, folder);
+}
+
+/**
+ * "Import Markdown": files or a folder the user picked in main's dialog, or files they dropped
+ * (tokens). Nothing is read before the user chose it; null when cancelled.
+ */
+export async function importReportsWithDialog(
+  deps: ReportFilesDeps,
+  input: ImportReportsInput,
+): Promise<ImportReportsResult | null> {
+  const paths = await pickedPaths(deps, input, 'reports');
+  return paths ? deps.engine.importReports(paths) : null;
+}
+
+/** The templates as Markdown files in a folder the user picks. */
+export async function exportTemplatesWithDialog(
+  deps: ReportFilesDeps,
+): Promise<{ savedTo: string; count: number } | null> {
+  const choice = await deps.dialog.showOpenDialog({
+    title: 'Export templates to a folder',
+    buttonLabel: 'Export here',
+    defaultPath: deps.downloadsDir,
+    properties: ['openDirectory', 'createDirectory'],
+  });
+  const folder = choice.filePaths[0];
+  if (choice.canceled || !folder) return null;
+  return deps.engine.exportTemplates(folder);
+}
+
+export async function importTemplatesWithDialog(
+  deps: ReportFilesDeps,
+  input: ImportReportsInput,
+): Promise<ImportTemplatesResult | null> {
+  const paths = await pickedPaths(deps, input, 'templates');
+  return paths ? deps.engine.importTemplates(paths) : null;
+}
+
+/** The paths behind dropped files' tokens, or those picked in main's open dialog (null: cancel). */
+async function pickedPaths(
+  deps: ReportFilesDeps,
+  input: ImportReportsInput,
+  what: 'reports' | 'templates',
+): Promise<string[] | null> {
+  const pick = 'pick' in input ? input.pick : undefined;
+  const tokens = 'files' in input ? input.files : undefined;
+  if ((pick === undefined) === (tokens === undefined)) {
+    throw new BridgeInputError('give either "pick" or "files"', 'pick');
+  }
+  if (tokens) {
+    if (tokens.length === 0) throw new BridgeInputError('files: none given', 'files');
+    return tokens.map((token) => deps.files.resolve(token));
+  }
+  const folder = pick === 'folder';
+  const choice = await deps.dialog.showOpenDialog({
+    title: folder ? `Import a folder of ${what}` : `Import ${what} (Markdown files)`,
+    buttonLabel: 'Import',
+    defaultPath: deps.downloadsDir,
+    properties: folder ? ['openDirectory'] : ['openFile', 'multiSelections'],
+    ...(folder ? {} : { filters: [{ name: 'Markdown', extensions: ['md', 'markdown'] }] }),
+  });
+  if (choice.canceled || choice.filePaths.length === 0) return null;
+  return choice.filePaths;
+}

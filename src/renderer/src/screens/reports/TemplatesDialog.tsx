@@ -1,0 +1,296 @@
+import { useEffect, useState } from 'react';
+import type { ProgramSummary } from '../../../../shared/api';
+import type { TemplateView } from '../../../../shared/bridge/report-file-views';
+import { bridge } from '../../bridge';
+import { Dialog } from '../../components/Dialog';
+import { reportError } from '../../stores/notices';
+import { navigate } from '../../stores/router';
+import { useReadOnlyReason } from '../../stores/session';
+import { openPrograms } from './NewReportDialog';
+
+type Mode =
+  | { kind: 'list' }
+  | { kind: 'edit'; template: TemplateView | null }
+  | { kind: 'use'; template: TemplateView };
+
+/**
+ * Issue 25: the researcher's own templates. Save the open draft's description as one (its asset,
+ * title and program become placeholders), edit or delete them, and start a new report from one:
+ * the program's headings stay the frame, the template fills their sections.
+ */
+export function TemplatesDialog({
+  draftId,
+  onClose,
+}: {
+  /** The draft open beside the list, if any: "Save as template" takes its description. */
+  draftId: string | null;
+  onClose(): void;
+}) {
+  const readOnly = useReadOnlyReason();
+  const [templates, setTemplates] = useState<TemplateView[] | null>(null);
+  const [mode, setMode] = useState<Mode>({ kind: 'list' });
+  const [message, setMessage] = useState<string | null>(null);
+
+  const reload = async (): Promise<void> => {
+    try {
+      setTemplates(await bridge.listTemplates());
+    } catch (e) {
+      reportError(e);
+    }
+  };
+  useEffect(() => {
+    let live = true;
+    bridge.listTemplates().then((list) => {
+      if (live) setTemplates(list);
+    }, reportError);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  async function saveFromDraft(name: string): Promise<void> {
+    if (!draftId) return;
+    try {
+      const detail = await bridge.getReport(draftId);
+      const body = detail?.draft?.content.description ?? '';
+      const saved = await bridge.saveTemplate({ name, body, fromReportId: draftId });
+      setMessage(`Saved template “${saved.name}”`);
+      await reload();
+    } catch (e) {
+      setMessage(errorText(e));
+    }
+  }
+
+  return (
+    <Dialog title="Templates" onClose={onClose} className="templates-dialog">
+      {message ? <p role="status">{message}</p> : null}
+      {mode.kind === 'list' ? (
+        <>
+          {draftId ? <SaveFromDraft onSave={(name) => void saveFromDraft(name)} /> : null}
+          {templates === null ? <p className="muted">Loading…</p> : null}
+          {templates?.length === 0 ? (
+            <p className="muted">
+              No templates yet. Open a draft and save its description as one, or write one here.
+            </p>
+          ) : null}
+          <ul className="templates-list">
+            {templates?.map((t) => (
+              <li key={t.id}>
+                <span className="template-name">{t.name}</span>
+                <button
+                  type="button"
+                  disabled={readOnly !== null}
+                  onClick={() => setMode({ kind: 'use', template: t })}
+                >
+                  New report from “{t.name}”
+                </button>
+                <button type="button" onClick={() => setMode({ kind: 'edit', template: t })}>
+                  Edit “{t.name}”
+                </button>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void bridge
+                      .deleteTemplate(t.id)
+                      .then(reload)
+                      .then(() => setMessage(`Deleted template “${t.name}”`), reportError)
+                  }
+                >
+                  Delete “{t.name}”
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => setMode({ kind: 'edit', template: null })}>
+            New template
+          </button>
+          <button
+            type="button"
+            disabled={!templates?.length}
+            onClick={() =>
+              void bridge.exportTemplates().then((r) => {
+                if (r) setMessage(`Exported ${r.count} template(s) to ${r.savedTo}`);
+              }, reportError)
+            }
+          >
+            Export templates…
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              void bridge.importTemplates({ pick: 'files' }).then(async (r) => {
+                if (!r) return;
+                setMessage(
+                  r.problems.length > 0
+                    ? `Nothing was imported: ${r.problems
+                        .map(
+                          (p) =>
+                            `${p.file}${p.line > 0 ? ` line ${p.line}` : ''}: ${p.field}: ${p.message}`,
+                        )
+                        .join('; ')}`
+                    : `Imported ${r.created.length} template(s)`,
+                );
+                await reload();
+              }, reportError)
+            }
+          >
+            Import templates…
+          </button>
+        </>
+      ) : null}
+      {mode.kind === 'edit' ? (
+        <EditTemplate
+          template={mode.template}
+          onDone={(text) => {
+            if (text) setMessage(text);
+            setMode({ kind: 'list' });
+            void reload();
+          }}
+        />
+      ) : null}
+      {mode.kind === 'use' ? (
+        <UseTemplate
+          template={mode.template}
+          onStarted={(reportId) => {
+            onClose();
+            navigate({ name: 'report', reportId });
+          }}
+          onBack={() => setMode({ kind: 'list' })}
+        />
+      ) : null}
+    </Dialog>
+  );
+}
+
+function errorText(e: unknown): string {
+  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
+}
+
+function SaveFromDraft({ onSave }: { onSave(name: string): void }) {
+  const [name, setName] = useState('');
+  return (
+    <form
+      className="template-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSave(name);
+      }}
+    >
+      <label>
+        Template name
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button type="submit">Save open draft as template</button>
+    </form>
+  );
+}
+
+function EditTemplate({
+  template,
+  onDone,
+}: {
+  template: TemplateView | null;
+  onDone(message: string | null): void;
+}) {
+  const [name, setName] = useState(template?.name ?? '');
+  const [body, setBody] = useState(
+    template?.body ?? '## Steps to reproduce\n\n1. Open {{asset}}\n',
+  );
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="template-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        bridge
+          .saveTemplate({ ...(template ? { id: template.id } : {}), name, body })
+          .then((saved) => onDone(`Saved template “${saved.name}”`))
+          .catch((err: unknown) => setError(errorText(err)));
+      }}
+    >
+      <label>
+        Template name
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Template text
+        <textarea rows={12} value={body} onChange={(e) => setBody(e.target.value)} />
+      </label>
+      <p className="muted">
+        Placeholders: {'{{asset}}'}, {'{{program}}'}, {'{{program_id}}'}, {'{{title}}'},{' '}
+        {'{{date}}'}. Sections under the program’s headings fill those headings.
+      </p>
+      {error ? <p role="alert">{error}</p> : null}
+      <button type="submit" className="primary">
+        Save template
+      </button>
+      <button type="button" onClick={() => onDone(null)}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function UseTemplate({
+  template,
+  onStarted,
+  onBack,
+}: {
+  template: TemplateView;
+  onStarted(reportId: string): void;
+  onBack(): void;
+}) {
+  const [programs, setPrograms] = useState<ProgramSummary[] | null>(null);
+  const [programId, setProgramId] = useState('');
+  const [title, setTitle] = useState('');
+  const [asset, setAsset] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    openPrograms().then(
+      (found) => {
+        setPrograms(found);
+        setProgramId((current) => current || (found[0]?.id ?? ''));
+      },
+      (e: unknown) => setError(errorText(e)),
+    );
+  }, []);
+  return (
+    <form
+      className="template-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        bridge
+          .startFromTemplate(programId, template.id, { title, asset })
+          .then((draft) => onStarted(draft.reportId))
+          .catch((err: unknown) => setError(errorText(err)));
+      }}
+    >
+      <p>New report from “{template.name}”</p>
+      <label>
+        Program
+        <select value={programId} onChange={(e) => setProgramId(e.target.value)}>
+          {programs?.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Report title
+        <input value={title} onChange={(e) => setTitle(e.target.value)} />
+      </label>
+      <label>
+        Report asset
+        <input value={asset} onChange={(e) => setAsset(e.target.value)} />
+      </label>
+      {error ? <p role="alert">{error}</p> : null}
+      <button type="submit" className="primary" disabled={!programId}>
+        Start report
+      </button>
+      <button type="button" onClick={onBack}>
+        Back
+      </button>
+    </form>
+  );
+}

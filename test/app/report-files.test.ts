@@ -1,0 +1,222 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseReportFile } from '../../src/core/report-files/front-matter';
+import { fileLinkTarget } from '../../src/shared/rules';
+import type { ReportDetailView } from '../../src/shared/bridge/views';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { useAppPerTest } from '../renderer/support/app';
+import { until } from '../renderer/support/ui';
+import type { AppHost } from './host';
+
+/**
+ * Issue 25 through the built app: the reports list's buttons ask main's dialogs for the folder
+ * (the page never names a path), the engine writes and reads the files; an exported folder
+ * imports back as the same draft, and a bad file is refused with its line, nothing imported.
+ */
+describe('reports as Markdown files, through the built app', () => {
+  const apps = useAppPerTest('report-files');
+  let out: string | null = null;
+  afterEach(async () => {
+    if (out) await rm(out, { recursive: true, force: true });
+    out = null;
+  });
+
+  async function draft(host: AppHost): Promise<string> {
+    const { reportId } = await host.engine.createDraft(host.programs.open.id);
+    const description = `${COMPLETE_DESCRIPTION}\n---\ntitle: inside the description\n---\n\n\`\`\`http\nGET /search?q="><svg/onload=alert(1)> HTTP/1.1\n\`\`\`\n`;
+    await host.engine.saveDraft(reportId, {
+      title: 'Reflected XSS in search',
+      asset: 'https://app.example.com/search',
+      description,
+      cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
+    });
+    const poc = await host.tokenFor(await host.file('poc request.txt', 'GET /search?q=x\n'));
+    await host.engine.attachFiles(reportId, [{ file: poc, insertAt: description.length }]);
+    await host.settled();
+    return reportId;
+  }
+
+  const names = (view: ReportDetailView | null) =>
+    new Map((view?.evidence ?? []).map((e) => [e.fileId, e.name]));
+  const relabel = (view: ReportDetailView | null) =>
+    [...names(view)].reduce(
+      (text, [fileId, name]) =>
+        text.split(fileLinkTarget(view?.id ?? '', fileId)).join(`<${name}>`),
+      view?.draft?.content.description ?? '',
+    );
+
+  it('exports the open draft to the folder picked in main, and imports that folder back as the same draft', async () => {
+    const { host, page } = await apps.open();
+    const reportId = await draft(host);
+    out = await mkdtemp(join(tmpdir(), 'export-'));
+    await page.evaluate((id) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
+    }, reportId);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.getByRole('button', { name: 'Export report…' }).waitFor();
+
+    host.pickInDialog([out]);
+    await bar.getByRole('button', { name: 'Export report…' }).click();
+    await bar
+      .getByRole('status')
+      .filter({ hasText: `Exported 1 report to ${out}` })
+      .waitFor();
+    const dialog = host.start().dialogs.at(-1);
+    expect(dialog?.kind).toBe('open');
+    expect(JSON.stringify(dialog?.options)).toContain('openDirectory');
+
+    const [folder = ''] = await readdir(out);
+    expect(folder).toMatch(/^reflected-xss-in-search-[0-9a-f]{8}$/);
+    expect((await readdir(join(out, folder))).sort()).toEqual(['files', 'report.md', 'thread.md']);
+    expect(await readFile(join(out, folder, 'files', 'poc request.txt'), 'utf8')).toBe(
+      'GET /search?q=x\n',
+    );
+    const text = await readFile(join(out, folder, 'report.md'), 'utf8');
+    expect(
+      text.startsWith(`---\nreport_id: ${reportId}\nprogram: ${host.programs.open.id}\n`),
+    ).toBe(true);
+    expect(text).toContain('[poc request.txt](files/poc%20request.txt)');
+    const parsed = parseReportFile(text);
+    expect(parsed).toMatchObject({ ok: true, meta: { title: 'Reflected XSS in search' } });
+
+    // Import the folder: a new draft, opened, with the same content and its own copy of the file.
+    const before = await host.engine.getReport(reportId);
+    host.pickInDialog([out]);
+    await bar.getByRole('button', { name: 'Import folder…' }).click();
+    await bar
+      .getByRole('status')
+      .filter({ hasText: 'Imported 1 draft: Reflected XSS in search' })
+      .waitFor();
+    await until(
+      'the imported draft opened',
+      async () =>
+        (await page.evaluate(
+          () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+        )) !== `#/reports/${reportId}`,
+    );
+    const newId = (
+      await page.evaluate(
+        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+      )
+    ).replace('#/reports/', '');
+    const after = await host.engine.getReport(newId);
+    expect(after?.draft?.content.title).toBe(before?.draft?.content.title);
+    expect(after?.draft?.content.asset).toBe(before?.draft?.content.asset);
+    expect(after?.draft?.content.cvss_vector).toBe(before?.draft?.content.cvss_vector);
+    expect(relabel(after)).toBe(relabel(before));
+    expect([...names(after).values()]).toEqual(['poc request.txt']);
+    await page.getByRole('textbox', { name: 'Title' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe(
+      'Reflected XSS in search',
+    );
+  });
+
+  it('a bad file gets a message naming its line, and nothing is imported', async () => {
+    const { host, page } = await apps.open();
+    out = await mkdtemp(join(tmpdir(), 'import-'));
+    await mkdir(join(out, 'files'));
+    const good = join(out, 'good.md');
+    const bad = join(out, 'bad.md');
+    await writeFile(good, `---\nprogram: ${host.programs.open.id}\ntitle: Fine\n---\nbody\n`);
+    await writeFile(
+      bad,
+      `---\ntitle: IDOR\nprogram: no-such-program\nasset: https://x.example\n---\n## Steps to reproduce\n\n![shot](files/missing.png)\n`,
+    );
+    const total = (await host.engine.listReports({})).total;
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
+    });
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    host.pickInDialog([good, bad]);
+    await bar.getByRole('button', { name: 'Import Markdown…' }).click();
+    const alert = bar.getByRole('alert');
+    await alert.waitFor();
+    await expect.poll(() => alert.innerText()).toMatch(/Nothing was imported: 2 problems/);
+    const text = await alert.innerText();
+    expect(text).toContain('bad.md line 3: program: there is no program "no-such-program"');
+    expect(text).toContain(
+      'bad.md line 8: description: the linked file "files/missing.png" does not exist',
+    );
+    expect((await host.engine.listReports({})).total).toBe(total);
+  });
+
+  it('a template saved from a draft starts a new report with its placeholders filled', async () => {
+    const { host, page } = await apps.open();
+    const program = host.programs.open;
+    const { reportId } = await host.engine.createDraft(program.id);
+    await host.engine.saveDraft(reportId, {
+      title: 'Open redirect on login',
+      asset: 'https://login.example.com',
+      description:
+        '## Steps to reproduce\n\n1. Open https://login.example.com/?next=//evil.example\n\n' +
+        '## Security impact\n\nPhishing with a trusted link.\n',
+      cvss_vector: '',
+    });
+    await page.evaluate((id) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
+    }, reportId);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.getByRole('button', { name: 'Templates…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Templates' });
+    await dialog.getByLabel('Template name').fill('Open redirect');
+    await dialog.getByRole('button', { name: 'Save open draft as template' }).click();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: 'Saved template “Open redirect”' })
+      .waitFor();
+    const [template] = await host.engine.listTemplates();
+    expect(template?.body).toContain('1. Open {{asset}}/?next=//evil.example');
+
+    await dialog.getByRole('button', { name: 'New report from “Open redirect”' }).click();
+    await dialog.getByLabel('Program').selectOption(program.id);
+    await dialog.getByLabel('Report title').fill('Open redirect on signup');
+    await dialog.getByLabel('Report asset').fill('https://signup.example.com');
+    await dialog.getByRole('button', { name: 'Start report' }).click();
+    await until('the new draft opened', async () => {
+      const hash = await page.evaluate(
+        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+      );
+      return hash.startsWith('#/reports/') && hash !== `#/reports/${reportId}`;
+    });
+    const newId = (
+      await page.evaluate(
+        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+      )
+    ).replace('#/reports/', '');
+    const started = await host.engine.getReport(newId);
+    expect(started?.draft?.programId).toBe(program.id);
+    expect(started?.draft?.content).toMatchObject({
+      title: 'Open redirect on signup',
+      asset: 'https://signup.example.com',
+      description:
+        '## Steps to reproduce\n\n1. Open https://signup.example.com/?next=//evil.example\n\n' +
+        '## Expected behavior\n\n## Actual behavior\n\n' +
+        '## Security impact\n\nPhishing with a trusted link.\n\n',
+    });
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Title' }).inputValue())
+      .toBe('Open redirect on signup');
+  });
+
+  it('a report file dropped on the bar is imported as a draft (read through main’s token, never a path from the page)', async () => {
+    const { host, page } = await apps.open();
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
+    });
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.waitFor();
+    const bytes = `---\nprogram: ${host.programs.open.id}\ntitle: "CSRF on /settings: \\"email\\" change"\nasset: https://app.example.com\n---\n## Steps to reproduce\n\n<form action="https://app.example.com/settings" method="POST">\n`;
+    const path = join(await mkdtemp(join(tmpdir(), 'drop-')), 'csrf.md');
+    out = path.replace(/\/csrf\.md$/, '');
+    await host.dropFiles(bar, [{ path, bytes }]);
+    await bar
+      .getByRole('status')
+      .filter({ hasText: 'Imported 1 draft: CSRF on /settings: "email" change' })
+      .waitFor();
+    expect(host.calls.filter((c) => c.name === 'importReports')).toHaveLength(1);
+    const list = await host.engine.listReports({ search: 'CSRF' });
+    expect(list.total).toBe(1);
+  });
+});

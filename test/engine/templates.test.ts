@@ -1,0 +1,101 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openHarness, type Harness } from './harness';
+
+/** Issue 25: templates kept in the mirror, used for a new draft, edited and deleted. */
+describe('researcher templates', () => {
+  let h: Harness | null = null;
+  afterEach(async () => {
+    await h?.close();
+    h = null;
+  });
+
+  it('saves a draft’s text with placeholders, starts a new draft from it, edits and deletes it', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    await x.engine.session.syncNow(['reports', 'account', 'programs']);
+    const program = x.programs.open;
+    const draft = await x.engine.createDraft(program.id);
+    await x.engine.saveDraft(draft.reportId, {
+      title: 'IDOR on invoices',
+      asset: 'https://billing.example.com',
+      description:
+        '## Steps to reproduce\n\nGET https://billing.example.com/api/invoices/2 as user 1\n\n## Security impact\n\nAny invoice of any customer.\n',
+      cvss_vector: '',
+    });
+    const saved = await x.engine.saveTemplate({
+      name: 'IDOR',
+      body: (await x.engine.getReport(draft.reportId))?.draft?.content.description ?? '',
+      fromReportId: draft.reportId,
+    });
+    expect(saved.body).toContain('GET {{asset}}/api/invoices/2');
+    await expect(x.engine.saveTemplate({ name: 'idor', body: 'x' })).rejects.toMatchObject({
+      field: 'name',
+    });
+
+    const next = await x.engine.startFromTemplate(program.id, saved.id, {
+      title: 'IDOR on receipts',
+      asset: 'https://shop.example.com',
+    });
+    expect(next.content.title).toBe('IDOR on receipts');
+    expect(next.content.description).toBe(
+      '## Steps to reproduce\n\nGET https://shop.example.com/api/invoices/2 as user 1\n\n' +
+        '## Expected behavior\n\n## Actual behavior\n\n' +
+        '## Security impact\n\nAny invoice of any customer.\n\n',
+    );
+    await x.engine.session.drain();
+    const server = await x.sandbox.api<{ description: string; status: string }>(
+      'GET',
+      `/api/reports/${next.reportId}`,
+      { token: x.key },
+    );
+    expect(server.body).toMatchObject({ status: 'draft', description: next.content.description });
+
+    const edited = await x.engine.saveTemplate({ id: saved.id, name: 'IDOR (API)', body: 'B' });
+    expect((await x.engine.listTemplates()).map((t) => [t.name, t.body])).toEqual([
+      ['IDOR (API)', 'B'],
+    ]);
+    // Kept across a restart (the local database), then deleted.
+    await x.restart();
+    expect((await x.engine.listTemplates()).map((t) => t.id)).toEqual([edited.id]);
+    await x.engine.deleteTemplate(edited.id);
+    expect(await x.engine.listTemplates()).toEqual([]);
+    await expect(x.engine.deleteTemplate(edited.id)).rejects.toMatchObject({ field: 'id' });
+  });
+
+  it('templates go to Markdown files and come back; a bad file names its line and adds nothing', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const dir = await mkdtemp(join(tmpdir(), 'templates-'));
+    try {
+      const body = '---\nnot: front matter\n---\n## Steps to reproduce\n\n1. {{asset}}\n';
+      await x.engine.saveTemplate({ name: 'SSRF: cloud "metadata"', body });
+      const written = await x.engine.exportTemplates(dir);
+      expect(written).toEqual({ savedTo: dir, count: 1 });
+      const [file = ''] = await readdir(dir);
+      expect(file).toBe('SSRF_ cloud _metadata_.md');
+      await x.engine.deleteTemplate((await x.engine.listTemplates())[0]?.id ?? '');
+
+      const back = await x.engine.importTemplates([dir]);
+      expect(back.problems).toEqual([]);
+      expect((await x.engine.listTemplates()).map((t) => [t.name, t.body])).toEqual([
+        ['SSRF: cloud "metadata"', body],
+      ]);
+      // Importing again: the name is taken, said at its line; a broken file too; nothing added.
+      await writeFile(join(dir, 'broken.md'), '---\ntemplate: [x\nmore: y\n---\nbody\n');
+      const again = await x.engine.importTemplates([dir]);
+      expect(again.created).toEqual([]);
+      expect(again.problems.map((p) => [p.file, p.line, p.field])).toEqual([
+        [file, 2, 'template'],
+        ['broken.md', 2, 'template'],
+      ]);
+      expect(await x.engine.listTemplates()).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
