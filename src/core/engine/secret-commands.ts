@@ -12,8 +12,9 @@ import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views'
 import {
   imageMetadataBlocks,
   rasterTypeOf,
-  uncleanableImageOf,
-  type UncleanableImage,
+  UNREADABLE_IMAGE,
+  containerImageOf,
+  type ContainerImage,
 } from '../evidence/images';
 import { scanFile, type FileScan } from '../evidence/secret-scan/file-scan';
 import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
@@ -60,7 +61,7 @@ interface Place {
 /** Findings of one place, each with where in the place it is ("line 3", "entry 2, …"). */
 type PlacedFinding = SecretFinding & { where: string };
 
-const UNCLEANABLE_NAMES: Record<UncleanableImage, string> = {
+const CONTAINER_NAMES: Record<ContainerImage, string> = {
   'image/heic': 'HEIC',
   'image/avif': 'AVIF',
   'image/tiff': 'TIFF',
@@ -423,9 +424,9 @@ export class SecretCommands {
   }
 
   /**
-   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts,
-   * those the app cleans (JPEG, PNG, WebP, GIF) and those it cannot (HEIC, AVIF, TIFF), which are
-   * named: never passed as clean.
+   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts
+   * (JPEG, PNG, WebP, GIF, HEIC, AVIF, TIFF); one whose structure the app cannot read, so could
+   * not clean, is named: never passed as clean.
    */
   async #metadataItem(reportId: string): Promise<ChecklistItemView> {
     let images = 0;
@@ -437,16 +438,13 @@ export class SecretCommands {
         () => null,
       );
       if (!bytes) continue;
-      const uncleanable = uncleanableImageOf(bytes);
-      if (uncleanable) {
-        images += 1;
-        notCleaned.push(`“${file.name}” (${UNCLEANABLE_NAMES[uncleanable]})`);
-        continue;
-      }
-      if (!rasterTypeOf(bytes)) continue;
+      const container = containerImageOf(bytes);
+      if (!container && !rasterTypeOf(bytes)) continue;
       images += 1;
       const left = imageMetadataBlocks(bytes);
-      if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
+      if (container && left.includes(UNREADABLE_IMAGE))
+        notCleaned.push(`“${file.name}” (${CONTAINER_NAMES[container]})`);
+      else if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
     }
     const base = {
       id: 'image_metadata',
@@ -457,7 +455,7 @@ export class SecretCommands {
       // By name: files attached in one call may arrive in any order.
       withMetadata.length > 0 ? `Still has metadata: ${withMetadata.sort().join(', ')}.` : '',
       notCleaned.length > 0
-        ? `Metadata not removed (a format this app cannot clean): ${notCleaned.sort().join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
+        ? `Metadata not removed (a file whose structure this app cannot read): ${notCleaned.sort().join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
         : '',
     ].filter(Boolean);
     if (problems.length > 0) return { ...base, ok: false, detail: problems.join(' ') };
