@@ -16,7 +16,7 @@ import {
   containerImageOf,
   type ContainerImage,
 } from '../evidence/images';
-import { scanFile, type FileScan } from '../evidence/secret-scan/file-scan';
+import { scanFileAt, type FileScan } from '../evidence/secret-scan/file-scan';
 import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
 import { messageFingerprint, type EvidenceFile, type OutboxEntry } from '../store';
 import { EngineInputError } from './errors';
@@ -152,9 +152,9 @@ export class SecretCommands {
   #scanOf(file: EvidenceFile): Promise<FileScan | null> {
     let scan = this.#files.get(file.sha256);
     if (!scan) {
-      scan = readFile(this.#ctx.store.evidence.blobPath(file.sha256))
-        .then((bytes) => scanFile(bytes, { ownKeys: this.#ownKeys }))
-        .catch(() => null);
+      scan = scanFileAt(this.#ctx.store.evidence.blobPath(file.sha256), {
+        ownKeys: this.#ownKeys,
+      }).catch(() => null);
       this.#files.set(file.sha256, scan);
       if (this.#files.size > CACHE_SIZE) {
         const oldest = this.#files.keys().next().value;
@@ -282,8 +282,11 @@ export class SecretCommands {
       const fingerprints = byPlace.get(place.key);
       if (!fingerprints) continue;
       if (place.file && place.place.kind === 'file') {
-        const bytes = await place.file.redact(fingerprints);
-        await this.#redactFile(place.place.fileId, bytes);
+        const { file } = place;
+        const fileId = place.place.fileId;
+        if (file.redactToFile)
+          await this.#redactFile(fileId, (out) => file.redactToFile?.(fingerprints, out));
+        else await this.#redactFile(fileId, await file.redact(fingerprints));
         continue;
       }
       const hits = (await this.#findings(place.text, place.ext)).filter((f) =>
@@ -331,10 +334,15 @@ export class SecretCommands {
     });
   }
 
-  async #redactFile(fileId: string, bytes: Buffer | string): Promise<void> {
+  /** Bytes, or a writer that streams them to a path (a large file is never held whole). */
+  async #redactFile(
+    fileId: string,
+    bytes: Buffer | string | ((path: string) => Promise<void> | undefined),
+  ): Promise<void> {
     const { store } = this.#ctx;
     const tmp = join(tmpdir(), `bounty-desk-redacted-${randomUUID()}`);
-    await writeFile(tmp, bytes, { mode: 0o600 });
+    if (typeof bytes === 'function') await bytes(tmp);
+    else await writeFile(tmp, bytes, { mode: 0o600 });
     try {
       const blob = await store.evidence.importFile(tmp);
       store.evidence.replaceBlob(fileId, blob);

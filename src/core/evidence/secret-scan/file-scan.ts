@@ -8,6 +8,10 @@
  * Redaction keeps the file what it was: a redacted HAR is still a HAR (its JSON rebuilt from the
  * walked object), a redacted Burp export still parses (each message re-encoded as it was).
  */
+import { randomUUID } from 'node:crypto';
+import { open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   fingerprintOf,
   previewOf,
@@ -23,6 +27,7 @@ import {
   NOT_SESSION_COOKIE,
 } from './rules';
 import { isPlaceholder } from './placeholders';
+import { redactTextFile, scanTextFile } from './stream-scan';
 
 export type FileFormat = 'har' | 'burp' | 'text' | 'binary';
 
@@ -36,6 +41,8 @@ export interface FileScan {
   findings: FileFinding[];
   /** The file with every finding whose fingerprint is given replaced by `[REDACTED:<kind>]`. */
   redact(fingerprints: ReadonlySet<string>): Promise<Buffer>;
+  /** The same, written to `outPath` piece by piece: a file read in a streaming pass. */
+  redactToFile?(fingerprints: ReadonlySet<string>, outPath: string): Promise<void>;
 }
 
 /** A scan of one reading of the file: `redact` may be applied once (it edits that reading). */
@@ -527,6 +534,47 @@ export async function scanFile(bytes: Buffer, options: FileScanOptions = {}): Pr
       if (![...fingerprints].length) return bytes;
       const fresh = await read(bytes, { ...options, onProgress: undefined });
       return fresh.redact(fingerprints);
+    },
+  };
+}
+
+/**
+ * Files up to this size are read whole (a HAR or Burp export walked part by part); larger ones are
+ * scanned as text in a streaming pass with bounded memory, base64 parts left encoded.
+ */
+export const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Scans the file at `path`: whole when small, in overlapping windows when large. */
+export async function scanFileAt(path: string, options: FileScanOptions = {}): Promise<FileScan> {
+  const handle = await open(path, 'r');
+  const sniff = Buffer.alloc(SNIFF_BYTES);
+  let size: number;
+  let length: number;
+  try {
+    size = (await handle.stat()).size;
+    ({ bytesRead: length } = await handle.read(sniff, 0, SNIFF_BYTES, 0));
+  } finally {
+    await handle.close();
+  }
+  if (size <= WHOLE_FILE_BYTES) return scanFile(await readFile(path), options);
+  if (!looksLikeText(sniff.subarray(0, length))) {
+    return { format: 'binary', findings: [], redact: () => readFile(path) };
+  }
+  const findings = await scanTextFile(path, options);
+  const redactToFile = (fingerprints: ReadonlySet<string>, outPath: string): Promise<void> =>
+    redactTextFile(path, pick(findings, fingerprints), outPath);
+  return {
+    format: 'text',
+    findings: findings.map((f) => ({ ...f, where: `line ${f.line}` })),
+    redactToFile,
+    redact: async (fingerprints) => {
+      const out = join(tmpdir(), `bounty-desk-redact-${randomUUID()}`);
+      try {
+        await redactToFile(fingerprints, out);
+        return await readFile(out);
+      } finally {
+        await rm(out, { force: true });
+      }
     },
   };
 }
