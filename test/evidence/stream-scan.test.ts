@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanFileAt, WHOLE_FILE_BYTES } from '../../src/core/evidence/secret-scan/file-scan';
+import { scanFileAt, WHOLE_STRUCTURED_BYTES } from '../../src/core/evidence/secret-scan/file-scan';
 import { scanText } from '../../src/core/evidence/secret-scan/scan';
 import {
   OVERLAP_CHARS,
@@ -109,7 +109,7 @@ describe('streaming credential scan', () => {
     await put(blank.repeat(3));
     out.end();
     await finished(out);
-    expect(statSync(path).size).toBeGreaterThan(WHOLE_FILE_BYTES);
+    expect(statSync(path).size).toBeGreaterThan(WHOLE_STRUCTURED_BYTES);
 
     const progress: number[] = [];
     const scan = await scanFileAt(path, { onProgress: (done) => progress.push(done) });

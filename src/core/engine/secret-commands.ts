@@ -69,6 +69,9 @@ const CONTAINER_NAMES: Record<ContainerImage, string> = {
 
 const KEEPS = (reportId: string): string => `secret-keeps:${reportId}`;
 const CACHE_SIZE = 300;
+/** Files from this size show the scan's progress. */
+const PROGRESS_FROM_BYTES = 4 * 1024 * 1024;
+const PROGRESS_EVERY_MS = 200;
 
 /**
  * The credential scan as the session runs it (issue 13, part 1): over a draft's title, asset and
@@ -149,11 +152,30 @@ export class SecretCommands {
       .filter((f) => all || f.state !== 'uploaded');
   }
 
+  /**
+   * For a large file, the scan's progress as events the UI shows (a 200 MB log takes a while):
+   * a few a second at most, and the last one always.
+   */
+  #progress(file: EvidenceFile): ((done: number, total: number) => void) | undefined {
+    if (file.size < PROGRESS_FROM_BYTES) return undefined;
+    let last = 0;
+    return (done, total) => {
+      const now = Date.now();
+      if (done < total && now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      // A whole read counts parts of the file, a streaming one bytes: shown as bytes of the file.
+      const doneBytes = Math.round((done / Math.max(1, total)) * file.size);
+      const { reportId, fileId, name, size } = file;
+      this.#ctx.events.emit('scan-progress', { reportId, fileId, name, doneBytes, size });
+    };
+  }
+
   #scanOf(file: EvidenceFile): Promise<FileScan | null> {
     let scan = this.#files.get(file.sha256);
     if (!scan) {
       scan = scanFileAt(this.#ctx.store.evidence.blobPath(file.sha256), {
         ownKeys: this.#ownKeys,
+        onProgress: this.#progress(file),
       }).catch(() => null);
       this.#files.set(file.sha256, scan);
       if (this.#files.size > CACHE_SIZE) {

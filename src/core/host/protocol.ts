@@ -103,5 +103,6 @@ export const ENGINE_EVENTS = [
   'connectivity',
   'status',
   'upload-progress',
+  'scan-progress', // issue 19
   'sync-error',
 ] as const satisfies readonly BridgeEventName[];

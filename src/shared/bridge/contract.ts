@@ -131,6 +131,14 @@ export interface BridgeEvents {
   connectivity: { state: Connectivity };
   status: StatusView;
   'upload-progress': { reportId: string; fileId: string; sentBytes: number; size: number };
+  /** Issue 19: the credential scan of a large evidence file, bytes read so far. */
+  'scan-progress': {
+    reportId: string;
+    fileId: string;
+    name: string;
+    doneBytes: number;
+    size: number;
+  };
   'sync-error': ErrorView;
   /** The user clicked a notification or a `bountydesk://report/<id>` link: show this report. */
   'open-report': { reportId: string };
@@ -195,6 +203,7 @@ export const BRIDGE_EVENTS = [
   'connectivity',
   'status',
   'upload-progress',
+  'scan-progress', // issue 19
   'sync-error',
   'open-report',
   'open-program',

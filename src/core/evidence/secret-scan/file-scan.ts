@@ -539,12 +539,14 @@ export async function scanFile(bytes: Buffer, options: FileScanOptions = {}): Pr
 }
 
 /**
- * Files up to this size are read whole (a HAR or Burp export walked part by part); larger ones are
- * scanned as text in a streaming pass with bounded memory, base64 parts left encoded.
+ * Text files from this size are scanned in a streaming pass with bounded memory (any size); a HAR
+ * or a Burp export is read whole up to `WHOLE_STRUCTURED_BYTES` (it is walked part by part, base64
+ * decoded), and beyond that streamed as text too, its base64 parts left encoded.
  */
-export const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+export const STREAM_FROM_BYTES = 1024 * 1024;
+export const WHOLE_STRUCTURED_BYTES = 64 * 1024 * 1024;
 
-/** Scans the file at `path`: whole when small, in overlapping windows when large. */
+/** Scans the file at `path`: whole when small or structured, in overlapping windows otherwise. */
 export async function scanFileAt(path: string, options: FileScanOptions = {}): Promise<FileScan> {
   const handle = await open(path, 'r');
   const sniff = Buffer.alloc(SNIFF_BYTES);
@@ -556,10 +558,14 @@ export async function scanFileAt(path: string, options: FileScanOptions = {}): P
   } finally {
     await handle.close();
   }
-  if (size <= WHOLE_FILE_BYTES) return scanFile(await readFile(path), options);
-  if (!looksLikeText(sniff.subarray(0, length))) {
+  const head = sniff.subarray(0, length);
+  if (size <= STREAM_FROM_BYTES) return scanFile(await readFile(path), options);
+  if (!looksLikeText(head)) {
     return { format: 'binary', findings: [], redact: () => readFile(path) };
   }
+  const start = decodeText(head);
+  const structured = /^\s*\{[\s\S]*"log"\s*:/.test(start) || isBurpExport(start);
+  if (structured && size <= WHOLE_STRUCTURED_BYTES) return scanFile(await readFile(path), options);
   const findings = await scanTextFile(path, options);
   const redactToFile = (fingerprints: ReadonlySet<string>, outPath: string): Promise<void> =>
     redactTextFile(path, pick(findings, fingerprints), outPath);
