@@ -163,26 +163,45 @@ describe('evidence flows leak nothing', () => {
     for (const [flow, [found, total]] of perFlow) expect([flow, found]).toEqual([flow, total]);
   }, 120_000);
 
-  it('names an image it cannot clean and counts every image in the checklist', async () => {
+  it('cleans HEIC, AVIF and TIFF, names a damaged one, and counts every image', async () => {
     const x = await open();
     const draft = await x.engine.createDraft(x.programs.open.id);
     await x.engine.saveDraft(draft.reportId, CONTENT);
+    const tiff = realFile('images', 'exifr-Bush-dog.tif');
     await x.engine.attachFiles(draft.reportId, [
       { path: await x.file('photo.jpg', realFile('images', 'exifr-issue-exifr-13.jpg')) },
-      {
-        path: await x.file(
-          'phone.avif',
-          realFile('images', 'exifr-IMG_20180725_163423-micro.avif'),
-        ),
-      },
-      { path: await x.file('scan.tif', realFile('images', 'exifr-Bush-dog.tif')) },
+      { path: await x.file('phone.heic', realFile('images', 'exifr-heic-iphone7.heic')) },
+      { path: await x.file('phone.avif', realFile('images', 'exifr-Irvine_CA.avif')) },
+      { path: await x.file('scan.tif', tiff) },
+      // Cut before its first IFD: nothing to read, so nothing cleaned, and never called clean.
+      { path: await x.file('broken.tif', tiff.subarray(0, 64)) },
     ]);
     const item = (await x.engine.getChecklist(draft.reportId)).items.find(
       (i) => i.id === 'image_metadata',
     );
     expect(item?.ok).toBe(false);
     expect(item?.detail).toBe(
-      'Metadata not removed (a format this app cannot clean): “phone.avif” (AVIF), “scan.tif” (TIFF). Convert it to PNG or JPEG, or check it yourself.',
+      'Metadata not removed (a file whose structure this app cannot read): “broken.tif” (TIFF). Convert it to PNG or JPEG, or check it yourself.',
     );
+  });
+
+  it('calls five cleaned images of five formats clean', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    await x.engine.attachFiles(draft.reportId, [
+      { path: await x.file('photo.jpg', realFile('images', 'exifr-issue-exifr-13.jpg')) },
+      { path: await x.file('gps.png', realFile('images', 'exifr-png_with_exif_and_gps.png')) },
+      { path: await x.file('phone.heic', realFile('images', 'exifr-heic-iphone7.heic')) },
+      { path: await x.file('phone.avif', realFile('images', 'exifr-Irvine_CA.avif')) },
+      { path: await x.file('drone.tif', realFile('images', 'exifr-001.tif')) },
+    ]);
+    const item = (await x.engine.getChecklist(draft.reportId)).items.find(
+      (i) => i.id === 'image_metadata',
+    );
+    expect(item?.detail).toBe(
+      'EXIF, GPS, XMP, IPTC, comments and thumbnails removed from 5 images; orientation kept.',
+    );
+    expect(item?.ok).toBe(true);
   });
 });

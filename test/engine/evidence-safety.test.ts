@@ -7,6 +7,7 @@ import type { Report } from '../support/sandbox-client';
 import { burpFixture, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 import { fakeJwt, randomFrom } from '../support/fake-secrets';
+import { realFile } from '../support/real-corpus';
 import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
 
 /**
@@ -226,6 +227,27 @@ describe('evidence that never leaks', () => {
     expect(bytes).toContain('x'.repeat(5000));
     expect(bytes).not.toContain(s.jwt);
     expect((await x.engine.scanEvidence(draft.reportId)).open).toBe(0);
+  });
+
+  it('offers a binary body of an imported HAR as a file of its own, never as text (issue 20)', async () => {
+    const x = await open();
+    const draft = await x.engine.createDraft(x.programs.open.id);
+    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const text = realFile('har', 'har_files-chrome.har').toString('utf8');
+    const result = await x.engine.importHttpEvidence(draft.reportId, { text, name: 'chrome.har' });
+    expect(result.imported).toBe(true);
+    const png = (result.bodyFiles ?? []).filter((n) => n.endsWith('.png'));
+    console.log(`binary bodies attached: ${(result.bodyFiles ?? []).join(', ')}`);
+    expect(png.length).toBeGreaterThanOrEqual(1);
+    const report = await x.engine.getReport(draft.reportId);
+    const file = report?.evidence.find((f) => f.name === png[0]);
+    expect(file?.contentType).toBe('image/png');
+    // The block labels the body; the description links the file; no PNG bytes as text.
+    const description = report?.draft?.content.description ?? '';
+    expect(description).toContain('[binary body: 7,108 bytes of image/png, not shown]');
+    expect(description).toContain(png[0] ?? '?');
+    expect(description).not.toContain('\uFFFD');
+    expect(description).not.toMatch(/IHDR/);
   });
 
   it('lists the researcher’s own close reports of the same program, and earnings', async () => {

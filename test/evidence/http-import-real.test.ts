@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
+import { parseBurpXml } from '../../src/core/evidence/http-import/burp';
 import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
 import type { HttpMessage } from '../../src/core/evidence/http-import/model';
 
@@ -334,5 +335,49 @@ describe('Burp bodies as recorded (issue 20)', () => {
     expect(read.exchanges[1]?.response?.body).toBe(
       '[binary body: 15 bytes of image/png, not shown]',
     );
+  });
+});
+
+describe('Burp Suite exports from public parsers’ test data (issue 20)', () => {
+  const dir = join(__dirname, '../fixtures/real/burp');
+  /** What Burp wrote beside each message: method, path, status. The import must agree. */
+  function recorded(xml: string): { method: string; path: string; status: string }[] {
+    return [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map(([, item = '']) => {
+      const field = (name: string): string =>
+        new RegExp(`<${name}>(?:<!\\[CDATA\\[)?([\\s\\S]*?)(?:\\]\\]>)?</${name}>`).exec(
+          item,
+        )?.[1] ?? '';
+      return { method: field('method'), path: field('path'), status: field('status') };
+    });
+  }
+
+  it('reads every item of each “Save items” export as Burp recorded it', () => {
+    const files = readdirSync(dir).filter((f) => /^(?!defectdojo)/.test(f) && f.endsWith('.xml'));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    const lines: string[] = [];
+    for (const f of files) {
+      const xml = readFileSync(join(dir, f), 'utf8');
+      const want = recorded(xml);
+      const got = parseBurpXml(xml);
+      const agree = got.filter((e, i) => {
+        const w = want[i];
+        const [method, target] = e.request.startLine.split(' ');
+        return (
+          w !== undefined &&
+          method === w.method &&
+          target === w.path &&
+          (w.status === '' || e.response?.startLine.split(' ')[1] === w.status)
+        );
+      });
+      // A body that is not text is labelled, never dumped into the code block.
+      const dumped = got.filter((e) =>
+        [...(e.response?.body ?? '')].some((c) => c.charCodeAt(0) < 9 || c === '\ufffd'),
+      );
+      lines.push(
+        `${f}: ${agree.length}/${want.length} items as recorded, ${dumped.length} bodies dumped`,
+      );
+      expect([f, agree.length, dumped.length]).toEqual([f, want.length, 0]);
+    }
+    console.log(`Burp exports:\n  ${lines.join('\n  ')}`);
   });
 });

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasImageMetadata, rasterTypeOf, stripImageMetadata } from '../../src/core/evidence/images';
+import {
+  containerImageOf,
+  hasImageMetadata,
+  imageMetadataBlocks,
+  rasterTypeOf,
+  stripImageMetadata,
+} from '../../src/core/evidence/images';
+import { realFile } from '../support/real-corpus';
 import { gif, gpsBytes, hostileSvg, jpegWithGps, pngWithGps, webpWithGps } from './fixtures/images';
 
 function pngChunks(png: Buffer): string[] {
@@ -72,6 +79,36 @@ describe('evidence images', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('never throws on a damaged HEIC, AVIF or TIFF, and never calls one it could not read clean', async () => {
+    const samples = [
+      'exifr-heic-iphone7.heic',
+      'exifr-Irvine_CA.avif',
+      'exifr-001.tif',
+      'exifr-Bush-dog.tif',
+    ].map((name) => realFile('images', name));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...samples),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }),
+        async (sample, cut, flips) => {
+          // Cut short, then a few bytes changed: what a broken download or a bad disk gives.
+          const head = Math.min(sample.length, 4096);
+          const bytes = Buffer.from(
+            sample.subarray(0, Math.floor(head + cut * (sample.length - head))),
+          );
+          for (const [at, value] of flips) bytes[at % head] = value;
+          const stripped = await stripImageMetadata(bytes);
+          const left = imageMetadataBlocks(stripped);
+          // Either the copy is clean or the checklist has something to name.
+          if (!stripped.equals(bytes)) expect(left).toEqual([]);
+          expect(containerImageOf(stripped)).toBe(containerImageOf(bytes));
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

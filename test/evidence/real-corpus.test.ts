@@ -52,7 +52,7 @@ describe('credential scan on real samples', () => {
     const counts = new Map<string, [number, number]>();
     const misses: string[] = [];
     for (const c of [...secretlintCases(), ...gitleaksCases()].filter((c) => c.secret)) {
-      const found = await scanText(c.text);
+      const found = await scanText(c.text, { rules: c.rules });
       count(counts, c.source, found.length > 0);
       if (found.length === 0 && !knownMiss(c.source, c.name)) misses.push(`${c.source} ${c.name}`);
       // What is found is gone after redaction.
@@ -62,17 +62,27 @@ describe('credential scan on real samples', () => {
     expect(misses).toEqual([]);
   });
 
-  it('keeps false alarms on scanners’ “not a secret” fixtures to the listed ones', async () => {
+  it('raises no alarm on scanners’ “not a secret” fixtures but the one kept on purpose', async () => {
     const alarms: string[] = [];
     const cases = secretlintCases().filter((c) => !c.secret);
+    let clean = 0;
     for (const c of cases) {
-      for (const f of await scanText(c.text)) alarms.push(`${c.source} ${c.name}: ${f.kind}`);
+      // Each fixture runs with the rule options secretlint's own test gave it (`allows`,
+      // `enableIDScanRule`), as a user's `.secretlintrc.json` would.
+      const found = await scanText(c.text, { rules: c.rules });
+      if (found.length === 0) clean += 1;
+      for (const f of found) alarms.push(`${c.source} ${c.name}: ${f.kind}`);
     }
-    console.log(`false alarms on ${cases.length} "ok" fixtures:\n  ${alarms.join('\n  ')}`);
-    // Each is a judgement, kept on purpose: default credentials (`mysql:mysql@`), real-shaped
-    // keys secretlint allows only by configuration or comment ("This is encrypted"),
-    // `DOCKER_TOKEN=not_a_real_token`, a base64 `ANY_KEY` gitleaks' generic rule takes.
-    expect(alarms.length).toBeLessThanOrEqual(9);
+    const must = secretlintCases().filter((c) => c.secret);
+    let mustFound = 0;
+    for (const c of must) if ((await scanText(c.text, { rules: c.rules })).length > 0) mustFound++;
+    console.log(
+      `"ok" fixtures with no alarm: ${clean}/${cases.length}; "ng" fixtures found: ${mustFound}/${must.length}\n  ${alarms.join('\n  ')}`,
+    );
+    // Kept on purpose: 40 bytes of random base64 assigned to `AWS_SECRET_ACCESS_KEY`. secretlint
+    // passes it only because it is not 40 characters long (a comment calls it encrypted); gitleaks'
+    // generic rule calls it a key, and hiding it costs a researcher nothing.
+    expect(alarms).toEqual(['secretlint/aws ok.AWS_Secret_Access_Key: generic-api-key']);
   });
 
   it('finds every kind issue 19 names, in every place a text holds it', async () => {

@@ -2,7 +2,7 @@
  * The real-world samples under test/fixtures/real (see its SOURCES.md): secret scanners' own test
  * fixtures, HAR files and Burp exports. Read here once for every test that measures against them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const REAL = join(__dirname, '..', 'fixtures', 'real');
@@ -14,20 +14,33 @@ export interface ScannerCase {
   text: string;
   /** true: the scanner's authors call it a secret; false: they call it not one. */
   secret: boolean;
+  /** The rule options the scanner's own test ran this fixture with (its `.secretlintrc.json`). */
+  rules?: { id: string; options?: Record<string, unknown> }[];
 }
+
+const CONFIG = '.secretlintrc.json';
 
 /** secretlint's `ng.*` (secrets) and `ok.*` (not secrets) rule fixtures. */
 export function secretlintCases(): ScannerCase[] {
   const root = join(REAL, 'secretlint');
   return readdirSync(root).flatMap((rule) =>
     readdirSync(join(root, rule))
-      .filter((name) => /^(ng|ok)\./.test(name))
-      .map((name) => ({
-        source: `secretlint/${rule}`,
-        name,
-        text: readFileSync(join(root, rule, name), 'utf8'),
-        secret: name.startsWith('ng.'),
-      })),
+      .filter((name) => /^(ng|ok)\./.test(name) && !name.endsWith(CONFIG))
+      .map((name) => {
+        const config = join(root, rule, name + CONFIG);
+        return {
+          source: `secretlint/${rule}`,
+          name,
+          text: readFileSync(join(root, rule, name), 'utf8'),
+          secret: name.startsWith('ng.'),
+          ...(existsSync(config)
+            ? {
+                rules: (JSON.parse(readFileSync(config, 'utf8')) as Pick<ScannerCase, 'rules'>)
+                  .rules,
+              }
+            : {}),
+        };
+      }),
   );
 }
 

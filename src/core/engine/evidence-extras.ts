@@ -18,9 +18,11 @@ import {
   FORMAT_NAMES,
   readHttpEvidence,
   renderHttpEvidence,
+  type HttpImport,
   type HttpImportFailure,
 } from '../evidence/http-import';
 import { rasterTypeOf } from '../evidence/images';
+import { extension } from 'mime-types';
 import { redact, scanText } from '../evidence/secret-scan/scan';
 import { EngineInputError } from './errors';
 import type { EvidenceCommands } from './evidence-commands';
@@ -58,6 +60,9 @@ export function insertBlock(
  * Issue 13's other engine calls: HTTP evidence import (part 2), the bytes of evidence images
  * (part 5), the duplicate hint (part 4) and earnings (part 6).
  */
+/** Binary bodies of one import attached as files: enough for evidence, never a flood. */
+const MAX_BODY_FILES = 10;
+
 export class EvidenceExtras {
   readonly #ctx: SessionContext;
   readonly #evidence: EvidenceCommands;
@@ -129,6 +134,11 @@ export class EvidenceExtras {
         await rm(dir, { recursive: true, force: true });
       }
     }
+    // Below the block and the full file's link, if there is one.
+    const blockChars = inserted.text.length - draft.description.length;
+    const afterLinks = inserted.end + insertedChars - blockChars;
+    const bodyFiles = await this.#attachBinaryBodies(reportId, parsed, afterLinks);
+    insertedChars += bodyFiles.chars;
     this.#ctx.events.emit('report-changed', { reportId });
     this.#ctx.kick();
     return {
@@ -138,7 +148,53 @@ export class EvidenceExtras {
       redacted: redactedCount,
       insertedChars,
       ...(fileName ? { fileName } : {}),
+      ...(bodyFiles.names.length > 0 ? { bodyFiles: bodyFiles.names } : {}),
     };
+  }
+
+  /**
+   * A body that is not text (an image, a PDF, protobuf) is labelled in the block, never dumped;
+   * its bytes become an evidence file of their own (issue 20), linked below the block, so the
+   * researcher has it as recorded and can remove it. At most `MAX_BODY_FILES`, each within the
+   * upload limit; images are stored without their metadata like any attached image.
+   */
+  async #attachBinaryBodies(
+    reportId: string,
+    parsed: HttpImport,
+    insertAt: number,
+  ): Promise<{ names: string[]; chars: number }> {
+    const bodies = parsed.exchanges
+      .flatMap((e, i) => [
+        { message: e.request, name: `${parsed.format}-${i + 1}-request` },
+        ...(e.response
+          ? [{ message: e.response, name: `${parsed.format}-${i + 1}-response` }]
+          : []),
+      ])
+      .filter((b) => b.message.binary && b.message.binary.bytes.length <= LIMITS.fileBytes)
+      .slice(0, MAX_BODY_FILES);
+    if (bodies.length === 0) return { names: [], chars: 0 };
+    const { store } = this.#ctx;
+    const before = store.drafts.get(reportId)?.description.length ?? 0;
+    const dir = join(tmpdir(), `bounty-desk-import-${randomUUID()}`);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const names: string[] = [];
+    try {
+      let at = insertAt;
+      for (const { message, name } of bodies) {
+        const binary = message.binary;
+        if (!binary) continue;
+        const ext = extension(binary.contentType);
+        const fileName = ext ? `${name}.${ext}` : `${name}.bin`;
+        await writeFile(join(dir, fileName), binary.bytes, { mode: 0o600 });
+        const length = store.drafts.get(reportId)?.description.length ?? 0;
+        await this.#evidence.attachFiles(reportId, [{ path: join(dir, fileName), insertAt: at }]);
+        at += (store.drafts.get(reportId)?.description.length ?? 0) - length;
+        names.push(fileName);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return { names, chars: (store.drafts.get(reportId)?.description.length ?? 0) - before };
   }
 
   /**

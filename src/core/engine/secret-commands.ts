@@ -12,10 +12,11 @@ import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views'
 import {
   imageMetadataBlocks,
   rasterTypeOf,
-  uncleanableImageOf,
-  type UncleanableImage,
+  UNREADABLE_IMAGE,
+  containerImageOf,
+  type ContainerImage,
 } from '../evidence/images';
-import { scanFile, type FileScan } from '../evidence/secret-scan/file-scan';
+import { scanFileAt, type FileScan } from '../evidence/secret-scan/file-scan';
 import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
 import { messageFingerprint, type EvidenceFile, type OutboxEntry } from '../store';
 import { EngineInputError } from './errors';
@@ -60,7 +61,7 @@ interface Place {
 /** Findings of one place, each with where in the place it is ("line 3", "entry 2, …"). */
 type PlacedFinding = SecretFinding & { where: string };
 
-const UNCLEANABLE_NAMES: Record<UncleanableImage, string> = {
+const CONTAINER_NAMES: Record<ContainerImage, string> = {
   'image/heic': 'HEIC',
   'image/avif': 'AVIF',
   'image/tiff': 'TIFF',
@@ -68,6 +69,9 @@ const UNCLEANABLE_NAMES: Record<UncleanableImage, string> = {
 
 const KEEPS = (reportId: string): string => `secret-keeps:${reportId}`;
 const CACHE_SIZE = 300;
+/** Files from this size show the scan's progress. */
+const PROGRESS_FROM_BYTES = 4 * 1024 * 1024;
+const PROGRESS_EVERY_MS = 200;
 
 /**
  * The credential scan as the session runs it (issue 13, part 1): over a draft's title, asset and
@@ -148,12 +152,31 @@ export class SecretCommands {
       .filter((f) => all || f.state !== 'uploaded');
   }
 
+  /**
+   * For a large file, the scan's progress as events the UI shows (a 200 MB log takes a while):
+   * a few a second at most, and the last one always.
+   */
+  #progress(file: EvidenceFile): ((done: number, total: number) => void) | undefined {
+    if (file.size < PROGRESS_FROM_BYTES) return undefined;
+    let last = 0;
+    return (done, total) => {
+      const now = Date.now();
+      if (done < total && now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      // A whole read counts parts of the file, a streaming one bytes: shown as bytes of the file.
+      const doneBytes = Math.round((done / Math.max(1, total)) * file.size);
+      const { reportId, fileId, name, size } = file;
+      this.#ctx.events.emit('scan-progress', { reportId, fileId, name, doneBytes, size });
+    };
+  }
+
   #scanOf(file: EvidenceFile): Promise<FileScan | null> {
     let scan = this.#files.get(file.sha256);
     if (!scan) {
-      scan = readFile(this.#ctx.store.evidence.blobPath(file.sha256))
-        .then((bytes) => scanFile(bytes, { ownKeys: this.#ownKeys }))
-        .catch(() => null);
+      scan = scanFileAt(this.#ctx.store.evidence.blobPath(file.sha256), {
+        ownKeys: this.#ownKeys,
+        onProgress: this.#progress(file),
+      }).catch(() => null);
       this.#files.set(file.sha256, scan);
       if (this.#files.size > CACHE_SIZE) {
         const oldest = this.#files.keys().next().value;
@@ -281,8 +304,11 @@ export class SecretCommands {
       const fingerprints = byPlace.get(place.key);
       if (!fingerprints) continue;
       if (place.file && place.place.kind === 'file') {
-        const bytes = await place.file.redact(fingerprints);
-        await this.#redactFile(place.place.fileId, bytes);
+        const { file } = place;
+        const fileId = place.place.fileId;
+        if (file.redactToFile)
+          await this.#redactFile(fileId, (out) => file.redactToFile?.(fingerprints, out));
+        else await this.#redactFile(fileId, await file.redact(fingerprints));
         continue;
       }
       const hits = (await this.#findings(place.text, place.ext)).filter((f) =>
@@ -330,10 +356,15 @@ export class SecretCommands {
     });
   }
 
-  async #redactFile(fileId: string, bytes: Buffer | string): Promise<void> {
+  /** Bytes, or a writer that streams them to a path (a large file is never held whole). */
+  async #redactFile(
+    fileId: string,
+    bytes: Buffer | string | ((path: string) => Promise<void> | undefined),
+  ): Promise<void> {
     const { store } = this.#ctx;
     const tmp = join(tmpdir(), `bounty-desk-redacted-${randomUUID()}`);
-    await writeFile(tmp, bytes, { mode: 0o600 });
+    if (typeof bytes === 'function') await bytes(tmp);
+    else await writeFile(tmp, bytes, { mode: 0o600 });
     try {
       const blob = await store.evidence.importFile(tmp);
       store.evidence.replaceBlob(fileId, blob);
@@ -423,9 +454,9 @@ export class SecretCommands {
   }
 
   /**
-   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts,
-   * those the app cleans (JPEG, PNG, WebP, GIF) and those it cannot (HEIC, AVIF, TIFF), which are
-   * named: never passed as clean.
+   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts
+   * (JPEG, PNG, WebP, GIF, HEIC, AVIF, TIFF); one whose structure the app cannot read, so could
+   * not clean, is named: never passed as clean.
    */
   async #metadataItem(reportId: string): Promise<ChecklistItemView> {
     let images = 0;
@@ -437,16 +468,13 @@ export class SecretCommands {
         () => null,
       );
       if (!bytes) continue;
-      const uncleanable = uncleanableImageOf(bytes);
-      if (uncleanable) {
-        images += 1;
-        notCleaned.push(`“${file.name}” (${UNCLEANABLE_NAMES[uncleanable]})`);
-        continue;
-      }
-      if (!rasterTypeOf(bytes)) continue;
+      const container = containerImageOf(bytes);
+      if (!container && !rasterTypeOf(bytes)) continue;
       images += 1;
       const left = imageMetadataBlocks(bytes);
-      if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
+      if (container && left.includes(UNREADABLE_IMAGE))
+        notCleaned.push(`“${file.name}” (${CONTAINER_NAMES[container]})`);
+      else if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
     }
     const base = {
       id: 'image_metadata',
@@ -457,7 +485,7 @@ export class SecretCommands {
       // By name: files attached in one call may arrive in any order.
       withMetadata.length > 0 ? `Still has metadata: ${withMetadata.sort().join(', ')}.` : '',
       notCleaned.length > 0
-        ? `Metadata not removed (a format this app cannot clean): ${notCleaned.sort().join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
+        ? `Metadata not removed (a file whose structure this app cannot read): ${notCleaned.sort().join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
         : '',
     ].filter(Boolean);
     if (problems.length > 0) return { ...base, ok: false, detail: problems.join(' ') };

@@ -14,17 +14,22 @@
  * The orientation stays: when the original says "rotate" (EXIF Orientation 2–8), the copy gets
  * a new EXIF block holding that one tag and nothing else, so it displays as the original did.
  *
- * HEIC/HEIF, AVIF and TIFF are recognised as images this app cannot clean: they are uploaded as
- * they are and the checklist names them "metadata not removed".
+ * - HEIC/HEIF and AVIF (`image-heif.ts`): Exif and XMP items overwritten in place with neutral
+ *   content; TIFF (`image-tiff.ts`): every tag that does not draw the picture goes.
+ *
+ * A file whose structure does not add up is left as it is and the checklist names it "metadata
+ * not removed": never passed as clean.
  */
 import { randomUUID } from 'node:crypto';
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { heifMetadata, stripHeif, type HeifTools } from './image-heif';
+import { stripTiff, tiffMetadata } from './image-tiff';
 
 export type RasterType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
-/** Images whose metadata this app cannot remove. */
-export type UncleanableImage = 'image/heic' | 'image/avif' | 'image/tiff';
+/** Images kept as files (never shown by the app) whose metadata is cleaned in place. */
+export type ContainerImage = 'image/heic' | 'image/avif' | 'image/tiff';
 
 const starts = (bytes: Uint8Array, at: number, signature: number[]): boolean =>
   bytes.length >= at + signature.length && signature.every((b, i) => bytes[at + i] === b);
@@ -42,8 +47,8 @@ export function rasterTypeOf(bytes: Uint8Array): RasterType | null {
 
 const HEIF_BRANDS = ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1'];
 
-/** HEIC/HEIF, AVIF (ISO-BMFF `ftyp` brands) and TIFF (`II*\0`, `MM\0*`): images not cleaned. */
-export function uncleanableImageOf(bytes: Uint8Array): UncleanableImage | null {
+/** HEIC/HEIF, AVIF (ISO-BMFF `ftyp` brands) and TIFF (`II*\0`, `MM\0*`). */
+export function containerImageOf(bytes: Uint8Array): ContainerImage | null {
   if (starts(bytes, 0, [0x49, 0x49, 0x2a, 0x00]) || starts(bytes, 0, [0x4d, 0x4d, 0x00, 0x2a]))
     return 'image/tiff';
   if (bytes.length < 12 || !starts(bytes, 4, [0x66, 0x74, 0x79, 0x70])) return null;
@@ -94,6 +99,15 @@ function orientationTiff(orientation: number): Buffer {
   return tiff;
 }
 
+/** A TIFF structure with an empty IFD0: EXIF that says nothing. */
+function emptyTiff(): Buffer {
+  const tiff = Buffer.alloc(14);
+  tiff.write('MM', 0, 'latin1');
+  tiff.writeUInt16BE(42, 2);
+  tiff.writeUInt32BE(8, 4);
+  return tiff; // 0 entries, no next IFD
+}
+
 /** Whether a TIFF structure is exactly what `orientationTiff` writes: nothing that identifies. */
 function onlyOrientation(tiff: Uint8Array): boolean {
   if (tiff.length < 26) return false;
@@ -107,6 +121,8 @@ function onlyOrientation(tiff: Uint8Array): boolean {
     view.getUint32(ifd + 14, little) === 0
   );
 }
+
+const HEIF_TOOLS: HeifTools = { orientationOf, orientationTiff, emptyTiff, onlyOrientation };
 
 const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 const XMP_NS = Buffer.from('http://ns.adobe.com/xap', 'latin1');
@@ -420,12 +436,15 @@ function gifMetadata(bytes: Buffer): string[] {
 
 // ---- the API ------------------------------------------------------------------------------
 
+/** What `imageMetadataBlocks` says of an image it cannot read (so could not clean). */
+export const UNREADABLE_IMAGE = 'unreadable structure';
+
 /** Every metadata block left in an image, by name ("EXIF", "XMP", "IPTC/Photoshop", …). */
 export function imageMetadataBlocks(bytes: Buffer): string[] {
   try {
     return metadataBlocks(bytes);
   } catch {
-    return ['unreadable structure']; // damaged: never called clean
+    return [UNREADABLE_IMAGE]; // damaged: never called clean
   }
 }
 
@@ -439,8 +458,17 @@ function metadataBlocks(bytes: Buffer): string[] {
       return webpMetadata(bytes);
     case 'image/gif':
       return gifMetadata(bytes);
+    case null:
+      break;
+  }
+  switch (containerImageOf(bytes)) {
+    case 'image/heic':
+    case 'image/avif':
+      return heifMetadata(bytes, HEIF_TOOLS);
+    case 'image/tiff':
+      return tiffMetadata(bytes);
     default:
-      return uncleanableImageOf(bytes) ? ['not read'] : [];
+      return [];
   }
 }
 
@@ -471,6 +499,15 @@ function strip(bytes: Buffer): Buffer {
       return stripWebp(bytes);
     case 'image/gif':
       return stripGif(bytes);
+    case null:
+      break;
+  }
+  switch (containerImageOf(bytes)) {
+    case 'image/heic':
+    case 'image/avif':
+      return stripHeif(bytes, HEIF_TOOLS);
+    case 'image/tiff':
+      return stripTiff(bytes);
     default:
       return bytes;
   }
@@ -487,9 +524,10 @@ const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export async function imageWithoutMetadata(path: string, tmpDir: string): Promise<string | null> {
   const handle = await open(path, 'r');
   try {
-    const head = Buffer.alloc(16);
-    const { bytesRead } = await handle.read(head, 0, 16, 0);
-    const type = rasterTypeOf(head.subarray(0, bytesRead));
+    const head = Buffer.alloc(64); // an ISO-BMFF `ftyp` lists its brands within these
+    const { bytesRead } = await handle.read(head, 0, 64, 0);
+    const type =
+      rasterTypeOf(head.subarray(0, bytesRead)) ?? containerImageOf(head.subarray(0, bytesRead));
     if (!type || (await handle.stat()).size > MAX_IMAGE_BYTES) return null;
     const bytes = await handle.readFile();
     const stripped = await stripImageMetadata(bytes);

@@ -38,6 +38,14 @@ export const EVENTS = {
     sentBytes: number;
     size: number;
   }>(),
+  /** Issue 19: the credential scan of a large evidence file, bytes read so far. */
+  'scan-progress': engine<{
+    reportId: string;
+    fileId: string;
+    name: string;
+    doneBytes: number;
+    size: number;
+  }>(),
   'sync-error': engine<ErrorView>(),
   /** The user clicked a notification or a `bountydesk://report/<id>` link: show this report. */
   'open-report': main<{ reportId: string }>(),

@@ -73,6 +73,8 @@ export interface HttpImportResult {
   redacted?: number;
   /** The text evidence file made for a large import (full bodies, redacted). */
   fileName?: string;
+  /** Bodies that are not text, attached as evidence files of their own (issue 20). */
+  bodyFiles?: string[];
   /** Characters added to the description (the block and the file's link): the next drop point. */
   insertedChars?: number;
 }

@@ -50,3 +50,14 @@ function decode(bytes: Uint8Array, charset: string | null): string {
   }
   return new TextDecoder('utf-8').decode(bytes);
 }
+
+/** The body as `bodyText` gives it, with the bytes kept when they are not text. */
+export function bodyOf(
+  bytes: Buffer,
+  contentType: string,
+): { body: string; binary?: { bytes: Buffer; contentType: string } } {
+  const body = bodyText(bytes, contentType);
+  if (bytes.length > 0 && body === binaryLabel(bytes.length, contentType))
+    return { body, binary: { bytes, contentType: contentType.split(';')[0]?.trim() ?? '' } };
+  return { body };
+}

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { bodyText } from './body-text';
+import { bodyOf } from './body-text';
 import { HttpEvidenceError, parseRawMessage, type HttpExchange, type HttpMessage } from './model';
 
 interface BurpText {
@@ -45,7 +45,7 @@ function messageOf(bytes: Buffer): HttpMessage {
   const head = parseRawMessage(new TextDecoder('utf-8').decode(headBytes));
   if (split === -1) return head;
   const type = head.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
-  return { ...head, body: bodyText(bytes.subarray(split + gap), type) };
+  return { ...head, ...bodyOf(bytes.subarray(split + gap), type) };
 }
 
 /** A Burp Suite "Save items" XML export, each item's request and response as recorded. */

@@ -1,5 +1,5 @@
 import type { Content, Entry, Har, Header, Param, PostData } from 'har-format';
-import { binaryLabel, bodyText } from './body-text';
+import { binaryLabel, bodyOf } from './body-text';
 import { HttpEvidenceError, type HttpExchange } from './model';
 
 function headersOf(list: unknown): [string, string][] {
@@ -26,13 +26,13 @@ function versionOf(recorded: unknown): string {
     : 'HTTP/1.1';
 }
 
-function contentText(content: Partial<Content> | undefined): string {
-  if (!content || typeof content.text !== 'string') return '';
+function contentBody(content: Partial<Content> | undefined): ReturnType<typeof bodyOf> {
+  if (!content || typeof content.text !== 'string') return { body: '' };
   const type = String(content.mimeType ?? '');
-  if (content.encoding === 'base64') return bodyText(Buffer.from(content.text, 'base64'), type);
+  if (content.encoding === 'base64') return bodyOf(Buffer.from(content.text, 'base64'), type);
   if (/^(image|audio|video|font)\//i.test(type) && !/svg/i.test(type))
-    return binaryLabel(content.size ?? content.text.length, type);
-  return content.text;
+    return { body: binaryLabel(content.size ?? content.text.length, type) };
+  return { body: content.text };
 }
 
 /** `postData.text`, or the `params[]` list when the browser recorded only that. */
@@ -112,7 +112,7 @@ export function parseHar(text: string): HttpExchange[] {
             startLine:
               `${versionOf(res.httpVersion)} ${res.status} ${res.statusText ?? ''}`.trimEnd(),
             headers: headersOf(res.headers),
-            body: contentText(res.content),
+            ...contentBody(res.content),
           }
         : null;
     const ws = (entry as { _webSocketMessages?: WebSocketMessage[] })._webSocketMessages;

@@ -3,6 +3,8 @@ export interface HttpMessage {
   startLine: string;
   headers: [name: string, value: string][];
   body: string;
+  /** A body that is not text (issue 20): its bytes, offered as a file; `body` is then its label. */
+  binary?: { bytes: Buffer; contentType: string };
 }
 
 /** A request and, when the evidence has it, its response. */

@@ -8,6 +8,10 @@
  * Redaction keeps the file what it was: a redacted HAR is still a HAR (its JSON rebuilt from the
  * walked object), a redacted Burp export still parses (each message re-encoded as it was).
  */
+import { randomUUID } from 'node:crypto';
+import { open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   fingerprintOf,
   previewOf,
@@ -23,6 +27,7 @@ import {
   NOT_SESSION_COOKIE,
 } from './rules';
 import { isPlaceholder } from './placeholders';
+import { redactTextFile, scanTextFile } from './stream-scan';
 
 export type FileFormat = 'har' | 'burp' | 'text' | 'binary';
 
@@ -36,6 +41,8 @@ export interface FileScan {
   findings: FileFinding[];
   /** The file with every finding whose fingerprint is given replaced by `[REDACTED:<kind>]`. */
   redact(fingerprints: ReadonlySet<string>): Promise<Buffer>;
+  /** The same, written to `outPath` piece by piece: a file read in a streaming pass. */
+  redactToFile?(fingerprints: ReadonlySet<string>, outPath: string): Promise<void>;
 }
 
 /** A scan of one reading of the file: `redact` may be applied once (it edits that reading). */
@@ -527,6 +534,53 @@ export async function scanFile(bytes: Buffer, options: FileScanOptions = {}): Pr
       if (![...fingerprints].length) return bytes;
       const fresh = await read(bytes, { ...options, onProgress: undefined });
       return fresh.redact(fingerprints);
+    },
+  };
+}
+
+/**
+ * Text files from this size are scanned in a streaming pass with bounded memory (any size); a HAR
+ * or a Burp export is read whole up to `WHOLE_STRUCTURED_BYTES` (it is walked part by part, base64
+ * decoded), and beyond that streamed as text too, its base64 parts left encoded.
+ */
+export const STREAM_FROM_BYTES = 1024 * 1024;
+export const WHOLE_STRUCTURED_BYTES = 64 * 1024 * 1024;
+
+/** Scans the file at `path`: whole when small or structured, in overlapping windows otherwise. */
+export async function scanFileAt(path: string, options: FileScanOptions = {}): Promise<FileScan> {
+  const handle = await open(path, 'r');
+  const sniff = Buffer.alloc(SNIFF_BYTES);
+  let size: number;
+  let length: number;
+  try {
+    size = (await handle.stat()).size;
+    ({ bytesRead: length } = await handle.read(sniff, 0, SNIFF_BYTES, 0));
+  } finally {
+    await handle.close();
+  }
+  const head = sniff.subarray(0, length);
+  if (size <= STREAM_FROM_BYTES) return scanFile(await readFile(path), options);
+  if (!looksLikeText(head)) {
+    return { format: 'binary', findings: [], redact: () => readFile(path) };
+  }
+  const start = decodeText(head);
+  const structured = /^\s*\{[\s\S]*"log"\s*:/.test(start) || isBurpExport(start);
+  if (structured && size <= WHOLE_STRUCTURED_BYTES) return scanFile(await readFile(path), options);
+  const findings = await scanTextFile(path, options);
+  const redactToFile = (fingerprints: ReadonlySet<string>, outPath: string): Promise<void> =>
+    redactTextFile(path, pick(findings, fingerprints), outPath);
+  return {
+    format: 'text',
+    findings: findings.map((f) => ({ ...f, where: `line ${f.line}` })),
+    redactToFile,
+    redact: async (fingerprints) => {
+      const out = join(tmpdir(), `bounty-desk-redact-${randomUUID()}`);
+      try {
+        await redactToFile(fingerprints, out);
+        return await readFile(out);
+      } finally {
+        await rm(out, { force: true });
+      }
     },
   };
 }

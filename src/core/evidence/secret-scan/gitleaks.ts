@@ -121,6 +121,35 @@ function allowed(list: CompiledAllowlist, secret: string, match: string, line: s
   return byRegex || byWord;
 }
 
+/**
+ * gitleaks' generic rule allows a value of letters, `_`, `.` and `-` alone (`not_a_real_token`):
+ * a word, not a key. Its secret-target allowlist, for the rules here that also read a value by its
+ * name (a `token=` field) and so stand where the generic rule stands.
+ */
+export function genericValueAllowed(secret: string): boolean {
+  const generic = GITLEAKS_RULES.find((r) => r.id === 'generic-api-key');
+  return (generic?.allowlists ?? []).some(
+    (a) => a.target === 'secret' && a.regexes.some((r) => r.test(secret)),
+  );
+}
+
+/**
+ * gitleaks decodes base64 before it judges (its `--max-decode-depth`): a value that decodes to
+ * readable words (`ZHVtbXkgdGV4dCBkYXRh…` is "dummy text data…") is judged as those words.
+ */
+function decodedProse(secret: string): string | null {
+  if (!/^[A-Za-z0-9+/]{12,}={0,2}$/.test(secret)) return null;
+  const text = Buffer.from(secret, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+$/.test(text) && /[a-z]{3,} [a-z]{3,}/i.test(text) ? text : null;
+}
+
+/** Whether this whole value is what gitleaks' rule `id` finds (`aws-access-token`: `AKIA…`). */
+export function wholeMatch(id: string, value: string): boolean {
+  const rule = GITLEAKS_RULES.find((r) => r.id === id);
+  if (!rule) return false;
+  return [...value.matchAll(rule.regex)].some((m) => m[0] === value);
+}
+
 /** Whether gitleaks' global allowlist calls this value a known non-secret (`${VAR}`, `true`…). */
 export function globallyAllowed(secret: string): boolean {
   return allowed(GLOBAL_ALLOWLIST, secret, secret, secret);
@@ -159,6 +188,8 @@ export function gitleaksScan(text: string): GitleaksHit[] {
       if (rule.entropy > 0 && shannonEntropy(secret) < rule.entropy) continue;
       const line = lineAround(text, start, end);
       if (rule.allowlists.some((a) => allowed(a, secret, m[0], line))) continue;
+      const prose = decodedProse(secret);
+      if (prose !== null && rule.allowlists.some((a) => allowed(a, prose, prose, prose))) continue;
       if (globallyAllowed(secret)) continue;
       hits.push({ rule, start, end });
     }

@@ -5,7 +5,7 @@
  * the preset, so every finding has one shape; the preset stays the main engine for vendor keys.
  */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
-import { gitleaksScan } from './gitleaks';
+import { genericValueAllowed, gitleaksScan } from './gitleaks';
 import { isPlaceholder } from './placeholders';
 
 interface Props {
@@ -260,7 +260,8 @@ export const fieldRule = rule('bounty-desk/secret-field', (content, context) => 
     if (field.toLowerCase() === 'code') {
       if (!OAUTH_CONTEXT.test(lineOf(content, start))) return;
     } else if (!isSecretField(name)) return;
-    if (SHORT_NUMBER.test(value) && !PASSWORD_NAME.test(field)) return;
+    if (!PASSWORD_NAME.test(field) && (SHORT_NUMBER.test(value) || genericValueAllowed(value)))
+      return;
     report(context, 'URL_PARAM', start, start + value.length, value, field);
   };
   for (const m of content.matchAll(FORM_FIELD)) {
@@ -285,10 +286,27 @@ export const fieldRule = rule('bounty-desk/secret-field', (content, context) => 
 const URL_CREDENTIAL =
   /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:@/'"<>`]*):([^\s/'"<>`]+)@([^\s@/'"<>`?#]+)/gi;
 
+/**
+ * secretlint's database-connection-string rule's example credentials: a password that repeats
+ * the user name (`postgres:postgres@`) or is exactly one of these words.
+ */
+const EXAMPLE_PASSWORDS = new Set([
+  'password',
+  'username',
+  'secret',
+  'mypassword',
+  'myusername',
+  'root',
+  'admin',
+  'user',
+  'pass',
+]);
+
 export const urlCredentialRule = rule('bounty-desk/url-credential', (content, context) => {
   for (const m of content.matchAll(URL_CREDENTIAL)) {
     const [whole, user = '', password = '', host = ''] = m;
-    if (password.length < 4) continue;
+    if (password.length < 4 || password === user) continue;
+    if (EXAMPLE_PASSWORDS.has(password.toLowerCase())) continue;
     const start = m.index + whole.length - host.length - 1 - password.length;
     report(context, 'URL_PASSWORD', start, start + password.length, password, user);
   }

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
-import { globallyAllowed } from './gitleaks';
+import { globallyAllowed, wholeMatch } from './gitleaks';
 import { isPlaceholder } from './placeholders';
 import {
   curlRule,
@@ -48,6 +48,36 @@ export interface ScanOptions {
   ownKeys?: string[];
   /** A file name or extension (`.har`) helps some rules; default `.txt`. */
   ext?: string;
+  /**
+   * Options of the preset's rules, in a `.secretlintrc.json`'s shape (`{ id, options }`). Their
+   * `allows` patterns (`/regex/flags` or a literal) drop that value whichever rule set finds it.
+   */
+  rules?: { id: string; options?: Record<string, unknown> }[];
+}
+
+/**
+ * An option means the same whichever rule set finds the value: with secretlint's AWS rule told
+ * not to report access key IDs (`enableIDScanRule: false`), an ID gitleaks finds (`AKIA…`, by its
+ * `aws-access-token` rule or its generic one) is not reported either.
+ */
+function idScanOff(options: ScanOptions): boolean {
+  return (options.rules ?? []).some(
+    (r) => r.id === '@secretlint/secretlint-rule-aws' && r.options?.enableIDScanRule === false,
+  );
+}
+
+/** secretlint's `allows` entries: `/gsk_aBc…/` is a regular expression, anything else a literal. */
+function allowPatterns(options: ScanOptions): ((value: string) => boolean)[] {
+  return (options.rules ?? []).flatMap((r) => {
+    const allows = r.options?.allows;
+    return (Array.isArray(allows) ? allows : []).map((a) => {
+      const text = String(a);
+      const re = /^\/(.+)\/([a-z]*)$/.exec(text);
+      if (!re) return (value: string) => value.includes(text);
+      const pattern = new RegExp(re[1] ?? '', re[2]);
+      return (value: string) => pattern.test(value);
+    });
+  });
 }
 
 const PRESET_ID = '@secretlint/secretlint-rule-preset-recommend';
@@ -59,7 +89,10 @@ function config(options: ScanOptions): SecretLintCoreConfig {
         id: PRESET_ID,
         rule: recommended,
         // An AWS access key id alone is a credential half; in shared evidence it still should go.
-        rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }],
+        rules: [
+          { id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } },
+          ...(options.rules ?? []),
+        ].filter((r, i, all) => all.findLastIndex((o) => o.id === r.id) === i),
       },
       { id: jwtRule.meta.id, rule: jwtRule },
       { id: headerRule.meta.id, rule: headerRule },
@@ -258,8 +291,12 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
   });
   const starts = lineStarts(text);
   const inside = raw.filter((r) => r.end > r.start && r.start >= 0 && r.end <= text.length);
+  const allows = allowPatterns(options);
+  const noIds = idScanOff(options);
   const real = inside.filter((r) => {
     const value = text.slice(r.start, r.end);
+    if (allows.some((allowedValue) => allowedValue(value))) return false;
+    if (noIds && wholeMatch('aws-access-token', value)) return false;
     return !alreadyRedacted(value) && !isPlaceholder(value) && !globallyAllowed(value);
   });
   return merge(real).map((r) => {

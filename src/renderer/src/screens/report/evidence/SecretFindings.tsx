@@ -3,7 +3,7 @@ import type {
   SecretFindingView,
   SecretScanView,
 } from '../../../../../shared/bridge/evidence-views';
-import { bridge } from '../../../bridge';
+import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
@@ -65,10 +65,48 @@ function Finding({
  * `[REDACTED:<kind>]`, Keep lets it go on purpose (remembered). Nothing holding an open finding
  * is sent. Shown only when there is something to say.
  */
+interface ScanProgress {
+  name: string;
+  doneBytes: number;
+  size: number;
+}
+
+/** A large file's scan under way (issue 19): its name, a bar and how much is read. */
+function ScanningFiles({ files }: { files: ScanProgress[] }) {
+  return (
+    <ul aria-label="Files being scanned" className="findings-list">
+      {files.map((f) => (
+        <li key={f.name} className="finding">
+          <span className="finding-what">
+            Scanning “{f.name}” for credentials: {Math.floor((100 * f.doneBytes) / f.size)}% (
+            {formatBytes(f.doneBytes)} of {formatBytes(f.size)})
+          </span>
+          <progress aria-label={`Scanning ${f.name}`} max={f.size} value={f.doneBytes} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindingsProps) {
   const detail = useReport((s) => s.detail);
   const [scan, setScan] = useState<SecretScanView | null>(null);
   const [busy, setBusy] = useState(false);
+  const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
+
+  useEffect(
+    () =>
+      onBridge('scan-progress', (p) => {
+        if (p.reportId !== reportId) return;
+        setScanning((before) => {
+          const next = new Map(before);
+          if (p.doneBytes >= p.size) next.delete(p.fileId);
+          else next.set(p.fileId, { name: p.name, doneBytes: p.doneBytes, size: p.size });
+          return next;
+        });
+      }),
+    [reportId],
+  );
 
   useEffect(() => {
     let live = true;
@@ -96,11 +134,23 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
     }
   }
 
+  const underWay = [...scanning.values()];
+  if (
+    underWay.length > 0 &&
+    (!scan || (scan.findings.length === 0 && scan.notScanned.length === 0))
+  )
+    return (
+      <section aria-labelledby="findings-heading" className="card findings">
+        <h2 id="findings-heading">Credentials check</h2>
+        <ScanningFiles files={underWay} />
+      </section>
+    );
   if (!scan || (scan.findings.length === 0 && scan.notScanned.length === 0)) return null;
   const open = scan.findings.filter((f) => !f.kept);
   return (
     <section aria-labelledby="findings-heading" className="card findings">
       <h2 id="findings-heading">Credentials check</h2>
+      {underWay.length > 0 ? <ScanningFiles files={underWay} /> : null}
       <p className={open.length > 0 ? 'callout' : 'muted'}>
         {open.length > 0
           ? `${open.length} possible credential${open.length === 1 ? '' : 's'} found. Nothing that holds ${open.length === 1 ? 'it' : 'them'} is sent until each is redacted or kept on purpose.`
