@@ -7,4 +7,4 @@ export {
 } from './keychain-secret-store';
 export { SecretServiceKeytarItems, type KeytarItems } from './keytar-items';
 export { InvalidApiKeyError, KeychainUnavailableError, keychainAdvice } from './errors';
-export { redactKeys, REDACTED } from './redact';
+export { redactKeys, REDACTED } from '../../shared/api/redact';

@@ -116,7 +116,6 @@ export { migrations } from './migrations';
 export type { Migration } from './migrations';
 export { toFtsMatch } from './fts-query';
 export { messageFingerprint } from './messages';
-export { redactSecrets } from './redact';
 export type * from './account';
 export type { ChangeCounters } from './change-counters';
 export type * from './drafts';

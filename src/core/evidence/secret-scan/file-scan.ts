@@ -22,6 +22,7 @@ import {
   isSecretField,
   NOT_SESSION_COOKIE,
 } from './rules';
+import { redactionMark } from './mark';
 import { isPlaceholder } from './placeholders';
 
 export type FileFormat = 'har' | 'burp' | 'text' | 'binary';
@@ -505,7 +506,7 @@ async function scanBurp(xml: string, options: FileScanOptions): Promise<FileScan
     findings: [...around.map((f) => ({ ...f, where: `line ${f.line}` })), ...structured.findings],
     redact: async (fingerprints) => {
       for (const f of pick(around, fingerprints).sort((a, b) => b.start - a.start)) {
-        edits.push({ start: f.start, end: f.end, text: `[REDACTED:${f.kind}]` });
+        edits.push({ start: f.start, end: f.end, text: redactionMark(f.kind) });
       }
       return structured.redact(fingerprints);
     },
