@@ -17,6 +17,57 @@ const nodeBuiltins = [
   'stream',
 ];
 
+/** What every engine module may not import (one rule object replaces another: listed whole). */
+function coreImports(/** @type {{ group: string[]; message: string }[]} */ more) {
+  return {
+    paths: [
+      { name: 'electron', message: 'The engine never knows Electron exists.' },
+      // These load `electron` themselves: the engine process must never run them.
+      { name: 'electron-updater', message: 'Updates belong to main (src/main/updates.ts).' },
+      { name: 'electron-log', message: "Use src/core/log (electron-log's Node entry)." },
+      { name: 'electron-log/main', message: "Use src/core/log (electron-log's Node entry)." },
+    ],
+    patterns: [
+      {
+        group: ['**/main/**', '**/preload/**', '**/renderer/**'],
+        message: 'Nothing points upward.',
+      },
+      { group: ['**/sandbox/**'], message: 'The engine talks to the sandbox only over HTTP.' },
+      ...more,
+    ],
+  };
+}
+
+const engineLayers = {
+  // Relative paths from a folder of src/core (or one below it): `./outbox` in the store is its
+  // own table module, not the outbox.
+  group: ['engine', 'host', 'sync', 'outbox'].flatMap((layer) =>
+    ['..', '../..'].flatMap((up) => [`${up}/${layer}`, `${up}/${layer}/**`]),
+  ),
+  message: 'Nothing points upward: the engine, its host, sync and outbox use this module.',
+};
+
+/** What every renderer module may not import, plus the renderer layers above the importer. */
+function rendererImports(/** @type {string[]} */ above) {
+  return {
+    paths: ['electron', ...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
+    patterns: [
+      {
+        group: ['**/core/**', '**/sandbox/**', '**/main/**', '**/preload/**'],
+        message: 'The renderer sees only the bridge contract.',
+      },
+      ...(above.length
+        ? [
+            {
+              group: above.flatMap((layer) => [`**/${layer}`, `**/${layer}/**`]),
+              message: 'Nothing points upward: app → screens → components → stores → lib, bridge.',
+            },
+          ]
+        : []),
+    ],
+  };
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'src/shared/api/schema.d.ts'] },
   js.configs.recommended,
@@ -58,28 +109,26 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**'],
+    rules: { 'no-restricted-imports': ['error', coreImports([])] },
+  },
+  // Inside the engine, arrows point down too: engine and host above sync and outbox, above the
+  // parts they use. (sync/ and outbox/ still import engine/events.ts: issue 24, item 5.)
+  {
+    files: ['src/core/{api,store,domain,evidence,links,log,updates,diagnostics}/**'],
+    rules: { 'no-restricted-imports': ['error', coreImports([engineLayers])] },
+  },
+  {
+    files: ['src/core/secrets/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: [
-            { name: 'electron', message: 'The engine never knows Electron exists.' },
-            // These load `electron` themselves: the engine process must never run them.
-            { name: 'electron-updater', message: 'Updates belong to main (src/main/updates.ts).' },
-            { name: 'electron-log', message: "Use src/core/log (electron-log's Node entry)." },
-            { name: 'electron-log/main', message: "Use src/core/log (electron-log's Node entry)." },
-          ],
-          patterns: [
-            {
-              group: ['**/main/**', '**/preload/**', '**/renderer/**'],
-              message: 'Nothing points upward.',
-            },
-            {
-              group: ['**/sandbox/**'],
-              message: 'The engine talks to the sandbox only over HTTP.',
-            },
-          ],
-        },
+        coreImports([
+          engineLayers,
+          {
+            group: ['../api', '../api/**', '../store', '../store/**'],
+            message: 'The keychain sits below the API client and the store (shared rules only).',
+          },
+        ]),
       ],
     },
   },
@@ -97,18 +146,30 @@ export default tseslint.config(
   },
   {
     files: ['src/renderer/**'],
+    rules: { 'no-restricted-imports': ['error', rendererImports([])] },
+  },
+  // The renderer's own layers: app (shell, routing) → screens → components → stores → lib and
+  // bridge. A screen's route, a store's state and a helper never reach back up.
+  {
+    files: ['src/renderer/src/screens/**'],
+    rules: { 'no-restricted-imports': ['error', rendererImports(['app'])] },
+  },
+  {
+    files: ['src/renderer/src/components/**'],
+    rules: { 'no-restricted-imports': ['error', rendererImports(['app', 'screens'])] },
+  },
+  {
+    files: ['src/renderer/src/stores/**'],
+    rules: {
+      'no-restricted-imports': ['error', rendererImports(['app', 'screens', 'components'])],
+    },
+  },
+  {
+    files: ['src/renderer/src/{lib,bridge}/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: ['electron', ...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
-          patterns: [
-            {
-              group: ['**/core/**', '**/sandbox/**', '**/main/**', '**/preload/**'],
-              message: 'The renderer sees only the bridge contract.',
-            },
-          ],
-        },
+        rendererImports(['app', 'screens', 'components', 'stores']),
       ],
     },
   },
