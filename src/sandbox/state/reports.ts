@@ -97,7 +97,7 @@ function checkFileLinks(report: ReportRecord, description: string): void {
 }
 
 /** `PUT /api/reports/{id}`: create a draft (revision 0, new id) or save one. */
-export function saveDraft(
+export function saveReport(
   world: World,
   account: AccountRecord,
   reportId: string,
