@@ -125,6 +125,7 @@ export type * from './messages';
 export type * from './outbox';
 export type * from './programs';
 export type * from './reports';
+export type * from './report-rows';
 export type * from './report-list';
 export type * from './search';
 export type * from './sync-state';

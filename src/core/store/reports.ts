@@ -1,40 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './database';
-import type {
-  AttachmentState,
-  PayoutStatus,
-  Report,
-  ReportStatus,
-  ReportSummary,
-} from './api-types';
+import type { AttachmentState, Report, ReportStatus, ReportSummary } from './api-types';
 import { cvssScore, statusRankSql } from './report-order';
 import { bit, timeMs } from './sql-values';
-
-/** What the report list shows: the indexed columns, without parsing the full JSON. */
-export interface ReportListItem {
-  id: string;
-  program_id: string;
-  program_name: string;
-  status: ReportStatus;
-  display_status: string;
-  title: string;
-  revision: number;
-  created_at: string | null;
-  updated_at: string | null;
-  submitted_at: string | null;
-  withdrawn_at: string | null;
-  has_payout: boolean;
-  payout_status: PayoutStatus | null;
-  /**
-   * False while a report sits in needs_info and the researcher has not answered its question (the
-   * column keeps its first name: it was once set by opening the thread).
-   */
-  needs_info_seen: boolean;
-  /** The list page knows a newer state than the stored full report: the sync must fetch it. */
-  stale: boolean;
-  /** A full form is stored (false for reports only known from a list page). */
-  has_full: boolean;
-}
+import { listColumns, toListItem, type ListRow, type ReportListItem } from './report-rows';
 
 /** One report whose stored state changed, so the sync can emit events (needs-info, ...). */
 export interface ReportChange {
@@ -116,20 +85,6 @@ interface StoredVersion {
   report_json: string | null;
 }
 
-interface ListRow extends Omit<
-  ReportListItem,
-  'has_payout' | 'needs_info_seen' | 'stale' | 'has_full'
-> {
-  has_payout: number;
-  needs_info_seen: number;
-  stale: number;
-  has_full: number;
-}
-
-const listColumns = `id, program_id, program_name, status, display_status, title, revision,
-  created_at, updated_at, submitted_at, withdrawn_at, has_payout, payout_status, needs_info_seen,
-  stale, has_full`;
-
 /** Older means: a lower revision, or the same revision with an older updated_at. */
 function isOlder(
   incoming: { revision: number; updated_ms: number },
@@ -139,16 +94,6 @@ function isOlder(
     incoming.revision < stored.revision ||
     (incoming.revision === stored.revision && incoming.updated_ms < stored.updated_ms)
   );
-}
-
-function toListItem(row: ListRow): ReportListItem {
-  return {
-    ...row,
-    has_payout: row.has_payout === 1,
-    needs_info_seen: row.needs_info_seen === 1,
-    stale: row.stale === 1,
-    has_full: row.has_full === 1,
-  };
 }
 
 export function createReportsRepository(db: Db): ReportsRepository {
