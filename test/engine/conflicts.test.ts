@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
 import { Engine } from '../../src/core/engine';
 import { KeychainSecretStore } from '../../src/core/secrets';
@@ -9,7 +9,7 @@ import type { DraftContent } from '../../src/shared/bridge/views';
 import {
   COMPLETE_DESCRIPTION,
   FAST_RETRY,
-  openHarness,
+  harnessPerFile,
   saveElsewhere,
   server,
   type Harness,
@@ -34,13 +34,7 @@ const BASE: DraftContent = {
 describe('engine: revision conflicts with a second client', () => {
   let h: Harness;
 
-  beforeAll(async () => {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  harnessPerFile((opened) => (h = opened));
 
   async function newDraft(): Promise<string> {
     const draft = await h.engine.createDraft(h.programs.open.id);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import { COMPLETE_DESCRIPTION, openHarness, server, type Harness } from './harness';
+import { COMPLETE_DESCRIPTION, harnessPerFile, server, type Harness } from './harness';
 
 /**
  * The editor saves what the user typed together with `basedOn`, the content it last received.
@@ -17,13 +17,7 @@ const BASE: DraftContent = {
 describe('engine: saves from an editor that has not seen the latest merge', () => {
   let h: Harness;
 
-  beforeAll(async () => {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  harnessPerFile((opened) => (h = opened));
 
   /** A draft on the server, then another client's change that the sync brings into the mirror. */
   async function draftChangedElsewhere(change: Partial<DraftContent>): Promise<string> {

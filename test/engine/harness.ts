@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { Engine, type EngineOptions } from '../../src/core/engine';
 import type { DraftContent } from '../../src/shared/bridge/views';
 import { KeychainSecretStore } from '../../src/core/secrets';
@@ -123,6 +123,18 @@ export function harnessPerTest(
     current = null;
   });
   return async (...args) => (current = await openConnected(...args));
+}
+
+/** One connected harness for the whole file (not synced yet), closed after it. */
+export function harnessPerFile(opened: (h: Harness) => void): void {
+  let current: Harness | null = null;
+  beforeAll(async () => {
+    current = await openConnected(undefined, { sync: false });
+    opened(current);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
 }
 
 /** The report as the server holds it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { useAppPerTest } from './support/app';
+import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, nav, until } from './support/ui';
 
 const REPORTS = 1_500;
@@ -41,14 +41,7 @@ describe('renderer: the reports list pages as it scrolls', () => {
     const { host, app } = await apps.open({
       signedIn: false,
       hash: '#/reports',
-      beforeWindow: async (h) => {
-        await h.sandbox.control('POST', '/__sandbox/bulk-reports', {
-          uid: h.account.uid,
-          count: REPORTS,
-          submitted_share: 0.5,
-        });
-        await h.mirrorBeforeStart();
-      },
+      beforeWindow: withBulkReports(REPORTS, (h) => h.mirrorBeforeStart()),
     });
     const { page } = app;
     const list = page.getByRole('list', { name: 'Reports', exact: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { ReportListItem, ReportQuery } from '../../src/shared/bridge/views';
 import type { AppHost } from '../app/host';
-import { useAppPerTest } from './support/app';
+import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, goTo, until } from './support/ui';
 
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'; // 9.8
@@ -169,14 +169,7 @@ describe('renderer: the two-pane reports workspace', () => {
     const { host, app } = await apps.open({
       signedIn: false,
       hash: '#/reports',
-      beforeWindow: async (h) => {
-        await h.sandbox.control('POST', '/__sandbox/bulk-reports', {
-          uid: h.account.uid,
-          count: 24,
-          submitted_share: 0.5,
-        });
-        await h.mirrorBeforeStart();
-      },
+      beforeWindow: withBulkReports(24, (h) => h.mirrorBeforeStart()),
     });
     const { page } = app;
     const h = host;

@@ -168,3 +168,18 @@ export function useAppPerFile(
     await suite?.close();
   });
 }
+
+/** A `beforeWindow` step: `count` reports on the account (half of them submitted), then `then`. */
+export function withBulkReports(
+  count: number,
+  then: (host: AppHost) => Promise<unknown>,
+): (host: AppHost) => Promise<void> {
+  return async (host) => {
+    await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
+      uid: host.account.uid,
+      count,
+      submitted_share: 0.5,
+    });
+    await then(host);
+  };
+}
