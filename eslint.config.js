@@ -17,11 +17,8 @@ const nodeBuiltins = [
   'stream',
 ];
 
-/**
- * The engine's import rules, plus one more pattern for a layer inside it.
- * @param {{ group: string[]; message: string }} [more]
- */
-function coreImports(more) {
+/** What every engine module may not import (one rule object replaces another: listed whole). */
+function coreImports(/** @type {{ group: string[]; message: string }[]} */ more) {
   return {
     paths: [
       { name: 'electron', message: 'The engine never knows Electron exists.' },
@@ -36,21 +33,43 @@ function coreImports(more) {
         message: 'Nothing points upward.',
       },
       { group: ['**/sandbox/**'], message: 'The engine talks to the sandbox only over HTTP.' },
-      ...(more ? [more] : []),
+      ...more,
+    ],
+  };
+}
+
+const engineLayers = {
+  // Relative paths from a folder of src/core (or one below it): `./outbox` in the store is its
+  // own table module, not the outbox.
+  group: ['engine', 'host', 'sync', 'outbox'].flatMap((layer) =>
+    ['..', '../..'].flatMap((up) => [`${up}/${layer}`, `${up}/${layer}/**`]),
+  ),
+  message: 'Nothing points upward: the engine, its host, sync and outbox use this module.',
+};
+
+/** What every renderer module may not import, plus the renderer layers above the importer. */
+function rendererImports(/** @type {string[]} */ above) {
+  return {
+    paths: ['electron', ...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
+    patterns: [
+      {
+        group: ['**/core/**', '**/sandbox/**', '**/main/**', '**/preload/**'],
+        message: 'The renderer sees only the bridge contract.',
+      },
+      ...(above.length
+        ? [
+            {
+              group: above.flatMap((layer) => [`**/${layer}`, `**/${layer}/**`]),
+              message: 'Nothing points upward: app → screens → components → stores → lib, bridge.',
+            },
+          ]
+        : []),
     ],
   };
 }
 
 export default tseslint.config(
-  {
-    ignores: [
-      'node_modules/',
-      'out/',
-      'dist/',
-      'src/shared/api/schema.d.ts',
-      'src/main/generated/',
-    ],
-  },
+  { ignores: ['node_modules/', 'out/', 'dist/', 'src/shared/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,
@@ -90,34 +109,56 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**'],
-    rules: { 'no-restricted-imports': ['error', coreImports()] },
+    rules: { 'no-restricted-imports': ['error', coreImports([])] },
   },
-  // Inside the engine, arrows point down too: the host drives the engine, the engine its session's
-  // parts (sync, outbox, store, api…), and those never reach back up: what they need from above
-  // is handed to them as a port (the event bus in src/core/events, the outbox's OutgoingCheck).
+  // Inside the engine, arrows point down too: the host drives the engine, the engine its
+  // session's parts (sync, outbox, store, api…), and those never reach back up: what they need
+  // from above is handed to them as a port (the event bus in src/core/events, the outbox's
+  // OutgoingCheck).
   {
     files: ['src/core/engine/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        coreImports({
-          group: ['**/host/**'],
-          message: 'The host drives the engine, not the reverse.',
-        }),
+        coreImports([
+          {
+            group: ['../host', '../host/**'],
+            message: 'The host drives the engine, not the reverse.',
+          },
+        ]),
       ],
     },
   },
   {
-    files: [
-      'src/core/{api,store,secrets,evidence,domain,sync,outbox,events,log,diagnostics,links,updates}/**',
-    ],
+    files: ['src/core/{sync,outbox}/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        coreImports({
-          group: ['**/engine/**', '**/host/**'],
-          message: 'Nothing points back up to the engine: take what you need as a port.',
-        }),
+        coreImports([
+          {
+            group: ['../engine', '../engine/**', '../host', '../host/**'],
+            message: 'Nothing points back up to the engine: take what you need as a port.',
+          },
+        ]),
+      ],
+    },
+  },
+  {
+    files: ['src/core/{api,store,domain,evidence,events,links,log,updates,diagnostics}/**'],
+    rules: { 'no-restricted-imports': ['error', coreImports([engineLayers])] },
+  },
+  {
+    files: ['src/core/secrets/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        coreImports([
+          engineLayers,
+          {
+            group: ['../api', '../api/**', '../store', '../store/**'],
+            message: 'The keychain sits below the API client and the store (shared rules only).',
+          },
+        ]),
       ],
     },
   },
@@ -135,18 +176,30 @@ export default tseslint.config(
   },
   {
     files: ['src/renderer/**'],
+    rules: { 'no-restricted-imports': ['error', rendererImports([])] },
+  },
+  // The renderer's own layers: app (shell, routing) → screens → components → stores → lib and
+  // bridge. A screen's route, a store's state and a helper never reach back up.
+  {
+    files: ['src/renderer/src/screens/**'],
+    rules: { 'no-restricted-imports': ['error', rendererImports(['app'])] },
+  },
+  {
+    files: ['src/renderer/src/components/**'],
+    rules: { 'no-restricted-imports': ['error', rendererImports(['app', 'screens'])] },
+  },
+  {
+    files: ['src/renderer/src/stores/**'],
+    rules: {
+      'no-restricted-imports': ['error', rendererImports(['app', 'screens', 'components'])],
+    },
+  },
+  {
+    files: ['src/renderer/src/{lib,bridge}/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: ['electron', ...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
-          patterns: [
-            {
-              group: ['**/core/**', '**/sandbox/**', '**/main/**', '**/preload/**'],
-              message: 'The renderer sees only the bridge contract.',
-            },
-          ],
-        },
+        rendererImports(['app', 'screens', 'components', 'stores']),
       ],
     },
   },

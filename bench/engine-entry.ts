@@ -57,10 +57,12 @@ function mirrorState(): MirrorState {
   if (!session) return { listed: 0, current: 0, needsInfoPending: 0, mirroring: false };
   const store = session.store;
   const counts = store.reports.countMirrored();
-  const needsInfo = store.reports.listReports({ status: 'needs_info', limit: 1_000_000 });
-  const needsInfoPending = needsInfo.filter(
-    (r) => !r.has_full || r.stale || store.messages.listThread(r.id).length === 0,
-  ).length;
+  const needsInfo = store.reportList.page({ status: ['needs_info'], offset: 0, limit: 1_000_000 });
+  const needsInfoPending = needsInfo.rows
+    .map((row) => store.reports.getListItem(row.id))
+    .filter(
+      (r) => !r || !r.has_full || r.stale || store.messages.listThread(r.id).length === 0,
+    ).length;
   return { ...counts, needsInfoPending, mirroring: counts.listed > counts.current };
 }
 

@@ -131,10 +131,9 @@ async function plainMirror(sandbox: SandboxHandle, key: string): Promise<number>
 
 function checkMirror(engine: Engine, reports: number): void {
   const store = engine.session.store;
-  const mirrored = store.reports.listReports({ limit: Number.MAX_SAFE_INTEGER });
-  const full = mirrored.filter((r) => r.has_full && !r.stale).length;
-  if (mirrored.length !== reports || full !== reports) {
-    throw new Error(`incomplete mirror: ${mirrored.length} listed, ${full} full of ${reports}`);
+  const { listed, current } = store.reports.countMirrored();
+  if (listed !== reports || current !== reports) {
+    throw new Error(`incomplete mirror: ${listed} listed, ${current} full of ${reports}`);
   }
 }
 

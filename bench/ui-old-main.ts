@@ -97,9 +97,9 @@ const ops = {
     try {
       const store = engine.session.store;
       await store.searchIndex.idle();
-      const ids = store.reports
-        .listReports({ limit: 500, offset: Math.floor(n / 3) })
-        .map((r) => r.id);
+      const ids = store.reportList
+        .page({ limit: 500, offset: Math.floor(n / 3) })
+        .rows.map((r) => r.id);
       const draftId = (await engine.createDraft(PROGRAM)).reportId;
       const calls = await timeCallSet(watch, n, OLD_RUNS(n), draftId, {
         list: (query) => oldListReports(store, query),

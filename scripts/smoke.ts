@@ -19,7 +19,7 @@ import { AsyncEntry } from '@napi-rs/keyring';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parse } from 'yaml';
-import { normalizeServerUrl } from '../src/core/api/server-url';
+import { normalizeServerUrl } from '../src/shared/api/server-url';
 import { isApiKeyShape } from '../src/shared/api/api-key';
 import { BRIDGE_CALLS } from '../src/shared/bridge/contract';
 

@@ -1,13 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
 import { Engine } from '../../src/core/engine';
 import { KeychainSecretStore } from '../../src/core/secrets';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import type { Report } from '../support/sandbox-client';
-import { COMPLETE_DESCRIPTION, FAST_RETRY, openHarness, type Harness } from './harness';
+import {
+  COMPLETE_DESCRIPTION,
+  FAST_RETRY,
+  harnessPerFile,
+  saveElsewhere,
+  server,
+  type Harness,
+} from './harness';
 
 /**
  * Revision conflicts with a second client changing the same draft (direct HTTP with the same key,
@@ -28,35 +34,7 @@ const BASE: DraftContent = {
 describe('engine: revision conflicts with a second client', () => {
   let h: Harness;
 
-  beforeAll(async () => {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  async function server(reportId: string): Promise<Report> {
-    return (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
-  }
-
-  /** The second client: a full save over HTTP at the server's current revision. */
-  async function otherClientSaves(reportId: string, change: Partial<DraftContent>): Promise<void> {
-    const current = await server(reportId);
-    const res = await h.sandbox.api('PUT', `/api/reports/${reportId}`, {
-      token: h.key,
-      body: {
-        program_id: current.program_id,
-        title: current.title,
-        asset: current.asset,
-        description: current.description,
-        cvss_vector: current.cvss_vector,
-        ...change,
-        revision: current.revision,
-      },
-    });
-    expect(res.status).toBe(200);
-  }
+  harnessPerFile((opened) => (h = opened));
 
   async function newDraft(): Promise<string> {
     const draft = await h.engine.createDraft(h.programs.open.id);
@@ -75,10 +53,10 @@ describe('engine: revision conflicts with a second client', () => {
 
   it('different fields: a clean three-way merge puts both changes on the server', async () => {
     const id = await newDraft();
-    await otherClientSaves(id, { title: 'IDOR on invoices (theirs)' });
+    await saveElsewhere(h, id, { title: 'IDOR on invoices (theirs)' });
     await h.engine.saveDraft(id, { ...BASE, asset: 'https://billing.example.com/api/invoices' });
     await h.engine.session.drain();
-    const report = await server(id);
+    const report = await server(h, id);
     expect(report.title).toBe('IDOR on invoices (theirs)');
     expect(report.asset).toBe('https://billing.example.com/api/invoices');
     const view = await h.engine.getReport(id);
@@ -90,8 +68,8 @@ describe('engine: revision conflicts with a second client', () => {
 
   it('the same field differently: marked in conflict, nothing overwrites either side, then resolved', async () => {
     const id = await newDraft();
-    await otherClientSaves(id, { title: 'Theirs: IDOR via invoice id' });
-    const before = await server(id);
+    await saveElsewhere(h, id, { title: 'Theirs: IDOR via invoice id' });
+    const before = await server(h, id);
     const puts = await putCount();
     await h.engine.saveDraft(id, {
       ...BASE,
@@ -115,7 +93,7 @@ describe('engine: revision conflicts with a second client', () => {
     expect(parked?.error?.code).toBe('merge_conflict');
     // Exactly one PUT (the one answered 409): no save, no submit went out after it.
     expect(await putCount()).toBe(puts + 1);
-    const untouched = await server(id);
+    const untouched = await server(h, id);
     expect(untouched.revision).toBe(before.revision);
     expect(untouched.title).toBe('Theirs: IDOR via invoice id');
     expect(untouched.status).toBe('draft');
@@ -123,7 +101,7 @@ describe('engine: revision conflicts with a second client', () => {
 
     await h.engine.resolveConflicts(id, { title: 'ours' });
     await h.engine.session.drain();
-    const resolved = await server(id);
+    const resolved = await server(h, id);
     expect(resolved.title).toBe('Ours: IDOR via sequential ids');
     // The field only we changed went out with it, and the queued submit followed.
     expect(resolved.submission?.content.cvss_vector).toBe(
@@ -163,7 +141,7 @@ describe('engine: revision conflicts with a second client', () => {
     );
     await h.engine.saveDraft(id, { ...BASE, description: ours });
     await h.engine.session.drain();
-    const report = await server(id);
+    const report = await server(h, id);
     expect(report.description).toContain('The redirect target is rejected with 400.');
     expect(report.description).toContain('Session theft through a crafted link sent by e-mail.');
     expect((await h.engine.getReport(id))?.draft?.conflicts).toEqual([]);
@@ -208,7 +186,7 @@ describe('engine: revision conflicts with a second client', () => {
       const view = await engine.getReport(id);
       expect(view?.draft?.conflicts).toEqual([]);
       expect(view?.outbox.filter((e) => e.state !== 'done')).toEqual([]);
-      expect((await server(id)).title).toBe('Second edit of the title');
+      expect((await server(h, id)).title).toBe('Second edit of the title');
     } finally {
       await engine.close();
       await rm(otherDir, { recursive: true, force: true });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import type { Report } from '../support/sandbox-client';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { COMPLETE_DESCRIPTION, harnessPerFile, server, type Harness } from './harness';
 
 /**
  * The editor saves what the user typed together with `basedOn`, the content it last received.
@@ -18,24 +17,14 @@ const BASE: DraftContent = {
 describe('engine: saves from an editor that has not seen the latest merge', () => {
   let h: Harness;
 
-  beforeAll(async () => {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  async function server(reportId: string): Promise<Report> {
-    return (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
-  }
+  harnessPerFile((opened) => (h = opened));
 
   /** A draft on the server, then another client's change that the sync brings into the mirror. */
   async function draftChangedElsewhere(change: Partial<DraftContent>): Promise<string> {
     const { reportId } = await h.engine.createDraft(h.programs.open.id);
     await h.engine.saveDraft(reportId, BASE);
     await h.engine.session.drain();
-    const current = await server(reportId);
+    const current = await server(h, reportId);
     const res = await h.sandbox.api('PUT', `/api/reports/${reportId}`, {
       token: h.key,
       body: { program_id: current.program_id, ...BASE, ...change, revision: current.revision },
@@ -55,7 +44,7 @@ describe('engine: saves from an editor that has not seen the latest merge', () =
     expect(view.content.asset).toBe('https://docs.example.com/render/v2');
     expect(view.conflicts).toEqual([]);
     await h.engine.session.drain();
-    const report = await server(id);
+    const report = await server(h, id);
     expect(report.title).toBe('SSRF in the PDF renderer (triaged title)');
     expect(report.asset).toBe('https://docs.example.com/render/v2');
   });
@@ -67,11 +56,11 @@ describe('engine: saves from an editor that has not seen the latest merge', () =
       expect.objectContaining({ field: 'title', ours: 'My title', theirs: 'Their title' }),
     ]);
     await h.engine.session.drain();
-    expect((await server(id)).title).toBe('Their title');
+    expect((await server(h, id)).title).toBe('Their title');
     const resolved = await h.engine.resolveConflicts(id, { title: 'ours' });
     expect(resolved.conflicts).toEqual([]);
     await h.engine.session.drain();
-    expect((await server(id)).title).toBe('My title');
+    expect((await server(h, id)).title).toBe('My title');
   });
 
   it('without basedOn (or when nothing changed meanwhile) the typed content is saved as it is', async () => {

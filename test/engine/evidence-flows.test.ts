@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import type { Report } from '../support/sandbox-client';
 import { fakePrivateKeys, urlPasswords, vendorShapes } from '../support/fake-secrets';
 import { count, printCounts, realFile } from '../support/real-corpus';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { COMPLETE_DESCRIPTION, harnessPerTest, server, serverFile, type Harness } from './harness';
 
 /**
  * Issue 19 through the engine against the sandbox: the same credentials placed in each flow a
@@ -41,29 +40,7 @@ function leaked(held: string, secrets: Planted[]): Planted[] {
 }
 
 describe('evidence flows leak nothing', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.close();
-    h = null;
-  });
-
-  async function open(): Promise<Harness> {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-    await h.engine.session.syncNow(['reports', 'account', 'programs']);
-    return h;
-  }
-
-  async function server(x: Harness, reportId: string): Promise<Report> {
-    return (await x.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: x.key })).body;
-  }
-
-  async function serverFile(x: Harness, reportId: string, fileId: string): Promise<Buffer> {
-    const res = await fetch(new URL(`/api/reports/${reportId}/files/${fileId}`, x.sandbox.url), {
-      headers: { authorization: `Bearer ${x.key}` },
-    });
-    return Buffer.from(await res.arrayBuffer());
-  }
+  const open = harnessPerTest();
 
   async function redactAll(x: Harness, reportId: string): Promise<number> {
     const scan = await x.engine.scanEvidence(reportId);

@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
 import { hasImageMetadata } from '../../src/core/evidence/images';
-import type { Report } from '../support/sandbox-client';
 import { burpFixture, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 import { fakeJwt, randomFrom } from '../support/fake-secrets';
 import { realFile } from '../support/real-corpus';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { COMPLETE_DESCRIPTION, harnessPerTest, server, serverFile } from './harness';
 
 /**
  * Issue 13 through the engine against the sandbox: nothing with an unresolved credential leaves
@@ -23,29 +22,7 @@ const CONTENT: DraftContent = {
 };
 
 describe('evidence that never leaks', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.close();
-    h = null;
-  });
-
-  async function open(): Promise<Harness> {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-    await h.engine.session.syncNow(['reports', 'account', 'programs']);
-    return h;
-  }
-
-  async function server(x: Harness, reportId: string): Promise<Report> {
-    return (await x.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: x.key })).body;
-  }
-
-  async function serverFile(x: Harness, reportId: string, fileId: string): Promise<Buffer> {
-    const res = await fetch(new URL(`/api/reports/${reportId}/files/${fileId}`, x.sandbox.url), {
-      headers: { authorization: `Bearer ${x.key}` },
-    });
-    return Buffer.from(await res.arrayBuffer());
-  }
+  const open = harnessPerTest();
 
   it('holds a save with a JWT until it is redacted; the server never sees the token', async () => {
     const x = await open();

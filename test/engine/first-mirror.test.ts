@@ -106,7 +106,7 @@ describe('the first mirror of a large account', () => {
 
     const store = engine.session.store;
     const statusOf = new Map(
-      store.reports.listReports({ limit: 10_000 }).map((r) => [r.id, r.status]),
+      store.reports.listIds().map((id) => [id, store.reports.getListItem(id)?.status]),
     );
     const group = (id: string) => {
       const s = statusOf.get(id);
@@ -193,8 +193,10 @@ describe('the reconcile', () => {
 
     // Two reports the server does not have (deleted there): one with a local draft not sent.
     // Stored in full and current, so only a full listing can tell they are gone.
-    const [row] = store.reports.listReports({ status: 'draft', limit: 1 });
-    const template = row ? store.reports.getReport(row.id) : null;
+    const draftId = store.reports
+      .listIds()
+      .find((id) => store.reports.getListItem(id)?.status === 'draft');
+    const template = draftId ? store.reports.getReport(draftId) : null;
     if (!template) throw new Error('no draft in the mirror');
     const gone = { ...template, id: randomUUID() };
     const kept = { ...template, id: randomUUID() };

@@ -1,12 +1,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { Engine, type EngineOptions } from '../../src/core/engine';
+import type { DraftContent } from '../../src/shared/bridge/views';
 import { KeychainSecretStore } from '../../src/core/secrets';
 import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge/contract';
 import {
   openSandbox,
   pickPrograms,
+  type MessageList,
+  type Report,
   writeKey,
   type SandboxClient,
   type WorldAccount,
@@ -92,6 +96,88 @@ export async function openHarness(
     },
   };
   return harness;
+}
+
+/** A harness signed in (`connect`), and with `sync` its first reports, account and programs. */
+export async function openConnected(
+  account?: Parameters<typeof openHarness>[0],
+  options: Parameters<typeof openHarness>[1] & { sync?: boolean } = {},
+): Promise<Harness> {
+  const h = await openHarness(account, options);
+  await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+  if (options.sync !== false) await h.engine.session.syncNow(['reports', 'account', 'programs']);
+  return h;
+}
+
+/**
+ * A connected harness for each test that asks for one, closed after it (`before` runs first, e.g.
+ * to clear the sandbox's faults).
+ */
+export function harnessPerTest(
+  before?: (h: Harness) => Promise<void>,
+): (...args: Parameters<typeof openConnected>) => Promise<Harness> {
+  let current: Harness | null = null;
+  afterEach(async () => {
+    if (current) await before?.(current);
+    await current?.close();
+    current = null;
+  });
+  return async (...args) => (current = await openConnected(...args));
+}
+
+/** One connected harness for the whole file (not synced yet), closed after it. */
+export function harnessPerFile(opened: (h: Harness) => void): void {
+  let current: Harness | null = null;
+  beforeAll(async () => {
+    current = await openConnected(undefined, { sync: false });
+    opened(current);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+}
+
+/** The report as the server holds it. */
+export async function server(h: Harness, reportId: string): Promise<Report> {
+  return (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
+}
+
+/** A file's bytes as the server holds them. */
+export async function serverFile(h: Harness, reportId: string, fileId: string): Promise<Buffer> {
+  const res = await fetch(new URL(`/api/reports/${reportId}/files/${fileId}`, h.sandbox.url), {
+    headers: { authorization: `Bearer ${h.key}` },
+  });
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** The researcher's messages on the server, oldest first. */
+export async function researcherMessages(h: Harness, reportId: string) {
+  const res = await h.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
+    token: h.key,
+  });
+  return res.body.messages.filter((m) => m.author === 'researcher');
+}
+
+/** Another client (the website, a second device): a full save at the server's revision. */
+export async function saveElsewhere(
+  h: Harness,
+  reportId: string,
+  change: Partial<DraftContent>,
+): Promise<void> {
+  const current = await server(h, reportId);
+  const res = await h.sandbox.api<Report>('PUT', `/api/reports/${reportId}`, {
+    token: h.key,
+    body: {
+      program_id: current.program_id,
+      title: current.title,
+      asset: current.asset,
+      description: current.description,
+      cvss_vector: current.cvss_vector,
+      ...change,
+      revision: current.revision,
+    },
+  });
+  expect(res.status).toBe(200);
 }
 
 export { COMPLETE_DESCRIPTION } from '../support/fixtures';

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentTypeFor } from '../../src/core/engine/content-type';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import type { MessageList, Report } from '../support/sandbox-client';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import type { Report } from '../support/sandbox-client';
+import {
+  COMPLETE_DESCRIPTION,
+  harnessPerTest,
+  researcherMessages,
+  saveElsewhere,
+  server,
+  type Harness,
+} from './harness';
 import {
   after,
   failBefore,
@@ -33,52 +40,15 @@ interface Stats {
 }
 
 describe('the outbox with another writer on the same report', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.close();
-    h = null;
-  });
-
-  async function open(transport?: ScriptedFetch): Promise<Harness> {
-    h = await openHarness(undefined, { engine: transport ? { fetch: transport.fetch } : {} });
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-    await h.engine.session.syncNow(['reports', 'account', 'programs']);
-    return h;
-  }
-
-  async function server(x: Harness, reportId: string): Promise<Report> {
-    return (await x.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: x.key })).body;
-  }
-
-  async function researcherMessages(x: Harness, reportId: string) {
-    const res = await x.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
-      token: x.key,
-    });
-    return res.body.messages.filter((m) => m.author === 'researcher');
-  }
+  const openConnected = harnessPerTest();
+  const open = (transport?: ScriptedFetch): Promise<Harness> =>
+    openConnected(undefined, { engine: transport ? { fetch: transport.fetch } : {} });
 
   /** The website: the same account, plain HTTP. */
   async function websitePost(x: Harness, reportId: string, body: string): Promise<void> {
     const res = await x.sandbox.api('POST', `/api/reports/${reportId}/messages`, {
       token: x.key,
       body: { body, files: [] },
-    });
-    expect(res.status).toBe(200);
-  }
-
-  async function websiteSave(x: Harness, reportId: string, change: Partial<DraftContent>) {
-    const current = await server(x, reportId);
-    const res = await x.sandbox.api<Report>('PUT', `/api/reports/${reportId}`, {
-      token: x.key,
-      body: {
-        program_id: current.program_id,
-        title: current.title,
-        asset: current.asset,
-        description: current.description,
-        cvss_vector: current.cvss_vector,
-        ...change,
-        revision: current.revision,
-      },
     });
     expect(res.status).toBe(200);
   }
@@ -353,7 +323,7 @@ describe('the outbox with another writer on the same report', () => {
       );
       transport.script(async (request) => {
         await fetch(request);
-        await websiteSave(x, id, { description: noted });
+        await saveElsewhere(x, id, { description: noted });
         throw new TypeError('fetch failed: the connection was reset after the request was sent');
       });
       await x.engine.attachFiles(id, [{ path: await x.file('proof.txt', 'evidence\n') }]);
@@ -379,13 +349,13 @@ describe('the outbox with another writer on the same report', () => {
       transport.script(
         // Our save of the new title fails before the server does anything; meanwhile the
         // website adds a line.
-        after(() => websiteSave(x, id, { description: withLine }), failBefore),
+        after(() => saveElsewhere(x, id, { description: withLine }), failBefore),
         // The resend meets the website's line: a merge, and the merged draft goes out; before
         // it arrives the website takes its line out again and (by chance) sets our new title.
         forward,
         after(
           () =>
-            websiteSave(x, id, {
+            saveElsewhere(x, id, {
               title: 'Open redirect to any host',
               description: COMPLETE_DESCRIPTION,
             }),
@@ -421,7 +391,7 @@ describe('the outbox with another writer on the same report', () => {
         // The server takes our first save; the website then edits another line; the researcher
         // types again; and only then is the first save's answer lost.
         await fetch(request);
-        await websiteSave(x, id, { description: noted(first) });
+        await saveElsewhere(x, id, { description: noted(first) });
         await x.engine.saveDraft(id, { ...CONTENT, description: second });
         throw new TypeError('fetch failed: the connection was reset after the request was sent');
       });

@@ -1,7 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import type { MessageList, Report } from '../support/sandbox-client';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import {
+  COMPLETE_DESCRIPTION,
+  harnessPerTest,
+  researcherMessages,
+  server,
+  type Harness,
+} from './harness';
 import {
   dropBefore,
   failBefore,
@@ -28,30 +33,7 @@ interface Stats {
 }
 
 describe('engine outbox', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.sandbox.clearFaults();
-    await h?.close();
-    h = null;
-  });
-
-  async function open(engine: Parameters<typeof openHarness>[1] = {}): Promise<Harness> {
-    h = await openHarness(undefined, engine);
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-    await h.engine.session.syncNow(['reports', 'account', 'programs']);
-    return h;
-  }
-
-  async function server(x: Harness, reportId: string): Promise<Report> {
-    return (await x.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: x.key })).body;
-  }
-
-  async function researcherMessages(x: Harness, reportId: string) {
-    const res = await x.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
-      token: x.key,
-    });
-    return res.body.messages.filter((m) => m.author === 'researcher');
-  }
+  const open = harnessPerTest((h) => h.sandbox.clearFaults());
 
   /** The one message is on the server, once, and nothing waits for the user. */
   async function expectSentOnce(x: Harness, reportId: string, body: string): Promise<void> {
@@ -186,7 +168,7 @@ describe('engine outbox', () => {
         }),
       );
     };
-    const x = await open({ engine: { timeouts: { jsonMs: 300 }, fetch: lateFetch } });
+    const x = await open(undefined, { engine: { timeouts: { jsonMs: 300 }, fetch: lateFetch } });
     const id = await submitted(x);
     await x.engine.postMessage(id, { body: 'Sent once, answered too late.', filePaths: [] });
     const deadline = Date.now() + 5_000;
@@ -210,7 +192,7 @@ describe('engine outbox', () => {
     // Found by the chaos test: a reply that met seven 429s and drops on a busy line gave up at
     // its first 500, because every attempt counted against the budget of server errors.
     const transport = scriptedFetch(isMessagePost);
-    const x = await open({ engine: { fetch: transport.fetch } });
+    const x = await open(undefined, { engine: { fetch: transport.fetch } });
     const id = await submitted(x);
     const busyLine: Step[] = Array.from({ length: 12 }, (_, i) =>
       i % 2 === 0 ? rateLimited : dropBefore,
@@ -224,7 +206,7 @@ describe('engine outbox', () => {
 
   it('parks after eight server errors, and Retry gives the entry its eight again', async () => {
     const transport = scriptedFetch(isMessagePost);
-    const x = await open({ engine: { fetch: transport.fetch } });
+    const x = await open(undefined, { engine: { fetch: transport.fetch } });
     const id = await submitted(x);
     transport.script(...Array.from({ length: 8 }, () => failBefore));
     await x.engine.postMessage(id, { body: 'The server is broken today.', filePaths: [] });

@@ -9,7 +9,7 @@ import {
 } from '../../src/core/links/deep-link';
 import type { Logger, LogFields } from '../../src/core/log/logger';
 import { AppNavigator } from '../../src/main/deep-links';
-import { parseHash } from '../../src/renderer/src/app/routes';
+import { parseHash } from '../../src/renderer/src/lib/routes';
 
 const REPORT = '3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21';
 const programId = fc.stringMatching(/^[a-z0-9-]{1,80}$/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHash, routeHash, sectionOf, type Route } from '../../src/renderer/src/app/routes';
+import { parseHash, routeHash, sectionOf, type Route } from '../../src/renderer/src/lib/routes';
 import { shortcutFor, type KeyLike } from '../../src/renderer/src/app/shortcuts';
 import { pruneSends, verificationWaitMs } from '../../src/renderer/src/lib/verification-limit';
 import { fieldIssues } from '../../src/renderer/src/lib/draft-issues';

@@ -1,7 +1,7 @@
 import { createElement, Fragment } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { parseHash, routeHash, sectionOf } from '../../src/renderer/src/app/routes';
+import { parseHash, routeHash, sectionOf } from '../../src/renderer/src/lib/routes';
 import { renderMarkdown } from '../../src/renderer/src/components/markdown/render-markdown';
 
 const REPORT = '3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21';

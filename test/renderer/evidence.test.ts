@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
-import { expectNoText, expectText, goTo, until } from './support/ui';
+import { expectNoText, expectText, goTo, pasteInto, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 import { fakeJwt, vendorShapes } from '../support/fake-secrets';
 import { realFile } from '../support/real-corpus';
@@ -143,17 +143,7 @@ describe('renderer: evidence that never leaks', () => {
     await editor.waitFor();
     const [curl] = curlFixtures(s);
     await editor.getByText('Steps to reproduce').first().click();
-    await editor.evaluate((el, text) => {
-      const g = globalThis as unknown as {
-        DataTransfer: new () => { setData(type: string, value: string): void };
-        ClipboardEvent: new (type: string, init: object) => object;
-      };
-      const data = new g.DataTransfer();
-      data.setData('text/plain', text);
-      (el as unknown as { dispatchEvent(e: object): boolean }).dispatchEvent(
-        new g.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    }, curl?.command ?? '');
+    await pasteInto(editor, { 'text/plain': curl?.command ?? '' });
     await expectText(editor, /POST \/api\/cart\?item=7 HTTP\/1\.1/);
     await expectText(editor, /authorization: Bearer \[REDACTED:jwt\]/);
     await expectText(editor, /Cookie: \[REDACTED:cookie\]/);
@@ -193,17 +183,7 @@ describe('renderer: evidence that never leaks', () => {
     // A HAR cut short (a copy that stopped early): recognised, not readable.
     const har = harFixture(s);
     const cut = har.slice(0, Math.floor(har.length / 2));
-    await editor.evaluate((el, text) => {
-      const g = globalThis as unknown as {
-        DataTransfer: new () => { setData(type: string, value: string): void };
-        ClipboardEvent: new (type: string, init: object) => object;
-      };
-      const data = new g.DataTransfer();
-      data.setData('text/plain', text);
-      (el as unknown as { dispatchEvent(e: object): boolean }).dispatchEvent(
-        new g.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    }, cut);
+    await pasteInto(editor, { 'text/plain': cut });
     const alert = page.getByRole('alert').filter({ hasText: 'Could not read' });
     await expectText(
       alert,

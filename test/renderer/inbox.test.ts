@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
+import { useAppPerFile, type AppPage } from './support/app';
+import type { AppHost } from '../app/host';
 import { connection, expectText, nav, until } from './support/ui';
 
 /**
@@ -12,7 +12,6 @@ import { connection, expectText, nav, until } from './support/ui';
  * nothing; the OS notification opens the thread.
  */
 describe('renderer: the inbox', () => {
-  let suite: Suite;
   let host: AppHost;
   let app: AppPage;
   let page: Page;
@@ -21,32 +20,28 @@ describe('renderer: the inbox', () => {
 
   const inboxButton = () => page.getByRole('banner').getByRole('button', { name: /^Inbox/ });
 
-  beforeAll(async () => {
-    suite = await startSuite();
-    host = await AppHost.open();
-    await host.signIn();
-    const draft = await host.engine.createDraft(host.programs.open.id);
-    reportId = draft.reportId;
-    await host.engine.saveDraft(reportId, {
-      title: TITLE,
-      asset: 'https://app.example.com/invoices',
-      description: COMPLETE_DESCRIPTION,
-      cvss_vector: '',
-    });
-    await host.engine.submit(reportId);
-    await host.settled();
-    await host.engine.syncNow();
-    app = await openApp(suite, host, { hash: `#/reports/${reportId}` });
-    page = app.page;
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'inbox', ctx.task);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await host?.close();
-    await suite?.close();
-  });
+  useAppPerFile(
+    'inbox',
+    {
+      beforeWindow: async (h) => {
+        const draft = await h.engine.createDraft(h.programs.open.id);
+        reportId = draft.reportId;
+        await h.engine.saveDraft(reportId, {
+          title: TITLE,
+          asset: 'https://app.example.com/invoices',
+          description: COMPLETE_DESCRIPTION,
+          cvss_vector: '',
+        });
+        await h.engine.submit(reportId);
+        await h.settled();
+        await h.engine.syncNow();
+        return `#/reports/${reportId}`;
+      },
+    },
+    (opened) => {
+      ({ host, app, page } = opened);
+    },
+  );
 
   it('counts a message until the thread is opened and the question until it is answered, not when reloaded behind', async () => {
     await page.getByRole('heading', { name: TITLE, exact: true }).waitFor();

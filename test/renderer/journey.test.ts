@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MessageList, Report } from '../../src/shared/api';
 import { TEMPLATE_HEADINGS } from '../../src/shared/api';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
+import { useAppPerFile, type AppPage } from './support/app';
+import type { AppHost } from '../app/host';
 import {
   connection,
   expectNoText,
@@ -26,7 +26,6 @@ import {
  * needs_info, a reply with a file, the decision and the payout received.
  */
 describe('renderer: full researcher journey', () => {
-  let suite: Suite;
   let host: AppHost;
   let app: AppPage;
   let page: Page;
@@ -62,22 +61,16 @@ describe('renderer: full researcher journey', () => {
       .click();
   };
 
-  beforeAll(async () => {
-    suite = await startSuite();
-    host = await AppHost.open({
+  useAppPerFile(
+    'journey',
+    {
       account: { email_verified: true, payments_status: 'not_started' },
-    });
-    app = await openApp(suite, host);
-    page = app.page;
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'journey', ctx.task);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await host?.close();
-    await suite?.close();
-  });
+      signedIn: false,
+    },
+    (opened) => {
+      ({ host, app, page } = opened);
+    },
+  );
 
   it('first run: connecting with a server URL and an API key signs in and shows the programs', async () => {
     await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { AppHost } from '../app/host';
-import { useAppPerTest } from './support/app';
+import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, goTo, isEnabled, until } from './support/ui';
 
 /**
@@ -25,14 +25,7 @@ describe('renderer: a large account, mid-mirror', () => {
         rateLimits: 'spec',
         signedIn: false,
         hash: '#/reports',
-        beforeWindow: async (h) => {
-          await h.sandbox.control('POST', '/__sandbox/bulk-reports', {
-            uid: h.account.uid,
-            count: REPORTS,
-            submitted_share: 0.5,
-          });
-          await h.signIn();
-        },
+        beforeWindow: withBulkReports(REPORTS, (h) => h.signIn()),
       });
       const bar = page.locator('.status-bar');
       // Every row is listed first; the status bar says where the download is, and the last sync.

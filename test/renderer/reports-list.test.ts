@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
+import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, nav, until } from './support/ui';
 
 const REPORTS = 1_500;
@@ -36,33 +35,14 @@ async function rowsShown(page: Page, list: Locator, positions: number[]): Promis
  * scrolls, and the scroll position survives a change of the list and a visit to a report.
  */
 describe('renderer: the reports list pages as it scrolls', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(app?.page, 'reports-list', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('reports-list');
 
   it('fetches the blocks in view, and keeps its place across an update and a visit to a report', async () => {
-    host = await AppHost.open();
-    await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
-      uid: host.account.uid,
-      count: REPORTS,
-      submitted_share: 0.5,
+    const { host, app } = await apps.open({
+      signedIn: false,
+      hash: '#/reports',
+      beforeWindow: withBulkReports(REPORTS, (h) => h.mirrorBeforeStart()),
     });
-    await host.mirrorBeforeStart();
-    app = await openApp(suite, host, { hash: '#/reports' });
     const { page } = app;
     const list = page.getByRole('list', { name: 'Reports', exact: true });
     await expectText(page.getByText(/^[\d,]+ reports/), '1,500 reports', 15_000);

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
+import { useAppPerFile } from './support/app';
+import type { AppHost } from '../app/host';
 import { connection, expectText, until } from './support/ui';
 
 /**
@@ -10,29 +10,23 @@ import { connection, expectText, until } from './support/ui';
  * state of the status bar, not an error.
  */
 describe('renderer: Sync now and offline', () => {
-  let suite: Suite;
   let host: AppHost;
-  let app: AppPage;
   let page: Page;
   let reportId = '';
 
-  beforeAll(async () => {
-    suite = await startSuite();
-    host = await AppHost.open();
-    await host.signIn();
-    await host.engine.syncNow();
-    reportId = (await host.engine.createDraft(host.programs.open.id)).reportId;
-    app = await openApp(suite, host, { hash: `#/reports/${reportId}` });
-    page = app.page;
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'sync-now', ctx.task);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await host?.close();
-    await suite?.close();
-  });
+  useAppPerFile(
+    'sync-now',
+    {
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+        reportId = (await h.engine.createDraft(h.programs.open.id)).reportId;
+        return `#/reports/${reportId}`;
+      },
+    },
+    (opened) => {
+      ({ host, page } = opened);
+    },
+  );
 
   it('a policy changed on the server: the draft says so after "Sync now", the program page shows it', async () => {
     await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { ReportListItem, ReportQuery } from '../../src/shared/bridge/views';
-import { AppHost } from '../app/host';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
+import type { AppHost } from '../app/host';
+import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, goTo, until } from './support/ui';
 
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'; // 9.8
@@ -77,28 +77,10 @@ async function drafts(
  * a time on a narrow window; sorted and filtered by the engine; driven by the keyboard.
  */
 describe('renderer: the two-pane reports workspace', () => {
-  let suite: Suite;
-  let host: AppHost | undefined;
-  let app: AppPage | undefined;
-
-  beforeAll(async () => {
-    suite = await startSuite();
-  }, 240_000);
-  afterEach(async (ctx) => {
-    await keepFailureShot(app?.page, 'two-pane', ctx.task);
-    await app?.close();
-    await host?.close();
-    app = undefined;
-    host = undefined;
-  });
-  afterAll(async () => {
-    await suite?.close();
-  });
+  const apps = useAppPerTest('two-pane');
 
   it('shows the list beside the open report; the split is resizable, remembered, one pane when narrow', async () => {
-    host = await AppHost.open();
-    await host.signIn();
-    app = await openApp(suite, host, { hash: '#/reports' });
+    const { host, app } = await apps.open({ hash: '#/reports' });
     const { page } = app;
     const [first, second] = await drafts(host, [
       { title: 'Open redirect after login', vector: MEDIUM },
@@ -184,14 +166,11 @@ describe('renderer: the two-pane reports workspace', () => {
   }, 120_000);
 
   it('sorts by severity, status and program and filters by program in the engine, in its order', async () => {
-    host = await AppHost.open();
-    await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
-      uid: host.account.uid,
-      count: 24,
-      submitted_share: 0.5,
+    const { host, app } = await apps.open({
+      signedIn: false,
+      hash: '#/reports',
+      beforeWindow: withBulkReports(24, (h) => h.mirrorBeforeStart()),
     });
-    await host.mirrorBeforeStart();
-    app = await openApp(suite, host, { hash: '#/reports' });
     const { page } = app;
     const h = host;
     await drafts(h, [
@@ -306,9 +285,7 @@ describe('renderer: the two-pane reports workspace', () => {
   }, 120_000);
 
   it('moves through the list with the arrow keys, opens with Enter; Ctrl+N and Ctrl+F work here', async () => {
-    host = await AppHost.open();
-    await host.signIn();
-    app = await openApp(suite, host, { hash: '#/reports' });
+    const { host, app } = await apps.open({ hash: '#/reports' });
     const { page } = app;
     const ids = await drafts(host, [
       { title: 'Report C', vector: '' },

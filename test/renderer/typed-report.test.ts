@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { findFileLinks } from '../../src/shared/rules';
-import { keepFailureShot, openApp, startSuite, type AppPage, type Suite } from './support/app';
-import { AppHost } from '../app/host';
-import { caretAtEndOf, expectText, pointAfterText, until } from './support/ui';
+import { useAppPerFile, type AppPage } from './support/app';
+import type { AppHost } from '../app/host';
+import { caretAtEndOf, expectText, pasteInto, pointAfterText, until } from './support/ui';
 
 /**
  * What the researcher types is what the program receives (issue 9), through the app as built:
@@ -13,7 +13,6 @@ import { caretAtEndOf, expectText, pointAfterText, until } from './support/ui';
  * description on the server is exactly what the editor showed.
  */
 describe('renderer: a typed report reaches the program as typed', () => {
-  let suite: Suite;
   let host: AppHost;
   let app: AppPage;
   let page: Page;
@@ -37,37 +36,20 @@ describe('renderer: a typed report reaches the program as typed', () => {
     (await description().innerText()).replace(/\s+/g, ' ').trim();
   const draftMarkdown = async (): Promise<string> =>
     (await host.engine.getReport(reportId))?.draft?.content.description ?? '';
-  const paste = async (data: Record<string, string>): Promise<void> => {
-    await description().evaluate((el, entries) => {
-      const g = globalThis as unknown as {
-        DataTransfer: new () => { setData(type: string, value: string): void };
-        ClipboardEvent: new (type: string, init: object) => object;
-      };
-      const transfer = new g.DataTransfer();
-      for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
-      // (This file compiles without DOM types, like the other browser tests.)
-      (el as unknown as { dispatchEvent(event: object): boolean }).dispatchEvent(
-        new g.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
-      );
-    }, data);
-  };
+  const paste = (data: Record<string, string>): Promise<void> => pasteInto(description(), data);
 
-  beforeAll(async () => {
-    suite = await startSuite();
-    host = await AppHost.open();
-    await host.signIn();
-    await host.engine.syncNow();
-    app = await openApp(suite, host, { hash: `#/programs/${host.programs.open.id}` });
-    page = app.page;
-  });
-  afterEach(async (ctx) => {
-    await keepFailureShot(page, 'typed-report', ctx.task);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await host?.close();
-    await suite?.close();
-  });
+  useAppPerFile(
+    'typed-report',
+    {
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+        return `#/programs/${h.programs.open.id}`;
+      },
+    },
+    (opened) => {
+      ({ host, app, page } = opened);
+    },
+  );
 
   it('types each section below its heading: URLs, e-mails and domains stay as typed', async () => {
     await page.getByRole('button', { name: 'New report', exact: true }).click();

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  filterCounts,
-  normalizeFilters,
-  REWARD_OPTIONS,
-  rewardBand,
-} from '../../src/shared/rules/program-filters';
+import { filterCounts, normalizeFilters, rewardBand } from '../../src/shared/rules/program-filters';
+import { REWARD_BANDS } from '../../src/shared/api';
 import { openSandbox, type ProgramPage, type SandboxClient } from '../support/sandbox-client';
 import { tempStore, type TempStore } from '../store/fixtures';
 
@@ -27,7 +23,7 @@ describe('reward bands', () => {
     fc.assert(
       fc.property(fc.nat(1_000_000), fc.nat(1_000_000), (a, b) => {
         const [low, high] = a <= b ? [a, b] : [b, a];
-        return REWARD_OPTIONS.indexOf(rewardBand(low)) <= REWARD_OPTIONS.indexOf(rewardBand(high));
+        return REWARD_BANDS.indexOf(rewardBand(low)) <= REWARD_BANDS.indexOf(rewardBand(high));
       }),
     );
   });
@@ -81,7 +77,7 @@ describe('the mirror filters programs as the server does', () => {
       const all = await sandbox.api<ProgramPage>('GET', '/api/programs', { query: { limit: 50 } });
       expect(all.body.programs.find((p) => p.id === program.id)?.reward_range.max).toBe(top);
       t.store.programs.upsertSummaries(all.body.programs);
-      for (const band of REWARD_OPTIONS) {
+      for (const band of REWARD_BANDS) {
         const online = await sandbox.api<ProgramPage>('GET', '/api/programs', {
           query: { limit: 50, reward: band },
         });

@@ -7,7 +7,7 @@ import {
   KeychainSecretStore,
   KeychainUnavailableError,
 } from '../../src/core/secrets';
-import { normalizeServerUrl } from '../../src/core/api/server-url';
+import { normalizeServerUrl } from '../../src/shared/api/server-url';
 import { fakeApiKey, uniqueServerUrl } from './support';
 
 // These run against the real Secret Service: `bash scripts/with-keyring.sh npx vitest run test/secrets`.

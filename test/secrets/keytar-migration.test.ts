@@ -8,7 +8,7 @@ import {
   KeychainSecretStore,
   type OpenTarget,
 } from '../../src/core/secrets';
-import { normalizeServerUrl } from '../../src/core/api/server-url';
+import { normalizeServerUrl } from '../../src/shared/api/server-url';
 import { fakeApiKey, uniqueServerUrl } from './support';
 
 // Keys that earlier versions stored with keytar (kept as a devDependency only to write them

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openStore, type Store } from '../../src/core/store';
 import type { Message, Program, ProgramSummary, Report, ReportSummary } from '../../src/shared/api';
+import type { ReportListQuery, ReportListRow } from '../../src/core/store/report-list';
 
 /** A fresh folder with a real database file; `reopen` closes and opens the same file. */
 export interface TempStore {
@@ -120,4 +121,12 @@ export function makeMessage(overrides: Partial<Message> = {}): Message {
     attachments: [],
     ...overrides,
   };
+}
+
+/** Rows of the reports list from the top: the one list path (`store.reportList`). */
+export function listed(
+  store: Store,
+  query: Omit<ReportListQuery, 'offset'> & { offset?: number },
+): ReportListRow[] {
+  return store.reportList.page({ offset: 0, ...query }).rows;
 }

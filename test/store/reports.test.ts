@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { iso, makeReport, summaryOf, tempStore, type TempStore } from './fixtures';
+import { iso, listed, makeReport, summaryOf, tempStore, type TempStore } from './fixtures';
 
 let t: TempStore;
 beforeEach(() => (t = tempStore()));
@@ -133,26 +133,24 @@ describe('reports', () => {
       }),
     );
     t.store.reports.upsertReports(reports);
-    const page1 = t.store.reports.listReports({ limit: 10 });
-    const page2 = t.store.reports.listReports({ limit: 10, offset: 10 });
+    const page1 = listed(t.store, { limit: 10 });
+    const page2 = listed(t.store, { limit: 10, offset: 10 });
     const expected = [...reports].reverse().map((r) => r.id);
     expect([...page1, ...page2].map((r) => r.id)).toEqual(expected.slice(0, 20));
 
-    const triaging = t.store.reports.listReports({ status: 'triaging', limit: 100 });
+    const triaging = listed(t.store, { status: ['triaging'], limit: 100 });
     expect(triaging).toHaveLength(15);
     expect(triaging.every((r) => r.status === 'triaging')).toBe(true);
-    expect(t.store.reports.listReports({ status: ['triaging', 'draft'], limit: 100 })).toHaveLength(
-      30,
-    );
+    expect(listed(t.store, { status: ['triaging', 'draft'], limit: 100 })).toHaveLength(30);
 
-    const redirects = t.store.reports.listReports({ search: 'redirect', limit: 100 });
+    const redirects = listed(t.store, { search: 'redirect', limit: 100 });
     expect(redirects.map((r) => r.title)).toEqual(
       reports
         .filter((_, i) => i % 3 === 0)
         .reverse()
         .map((r) => r.title),
     );
-    const both = t.store.reports.listReports({ search: 'redir', status: 'draft', limit: 100 });
+    const both = listed(t.store, { search: 'redir', status: ['draft'], limit: 100 });
     expect(both.map((r) => r.title)).toEqual([
       'Open redirect 27',
       'Open redirect 21',
@@ -162,7 +160,7 @@ describe('reports', () => {
     ]);
   });
 
-  it('narrows to one program, and to reports with a payout, in SQL', () => {
+  it('reads one program, and the reports with a payout, in SQL', () => {
     const payout = {
       status: 'received' as const,
       amount_cents: 100_000,
@@ -180,19 +178,27 @@ describe('reports', () => {
       updated_at: iso(1),
     });
     t.store.reports.upsertReports([acme, paid, globex]);
-    const ids = (query: Parameters<typeof t.store.reports.listReports>[0]) =>
-      t.store.reports.listReports(query).map((r) => r.id);
-    expect(ids({ program: 'acme-web', limit: 10 })).toEqual([acme.id, paid.id]);
-    expect(ids({ program: 'globex-api', search: 'token', limit: 10 })).toEqual([globex.id]);
-    expect(ids({ paid: true, limit: 10 })).toEqual([paid.id]);
-    expect(ids({ paid: true, program: 'globex-api', limit: 10 })).toEqual([]);
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+    expect(ids(t.store.reports.listOfProgram('acme-web'))).toEqual([acme.id, paid.id]);
+    expect(ids(t.store.reports.listOfProgram('initech'))).toEqual([]);
+    expect(ids(listed(t.store, { program: 'globex-api', search: 'token', limit: 10 }))).toEqual([
+      globex.id,
+    ]);
+    expect(ids(t.store.reports.listPaid())).toEqual([paid.id]);
+    expect(t.store.reports.listPaid()[0]?.payout).toEqual(payout);
+    // Received: nothing more to follow; approving, stored in full and current: followed.
+    expect(t.store.reports.listPayoutFollowUps()).toEqual([]);
+    t.store.reports.upsertReports([
+      { ...paid, revision: paid.revision + 1, payout: { ...payout, status: 'approving' } },
+    ]);
+    expect(t.store.reports.listPayoutFollowUps()).toEqual([paid.id]);
   });
 
   it('orders by instant, not by text, when timestamps differ in precision', () => {
     const a = makeReport({ title: 'a', updated_at: '2025-01-01T00:00:00Z' });
     const b = makeReport({ title: 'b', updated_at: '2025-01-01T00:00:00.500Z' });
     t.store.reports.upsertReports([a, b]);
-    expect(t.store.reports.listReports({ limit: 5 }).map((r) => r.title)).toEqual(['b', 'a']);
+    expect(listed(t.store, { limit: 5 }).map((r) => r.title)).toEqual(['b', 'a']);
   });
 
   it('counts by status', () => {
@@ -201,7 +207,7 @@ describe('reports', () => {
       makeReport({ status: 'draft' }),
       makeReport({ status: 'accepted' }),
     ]);
-    expect(t.store.reports.countByStatus()).toEqual({ draft: 2, accepted: 1 });
+    expect(t.store.reportList.countByStatus()).toEqual({ draft: 2, accepted: 1 });
   });
 
   it('tracks whether the user has seen a report in needs_info, each time it enters it', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { redactSecrets } from '../../src/core/store';
+import { redactKeys } from '../../src/shared/api/redact';
 import { makeReport, tempStore, type TempStore } from './fixtures';
 
 // Shaped like a real key: prefix, underscore, 43 characters.
@@ -36,13 +36,13 @@ describe('secrets never reach the database', () => {
   });
 
   it('scrubs key-shaped strings and bearer headers from free-form text', () => {
-    expect(redactSecrets(`failed with ${FAKE_KEY}.`)).toBe('failed with [redacted].');
-    expect(redactSecrets('Authorization: Bearer abc.def.ghi')).toBe(
+    expect(redactKeys(`failed with ${FAKE_KEY}.`)).toBe('failed with [redacted].');
+    expect(redactKeys('Authorization: Bearer abc.def.ghi')).toBe(
       'Authorization: Bearer [redacted]',
     );
     // Not key-shaped: a sha256 after an underscore is longer than 43 characters.
     const digest = `file_${'a'.repeat(64)}`;
-    expect(redactSecrets(digest)).toBe(digest);
+    expect(redactKeys(digest)).toBe(digest);
   });
 
   it('errors and sync state quoting a key are stored without it, even in the raw file', () => {

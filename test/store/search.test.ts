@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toFtsMatch } from '../../src/core/store';
-import { makeMessage, makeProgram, makeReport, tempStore, type TempStore } from './fixtures';
+import {
+  listed,
+  makeMessage,
+  makeProgram,
+  makeReport,
+  tempStore,
+  type TempStore,
+} from './fixtures';
 
 let t: TempStore;
 beforeEach(() => (t = tempStore()));
@@ -67,9 +74,7 @@ describe('search', () => {
       description: 'plain text',
       cvss_vector: '',
     });
-    expect(t.store.reports.listReports({ search: 'zebra', limit: 50 }).map((r) => r.id)).toEqual([
-      xssTitle.id,
-    ]);
+    expect(listed(t.store, { search: 'zebra', limit: 50 }).map((r) => r.id)).toEqual([xssTitle.id]);
   });
 
   it('finds reports through their thread and programs through their policy', () => {
@@ -150,7 +155,7 @@ describe('search', () => {
     ];
     for (const query of hostile) {
       expect(() => t.store.search.search(query), query).not.toThrow();
-      expect(() => t.store.reports.listReports({ search: query, limit: 10 }), query).not.toThrow();
+      expect(() => listed(t.store, { search: query, limit: 10 }), query).not.toThrow();
     }
     // Operators are words: "NEAR" finds the report that contains the word NEAR.
     expect(t.store.search.searchReports('NEAR').map((h) => h.id)).toEqual([near.id]);
@@ -160,7 +165,7 @@ describe('search', () => {
     // "-checkout" is not a NOT: both words must be present, so nothing matches here.
     expect(t.store.search.searchReports('rate -checkout')).toEqual([]);
     expect(t.store.search.searchReports('or not').map((h) => h.id)).toEqual([near.id]);
-    expect(t.store.reports.listReports({ limit: 100 })).toHaveLength(4);
+    expect(listed(t.store, { limit: 100 })).toHaveLength(4);
   });
 
   it('searches programs by name, customer and policy', () => {

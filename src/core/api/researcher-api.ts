@@ -26,7 +26,7 @@ import { systemClock, type Clock } from './clock';
 import { Connectivity } from './connectivity';
 import { ApiError, apiErrorFromResponse, apiErrorFromThrown } from './errors';
 import { sendWithRetry, type RetryNotice, type RetryPolicy } from './retry';
-import { normalizeServerUrl } from './server-url';
+import { normalizeServerUrl } from '../../shared/api/server-url';
 import { RequestStats } from './stats';
 
 const UPLOAD_CHUNK_BYTES = 1024 * 1024;

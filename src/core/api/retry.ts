@@ -108,37 +108,64 @@ function decide(
   policy: RetryPolicy,
   used: { network: number; server: number; unavailable: number; rateLimit: number },
 ): Decision {
-  if (error.kind !== 'http') {
-    if (error.code === CLIENT_CODES.aborted) return { resend: false };
-    // Without an answer nobody knows whether the server acted: only a safe repeat is resent.
-    if (!idempotent || used.network >= policy.networkRetries) return { resend: false };
-    return { resend: true, waitMs: backoff(used.network++, policy), pauseBudget: false };
-  }
-  switch (error.status) {
-    case 429:
+  const rule = retryRule(error, policy);
+  switch (rule.kind) {
+    case 'cancelled':
+    case 'refused':
+      return { resend: false };
+    case 'no-answer':
+      // Without an answer nobody knows whether the server acted: only a safe repeat is resent.
+      if (!idempotent || used.network >= policy.networkRetries) return { resend: false };
+      return { resend: true, waitMs: backoff(used.network++, policy), pauseBudget: false };
+    case 'rate-limited':
       if (used.rateLimit++ >= policy.rateLimitRetries) return { resend: false };
-      return {
-        resend: true,
-        waitMs: error.retryAfterMs ?? policy.rateLimitWaitMs,
-        pauseBudget: true,
-      };
-    case 503:
+      return { resend: true, waitMs: rule.waitMs, pauseBudget: true };
+    case 'unavailable':
       if (used.unavailable++ >= policy.unavailableRetries) return { resend: false };
+      return { resend: true, waitMs: rule.waitMs, pauseBudget: false };
+    case 'server-error':
+      if (!idempotent || used.server >= policy.serverErrorRetries) return { resend: false };
       return {
         resend: true,
-        waitMs: error.retryAfterMs ?? policy.unavailableWaitMs,
-        pauseBudget: false,
-      };
-    default:
-      // 409 revision_conflict goes back to the caller to merge; other 4xx are never resent unchanged.
-      if (error.status < 500 || !idempotent || used.server >= policy.serverErrorRetries)
-        return { resend: false };
-      return {
-        resend: true,
-        waitMs: error.retryAfterMs ?? backoff(used.server++, policy),
+        waitMs: rule.retryAfterMs ?? backoff(used.server++, policy),
         pauseBudget: false,
       };
   }
+}
+
+/**
+ * What part 7 of the API document says of one failed call, before anything counts attempts. The
+ * API client's resends (`sendWithRetry`) and the outbox's durable queue both start from it.
+ */
+export type RetryRule =
+  /** We gave up on it ourselves: nothing to resend. */
+  | { kind: 'cancelled' }
+  /** No answer (offline, a timeout, a dropped connection): nobody knows whether the server acted. */
+  | { kind: 'no-answer' }
+  /** 429: the whole account is over its limit until `Retry-After`. */
+  | { kind: 'rate-limited'; waitMs: number }
+  /** 503: wait `Retry-After` if set, otherwise about a minute, and resend. */
+  | { kind: 'unavailable'; waitMs: number }
+  /** Another 5xx: the document gives no rule; a few resends with backoff (`Retry-After` if set). */
+  | { kind: 'server-error'; retryAfterMs: number | undefined }
+  /** Every 4xx but 429 (409 revision_conflict goes back to be merged): never resent unchanged. */
+  | { kind: 'refused' };
+
+export function retryRule(
+  error: ApiError,
+  waits: Pick<RetryPolicy, 'rateLimitWaitMs' | 'unavailableWaitMs'> = DEFAULT_RETRY_POLICY,
+): RetryRule {
+  if (error.kind !== 'http') {
+    return error.code === CLIENT_CODES.aborted ? { kind: 'cancelled' } : { kind: 'no-answer' };
+  }
+  if (error.status === 429) {
+    return { kind: 'rate-limited', waitMs: error.retryAfterMs ?? waits.rateLimitWaitMs };
+  }
+  if (error.status === 503) {
+    return { kind: 'unavailable', waitMs: error.retryAfterMs ?? waits.unavailableWaitMs };
+  }
+  if (error.status >= 500) return { kind: 'server-error', retryAfterMs: error.retryAfterMs };
+  return { kind: 'refused' };
 }
 
 /** Exponential backoff with jitter: between half and all of base * 2^n, capped. */

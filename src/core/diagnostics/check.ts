@@ -1,4 +1,5 @@
 import { redact, scanText } from '../evidence/secret-scan/scan';
+import { holdsRedactionMark } from '../evidence/secret-scan/mark';
 import { removeCredentials, type CheckedText, type CredentialCount } from './credentials';
 
 /**
@@ -14,7 +15,7 @@ export async function checkForCredentials(
 ): Promise<CheckedText> {
   const first = removeCredentials(text, ownKeys);
   const findings = (await scanText(first.text, { ownKeys: [...ownKeys], ext: '.log' })).filter(
-    (f) => !first.text.slice(f.start, f.end).includes('[REDACTED:'),
+    (f) => !holdsRedactionMark(first.text.slice(f.start, f.end)),
   );
   const counts = new Map<string, number>(first.removed.map((r) => [r.kind, r.count]));
   for (const f of findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);

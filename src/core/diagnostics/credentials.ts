@@ -4,6 +4,8 @@
  * this service, bearer and basic authorization values, cookies, JSON Web Tokens). Each is replaced
  * by `[REDACTED:<kind>]` and counted, so the bundle says what was removed without repeating it.
  */
+import { apiKeysInText } from '../../shared/api/api-key';
+import { holdsRedactionMark, redactionMark } from '../evidence/secret-scan/mark';
 
 export interface CredentialCount {
   kind: string;
@@ -17,10 +19,7 @@ export interface CheckedText {
 
 const SHAPES: readonly { kind: string; pattern: RegExp; group?: number }[] = [
   // `<prefix>_<43 characters>`: this service's API keys (docs/researcher-api.md, part 5).
-  {
-    kind: 'api-key',
-    pattern: /(?<![A-Za-z0-9_-])[A-Za-z][A-Za-z0-9]{0,15}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
-  },
+  { kind: 'api-key', pattern: apiKeysInText() },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g },
   {
     kind: 'authorization',
@@ -34,8 +33,6 @@ const SHAPES: readonly { kind: string; pattern: RegExp; group?: number }[] = [
   },
   { kind: 'cookie', pattern: /\b(?:set-)?cookie["']?\s*[:=]\s*["']?([^\n"']+)/gi, group: 1 },
 ];
-
-export const redactionMark = (kind: string): string => `[REDACTED:${kind}]`;
 
 /** Removes the given secrets exactly, then every credential shape; counts what it removed. */
 export function removeCredentials(text: string, ownKeys: readonly string[]): CheckedText {
@@ -52,9 +49,9 @@ export function removeCredentials(text: string, ownKeys: readonly string[]): Che
   }
   for (const { kind, pattern, group } of SHAPES) {
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
-      if (match.includes('[REDACTED:')) return match;
+      if (holdsRedactionMark(match)) return match;
       const value = group === undefined ? match : rest[group - 1];
-      if (typeof value !== 'string' || value.startsWith('[REDACTED')) return match;
+      if (typeof value !== 'string' || holdsRedactionMark(value)) return match;
       count(kind);
       return match.replace(value, redactionMark(kind));
     });

@@ -6,6 +6,7 @@ import type {
   DraftField,
   DraftView,
 } from '../../shared/bridge/views';
+import { LIMITS } from '../../shared/api';
 import { descriptionTemplate } from '../../shared/rules';
 import { applyChoices, mergeDraft } from '../domain/merge';
 import { validateReportInput } from '../domain/validate';
@@ -16,7 +17,7 @@ import { adoptDraft, policyVersionAtStart, queueSave, rememberPolicyVersion } fr
 import { requireWritable, type SessionContext } from './session-context';
 import { toDraftView } from './views';
 
-const PROGRAM_ID = /^[a-z0-9-]{1,80}$/;
+const PROGRAM_ID = new RegExp(LIMITS.programIdPattern);
 
 /**
  * Writing a draft: create it, save what the user typed, resolve a conflict. Every call writes

@@ -280,9 +280,7 @@ export class EvidenceExtras {
     const content = draft ? contentOf(draft) : report ? contentOf(report) : null;
     const programId = draft?.programId ?? report?.program_id;
     if (!content || !programId) return [];
-    const mine = store.reports
-      .listReports({ program: programId, limit: Number.MAX_SAFE_INTEGER })
-      .filter((r) => r.id !== reportId);
+    const mine = store.reports.listOfProgram(programId).filter((r) => r.id !== reportId);
     const ids = new Set(mine.map((r) => r.id));
     const local = store.drafts
       .list()
@@ -328,12 +326,8 @@ export class EvidenceExtras {
   #paidReports(): PaidReport[] {
     const { store } = this.#ctx;
     return store.reports
-      .listReports({ paid: true, limit: Number.MAX_SAFE_INTEGER })
-      .map((r) => store.reports.getReport(r.id))
-      .filter(
-        (r): r is NonNullable<typeof r> & { payout: NonNullable<PaidReport['payout']> } =>
-          !!r?.payout,
-      )
+      .listPaid()
+      .filter((r): r is typeof r & { payout: NonNullable<PaidReport['payout']> } => !!r.payout)
       .map((r) => ({
         id: r.id,
         title: r.title,

@@ -8,7 +8,7 @@ import type {
   SecretFindingView,
   SecretScanView,
 } from '../../shared/bridge/evidence-views';
-import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views';
+import type { ChecklistItemView, DraftContent, DraftField } from '../../shared/bridge/views';
 import {
   imageMetadataBlocks,
   rasterTypeOf,
@@ -39,9 +39,10 @@ export class SecretsHeldError extends Error {
   }
 }
 
-type FieldName = 'title' | 'asset' | 'description';
-const FIELDS: FieldName[] = ['title', 'asset', 'description'];
-const FIELD_LABELS: Record<FieldName, string> = {
+/** The draft fields that hold free text a credential can hide in (not the CVSS vector). */
+type TextField = Exclude<DraftField, 'cvss_vector'>;
+const FIELDS: TextField[] = ['title', 'asset', 'description'];
+const FIELD_LABELS: Record<TextField, string> = {
   title: 'Title',
   asset: 'Asset',
   description: 'Description',
@@ -115,7 +116,7 @@ export class SecretCommands {
     return new Set(this.#ctx.store.syncState.get<string[]>(KEEPS(reportId)) ?? []);
   }
 
-  #fieldPlaces(content: Pick<DraftContent, FieldName>): Place[] {
+  #fieldPlaces(content: Pick<DraftContent, TextField>): Place[] {
     return FIELDS.map((field) => ({
       key: field,
       place: { kind: 'field', field },
@@ -325,7 +326,7 @@ export class SecretCommands {
     return this.scanEvidence(reportId);
   }
 
-  #redactField(reportId: string, field: FieldName, text: string): void {
+  #redactField(reportId: string, field: TextField, text: string): void {
     const { store } = this.#ctx;
     store.db.transaction(() => {
       const draft = adoptDraft(store, reportId);
@@ -395,7 +396,7 @@ export class SecretCommands {
 
   // ---- the outbox's OutgoingCheck: run before anything leaves ---------------------------
 
-  async checkDraft(reportId: string, content: Pick<DraftContent, FieldName>): Promise<void> {
+  async checkDraft(reportId: string, content: Pick<DraftContent, TextField>): Promise<void> {
     await this.#hold(reportId, this.#fieldPlaces(content));
   }
 

@@ -63,7 +63,7 @@ export function linksInArgv(argv: readonly unknown[]): DeepLinkResult[] {
     .map((arg) => parseDeepLink(arg));
 }
 
-/** The renderer's route for a target, as the window's location hash (src/renderer/src/app/routes.ts). */
+/** The renderer's route for a target, as the window's location hash (src/renderer/src/lib/routes.ts). */
 export function targetHash(target: DeepLinkTarget): string {
   return target.kind === 'report'
     ? `/reports/${encodeURIComponent(target.reportId)}`

@@ -1,4 +1,4 @@
-import { backoff, DEFAULT_RETRY_POLICY, isApiError, type RetryPolicy } from '../api';
+import { backoff, DEFAULT_RETRY_POLICY, isApiError, retryRule, type RetryPolicy } from '../api';
 import type { OutboxEntry, OutboxKind, Store } from '../store';
 import type { OutboxContext, Outcome } from './context';
 import { HANDLERS } from './handlers';
@@ -256,12 +256,13 @@ export class OutboxWorker {
     if (!isApiError(error)) return { kind: 'park', error };
     const transient = serverErrorsOf(entry) + 1 < this.#maxTransient;
     const wait = backoff(Math.min(entry.attempts, 6), this.#retry);
-    if (error.kind !== 'http') {
+    const rule = retryRule(error, this.#retry);
+    if (rule.kind === 'no-answer' || rule.kind === 'cancelled') {
       // No answer: offline, or the request died on the way. Keep it and try again later.
       return { kind: 'later', delayMs: wait, error };
     }
-    if (error.status === 429 || error.status === 503) {
-      return { kind: 'later', delayMs: error.retryAfterMs ?? 60_000, error };
+    if (rule.kind === 'rate-limited' || rule.kind === 'unavailable') {
+      return { kind: 'later', delayMs: rule.waitMs, error };
     }
     if (busy) {
       // Our own file is still being processed (often our own earlier, vanished attempt): wait at
@@ -275,7 +276,8 @@ export class OutboxWorker {
       // The server is still finishing an upload: a short wait, not the user's problem yet.
       return transient ? { kind: 'later', delayMs: wait, error } : { kind: 'park', error };
     }
-    if (error.status >= 500) {
+    if (rule.kind === 'server-error') {
+      // The outbox keeps its own backoff: its entries wait durably, not in one call.
       return transient ? { kind: 'later', delayMs: wait, error } : { kind: 'park', error };
     }
     // Other 4xx: resending it unchanged would fail the same way.
@@ -312,7 +314,7 @@ function chargesBudget(outcome: Outcome): boolean {
   const { error } = outcome;
   if (!isApiError(error) || error.kind !== 'http') return false;
   if (error.code === 'files_pending' || error.code === 'file_not_ready') return true;
-  return error.status >= 500 && error.status !== 503;
+  return retryRule(error).kind === 'server-error';
 }
 
 /** The server errors an entry met so far: kept in its last error, which survives a restart. */

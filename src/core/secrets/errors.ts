@@ -1,4 +1,4 @@
-import { redactKeys } from './redact';
+import { redactKeys } from '../../shared/api/redact';
 
 /** The key entered does not have the documented shape. The message never contains the key. */
 export class InvalidApiKeyError extends Error {

@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import { redactedJson } from './redact';
+import { redactedJson } from '../../shared/api/redact';
 import { parseJson } from './sql-values';
 
 /**

@@ -1,6 +1,6 @@
 import { parseCvss31 } from '../../shared/rules/cvss';
 import type { ReportSort } from '../../shared/bridge/views';
-import type { ReportStatus } from './api-types';
+import { REPORT_STATUSES } from '../../shared/api';
 
 export type { ReportSort };
 
@@ -9,32 +9,21 @@ export type { ReportSort };
  * rules that compare a local draft with a mirrored report the way SQLite does.
  */
 /**
- * The list's status order: the report's way through triage, then the decisions. Stored in
- * `reports.status_rank` (migration 7), so changing it needs a migration that recomputes it.
+ * The list's status order is the report's way through triage, then the decisions: the order of
+ * `REPORT_STATUSES`, the API document's own. Stored in `reports.status_rank` (migration 7), so
+ * changing it needs a migration that recomputes it. A status the API adds later sorts after the
+ * known ones.
  */
-export const STATUS_ORDER: readonly ReportStatus[] = [
-  'draft',
-  'triaging',
-  'needs_info',
-  'paused',
-  'human_review',
-  'accepted',
-  'rejected',
-  'duplicate',
-  'insufficient_info',
-  'withdrawn',
-];
-/** A status the API adds later sorts after the known ones. */
-export const UNKNOWN_STATUS_RANK = STATUS_ORDER.length;
+export const UNKNOWN_STATUS_RANK = REPORT_STATUSES.length;
 
 export function statusRank(status: string): number {
-  const rank = STATUS_ORDER.indexOf(status as ReportStatus);
+  const rank = (REPORT_STATUSES as readonly string[]).indexOf(status);
   return rank < 0 ? UNKNOWN_STATUS_RANK : rank;
 }
 
 /** `status_rank` of a status column, in SQL (the same ranks as `statusRank`). */
 export function statusRankSql(column: string): string {
-  const cases = STATUS_ORDER.map((status, rank) => `WHEN '${status}' THEN ${rank}`).join(' ');
+  const cases = REPORT_STATUSES.map((status, rank) => `WHEN '${status}' THEN ${rank}`).join(' ');
   return `(CASE ${column} ${cases} ELSE ${UNKNOWN_STATUS_RANK} END)`;
 }
 

@@ -1,57 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './database';
-import type {
-  AttachmentState,
-  PayoutStatus,
-  Report,
-  ReportStatus,
-  ReportSummary,
-} from './api-types';
-import { createReportSearcher, matchCondition, searchParams } from './report-search';
+import type { AttachmentState, Report, ReportStatus, ReportSummary } from './api-types';
 import { cvssScore, statusRankSql } from './report-order';
-import { bit, namedPlaceholders, namedValues, timeMs } from './sql-values';
-
-/** What the report list shows: the indexed columns, without parsing the full JSON. */
-export interface ReportListItem {
-  id: string;
-  program_id: string;
-  program_name: string;
-  status: ReportStatus;
-  display_status: string;
-  title: string;
-  revision: number;
-  created_at: string | null;
-  updated_at: string | null;
-  submitted_at: string | null;
-  withdrawn_at: string | null;
-  has_payout: boolean;
-  payout_status: PayoutStatus | null;
-  /**
-   * False while a report sits in needs_info and the researcher has not answered its question (the
-   * column keeps its first name: it was once set by opening the thread).
-   */
-  needs_info_seen: boolean;
-  /** The list page knows a newer state than the stored full report: the sync must fetch it. */
-  stale: boolean;
-  /** A full form is stored (false for reports only known from a list page). */
-  has_full: boolean;
-}
-
-export interface ListReportsQuery {
-  status?: ReportStatus | readonly ReportStatus[];
-  /**
-   * Free text matched against title, description and thread (see text-match.ts), without waiting
-   * for the search index (report-search.ts). Text with nothing searchable in it (only
-   * punctuation) does not filter.
-   */
-  search?: string;
-  /** Only this program's reports (a program id). */
-  program?: string;
-  /** Only reports with a payout. */
-  paid?: boolean;
-  limit: number;
-  offset?: number;
-}
+import { bit, timeMs } from './sql-values';
+import { listColumns, toListItem, type ListRow, type ReportListItem } from './report-rows';
 
 /** One report whose stored state changed, so the sync can emit events (needs-info, ...). */
 export interface ReportChange {
@@ -104,10 +56,17 @@ export interface ReportsRepository {
   countMirrored(): { listed: number; full: number; current: number; staleThreads: number };
   /** Every report id of the mirror (the reconcile drops those the server no longer lists). */
   listIds(): string[];
-  listReports(query: ListReportsQuery): ReportListItem[];
+  /**
+   * Accepted reports stored in full and current whose payout is not `received` yet: the payout
+   * follow-up reads them again (sync/follow-ups.ts). Newest first.
+   */
+  listPayoutFollowUps(): string[];
+  /** One program's mirrored reports, newest first (the similar-reports hint reads them all). */
+  listOfProgram(programId: string): ReportListItem[];
+  /** Every mirrored report with a payout, newest first (the payouts view). */
+  listPaid(): Report[];
   getReport(id: string): Report | null;
   getListItem(id: string): ReportListItem | null;
-  countByStatus(): Partial<Record<ReportStatus, number>>;
   listAttachments(reportId: string): StoredAttachment[];
   /** The researcher replied to the question (the reply is queued): it no longer waits. */
   markNeedsInfoAnswered(id: string): void;
@@ -126,20 +85,6 @@ interface StoredVersion {
   report_json: string | null;
 }
 
-interface ListRow extends Omit<
-  ReportListItem,
-  'has_payout' | 'needs_info_seen' | 'stale' | 'has_full'
-> {
-  has_payout: number;
-  needs_info_seen: number;
-  stale: number;
-  has_full: number;
-}
-
-const listColumns = `id, program_id, program_name, status, display_status, title, revision,
-  created_at, updated_at, submitted_at, withdrawn_at, has_payout, payout_status, needs_info_seen,
-  stale, has_full`;
-
 /** Older means: a lower revision, or the same revision with an older updated_at. */
 function isOlder(
   incoming: { revision: number; updated_ms: number },
@@ -151,19 +96,8 @@ function isOlder(
   );
 }
 
-function toListItem(row: ListRow): ReportListItem {
-  return {
-    ...row,
-    has_payout: row.has_payout === 1,
-    needs_info_seen: row.needs_info_seen === 1,
-    stale: row.stale === 1,
-    has_full: row.has_full === 1,
-  };
-}
-
 export function createReportsRepository(db: Db): ReportsRepository {
   const sqlite = db.sqlite;
-  const searcher = createReportSearcher(db);
   const selectVersion = sqlite.prepare<[string], StoredVersion>(
     `SELECT r.seq, r.status, r.revision, r.updated_ms, d.report_json
      FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?`,
@@ -258,10 +192,6 @@ export function createReportsRepository(db: Db): ReportsRepository {
   const selectListItem = sqlite.prepare<[string], ListRow>(
     `SELECT ${listColumns} FROM reports WHERE id = ?`,
   );
-  // Kept by triggers (migration 4): read, never counted.
-  const selectCounts = sqlite.prepare<[], { status: ReportStatus; n: number }>(
-    'SELECT status, n FROM report_status_counts WHERE n > 0',
-  );
   const selectAttachments = sqlite.prepare<[string], StoredAttachment & { reply: number | null }>(
     'SELECT * FROM report_attachments WHERE report_id = ? ORDER BY name, file_id',
   );
@@ -273,30 +203,22 @@ export function createReportsRepository(db: Db): ReportsRepository {
   );
   const deleteOne = sqlite.prepare<[string]>('DELETE FROM reports WHERE id = ?');
 
-  // List statements depend on the number of statuses and on search: built once per shape.
-  const listStatements = new Map<string, Database.Statement<Record<string, unknown>, ListRow>>();
-  function listStatement(
-    statusCount: number,
-    withSearch: boolean,
-    program: boolean,
-    paid: boolean,
-  ) {
-    const key = `${statusCount}:${withSearch}:${program}:${paid}`;
-    let statement = listStatements.get(key);
-    if (!statement) {
-      const where: string[] = [];
-      if (statusCount > 0) where.push(`status IN (${namedPlaceholders('s', statusCount)})`);
-      if (withSearch) where.push(matchCondition('reports'));
-      if (program) where.push('program_id = @program');
-      if (paid) where.push('has_payout = 1');
-      statement = sqlite.prepare<Record<string, unknown>, ListRow>(
-        `SELECT ${listColumns} FROM reports ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY updated_ms DESC, id LIMIT @limit OFFSET @offset`,
-      );
-      listStatements.set(key, statement);
-    }
-    return statement;
-  }
+  // Whole groups a background job or a derived view reads; the reports list pages in
+  // report-list.ts.
+  const selectPayoutFollowUps = sqlite.prepare<[], string>(
+    `SELECT id FROM reports INDEXED BY reports_by_status
+     WHERE status = 'accepted' AND has_full = 1 AND stale = 0
+       AND (payout_status IS NULL OR payout_status <> 'received')
+     ORDER BY updated_ms DESC, id`,
+  );
+  const selectOfProgram = sqlite.prepare<[string], ListRow>(
+    `SELECT ${listColumns} FROM reports INDEXED BY reports_by_program WHERE program_id = ?
+     ORDER BY updated_ms DESC, id`,
+  );
+  const selectPaid = sqlite.prepare<[], string>(
+    `SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq
+     WHERE r.has_payout = 1 ORDER BY r.updated_ms DESC, r.id`,
+  );
 
   function writeAttachments(report: Report): void {
     deleteAttachments.run(report.id);
@@ -407,20 +329,19 @@ export function createReportsRepository(db: Db): ReportsRepository {
       return selectIds.all();
     },
 
-    listReports(query) {
-      const statuses = query.status === undefined ? [] : [query.status].flat();
-      // Never waits for the index: rows still queued for it are matched without it.
-      const search = query.search === undefined ? null : searcher.prepare(query.search);
-      const program = query.program !== undefined;
-      return listStatement(statuses.length, search !== null, program, query.paid === true)
-        .all({
-          ...(search ? searchParams(search) : {}),
-          ...namedValues('s', statuses),
-          ...(program ? { program: query.program } : {}),
-          limit: Math.max(0, Math.trunc(query.limit)),
-          offset: Math.max(0, Math.trunc(query.offset ?? 0)),
-        })
-        .map(toListItem);
+    listPayoutFollowUps() {
+      return selectPayoutFollowUps.pluck().all();
+    },
+
+    listOfProgram(programId) {
+      return selectOfProgram.all(programId).map(toListItem);
+    },
+
+    listPaid() {
+      return selectPaid
+        .pluck()
+        .all()
+        .map((json) => JSON.parse(json) as Report);
     },
 
     getReport(id) {
@@ -431,12 +352,6 @@ export function createReportsRepository(db: Db): ReportsRepository {
     getListItem(id) {
       const row = selectListItem.get(id);
       return row ? toListItem(row) : null;
-    },
-
-    countByStatus() {
-      const counts: Partial<Record<ReportStatus, number>> = {};
-      for (const row of selectCounts.all()) counts[row.status] = row.n;
-      return counts;
     },
 
     listAttachments(reportId) {

@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import { redactedJson } from './redact';
+import { redactedJson } from '../../shared/api/redact';
 
 /** The polling cadences the sync keeps a "last run" time for. */
 export type SyncCadence = 'reports' | 'payouts' | 'programs' | 'account' | (string & {});

@@ -13,11 +13,9 @@ export async function followPayouts(
   options: { signal?: AbortSignal; skipFetchedSince?: number } = {},
 ): Promise<number> {
   const since = options.skipFetchedSince ?? Number.POSITIVE_INFINITY;
+  // A report only listed so far is read by the mirror anyway (with its thread).
   const ids = ctx.store.reports
-    .listReports({ status: 'accepted', limit: Number.MAX_SAFE_INTEGER })
-    // A report only listed so far is read by the mirror anyway (with its thread).
-    .filter((item) => item.has_full && !item.stale && item.payout_status !== 'received')
-    .map((item) => item.id)
+    .listPayoutFollowUps()
     .filter((id) => (ctx.fetchedAt?.get(id) ?? Number.NEGATIVE_INFINITY) < since);
   return fetchReports(ctx, ids, 'prefetch', options.signal, { threads: false });
 }

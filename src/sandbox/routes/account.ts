@@ -7,7 +7,7 @@ import { tokenHash } from '../ids';
 import type { Route } from '../router';
 import { requireVerified } from '../state/reports';
 import { toPaymentsStatus } from '../state/serialize';
-import { ACTIVE_LIMIT } from '../state/types';
+import { LIMITS } from '../../shared/api';
 import { check, describeError } from '../validation';
 import { accountOf, jsonBody } from './reports';
 
@@ -25,7 +25,7 @@ export const accountRoutes: Route[] = [
           email: a.email,
           email_verified: a.email_verified,
           active_reports: ctx.env.world.activeReports(a.uid),
-          active_limit: ACTIVE_LIMIT,
+          active_limit: LIMITS.activeReports,
           payments: toPaymentsStatus(a),
         },
       };

@@ -3,7 +3,7 @@ import type { ReportInput } from '../api-types';
 import { notFound, validationError } from '../errors';
 import { readJson } from '../http-io';
 import type { RequestContext, Route } from '../router';
-import { saveDraft, submitReport, withdrawReport } from '../state/reports';
+import { saveReport, submitReport, withdrawReport } from '../state/reports';
 import { toReport, toSummary } from '../state/serialize';
 import { parseBody } from '../validation';
 import { isValidCvss31Vector } from '../../shared/rules';
@@ -77,7 +77,7 @@ export const reportRoutes: Route[] = [
       if (input.cvss_vector && !isValidCvss31Vector(input.cvss_vector)) {
         throw validationError('cvss_vector: must be a valid CVSS 3.1 base vector');
       }
-      const report = saveDraft(ctx.env.world, accountOf(ctx), id, input);
+      const report = saveReport(ctx.env.world, accountOf(ctx), id, input);
       return { status: 200, body: toReport(report) };
     },
   },

@@ -11,7 +11,7 @@ import { isoOf } from '../clock';
 import { findFileLinks } from '../../shared/rules';
 import { revisionConflict } from './reports';
 import type { ReportRecord } from './types';
-import { isClosed } from './types';
+import { isTerminalStatus } from '../../shared/api';
 import type { World } from './world';
 
 export const FILE_LIMITS = { draft: 10, pendingMessage: 10, total: 40 };
@@ -70,7 +70,7 @@ export function checkNewUpload(r: ReportRecord, fileId: string, revision: number
 }
 
 export function checkUploadTarget(r: ReportRecord): void {
-  if (isClosed(r.status)) {
+  if (isTerminalStatus(r.status)) {
     throw invalidState(`The report is ${r.status}; files can no longer be added.`);
   }
 }
@@ -143,7 +143,7 @@ export function checkDelete(r: ReportRecord, fileId: string, revision: number): 
   const a = r.attachments[fileId];
   if (!a) throw notFound('File not found.');
   if (r.status !== 'draft') {
-    if (isClosed(r.status) || !isPendingMessageFile(a)) {
+    if (isTerminalStatus(r.status) || !isPendingMessageFile(a)) {
       throw invalidState('Submitted files and sent files do not change.');
     }
   }

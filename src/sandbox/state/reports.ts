@@ -19,7 +19,7 @@ import { newUuid } from '../ids';
 import { checkDescription, findFileLinks } from '../../shared/rules';
 import { toReport } from './serialize';
 import type { AccountRecord, ProgramRecord, ReportRecord } from './types';
-import { ACTIVE_LIMIT, FINAL_STATUSES, isClosed } from './types';
+import { LIMITS, REPORT_STATUSES, isFinalDecision, isTerminalStatus } from '../../shared/api';
 import type { World } from './world';
 
 export const revisionConflict = (report: ReportRecord): ApiError =>
@@ -97,7 +97,7 @@ function checkFileLinks(report: ReportRecord, description: string): void {
 }
 
 /** `PUT /api/reports/{id}`: create a draft (revision 0, new id) or save one. */
-export function saveDraft(
+export function saveReport(
   world: World,
   account: AccountRecord,
   reportId: string,
@@ -185,8 +185,12 @@ export function submitReport(
   if (program.pool_paused) {
     throw new ApiError(409, 'pool_low', 'The program paused new reports (reward pool low).');
   }
-  if (world.activeReports(account.uid) >= ACTIVE_LIMIT) {
-    throw new ApiError(409, 'active_limit', `You already have ${ACTIVE_LIMIT} active reports.`);
+  if (world.activeReports(account.uid) >= LIMITS.activeReports) {
+    throw new ApiError(
+      409,
+      'active_limit',
+      `You already have ${LIMITS.activeReports} active reports.`,
+    );
   }
   const ms = world.stamp();
   const at = isoOf(ms);
@@ -235,7 +239,7 @@ export function withdrawReport(
   const r = world.reportOf(account.uid, reportId);
   if (!r) throw notFound('Report not found.');
   if (r.status === 'withdrawn') return r;
-  if (FINAL_STATUSES.has(r.status)) {
+  if (isFinalDecision(r.status)) {
     throw invalidState('A report with a final decision cannot be withdrawn.');
   }
   const ms = world.stamp();
@@ -285,7 +289,8 @@ export function postResearcherMessage(
   const r = world.reportOf(account.uid, reportId);
   if (!r) throw notFound('Report not found.');
   if (r.status === 'draft') throw invalidState('Submit the report before posting messages.');
-  if (isClosed(r.status)) throw invalidState(`The report is ${r.status}; the thread is closed.`);
+  if (isTerminalStatus(r.status))
+    throw invalidState(`The report is ${r.status}; the thread is closed.`);
   const unique = [...new Set(files)];
   for (const fid of unique) {
     const a = r.attachments[fid];
@@ -309,16 +314,10 @@ export function postResearcherMessage(
   return { report: r, startedTurn };
 }
 
-export const ACT_STATUSES: readonly ReportStatus[] = [
-  'triaging',
-  'needs_info',
-  'paused',
-  'human_review',
-  'accepted',
-  'rejected',
-  'duplicate',
-  'insufficient_info',
-];
+/** The statuses a control move may set: every one but the researcher's own (draft, withdrawn). */
+export const ACT_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.filter(
+  (s) => s !== 'draft' && s !== 'withdrawn',
+);
 
 /** A move by the triage agent or the owner team: optional message, new status, decision. */
 export function act(
@@ -331,7 +330,7 @@ export function act(
   const ms = world.stamp();
   if (message !== null) addMessage(world, r, actor, message, [], ms);
   world.setStatus(r, status);
-  if (FINAL_STATUSES.has(status)) {
+  if (isFinalDecision(status)) {
     r.decision = { outcome: status as DecisionOutcome, at: isoOf(ms), message };
   }
   world.touch(r, ms);

@@ -101,19 +101,3 @@ export interface ReportRecord {
   /** How many times the automatic agent asked for more information. */
   agent_asks: number;
 }
-
-export const ACTIVE_STATUSES: ReadonlySet<ReportStatus> = new Set([
-  'triaging',
-  'needs_info',
-  'paused',
-]);
-export const FINAL_STATUSES: ReadonlySet<ReportStatus> = new Set([
-  'accepted',
-  'rejected',
-  'duplicate',
-  'insufficient_info',
-]);
-export const ACTIVE_LIMIT = 5;
-
-export const isClosed = (status: ReportStatus): boolean =>
-  FINAL_STATUSES.has(status) || status === 'withdrawn';

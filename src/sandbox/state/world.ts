@@ -7,7 +7,7 @@ import type { SandboxClock } from '../clock';
 import { isoOf } from '../clock';
 import { ReportIndex } from './report-index';
 import type { AccountRecord, KeyRecord, ProgramRecord, ReportRecord } from './types';
-import { ACTIVE_STATUSES } from './types';
+import { isActiveStatus } from '../../shared/api';
 
 export interface WorldSnapshot {
   version: 1;
@@ -85,7 +85,7 @@ export class World {
   }
 
   private countActive(report: ReportRecord, delta: number): void {
-    if (ACTIVE_STATUSES.has(report.status)) {
+    if (isActiveStatus(report.status)) {
       this.active.set(report.uid, (this.active.get(report.uid) ?? 0) + delta);
     }
   }

@@ -24,3 +24,14 @@ export function isSandboxKeyShape(candidate: string): boolean {
 export function keyHint(key: string): string {
   return key.slice(0, 8);
 }
+
+/**
+ * Anything shaped like an API key inside a longer text (an error message, a log line, a bundle),
+ * as a new global RegExp each call (a shared `g` pattern keeps `lastIndex` between texts): a
+ * letter-led prefix, which may hold `_` itself (`sk_live_`), then `_` and exactly 43 characters,
+ * standing alone (a digest after `file_` is longer, and stays). The exact known key is always
+ * removed as well, whatever its shape.
+ */
+export function apiKeysInText(): RegExp {
+  return /(?<![A-Za-z0-9_-])[A-Za-z][A-Za-z0-9_]{0,23}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+}

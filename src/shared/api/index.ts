@@ -177,6 +177,10 @@ export function isActiveStatus(status: ReportStatus): status is ActiveStatus {
   return (ACTIVE_STATUSES as readonly ReportStatus[]).includes(status);
 }
 
+export function isFinalDecision(status: ReportStatus): status is FinalDecision {
+  return (FINAL_DECISIONS as readonly ReportStatus[]).includes(status);
+}
+
 export function isTerminalStatus(status: ReportStatus): status is TerminalStatus {
   return (TERMINAL_STATUSES as readonly ReportStatus[]).includes(status);
 }

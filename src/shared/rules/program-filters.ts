@@ -14,14 +14,8 @@ import {
   REWARD_BANDS,
   UPDATED_FILTERS,
   type RewardBand,
+  type UpdatedFilter,
 } from '../api/index';
-
-export const ASSET_OPTIONS = ASSET_TYPES;
-export const REWARD_OPTIONS = REWARD_BANDS;
-export const UPDATED_OPTIONS = UPDATED_FILTERS;
-export const INTAKE_OPTIONS = INTAKE_VALUES;
-
-export type UpdatedWindow = (typeof UPDATED_OPTIONS)[number];
 
 /** What the filters read of a program, whichever side holds it. */
 export interface FilterableProgram {
@@ -44,7 +38,7 @@ export interface ProgramFilters {
 export interface NormalizedFilters {
   asset: string[];
   reward: string[];
-  updated: UpdatedWindow;
+  updated: UpdatedFilter;
   intake: string[];
 }
 
@@ -52,10 +46,10 @@ export type FilterName = keyof NormalizedFilters;
 export const FILTER_NAMES: readonly FilterName[] = ['asset', 'reward', 'updated', 'intake'];
 
 const OPTIONS: Record<FilterName, readonly string[]> = {
-  asset: ASSET_OPTIONS,
-  reward: REWARD_OPTIONS,
-  updated: UPDATED_OPTIONS,
-  intake: INTAKE_OPTIONS,
+  asset: ASSET_TYPES,
+  reward: REWARD_BANDS,
+  updated: UPDATED_FILTERS,
+  intake: INTAKE_VALUES,
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -67,14 +61,14 @@ function options(value: string | readonly string[] | null | undefined, known: re
 }
 
 export function normalizeFilters(filters: ProgramFilters): NormalizedFilters {
-  const updated = (UPDATED_OPTIONS as readonly string[]).includes(filters.updated ?? '')
-    ? (filters.updated as UpdatedWindow)
+  const updated = (UPDATED_FILTERS as readonly string[]).includes(filters.updated ?? '')
+    ? (filters.updated as UpdatedFilter)
     : 'any';
   return {
-    asset: options(filters.asset, ASSET_OPTIONS),
-    reward: options(filters.reward, REWARD_OPTIONS),
+    asset: options(filters.asset, ASSET_TYPES),
+    reward: options(filters.reward, REWARD_BANDS),
     updated,
-    intake: options(filters.intake, INTAKE_OPTIONS),
+    intake: options(filters.intake, INTAKE_VALUES),
   };
 }
 
@@ -133,7 +127,7 @@ export function filterCounts(
     for (const option of OPTIONS[name]) {
       const only: NormalizedFilters =
         name === 'updated'
-          ? { ...filters, updated: option as UpdatedWindow }
+          ? { ...filters, updated: option as UpdatedFilter }
           : { ...filters, [name]: [option] };
       perOption[option] = others.filter((p) => matches(p, name, only, nowMs)).length;
     }

@@ -124,3 +124,62 @@ export function useAppPerTest(file: string): AppPerTest {
     },
   };
 }
+
+export type AppPerFileOptions = HostOptions &
+  Omit<PageOptions, 'hash'> & {
+    signedIn?: boolean;
+    /** Runs after the host (and sign-in) and before the window opens; may name the hash to open. */
+    beforeWindow?: (host: AppHost) => Promise<string | undefined>;
+  };
+
+/**
+ * One app for the whole file (the tests continue one another's state): a browser, a sandbox and
+ * main process, signed in unless told otherwise, and its window; `opened` hands them to the
+ * file's variables. A failing test leaves a picture in test-results/; all is closed after.
+ */
+export function useAppPerFile(
+  file: string,
+  options: AppPerFileOptions,
+  opened: (app: OpenApp) => void,
+): void {
+  let suite: Suite | undefined;
+  let host: AppHost | undefined;
+  let current: OpenApp | undefined;
+  beforeAll(async () => {
+    suite = await startSuite();
+    const { colorScheme, viewport, signedIn, beforeWindow, ...hostOptions } = options;
+    host = await AppHost.open(hostOptions);
+    if (signedIn !== false) await host.signIn();
+    const hash = await beforeWindow?.(host);
+    const app = await openApp(suite, host, {
+      ...(colorScheme ? { colorScheme } : {}),
+      ...(hash ? { hash } : {}),
+      ...(viewport ? { viewport } : {}),
+    });
+    current = { host, app, page: app.page };
+    opened(current);
+  }, 240_000);
+  afterEach(async (ctx) => {
+    await keepFailureShot(current?.page, file, ctx.task);
+  });
+  afterAll(async () => {
+    await current?.app.close();
+    await host?.close();
+    await suite?.close();
+  });
+}
+
+/** A `beforeWindow` step: `count` reports on the account (half of them submitted), then `then`. */
+export function withBulkReports(
+  count: number,
+  then: (host: AppHost) => Promise<unknown>,
+): (host: AppHost) => Promise<void> {
+  return async (host) => {
+    await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
+      uid: host.account.uid,
+      count,
+      submitted_share: 0.5,
+    });
+    await then(host);
+  };
+}

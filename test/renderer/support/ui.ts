@@ -124,3 +124,19 @@ export async function goTo(page: Page, hash: string): Promise<void> {
     (globalThis as unknown as { location: { hash: string } }).location.hash = h;
   }, hash);
 }
+
+/** A paste into an element, the way a browser dispatches it: one clipboard entry per MIME type. */
+export async function pasteInto(target: Locator, data: Record<string, string>): Promise<void> {
+  await target.evaluate((el, entries) => {
+    const g = globalThis as unknown as {
+      DataTransfer: new () => { setData(type: string, value: string): void };
+      ClipboardEvent: new (type: string, init: object) => object;
+    };
+    const transfer = new g.DataTransfer();
+    for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
+    // (The browser tests compile without DOM types.)
+    (el as unknown as { dispatchEvent(event: object): boolean }).dispatchEvent(
+      new g.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
+  }, data);
+}

@@ -26,6 +26,7 @@ import {
   isSecretField,
   NOT_SESSION_COOKIE,
 } from './rules';
+import { redactionMark } from './mark';
 import { isPlaceholder } from './placeholders';
 import { redactTextFile, scanTextFile } from './stream-scan';
 
@@ -512,7 +513,7 @@ async function scanBurp(xml: string, options: FileScanOptions): Promise<FileScan
     findings: [...around.map((f) => ({ ...f, where: `line ${f.line}` })), ...structured.findings],
     redact: async (fingerprints) => {
       for (const f of pick(around, fingerprints).sort((a, b) => b.start - a.start)) {
-        edits.push({ start: f.start, end: f.end, text: `[REDACTED:${f.kind}]` });
+        edits.push({ start: f.start, end: f.end, text: redactionMark(f.kind) });
       }
       return structured.redact(fingerprints);
     },

@@ -12,6 +12,7 @@ import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { globallyAllowed, wholeMatch } from './gitleaks';
+import { redactionMark, redactionMarks } from './mark';
 import { isPlaceholder } from './placeholders';
 import {
   curlRule,
@@ -243,11 +244,9 @@ function merge(found: Raw[]): Raw[] {
   return out;
 }
 
-const MARK = /\[REDACTED:[a-z0-9-]+\]/g;
-
 /** `Cookie: [REDACTED:cookie]` is the redaction itself, not a new finding. */
 function alreadyRedacted(value: string): boolean {
-  return value.replace(MARK, '').replace(/[^A-Za-z0-9]/g, '').length < 3;
+  return value.replace(redactionMarks(), '').replace(/[^A-Za-z0-9]/g, '').length < 3;
 }
 
 export function fingerprintOf(value: string): string {
@@ -309,8 +308,6 @@ export async function scanText(text: string, options: ScanOptions = {}): Promise
     };
   });
 }
-
-export const redactionMark = (kind: string): string => `[REDACTED:${kind}]`;
 
 /** Replaces each finding's span with `[REDACTED:<kind>]` (findings of this very text). */
 export function redact(

@@ -11,7 +11,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { redactionMark, scanText, type ScanOptions, type SecretFinding } from './scan';
+import { redactionMark } from './mark';
+import { scanText, type ScanOptions, type SecretFinding } from './scan';
 
 /** How much text one rules pass reads (plus the overlap carried from the previous window). */
 export const WINDOW_CHARS = 1024 * 1024;

@@ -4,7 +4,7 @@ import { useRouter } from '../stores/router';
 import { useTheme } from './theme';
 import { useBridgeEvents } from './useBridgeEvents';
 import { Shell } from './Shell';
-import { routeHash, type Route } from './routes';
+import { routeHash, type Route } from '../lib/routes';
 import { ScreenBoundary } from '../components/ScreenBoundary';
 import { FirstRun } from '../screens/first-run/FirstRun';
 import { ProgramsScreen } from '../screens/programs/ProgramsScreen';

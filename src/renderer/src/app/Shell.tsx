@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSession } from '../stores/session';
 import { useRouter, navigate } from '../stores/router';
-import { sectionOf, routeHash } from './routes';
+import { sectionOf, routeHash } from '../lib/routes';
 import { usePrefs } from '../stores/prefs';
 import { useNotices } from '../stores/notices';
 import { ErrorAlert } from '../components/ErrorAlert';

@@ -6,7 +6,7 @@ import { isConnectivityError } from '../lib/errors';
 import { usePrefs } from '../stores/prefs';
 import { useReport } from '../stores/report';
 import { useReports } from '../stores/reports';
-import { navigate } from '../stores/router';
+import { navigate, pendingSearchFocus } from '../stores/router';
 import { useSession } from '../stores/session';
 import { usePrograms } from '../stores/programs';
 
@@ -93,8 +93,6 @@ export function runCommand(
     navigate({ name: 'reports' });
   }
 }
-
-export const pendingSearchFocus = { value: false };
 
 /** Every list page again, without `updated_since` (menu: Account → Resync everything). */
 export async function resyncEverything(): Promise<void> {

@@ -3,10 +3,12 @@
  * the CVSS vector), one list per field, without repeats. Pure.
  */
 import { LIMITS } from '../../../shared/api';
+import type { DraftField } from '../../../shared/bridge/views';
 import { parseCvss31 } from '../../../shared/rules/cvss';
 import { countOf } from '../../../shared/words/count';
 
-export type FieldName = 'title' | 'asset' | 'description' | 'cvss_vector';
+/** Kept as a name for DraftEditor (issue 24: to become `DraftField` there). */
+export type FieldName = DraftField;
 
 export interface LiveFields {
   title: string;
@@ -15,7 +17,7 @@ export interface LiveFields {
   descriptionLength: number;
 }
 
-function fieldOf(issueField: string): FieldName | null {
+function fieldOf(issueField: string): DraftField | null {
   const f = issueField.toLowerCase();
   if (f.includes('title')) return 'title';
   if (f.includes('asset')) return 'asset';
@@ -27,17 +29,17 @@ function fieldOf(issueField: string): FieldName | null {
 export function fieldIssues(
   engineIssues: readonly { field: string; message: string }[],
   live: LiveFields,
-): Record<FieldName, string[]> {
-  const out: Record<FieldName, string[]> = {
+): Record<DraftField, string[]> {
+  const out: Record<DraftField, string[]> = {
     title: [],
     asset: [],
     description: [],
     cvss_vector: [],
   };
-  const add = (field: FieldName, message: string): void => {
+  const add = (field: DraftField, message: string): void => {
     if (!out[field].includes(message)) out[field].push(message);
   };
-  const local: Record<FieldName, boolean> = {
+  const local: Record<DraftField, boolean> = {
     title: false,
     asset: false,
     description: false,

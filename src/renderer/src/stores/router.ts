@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { parseHash, routeHash, type Route } from '../app/routes';
+import { parseHash, routeHash, type Route } from '../lib/routes';
 import { readRemembered, remember as keep } from '../lib/remembered';
 
 interface RouterState {
@@ -45,3 +45,9 @@ window.addEventListener('hashchange', () => {
 });
 
 export const navigate = (route: Route): void => useRouter.getState().navigate(route);
+
+/**
+ * Set by the menu's "Find" before it opens the reports screen: the screen focuses its searchbox
+ * when it mounts with this flag, and clears it.
+ */
+export const pendingSearchFocus = { value: false };

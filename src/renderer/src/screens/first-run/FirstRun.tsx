@@ -4,6 +4,7 @@ import { fieldErrorOf, toErrorView } from '../../lib/errors';
 import { useSession } from '../../stores/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { WebsiteLink } from '../../components/WebsiteLink';
+import { serverUrlProblem } from '../../../../shared/api/server-url';
 import { newerDataSentence } from '../../../../shared/errors/newer-data';
 import type { ErrorView, StorageView } from '../../../../shared/bridge/views';
 
@@ -14,10 +15,8 @@ export function validateConnectInput(
   apiKey: string,
 ): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
-  if (!serverUrl.trim())
-    errors.serverUrl = 'Enter the address of the server, e.g. https://example.com.';
-  else if (!/^https?:\/\/\S+$/iu.test(serverUrl.trim()))
-    errors.serverUrl = 'Use an http:// or https:// address.';
+  const urlProblem = serverUrlProblem(serverUrl);
+  if (urlProblem) errors.serverUrl = urlProblem;
   if (!apiKey.trim()) errors.apiKey = 'Paste an API key created on the website.';
   return errors;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isNarrowed, usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';
-import { routeHash } from '../../app/routes';
+import { routeHash } from '../../lib/routes';
 import { formatTime, formatUsd } from '../../lib/format';
 import { ProgramFilters } from './ProgramFilters';
 import { ProgramBadges } from './ProgramBadges';

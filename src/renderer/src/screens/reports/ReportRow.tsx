@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { ReportListItem } from '../../../../shared/bridge/views';
 import { cvssSeverity } from '../../../../shared/rules/cvss';
 import { Badge } from '../../components/Badge';
-import { routeHash } from '../../app/routes';
+import { routeHash } from '../../lib/routes';
 import { navigate } from '../../stores/router';
 import { listSelection } from '../../stores/reports';
 import { formatTime, humanize, STATUS_LABELS } from '../../lib/format';

@@ -2,8 +2,7 @@ import { useRef, useState } from 'react';
 import { isTerminalStatus, type Report } from '../../../../../shared/api';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
 import { bridge } from '../../../bridge';
-import { Dialog } from '../../../components/Dialog';
-import { DisabledReason } from '../../../components/DisabledReason';
+import { ConfirmAction } from '../../../components/ConfirmAction';
 import { Markdown } from '../../../components/Markdown';
 import { formatBytes, formatCents, formatTime, humanize, STATUS_LABELS } from '../../../lib/format';
 import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
@@ -174,9 +173,7 @@ function SubmissionPanel({
 }
 
 function WithdrawButton({ reportId, reason }: { reportId: string; reason: string | null }) {
-  const [confirming, setConfirming] = useState(false);
   async function withdraw(): Promise<void> {
-    setConfirming(false);
     try {
       await bridge.withdraw(reportId);
       await useReport.getState().reload();
@@ -185,34 +182,19 @@ function WithdrawButton({ reportId, reason }: { reportId: string; reason: string
     }
   }
   return (
-    <>
-      <button
-        type="button"
-        className="danger"
-        disabled={reason !== null}
-        aria-describedby={reason ? 'withdraw-reason' : undefined}
-        onClick={() => setConfirming(true)}
-      >
-        Withdraw report
-      </button>
-      <DisabledReason id="withdraw-reason" reason={reason} />
-      {confirming ? (
-        <Dialog title="Withdraw this report?" alert onClose={() => setConfirming(false)}>
-          <p>
-            The report leaves triage for good and gives back its active-report slot. This cannot be
-            undone.
-          </p>
-          <div className="action-row">
-            <button type="button" className="danger" onClick={() => void withdraw()}>
-              Withdraw
-            </button>
-            <button type="button" onClick={() => setConfirming(false)} autoFocus>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
-    </>
+    <ConfirmAction
+      label="Withdraw report"
+      title="Withdraw this report?"
+      confirmLabel="Withdraw"
+      reason={reason}
+      reasonId="withdraw-reason"
+      onConfirm={withdraw}
+    >
+      <p>
+        The report leaves triage for good and gives back its active-report slot. This cannot be
+        undone.
+      </p>
+    </ConfirmAction>
   );
 }
 
