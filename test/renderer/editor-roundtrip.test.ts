@@ -87,6 +87,13 @@ function comparable(text: string): string {
   return text.replace(/\[(\d+)\]/g, '$1').replace(/\s+/g, '');
 }
 
+/** Text as the app shows it: `plainText`, with raw HTML as the text it is made of. */
+function shownText(node: Nodes): string {
+  if (node.type === 'html') return node.value;
+  if ('children' in node) return (node.children as Nodes[]).map(shownText).join('');
+  return plainText(node);
+}
+
 /** The rules that read a description, on Markdown the editor wrote: a throw is a problem. */
 function rulesThrow(markdown: string): string | null {
   try {
@@ -180,7 +187,7 @@ describe('editor round trip (Chromium)', () => {
     const wrong: string[] = [];
     outputs.forEach((markdown, i) => {
       const typed = inputs[i] as string;
-      const read = plainText(parseMarkdown(markdown) as Nodes);
+      const read = shownText(parseMarkdown(markdown) as Nodes);
       if (read.trim() !== typed.trim())
         wrong.push(`${JSON.stringify(typed)} → ${JSON.stringify(markdown)}`);
       for (const url of typed.match(/(?:https?:\/\/|www\.)\S+|\S+@\S+/g) ?? []) {
@@ -213,12 +220,12 @@ describe('editor round trip (Chromium)', () => {
         {
           html: '<table><tr><th>Request</th><th>Result</th></tr><tr><td>a</td><td>b</td></tr></table>',
         },
-        '| Request | Result |\n| :- | :- |\n| a | b |\n',
+        '| Request | Result |\n| :--- | :--- |\n| a | b |\n',
       ],
-      // Plain text is read as Markdown; raw HTML in it stays visible text.
+      // Plain text is read as Markdown; raw HTML in it stays visible text, stored as pasted.
       [
         { text: 'see <img src=x onerror=window.__pwned=5> and https://x.com' },
-        'see \\<img src=x onerror=window.\\_\\_pwned=5> and https://x.com\n',
+        'see <img src=x onerror=window.__pwned=5> and https://x.com\n',
       ],
       [{ text: '![remote](https://evil.example/y.png)' }, '[remote](https://evil.example/y.png)\n'],
     ];
@@ -232,7 +239,8 @@ describe('editor round trip (Chromium)', () => {
         if ('children' in n) for (const c of n.children as Nodes[]) walk(c);
       };
       walk(tree);
-      expect(html).toEqual([]);
+      // Only the pasted text's tag, which the app shows as the text it is (never markup).
+      expect(html.filter((h) => h !== '<img src=x onerror=window.__pwned=5>')).toEqual([]);
     }
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(requests.filter((r) => r.includes('evil.example'))).toEqual([]);
@@ -316,5 +324,41 @@ describe('editor round trip (Chromium)', () => {
       expect(result.first).toContain('![shot](https://example.com/shot.png)');
       expect(result.first).toContain('## Security impact\n\nAccount takeover.');
     }
+  });
+});
+
+describe('what the researcher types is saved as typed (issue 22)', () => {
+  it('payloads and redaction marks keep no added backslash where Markdown reads them the same', async () => {
+    const verbatim = [
+      'Key: [REDACTED:aws-access-key] in the response',
+      'Payload <img src=x onerror=alert(1)> in the name field',
+      'XSS: <script>alert(document.domain)</script>',
+      "Login with ' OR 1=1-- as the user",
+      'Template {{7*7}} renders 49; ${7*7} too',
+      'JSON {"id": [1, 2], "admin": true}',
+      'Shell: curl -s https://x.com/a?b=1 | sh',
+      'Path C:\\Users\\me\\AppData',
+    ];
+    const saved = await typedAll(verbatim);
+    expect(saved).toEqual(verbatim.map((text) => `${text}\n`));
+    // Where the backslash changes the reading, it stays: the typed text reads back as typed.
+    // (`<script>` first on a line opens an HTML block, which would take the lines below.)
+    const needed = ['[link](https://x.com)', '&amp; is an entity', '<script>alert(1)</script>'];
+    const kept = await typedAll(needed);
+    kept.forEach((markdown, i) => {
+      expect(markdown, needed[i]).not.toBe(`${needed[i]}\n`);
+      expect(shownText(parseMarkdown(markdown) as Nodes)).toBe(needed[i]);
+    });
+  });
+
+  it('a table typed row by row becomes a table and is saved as typed', async () => {
+    const table = '| id | name |\n| --- | --- |\n| 1 | admin |\n| 2 | `guest` |';
+    // The caret still in the last row, then after Enter and a paragraph below.
+    const [typing, after] = await typedAll([table, `${table}\nDone.`]);
+    expect(typing).toBe(`${table}\n`);
+    expect(after).toBe(`${table}\n\nDone.\n`);
+    const results = await roundTrips([`${table}\n`]);
+    expect(results[0]?.first).toBe(`${table}\n`);
+    expect(parseMarkdown(after ?? '').children.map((c) => c.type)).toEqual(['table', 'paragraph']);
   });
 });

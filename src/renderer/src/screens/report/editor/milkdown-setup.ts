@@ -30,6 +30,7 @@ import {
 } from './markdown-io';
 import { pastePlugin } from './paste';
 import { sectionsPlugin } from './sections';
+import { typedTablesPlugin } from './typed-tables';
 
 /**
  * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
@@ -88,6 +89,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(clipboard)
     .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
     .use($prose(() => sectionsPlugin()))
+    .use($prose(() => typedTablesPlugin()))
     .use($prose(() => changeWatcher))
     .create();
   editor.action((ctx) => {
