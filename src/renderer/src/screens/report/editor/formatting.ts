@@ -49,7 +49,7 @@ export const FORMAT_BUTTONS: readonly FormatButton[] = [
   { action: 'link', label: 'Link', face: 'Link', keys: 'Mod-k' },
   { action: 'heading', label: 'Heading', face: 'H', keys: 'Mod-Alt-2' },
   { action: 'bullet-list', label: 'Bulleted list', face: '•', keys: 'Mod-Alt-8' },
-  { action: 'numbered-list', label: 'Numbered list', face: '1.', keys: 'Mod-Alt-7' },
+  { action: 'numbered-list', label: 'Numbered list', face: '⒈', keys: 'Mod-Alt-7' },
   { action: 'quote', label: 'Quote', face: '❝', keys: 'Mod-Shift-b' },
   { action: 'code-block', label: 'Code block', face: '{ }', keys: 'Mod-Alt-c' },
   { action: 'table', label: 'Table', face: '▦', keys: 'Mod-Alt-t' },
