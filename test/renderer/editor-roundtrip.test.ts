@@ -46,13 +46,6 @@ const GFM_EXAMPLES = JSON.parse(
   ),
 ) as { number: number; section: string; markdown: string }[];
 
-/**
- * GFM examples whose round trip changes the text, with why. `www.commonmark.org/he<lp`: the
- * literal autolink stops at `<`, the `<` is written escaped, and the backslash then joins the
- * link when read back (found by issue 22's run, not fixed yet).
- */
-const GFM_KNOWN_UNSTABLE = new Map<number, string>([[627, 'a "<" right after a literal autolink']]);
-
 interface RoundTrip {
   first: string;
   second: string;
@@ -173,10 +166,12 @@ describe('editor round trip (Chromium)', () => {
 
   it(`is stable and shows what it writes for the ${GFM_EXAMPLES.length} GFM extension examples (tables, task lists, strikethrough, autolinks)`, async () => {
     const inputs = GFM_EXAMPLES.map((e) => e.markdown);
-    const found = problems(inputs, await roundTrips(inputs), (i) =>
-      GFM_KNOWN_UNSTABLE.has(GFM_EXAMPLES[i]?.number ?? -1),
-    );
-    expect(found).toEqual([]);
+    const results = await roundTrips(inputs);
+    expect(problems(inputs, results, () => false)).toEqual([]);
+    // Example 627 (found by the 10,000-text run): a "<" the writer escapes right after a literal
+    // autolink put a backslash into the link when read back; the link is now written explicitly.
+    const at = GFM_EXAMPLES.findIndex((e) => e.number === 627);
+    expect(results[at]?.first).toBe('[www.commonmark.org/he](http://www.commonmark.org/he)<lp\n');
   });
 
   it(`is stable and shows what it writes for ${GENERATED_CASES} report texts with pasted payloads`, async () => {

@@ -236,7 +236,10 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
         ? followedBy(state, info)
         : followingText(node, parent, followedBy(state, info));
     const safe = mail || /^[?!.,:;'"]*(?:$|[\s<])/u.test(following);
-    const after = safe ? following : 'x';
+    // A "<" the text writer escapes ("<lp" is written "\<lp") puts a backslash right after the
+    // URL, which a reader takes into it (GFM example 627, `www.commonmark.org/he<lp`).
+    const escaped = /^<[!/?A-Za-z]/u.test(following) ? `\\${following}` : following;
+    const after = safe ? escaped : 'x';
     // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
     const afterLink = siblings[siblings.indexOf(node) - 1]?.type === 'link';
     const before = previous === '|' || afterLink ? '' : previous;
