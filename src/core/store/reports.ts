@@ -70,6 +70,8 @@ export interface ReportsRepository {
   listAttachments(reportId: string): StoredAttachment[];
   /** The researcher replied to the question (the reply is queued): it no longer waits. */
   markNeedsInfoAnswered(id: string): void;
+  /** The reply that answered it was discarded before it was sent: the question waits again. */
+  markNeedsInfoUnanswered(id: string): void;
   listUnseenNeedsInfo(): string[];
   deleteReport(id: string): void;
 }
@@ -197,6 +199,9 @@ export function createReportsRepository(db: Db): ReportsRepository {
   );
   const setSeen = sqlite.prepare<[string]>(
     "UPDATE reports SET needs_info_seen = 1 WHERE id = ? AND status = 'needs_info'",
+  );
+  const setUnseen = sqlite.prepare<[string]>(
+    "UPDATE reports SET needs_info_seen = 0 WHERE id = ? AND status = 'needs_info'",
   );
   const selectUnseen = sqlite.prepare<[], { id: string }>(
     "SELECT id FROM reports WHERE status = 'needs_info' AND needs_info_seen = 0 ORDER BY updated_ms DESC",
@@ -362,6 +367,10 @@ export function createReportsRepository(db: Db): ReportsRepository {
 
     markNeedsInfoAnswered(id) {
       setSeen.run(id);
+    },
+
+    markNeedsInfoUnanswered(id) {
+      setUnseen.run(id);
     },
 
     listUnseenNeedsInfo() {

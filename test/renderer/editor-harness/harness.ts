@@ -9,6 +9,7 @@ import { flushSync } from 'react-dom';
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
 import { TextSelection } from '@milkdown/kit/prose/state';
+import type { EditorView } from '@milkdown/kit/prose/view';
 import {
   createDescriptionEditor,
   markdownOf,
@@ -69,7 +70,16 @@ async function roundTrip(markdown: string): Promise<RoundTrip> {
   }
 }
 
-/** Types `text` into an empty document as the researcher would (text input, not a paste). */
+/** Presses a key in the editor as the keyboard delivers it (keymaps first). */
+function press(view: EditorView, key: string, init: KeyboardEventInit = {}): void {
+  const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+  view.dom.dispatchEvent(event);
+}
+
+/**
+ * Types `text` into an empty document as the researcher would (text input, not a paste); a
+ * newline is the Enter key.
+ */
 async function typed(text: string): Promise<string> {
   const e = await ready();
   load(e, '');
@@ -78,6 +88,10 @@ async function typed(text: string): Promise<string> {
     const start = TextSelection.atStart(view.state.doc);
     view.dispatch(view.state.tr.setSelection(start));
     for (const ch of text) {
+      if (ch === '\n') {
+        press(view, 'Enter');
+        continue;
+      }
       const { from, to } = view.state.selection;
       // Input rules see typed characters the way the keyboard delivers them.
       const handled = view.someProp('handleTextInput', (f) =>

@@ -1,9 +1,11 @@
-import { useEffect, useRef, type DragEvent, type RefObject } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type RefObject } from 'react';
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
 import { Selection } from '@milkdown/kit/prose/state';
 import { createDescriptionEditor, markdownOf, markdownOffsetAt } from './milkdown-setup';
 import { sectionPositionFor } from './sections';
+import { EditorToolbar } from './EditorToolbar';
+import { runFormat, selectionOf, type Range } from './formatting';
 
 /** What the draft editor asks of the description editor. */
 export interface DescriptionHandle {
@@ -63,6 +65,20 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
   useEffect(() => {
     propsRef.current = props;
   });
+  const [linkOpen, setLinkOpenState] = useState(false);
+  // The selection the link goes on: the address field takes the focus from the editor.
+  const linkRange = useRef<Range | null>(null);
+  const setLinkOpen = (open: boolean): void => {
+    if (open && editorRef.current) linkRange.current = selectionOf(editorRef.current);
+    setLinkOpenState(open);
+  };
+  const setLinkOpenRef = useRef(setLinkOpen);
+  useEffect(() => {
+    setLinkOpenRef.current = setLinkOpen;
+  });
+  const focusEditor = (): void => {
+    editorRef.current?.action((ctx) => ctx.get(editorViewCtx).focus());
+  };
 
   useEffect(() => {
     const host = hostRef.current;
@@ -78,6 +94,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
           'aria-label': 'Description',
           'aria-multiline': 'true',
           class: 'description-editor',
+          id: 'description-editor',
           spellcheck: 'true',
           ...(p.describedBy ? { 'aria-describedby': p.describedBy } : {}),
           ...(p.invalid ? { 'aria-invalid': 'true' } : {}),
@@ -86,6 +103,9 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       },
       openExternal: (href) => propsRef.current.openExternal(href),
       onChange: () => propsRef.current.onDirty(),
+      askForLink: () => {
+        if (!propsRef.current.readOnly) setLinkOpenRef.current(true);
+      },
     });
     void created.then((editor) => {
       if (destroyed) void editor.destroy();
@@ -122,19 +142,32 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
   }
 
   return (
-    <div
-      ref={hostRef}
-      className={`description-host${props.invalid ? ' invalid' : ''}`}
-      onDragOverCapture={(e) => {
-        if (hasFiles(e)) {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = props.readOnly ? 'none' : 'copy';
-        }
-      }}
-      onDragEnterCapture={(e) => {
-        if (hasFiles(e)) e.preventDefault();
-      }}
-      onDropCapture={onDropCapture}
-    />
+    <>
+      <EditorToolbar
+        disabled={props.readOnly}
+        linkOpen={linkOpen}
+        setLinkOpen={setLinkOpen}
+        onReturn={focusEditor}
+        onFormat={(action, href) => {
+          if (!editorRef.current) return;
+          const range = action === 'link' ? (linkRange.current ?? undefined) : undefined;
+          runFormat(editorRef.current, action, href, range);
+        }}
+      />
+      <div
+        ref={hostRef}
+        className={`description-host${props.invalid ? ' invalid' : ''}`}
+        onDragOverCapture={(e) => {
+          if (hasFiles(e)) {
+            e.preventDefault();
+            e.dataTransfer.dropEffect = props.readOnly ? 'none' : 'copy';
+          }
+        }}
+        onDragEnterCapture={(e) => {
+          if (hasFiles(e)) e.preventDefault();
+        }}
+        onDropCapture={onDropCapture}
+      />
+    </>
   );
 }

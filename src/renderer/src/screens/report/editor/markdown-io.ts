@@ -15,6 +15,8 @@ import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { autolinkSpans, isLiteralAutolink } from './autolinks';
+import { withoutNeedlessEscapes } from './needless-escapes';
+import { withTypedTables } from './typed-tables';
 
 interface MdNode {
   type: string;
@@ -42,6 +44,7 @@ interface UnsafePattern {
 }
 interface ToMarkdownExtension {
   unsafe?: UnsafePattern[] | null;
+  handlers?: Record<string, Handle> | null;
   extensions?: ToMarkdownExtension[] | null;
 }
 
@@ -54,9 +57,27 @@ function isAutolinkEscape(u: UnsafePattern): boolean {
   );
 }
 
+/**
+ * A table's delimiter row as researchers type it and GFM's specification writes it (`| --- |`),
+ * not the writer's shortest (`| - |`, with padding off): a table typed row by row is saved as
+ * typed.
+ */
+function withTypedDelimiterRow(table: Handle): Handle {
+  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
+    const lines = table(node, parent, state, info).split('\n');
+    const delimiter = lines[1];
+    if (delimiter !== undefined) {
+      lines[1] = delimiter.replace(/(\| ?)(:?)-(:?)(?= ?\|)/g, '$1$2---$3');
+    }
+    return lines.join('\n');
+  };
+}
+
 function withoutAutolinkEscapes(extension: ToMarkdownExtension): ToMarkdownExtension {
+  const table = extension.handlers?.table;
   return {
     ...extension,
+    ...(table ? { handlers: { ...extension.handlers, table: withTypedDelimiterRow(table) } } : {}),
     ...(extension.unsafe ? { unsafe: extension.unsafe.filter((u) => !isAutolinkEscape(u)) } : {}),
     ...(extension.extensions
       ? { extensions: extension.extensions.map(withoutAutolinkEscapes) }
@@ -215,7 +236,10 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
         ? followedBy(state, info)
         : followingText(node, parent, followedBy(state, info));
     const safe = mail || /^[?!.,:;'"]*(?:$|[\s<])/u.test(following);
-    const after = safe ? following : 'x';
+    // A "<" the text writer escapes ("<lp" is written "\<lp") puts a backslash right after the
+    // URL, which a reader takes into it (GFM example 627, `www.commonmark.org/he<lp`).
+    const escaped = /^<[!/?A-Za-z]/u.test(following) ? `\\${following}` : following;
+    const after = safe ? escaped : 'x';
     // Right after another link (or a table cell's pipe) a reader's scan starts afresh.
     const afterLink = siblings[siblings.indexOf(node) - 1]?.type === 'link';
     const before = previous === '|' || afterLink ? '' : previous;
@@ -318,8 +342,8 @@ export function withoutEmptyParagraphs(node: ProseNode): ProseNode {
 export function serializeWithoutEmptyParagraphs(ctx: Ctx): void {
   const serialize = ctx.get(serializerCtx);
   ctx.set(serializerCtx, (doc: ProseNode) => {
-    const written = withoutEmptyParagraphs(doc);
+    const written = withoutEmptyParagraphs(withTypedTables(doc));
     // Milkdown cannot write a document without blocks: that is the empty description.
-    return written.childCount === 0 ? '' : serialize(written);
+    return written.childCount === 0 ? '' : withoutNeedlessEscapes(serialize(written));
   });
 }

@@ -30,6 +30,9 @@ import {
 } from './markdown-io';
 import { pastePlugin } from './paste';
 import { sectionsPlugin } from './sections';
+import { typedTablesPlugin } from './typed-tables';
+import { codeBlockExitPlugin } from './code-block-exit';
+import { formattingKeys } from './formatting';
 
 /**
  * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
@@ -49,6 +52,8 @@ export interface DescriptionEditorOptions {
   openExternal(href: string): void;
   /** The document changed. */
   onChange(): void;
+  /** The link shortcut (Mod-k): ask for the address. */
+  askForLink?(): void;
 }
 
 export async function createDescriptionEditor(options: DescriptionEditorOptions): Promise<Editor> {
@@ -88,6 +93,9 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(clipboard)
     .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
     .use($prose(() => sectionsPlugin()))
+    .use($prose(() => typedTablesPlugin()))
+    .use($prose(() => codeBlockExitPlugin()))
+    .use($prose((ctx) => formattingKeys(ctx, () => options.askForLink?.())))
     .use($prose(() => changeWatcher))
     .create();
   editor.action((ctx) => {

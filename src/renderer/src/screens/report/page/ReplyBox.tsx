@@ -6,6 +6,7 @@ import { DisabledReason } from '../../../components/DisabledReason';
 import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
+import { ReplyPreview } from './ReplyPreview';
 
 /** The reply: text, files by drag-and-drop or picker, sent with Ctrl/Cmd+Enter or the button. */
 export function ReplyBox({
@@ -24,6 +25,7 @@ export function ReplyBox({
     (s) => !!s.detail?.outbox.some((e) => e.kind === 'post_message' && e.state !== 'done'),
   );
   const [refused, setRefused] = useState(false);
+  const [preview, setPreview] = useState(false);
 
   function add(picked: PickedFile[]): void {
     setFiles((now) => [...now, ...picked].slice(0, LIMITS.filesPerMessage));
@@ -108,6 +110,10 @@ export function ReplyBox({
         placeholder="Answer the triage questions. Drop files here to attach them."
       />
       <CharCounter id="reply-count" length={body.length} max={LIMITS.messageBodyChars} />
+      <button type="button" aria-pressed={preview} onClick={() => setPreview((on) => !on)}>
+        Preview reply
+      </button>
+      {preview ? <ReplyPreview body={body} /> : null}
       {files.length > 0 ? (
         <ul aria-label="Reply files" className="reply-files">
           {files.map((f, i) => (

@@ -1,0 +1,128 @@
+/**
+ * The description editor's round trip at scale (issue 22): 10,000 generated report texts
+ * (descriptions with pasted payloads) plus the CommonMark and GFM specs' examples through the
+ * editor exactly as the app sets it up (`milkdown-setup.ts`, in Chromium, in batches), printing
+ * how many are written back byte for byte, how many a reader sees the same (the app's renderer,
+ * which shows raw HTML as its text), and how many change again on a second pass. Not a timing: it reports
+ * counts, and exits 1 when a text is unstable or reads differently.
+ *
+ *   npx tsx bench/editor-roundtrip.ts [count]     (PROPERTY_SEED=<n> for other cases)
+ */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { chromium } from 'playwright-core';
+import { buildEditorHarness } from '../test/renderer/editor-harness/build';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../test/renderer/support/app';
+import { COMMONMARK_EXAMPLES } from '../test/rules/support/descriptions';
+import { reportText } from '../test/rules/support/report-text';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { createElement } from 'react';
+import { renderMarkdown } from '../src/renderer/src/components/markdown/render-markdown';
+
+/**
+ * What a reader sees: the app's renderer (CommonMark + GFM, references resolved, raw HTML as
+ * text) as HTML, whitespace runs as one space (trailing spaces, hard-break forms and setext or
+ * ATX headings all read the same).
+ */
+function seen(markdown: string): string {
+  return (
+    renderToStaticMarkup(createElement('div', null, renderMarkdown(markdown)))
+      // Raw HTML is shown as its text: a typed `<b>` stored as typed reads as the same text.
+      .replace(/<span class="md-raw-html">([^<]*)<\/span>/g, '$1')
+      .replace(/\s+/g, ' ')
+      .replace(
+        / ?(<\/?(?:p|li|ul|ol|h\d|blockquote|pre|table|thead|tbody|tr|td|th|hr|br)\b[^>]*>) ?/g,
+        '$1',
+      )
+  );
+}
+const sameReading = (a: string, b: string): boolean => seen(a) === seen(b);
+
+interface RoundTrip {
+  first: string;
+  second: string;
+  error?: string;
+}
+
+const COUNT = Number(process.argv[2]) || 10_000;
+const SEED = Number(process.env.PROPERTY_SEED) || 22;
+const BATCH = 250;
+
+const gfm = JSON.parse(
+  readFileSync(
+    new URL('../test/fixtures/real/gfm-spec/extension-examples.json', import.meta.url),
+    'utf8',
+  ),
+) as { number: number; markdown: string }[];
+
+const script = await buildEditorHarness();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+const page = await browser.newPage();
+await page.goto('about:blank');
+await page.addScriptTag({ path: script });
+
+async function run(inputs: string[]): Promise<RoundTrip[]> {
+  const out: RoundTrip[] = [];
+  for (let at = 0; at < inputs.length; at += BATCH) {
+    const batch = inputs.slice(at, at + BATCH);
+    out.push(
+      ...(await page.evaluate(
+        async (l) =>
+          (
+            globalThis as unknown as {
+              editorHarness: { roundTrips(x: string[]): Promise<RoundTrip[]> };
+            }
+          ).editorHarness.roundTrips(l),
+        batch,
+      )),
+    );
+  }
+  return out;
+}
+
+let failed = false;
+async function report(name: string, inputs: string[]): Promise<void> {
+  const started = Date.now();
+  const results = await run(inputs);
+  let identical = 0;
+  let same = 0;
+  const unstable: string[] = [];
+  const differs: string[] = [];
+  results.forEach((r, i) => {
+    const input = inputs[i] ?? '';
+    if (r.error) {
+      unstable.push(`${JSON.stringify(input)}: threw ${r.error}`);
+      return;
+    }
+    if (r.first === input || r.first === `${input.trimEnd()}\n`) identical++;
+    if (sameReading(r.first, input)) same++;
+    else differs.push(`${JSON.stringify(input)}\n    → ${JSON.stringify(r.first)}`);
+    if (r.first !== r.second) {
+      unstable.push(
+        `${JSON.stringify(input)}\n    1st ${JSON.stringify(r.first)}\n    2nd ${JSON.stringify(r.second)}`,
+      );
+    }
+  });
+  const n = inputs.length;
+  console.log(
+    `${name}: ${n} texts in ${((Date.now() - started) / 1000).toFixed(0)} s — ` +
+      `written back byte for byte ${identical}/${n}, read the same ${same}/${n}, ` +
+      `stable on a second pass ${n - unstable.length}/${n}`,
+  );
+  for (const line of unstable.slice(0, 5)) console.log(`  unstable: ${line}`);
+  for (const line of differs.slice(0, 5)) console.log(`  reads differently: ${line}`);
+  if (name.startsWith('generated') && (unstable.length > 0 || differs.length > 0)) failed = true;
+}
+
+console.log(`editor round trip (seed ${SEED})`);
+await report(
+  'GFM spec extension examples',
+  gfm.map((e) => e.markdown),
+);
+await report(
+  'CommonMark spec examples',
+  COMMONMARK_EXAMPLES.map((e) => e.markdown),
+);
+await report(`generated report texts`, fc.sample(reportText, { numRuns: COUNT, seed: SEED }));
+await browser.close();
+if (failed) process.exitCode = 1;

@@ -1,0 +1,199 @@
+/**
+ * The Markdown writer escapes every character that could mean something somewhere
+ * (`[REDACTED:aws-access-key]` → `\[REDACTED:…]`, `<img src=x …>` → `\<img …`), so a payload the
+ * researcher typed reached the program with backslashes a triager then copied. This drops each
+ * escape whose removal leaves the document read the same, so what was typed is stored as typed
+ * wherever Markdown reads both alike, and escapes stay where they change the reading.
+ *
+ * "Read the same" is the mdast of CommonMark + GFM (the parser of the editor, the app's renderer
+ * and the rules), with one allowance: inline raw HTML counts as the text it is made of, as the
+ * app's renderer and the editor show it as that text (a typed `<img …>` stays visible text).
+ */
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+
+interface Node {
+  type: string;
+  value?: string;
+  children?: Node[];
+  [key: string]: unknown;
+}
+
+/** Parses at most this many variants per write: a long description with many escapes keeps some. */
+const MAX_PARSES = 24;
+
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+function read(markdown: string): Node {
+  return fromMarkdown(markdown, {
+    extensions: [gfm()],
+    mdastExtensions: [gfmFromMarkdown()],
+  }) as unknown as Node;
+}
+
+/** A tag (not a comment, declaration or processing instruction, which readers hide). */
+const isTag = (html: string): boolean => /^<\/?[A-Za-z]/.test(html);
+
+/** The tree as a reader sees it: no positions, inline tags as text, adjacent texts joined. */
+function normalized(node: Node, inline: boolean): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'position' || key === 'children') continue;
+    out[key] = value;
+  }
+  if (node.children) {
+    const phrasing =
+      inline || node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell';
+    const children: unknown[] = [];
+    for (const child of node.children) {
+      const asText =
+        phrasing && child.type === 'html' && isTag(child.value ?? '')
+          ? { type: 'text', value: child.value }
+          : child;
+      const last = children.at(-1) as { type?: string; value?: string } | undefined;
+      if (asText.type === 'text' && last?.type === 'text') {
+        last.value = `${last.value ?? ''}${asText.value ?? ''}`;
+      } else {
+        children.push(asText === child ? normalized(child, phrasing) : { ...asText });
+      }
+    }
+    out.children = children;
+  }
+  return out;
+}
+
+const reading = (markdown: string): string => JSON.stringify(normalized(read(markdown), false));
+
+/** Offsets of the backslashes that escape an ASCII punctuation character. */
+function escapeOffsets(markdown: string): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < markdown.length - 1; i++) {
+    if (markdown[i] !== '\\') continue;
+    if (ASCII_PUNCTUATION.test(markdown[i + 1] ?? '')) found.push(i);
+    // `\\` is one escape: the second backslash never escapes what follows it.
+    i++;
+  }
+  return found;
+}
+
+function without(markdown: string, offsets: ReadonlySet<number>): string {
+  let out = '';
+  for (let i = 0; i < markdown.length; i++) if (!offsets.has(i)) out += markdown[i];
+  return out;
+}
+
+/** One block's escapes dropped where its reading stays (`context`: the definitions it may use). */
+function dropInBlock(block: string, context: string): string {
+  const offsets = escapeOffsets(block);
+  if (offsets.length === 0) return block;
+  const target = reading(block + context);
+  const dropped = new Set<number>();
+  let parses = 0;
+  // All at once first (the usual case), then halves of what changed the reading.
+  const attempt = (group: number[]): void => {
+    if (group.length === 0 || parses >= MAX_PARSES) return;
+    parses++;
+    const next = new Set([...dropped, ...group]);
+    if (reading(without(block, next) + context) === target) {
+      for (const offset of group) dropped.add(offset);
+      return;
+    }
+    if (group.length === 1) return;
+    const half = group.length >> 1;
+    attempt(group.slice(0, half));
+    attempt(group.slice(half));
+  };
+  attempt(offsets);
+  return dropped.size === 0 ? block : without(block, dropped);
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** HTML blocks that run on over blank lines: their text is literal, so only a full parse splits. */
+const LONG_HTML_BLOCK = /^ {0,3}<(?:script|pre|style|textarea|!|\?)/im;
+
+/**
+ * The blocks of `markdown`: runs of lines between blank lines, a fenced code block always whole.
+ * Null where only a full parse can tell (an HTML block that may run over blank lines).
+ */
+function quickBlocks(markdown: string): Span[] | null {
+  if (LONG_HTML_BLOCK.test(markdown)) return null;
+  const spans: Span[] = [];
+  let fence: string | null = null;
+  let start = -1;
+  let at = 0;
+  for (const line of markdown.split('\n')) {
+    const end = at + line.length;
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (opener && opener[1]?.[0] === fence[0] && (opener[1]?.length ?? 0) >= fence.length) {
+        if (line.trim() === opener[1]) fence = null;
+      }
+    } else if (opener) {
+      fence = opener[1] ?? null;
+    }
+    if (line.trim() === '' && !fence) {
+      if (start >= 0) spans.push({ start, end: at - 1 });
+      start = -1;
+    } else if (start < 0) {
+      start = at;
+    }
+    at = end + 1;
+  }
+  if (start >= 0) spans.push({ start, end: markdown.length });
+  return spans;
+}
+
+function parsedBlocks(markdown: string): Span[] {
+  const blocks = (read(markdown).children ?? []) as {
+    position?: { start: { offset?: number }; end: { offset?: number } };
+  }[];
+  return blocks.map((b) => ({
+    start: b.position?.start.offset ?? 0,
+    end: b.position?.end.offset ?? 0,
+  }));
+}
+
+const DEFINITION = /^ {0,3}\[[^\]]+\]:/;
+
+/** Results per block and context: a save re-reads only the blocks that changed since the last. */
+const memo = new Map<string, string>();
+const MEMO_LIMIT = 2_000;
+
+/**
+ * `markdown` with every escape dropped that does not change how it is read. Block by block (each
+ * top-level block read alone, with the document's link definitions after it), so a long
+ * description costs parses of its changed blocks with escapes, not of the whole text each time.
+ */
+export function withoutNeedlessEscapes(markdown: string): string {
+  if (escapeOffsets(markdown).length === 0) return markdown;
+  const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
+  const texts = spans.map((b) => markdown.slice(b.start, b.end));
+  const definitions = texts.filter((t) => DEFINITION.test(t)).join('\n\n');
+  const context = definitions === '' ? '' : `\n\n${definitions}\n`;
+  let out = '';
+  let at = 0;
+  spans.forEach((span, i) => {
+    if (span.start < at) return;
+    const text = texts[i] ?? '';
+    out += markdown.slice(at, span.start);
+    if (DEFINITION.test(text) || escapeOffsets(text).length === 0) {
+      out += text;
+    } else {
+      const key = `${context}\u0000${text}`;
+      let result = memo.get(key);
+      if (result === undefined) {
+        result = dropInBlock(text, context);
+        if (memo.size >= MEMO_LIMIT) memo.clear();
+        memo.set(key, result);
+      }
+      out += result;
+    }
+    at = span.end;
+  });
+  return out + markdown.slice(at);
+}

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { Report } from '../../src/shared/api';
+import { useAppPerTest, type OpenApp } from './support/app';
+import { caretAtEndOf, goTo, until } from './support/ui';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+
+/**
+ * The description editor as a researcher types in it, through the app as built (issue 22): typed
+ * payloads and redaction marks reach the server byte for byte, a table typed row by row is a
+ * table, the formatting toolbar and its shortcuts, leaving a code block.
+ */
+describe('renderer: typing in the description editor', () => {
+  const apps = useAppPerTest('editor-typing');
+  const LAST_LINE = 'Session theft through a crafted link.';
+
+  const description = (page: Page): Locator =>
+    page.getByRole('textbox', { name: 'Description', exact: true });
+
+  /** A draft with the complete template, open, the caret at the end of its last line. */
+  async function draftAtEnd(): Promise<
+    OpenApp & { reportId: string; markdown(): Promise<string> }
+  > {
+    const opened = await apps.open();
+    const { host, page } = opened;
+    const draft = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Typed in the editor',
+      asset: 'https://app.example.com/',
+      description: COMPLETE_DESCRIPTION,
+      cvss_vector: '',
+    });
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const editor = description(page);
+    await editor.getByText(LAST_LINE, { exact: true }).waitFor();
+    await caretAtEndOf(editor.getByText(LAST_LINE, { exact: true }), LAST_LINE);
+    const markdown = async (): Promise<string> =>
+      (await host.engine.getReport(draft.reportId))?.draft?.content.description ?? '';
+    return { ...opened, reportId: draft.reportId, markdown };
+  }
+
+  it('payloads, redaction marks and a table typed row by row reach the server as typed', async () => {
+    const { page, host, reportId, markdown } = await draftAtEnd();
+    const lines = [
+      'Key: [REDACTED:aws-access-key] in the response.',
+      'Payload <img src=x onerror=alert(1)> in the name field.',
+      "Also {{7*7}} and ' OR 1=1-- and C:\\Users\\me.",
+    ];
+    for (const line of lines) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line);
+    }
+    const table = ['| id | name |', '| --- | --- |', '| 1 | admin |', '| 2 | guest |'];
+    for (const row of table) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(row);
+    }
+    const expected = `${COMPLETE_DESCRIPTION.trimEnd()}\n\n${lines.join('\n\n')}\n\n${table.join('\n')}\n`;
+    await until('the typed text saved', async () => (await markdown()) === expected, 15_000);
+    // Typed on below the table: the rows stay a table, drawn as one.
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Seen on Chrome.');
+    await until(
+      'the last line saved',
+      async () => (await markdown()) === `${expected}\nSeen on Chrome.\n`,
+      15_000,
+    );
+    expect(await description(page).locator('table tr').count()).toBe(3);
+    // Saved, sent, and on the server byte for byte.
+    await until(
+      'the draft on the server',
+      async () =>
+        (await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: host.key }))
+          .body.description === `${expected}\nSeen on Chrome.\n`,
+      20_000,
+    );
+  });
+
+  it('the formatting toolbar and its shortcuts: bold, italic, code, link, heading, lists, quote, code block, table', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    const button = (name: string): Locator => toolbar.getByRole('button', { name, exact: true });
+    const line = async (text: string): Promise<void> => {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(text);
+      await page.keyboard.press('Shift+Home');
+    };
+    // With the mouse: the selection stays in the editor.
+    await line('bold words');
+    await button('Bold').click();
+    await page.keyboard.press('ArrowRight');
+    // With the shortcuts the buttons name.
+    expect(await button('Italic').getAttribute('aria-keyshortcuts')).toBe('Control+I');
+    await line('slanted');
+    await page.keyboard.press('Control+i');
+    await page.keyboard.press('ArrowRight');
+    await line('GET /admin');
+    await page.keyboard.press('Control+e');
+    await page.keyboard.press('ArrowRight');
+    // A link: Ctrl+K asks for the address; Escape would return to the editor.
+    await line('the report');
+    await page.keyboard.press('Control+k');
+    const address = page.getByRole('textbox', { name: 'Link address', exact: true });
+    await address.fill('javascript:alert(1)');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Use an address starting with https://' })
+      .waitFor();
+    await address.fill('https://example.com/report');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowRight');
+    await line('Impact notes');
+    await page.keyboard.press('Control+Alt+2');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await button('Bulleted list').click();
+    await page.keyboard.type('first item');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await button('Numbered list').click();
+    await page.keyboard.type('step one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    // Keyboard only: Shift+Tab reaches the toolbar (one stop), arrows move, Enter applies.
+    await page.keyboard.type('Quoted line');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.press('Shift+Tab');
+    await until('the toolbar focused', () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { activeElement: { closest(s: string): unknown } | null };
+        };
+        return !!g.document.activeElement?.closest('[role=toolbar]');
+      }),
+    );
+    await page.keyboard.press('End');
+    for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
+    expect(await button('Quote').getAttribute('tabindex')).toBe('0');
+    await page.keyboard.press('Enter');
+    await until('the quote', async () => (await markdown()).includes('> Quoted line'), 10_000);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await button('Table').click();
+    await until(
+      'every format saved',
+      async () => {
+        const md = await markdown();
+        return [
+          '**bold words**',
+          '*slanted*',
+          '`GET /admin`',
+          '> Quoted line',
+          '[the report](https://example.com/report)',
+          '## Impact notes',
+          '* first item',
+          '1. step one',
+          '> | :--- | :--- |',
+        ].every((part) => md.includes(part));
+      },
+      15_000,
+    );
+    expect(await markdown()).not.toContain('](javascript:');
+  });
+
+  it('leaves a code block at the end of the description with ArrowDown, and with Enter on an empty last line', async () => {
+    const { page, markdown } = await draftAtEnd();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Alt+c');
+    await page.keyboard.type('curl -s https://app.example.com/api');
+    // The last block of the description: ArrowDown makes a line below it.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.type('After the first block.');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('toolbar', { name: 'Formatting', exact: true })
+      .getByRole('button', { name: 'Code block', exact: true })
+      .click();
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('line two');
+    // Enter twice at the end: the empty line goes, the caret is below the block.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('After the second block.');
+    await until(
+      'both blocks and the lines after them saved',
+      async () =>
+        (await markdown()).endsWith(
+          '```\ncurl -s https://app.example.com/api\n```\n\nAfter the first block.\n\n```\nline one\nline two\n```\n\nAfter the second block.\n',
+        ),
+      15_000,
+    );
+  });
+});
