@@ -1,7 +1,7 @@
 import type { BridgeError } from '../../shared/bridge/contract';
 import { describeError } from '../../shared/errors/describe-error';
 import { isApiError } from '../api/errors';
-import { redactKeys } from '../secrets/redact';
+import { redactKeys } from '../../shared/api/redact';
 import { DiskFullError, storageProblem } from '../store/storage-errors';
 
 /** An error that already crossed a process boundary as plain data: it passes on unchanged. */

@@ -9,4 +9,3 @@ export {
 export { SecretServiceKeytarItems, type KeytarItems } from './keytar-items';
 export { CredentialManagerKeytarItems, type OpenTarget } from './keytar-credentials';
 export { InvalidApiKeyError, KeychainUnavailableError, keychainAdvice } from './errors';
-export { redactKeys, REDACTED } from '../../shared/api/redact';

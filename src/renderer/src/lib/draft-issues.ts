@@ -7,9 +7,6 @@ import type { DraftField } from '../../../shared/bridge/views';
 import { parseCvss31 } from '../../../shared/rules/cvss';
 import { countOf } from '../../../shared/words/count';
 
-/** Kept as a name for DraftEditor (issue 24: to become `DraftField` there). */
-export type FieldName = DraftField;
-
 export interface LiveFields {
   title: string;
   asset: string;

@@ -1,7 +1,5 @@
-import { useState } from 'react';
 import { bridge } from '../../../bridge';
-import { Dialog } from '../../../components/Dialog';
-import { DisabledReason } from '../../../components/DisabledReason';
+import { ConfirmAction } from '../../../components/ConfirmAction';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 
@@ -20,9 +18,7 @@ export function DiscardDraft({
   /** Saves what was typed first: the withdrawn report keeps the last words. */
   beforeDiscard(): Promise<void>;
 }) {
-  const [confirming, setConfirming] = useState(false);
   async function discard(): Promise<void> {
-    setConfirming(false);
     try {
       await beforeDiscard();
       await bridge.withdraw(reportId);
@@ -32,34 +28,19 @@ export function DiscardDraft({
     }
   }
   return (
-    <>
-      <button
-        type="button"
-        className="danger"
-        disabled={reason !== null}
-        aria-describedby={reason ? 'discard-reason' : undefined}
-        onClick={() => setConfirming(true)}
-      >
-        Discard draft
-      </button>
-      <DisabledReason id="discard-reason" reason={reason} />
-      {confirming ? (
-        <Dialog title="Discard this draft?" alert onClose={() => setConfirming(false)}>
-          <p>
-            The service deletes no report: the draft is withdrawn there. It stays on the service as
-            a withdrawn report (its title, text and files are kept, nobody triages it, and you
-            cannot edit or submit it again), and it leaves your drafts here. This cannot be undone.
-          </p>
-          <div className="action-row">
-            <button type="button" className="danger" onClick={() => void discard()}>
-              Discard
-            </button>
-            <button type="button" onClick={() => setConfirming(false)} autoFocus>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
-    </>
+    <ConfirmAction
+      label="Discard draft"
+      title="Discard this draft?"
+      confirmLabel="Discard"
+      reason={reason}
+      reasonId="discard-reason"
+      onConfirm={discard}
+    >
+      <p>
+        The service deletes no report: the draft is withdrawn there. It stays on the service as a
+        withdrawn report (its title, text and files are kept, nobody triages it, and you cannot edit
+        or submit it again), and it leaves your drafts here. This cannot be undone.
+      </p>
+    </ConfirmAction>
   );
 }

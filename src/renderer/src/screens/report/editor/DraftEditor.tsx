@@ -1,12 +1,17 @@
 import { useCallback, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../shared/api';
-import type { DraftView, EvidenceView, ReportDetailView } from '../../../../../shared/bridge/views';
+import type {
+  DraftField,
+  DraftView,
+  EvidenceView,
+  ReportDetailView,
+} from '../../../../../shared/bridge/views';
 import { insertFileLinkAt } from '../../../../../shared/rules/file-links';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';
 import { describeVector, scoreText } from '../../../lib/cvss-state';
-import { fieldIssues, type FieldName } from '../../../lib/draft-issues';
+import { fieldIssues } from '../../../lib/draft-issues';
 import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
@@ -21,7 +26,7 @@ import { SubmitChecklist } from './SubmitChecklist';
 import { DiscardDraft } from './DiscardDraft';
 import { PolicyChangedNotice } from './PolicyChangedNotice';
 import { useDraftAutosave } from './useDraftAutosave';
-import type { FieldName as AutosaveField } from './autosave';
+import type { LineField } from './autosave';
 import { ScopeHint } from '../evidence/ScopeHint';
 import { SecretFindings } from '../evidence/SecretFindings';
 import {
@@ -72,7 +77,7 @@ export function DraftEditor({
   const { fields, descriptionLength, issues, saveState } = snapshot;
   const offline = useSession((s) => s.status?.connectivity === 'offline');
   const flush = useCallback(() => autosave.flush(), [autosave]);
-  const setField = (name: AutosaveField, value: string): void => autosave.setField(name, value);
+  const setField = (name: LineField, value: string): void => autosave.setField(name, value);
 
   useCommand('save-now', () => void flush());
 
@@ -174,7 +179,7 @@ export function DraftEditor({
     cvss_vector: fields.cvss_vector,
     descriptionLength,
   });
-  const describedBy = (name: FieldName): string =>
+  const describedBy = (name: DraftField): string =>
     [`${name}-count`, errors[name].length ? `${name}-error` : ''].filter(Boolean).join(' ');
   const evidence = detail.evidence.filter((e) => !e.forMessage);
 

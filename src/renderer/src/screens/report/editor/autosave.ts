@@ -7,14 +7,15 @@
  */
 import { sameContent } from '../../../../../shared/bridge/draft-content';
 import { isDiskFull } from '../../../lib/errors';
-import type { DraftContent, DraftView } from '../../../../../shared/bridge/views';
+import type { DraftContent, DraftField, DraftView } from '../../../../../shared/bridge/views';
 
 /** `waiting`: refused by a full disk; the text stays here and is saved again by itself. */
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error' | 'waiting';
-export type FieldName = 'title' | 'asset' | 'cvss_vector';
+/** The draft's one-line fields, typed here; the description has its own editor. */
+export type LineField = Exclude<DraftField, 'description'>;
 
 export interface AutosaveSnapshot {
-  fields: Pick<DraftContent, FieldName>;
+  fields: Pick<DraftContent, LineField>;
   descriptionLength: number;
   issues: DraftView['issues'];
   saveState: SaveState;
@@ -98,7 +99,7 @@ export class DraftAutosave {
   }
 
   /** A field typed: saved shortly. */
-  setField(name: FieldName, value: string): void {
+  setField(name: LineField, value: string): void {
     this.#content = { ...this.#content, [name]: value };
     this.#set({ fields: fieldsOf(this.#content) });
     this.schedule();
@@ -209,6 +210,6 @@ export class DraftAutosave {
   }
 }
 
-function fieldsOf(content: DraftContent): Pick<DraftContent, FieldName> {
+function fieldsOf(content: DraftContent): Pick<DraftContent, LineField> {
   return { title: content.title, asset: content.asset, cvss_vector: content.cvss_vector };
 }
