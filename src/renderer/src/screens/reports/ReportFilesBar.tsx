@@ -7,6 +7,7 @@ import type { ReportListItem } from '../../../../shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '../../../../shared/words/count';
 import { reportError } from '../../stores/notices';
+import { withPrintView } from '../../stores/printing';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
 import { useReadOnlyReason } from '../../stores/session';
@@ -63,6 +64,13 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
             ? `; not exported (not on this computer): ${missing.join(', ')}`
             : ''),
       });
+    });
+
+  /** The open report's print view, printed by main to where its dialog says. */
+  const savePdf = (reportId: string) =>
+    run(async () => {
+      const result = await withPrintView(() => bridge.saveReportPdf(reportId));
+      if (result) setOutcome({ kind: 'done', text: `Saved as PDF to ${result.savedTo}` });
     });
 
   const importFrom = (input: ImportReportsInput) =>
@@ -122,6 +130,13 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
         onClick={() => selectedId && void exportIds([selectedId])}
       >
         Export report…
+      </button>
+      <button
+        type="button"
+        disabled={busy || selectedId === null}
+        onClick={() => selectedId && void savePdf(selectedId)}
+      >
+        Save as PDF…
       </button>
       <button
         type="button"
