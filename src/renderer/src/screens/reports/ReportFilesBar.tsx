@@ -7,7 +7,7 @@ import type { ReportListItem } from '../../../../shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '../../../../shared/words/count';
 import { reportError } from '../../stores/notices';
-import { withPrintView } from '../../stores/printing';
+import { savePdf as printToPdf, usePrinting } from '../../stores/printing';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
 import { useReadOnlyReason } from '../../stores/session';
@@ -38,10 +38,12 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [templates, setTemplates] = useState(false);
+  const savedPdf = usePrinting((s) => s.savedTo);
 
   async function run(action: () => Promise<void>): Promise<void> {
     setBusy(true);
     setOutcome(null);
+    usePrinting.setState({ savedTo: null });
     try {
       await action();
     } catch (e) {
@@ -69,8 +71,7 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   /** The open report's print view, printed by main to where its dialog says. */
   const savePdf = (reportId: string) =>
     run(async () => {
-      const result = await withPrintView(() => bridge.saveReportPdf(reportId));
-      if (result) setOutcome({ kind: 'done', text: `Saved as PDF to ${result.savedTo}` });
+      await printToPdf(() => bridge.saveReportPdf(reportId));
     });
 
   const importFrom = (input: ImportReportsInput) =>
@@ -165,6 +166,11 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       </button>
       {templates ? (
         <TemplatesDialog draftId={selectedId} onClose={() => setTemplates(false)} />
+      ) : null}
+      {savedPdf !== null && outcome === null ? (
+        <p role="status" className="muted report-files-outcome">
+          Saved as PDF to {savedPdf}
+        </p>
       ) : null}
       {outcome?.kind === 'done' ? (
         <p role="status" className="muted report-files-outcome">
