@@ -16,6 +16,7 @@ import {
   importTemplatesWithDialog,
   type FolderDialog,
 } from './report-files';
+import { saveReportPdfWithDialog } from './report-pdf';
 import type { SandboxAccount } from './sandbox-account';
 import { openSafeExternal, type ExternalOpener } from './security';
 import { websitePageUrl } from './website';
@@ -38,6 +39,8 @@ export interface BridgeCallDeps {
   dialog: SaveDialog & OpenDialog & FolderDialog;
   files: FileTokens;
   downloadsDir: string;
+  /** The app window printed as PDF (Electron's `webContents.printToPDF`). */
+  printToPDF(): Promise<Uint8Array>;
 }
 
 type Forwarded = Pick<BridgeCalls, ForwardedCallName>;
@@ -78,6 +81,7 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
     exportPayouts: () => exportPayoutsWithDialog({ ...deps, engine }),
     // issue 25
     exportReports: (ids) => exportReportsWithDialog({ ...deps, engine }, ids),
+    saveReportPdf: (reportId) => saveReportPdfWithDialog({ ...deps, engine }, reportId),
     importReports: (input) => importReportsWithDialog({ ...deps, engine }, input),
     exportTemplates: () => exportTemplatesWithDialog({ ...deps, engine }),
     importTemplates: (input) => importTemplatesWithDialog({ ...deps, engine }, input),

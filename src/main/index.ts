@@ -174,6 +174,15 @@ function start(): void {
         win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options),
     },
     downloadsDir: app.getPath('downloads'),
+    // Chromium's own printing of what the window shows with print media (the report's print view).
+    printToPDF: async () => {
+      if (!win || win.isDestroyed()) throw new Error('There is no window to print.');
+      return win.webContents.printToPDF({
+        pageSize: 'A4',
+        printBackground: true,
+        generateDocumentOutline: true,
+      });
+    },
   });
   // The engine starts with the app; the account is restored before any call reaches it.
   const ready = app

@@ -76,6 +76,8 @@ export interface AppHooks {
   /** main's `webContents.send`. */
   send(window: number, channel: string, args: unknown[]): void;
   reload(window: number): void;
+  /** main's `webContents.printToPDF`: Chromium prints the window's page with print media. */
+  printToPDF(window: number, options: Record<string, unknown>): Promise<Uint8Array>;
 }
 
 /**
@@ -302,6 +304,7 @@ export class AppProcess {
       }
       case 'load':
       case 'send':
+      case 'print':
       case 'reload': {
         if (!this.#hooks) {
           this.#queued.push(message);
@@ -321,6 +324,11 @@ export class AppProcess {
       hooks.send(id, message['channel'] as string, message['args'] as unknown[]);
     } else if (message.t === 'reload') {
       hooks.reload(id);
+    } else if (message.t === 'print') {
+      void hooks.printToPDF(id, message['options'] as Record<string, unknown>).then(
+        (pdf) => this.#answer(message.rid, { pdf }),
+        (error: unknown) => this.#answer(message.rid, { error: String(error) }),
+      );
     } else {
       const win = this.windows.get(id);
       const url = message['url'] as string;

@@ -265,6 +265,15 @@ export class AppHost {
             .get(window)
             ?.reload()
             .catch(() => undefined),
+        printToPDF: async (window, options) => {
+          const target = this.#pages.get(window);
+          if (!target) throw new Error(`no page for window ${window}`);
+          return target.pdf({
+            format: typeof options['pageSize'] === 'string' ? options['pageSize'] : 'Letter',
+            printBackground: options['printBackground'] === true,
+            outline: options['generateDocumentOutline'] === true,
+          });
+        },
       });
     });
     await Promise.race([

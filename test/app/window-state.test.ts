@@ -45,7 +45,12 @@ describe('window size, position and maximized state across launches', () => {
     const app = AppProcess.launch({ userData, displays });
     launched.push(app);
     // No browser: the window's page "loads" at once, so main gets ready-to-show and shows it.
-    app.attach({ load: async () => undefined, send: () => undefined, reload: () => undefined });
+    app.attach({
+      load: async () => undefined,
+      send: () => undefined,
+      reload: () => undefined,
+      printToPDF: () => Promise.reject(new Error('no browser to print with')),
+    });
     await until('the window', () => app.windows.size > 0, 20_000);
     const [info] = [...app.windows.values()];
     if (!info) throw new Error('no window');

@@ -311,6 +311,18 @@ class WebContents extends EventEmitter {
     tell({ t: 'reload', window: this.id });
   }
 
+  /**
+   * Chromium's own printing of the window's page, with print media (the test host's
+   * `page.pdf()`): the bytes of a real PDF, as Electron's `printToPDF` answers.
+   * @param {Record<string, unknown>} [options]
+   */
+  async printToPDF(options = {}) {
+    if (this.#destroyed) throw new Error('Object has been destroyed');
+    const answer = await ask({ t: 'print', window: this.id, options: plain(options) });
+    if (answer.error) throw new Error(answer.error);
+    return Buffer.from(answer.pdf);
+  }
+
   getURL() {
     return this.url;
   }

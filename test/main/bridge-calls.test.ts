@@ -74,6 +74,7 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     listPayouts: [],
     exportPayouts: [],
     exportReports: [[REPORT]],
+    saveReportPdf: [REPORT],
     importReports: [{ files: [a] }],
     listTemplates: [],
     saveTemplate: [{ id: FILE, name: 'XSS', body: '{{asset}}', fromReportId: REPORT }],
@@ -126,6 +127,8 @@ describe('main forwards every argument of every call to the engine', () => {
       },
       files,
       downloadsDir: dir,
+      printToPDF: () =>
+        Promise.reject(new Error('nothing is printed when the dialog is cancelled')),
     });
     return { seen, calls };
   }

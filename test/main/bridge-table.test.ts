@@ -93,6 +93,7 @@ describe('the bridge table', () => {
       'openWebsite',
       'pickFiles',
       'postMessage',
+      'saveReportPdf',
     ]);
     for (const name of BRIDGE_CALLS) {
       if (CALLS[name].by === 'engine') expect(CALLS[name].group, name).not.toBeNull();

@@ -41,6 +41,7 @@ export declare const getEvidenceImage_0: ValidateFunction;
 export declare const getEvidenceImage_1: ValidateFunction;
 export declare const findSimilarReports_0: ValidateFunction;
 export declare const exportReports_0: ValidateFunction;
+export declare const saveReportPdf_0: ValidateFunction;
 export declare const importReports_0: ValidateFunction;
 export declare const saveTemplate_0: ValidateFunction;
 export declare const deleteTemplate_0: ValidateFunction;

@@ -2804,14 +2804,47 @@ return errors === 0;
 }
 validate58.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const importReports_0 = validate59;
-const schema70 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importReports_0"};
+export const saveReportPdf_0 = validate59;
+const schema70 = {"type":"string","format":"uuid","$id":"saveReportPdf_0"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="importReports_0" */;
+/*# sourceURL="saveReportPdf_0" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(errors === 0){
+if(typeof data === "string"){
+if(!(formats0.test(data))){
+validate59.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema70,data}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data}];
+return false;
+}
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const importReports_0 = validate60;
+const schema71 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importReports_0"};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="importReports_0" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2823,7 +2856,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((key0 === "pick") || (key0 === "files"))){
-validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema70,data}];
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data}];
 return false;
 break;
 }
@@ -2833,11 +2866,11 @@ if(data.pick !== undefined && func0.call(data, "pick")){
 let data0 = data.pick;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.pick.type,parentSchema:schema70.properties.pick,data:data0}];
+validate60.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.pick.type,parentSchema:schema71.properties.pick,data:data0}];
 return false;
 }
 if(!((data0 === "files") || (data0 === "folder"))){
-validate59.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema70.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema70.properties.pick.enum,parentSchema:schema70.properties.pick,data:data0}];
+validate60.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema71.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.pick.enum,parentSchema:schema71.properties.pick,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2852,7 +2885,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 50){
-validate59.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema70.properties.files,data:data1}];
+validate60.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema71.properties.files,data:data1}];
 return false;
 }
 else {
@@ -2865,12 +2898,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0.test(data2))){
-validate59.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema70.properties.files.items,data:data2}];
+validate60.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema71.properties.files.items,data:data2}];
 return false;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.files.items.type,parentSchema:schema70.properties.files.items,data:data2}];
+validate60.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.files.items.type,parentSchema:schema71.properties.files.items,data:data2}];
 return false;
 }
 }
@@ -2883,7 +2916,7 @@ break;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.files.type,parentSchema:schema70.properties.files,data:data1}];
+validate60.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.files.type,parentSchema:schema71.properties.files,data:data1}];
 return false;
 }
 }
@@ -2896,23 +2929,23 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const saveTemplate_0 = validate60;
-const schema71 = {"type":"object","properties":{"name":{"type":"string","maxLength":400},"body":{"type":"string","maxLength":120000},"id":{"type":"string","format":"uuid"},"fromReportId":{"type":"string","format":"uuid"}},"required":["name","body"],"additionalProperties":false,"$id":"saveTemplate_0"};
+export const saveTemplate_0 = validate61;
+const schema72 = {"type":"object","properties":{"name":{"type":"string","maxLength":400},"body":{"type":"string","maxLength":120000},"id":{"type":"string","format":"uuid"},"fromReportId":{"type":"string","format":"uuid"}},"required":["name","body"],"additionalProperties":false,"$id":"saveTemplate_0"};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="saveTemplate_0" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2923,14 +2956,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.body === undefined) || (!(func0.call(data, "body")))) && (missing0 = "body"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema71.required,parentSchema:schema71,data}];
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema72.required,parentSchema:schema72,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((((key0 === "name") || (key0 === "body")) || (key0 === "id")) || (key0 === "fromReportId"))){
-validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data}];
+validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data}];
 return false;
 break;
 }
@@ -2942,12 +2975,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func63(data0) > 400){
-validate60.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema71.properties.name,data:data0}];
+validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema72.properties.name,data:data0}];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.name.type,parentSchema:schema71.properties.name,data:data0}];
+validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.name.type,parentSchema:schema72.properties.name,data:data0}];
 return false;
 }
 }
@@ -2963,12 +2996,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func63(data1) > 120000){
-validate60.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema71.properties.body,data:data1}];
+validate61.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema72.properties.body,data:data1}];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.body.type,parentSchema:schema71.properties.body,data:data1}];
+validate61.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.body.type,parentSchema:schema72.properties.body,data:data1}];
 return false;
 }
 }
@@ -2985,12 +3018,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0.test(data2))){
-validate60.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema71.properties.id,data:data2}];
+validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema72.properties.id,data:data2}];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.id.type,parentSchema:schema71.properties.id,data:data2}];
+validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.id.type,parentSchema:schema72.properties.id,data:data2}];
 return false;
 }
 }
@@ -3008,12 +3041,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats0.test(data3))){
-validate60.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema71.properties.fromReportId,data:data3}];
+validate61.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema72.properties.fromReportId,data:data3}];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.fromReportId.type,parentSchema:schema71.properties.fromReportId,data:data3}];
+validate61.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.fromReportId.type,parentSchema:schema72.properties.fromReportId,data:data3}];
 return false;
 }
 }
@@ -3030,53 +3063,20 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data}];
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data}];
 return false;
-}
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const deleteTemplate_0 = validate61;
-const schema72 = {"type":"string","format":"uuid","$id":"deleteTemplate_0"};
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="deleteTemplate_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate61.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema72,data}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.type,parentSchema:schema72,data}];
-return false;
-}
 }
 }
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const startFromTemplate_0 = validate62;
-const schema73 = {"type":"string","maxLength":80,"minLength":1,"pattern":"^[a-z0-9-]{1,80}$","$id":"startFromTemplate_0"};
+export const deleteTemplate_0 = validate62;
+const schema73 = {"type":"string","format":"uuid","$id":"deleteTemplate_0"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="startFromTemplate_0" */;
+/*# sourceURL="deleteTemplate_0" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate62.evaluated;
@@ -3087,22 +3087,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(errors === 0){
 if(typeof data === "string"){
-if(func63(data) > 80){
-validate62.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters",schema:80,parentSchema:schema73,data}];
+if(!(formats0.test(data))){
+validate62.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema73,data}];
 return false;
-}
-else {
-if(func63(data) < 1){
-validate62.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema73,data}];
-return false;
-}
-else {
-if(!pattern4.test(data)){
-validate62.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]{1,80}$"},message:"must match pattern \""+"^[a-z0-9-]{1,80}$"+"\"",schema:"^[a-z0-9-]{1,80}$",parentSchema:schema73,data}];
-return false;
-}
-}
 }
 }
 else {
@@ -3110,16 +3099,17 @@ validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{ty
 return false;
 }
 }
+}
 validate62.errors = vErrors;
 return errors === 0;
 }
 validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const startFromTemplate_1 = validate63;
-const schema74 = {"type":"string","format":"uuid","$id":"startFromTemplate_1"};
+export const startFromTemplate_0 = validate63;
+const schema74 = {"type":"string","maxLength":80,"minLength":1,"pattern":"^[a-z0-9-]{1,80}$","$id":"startFromTemplate_0"};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="startFromTemplate_1" */;
+/*# sourceURL="startFromTemplate_0" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate63.evaluated;
@@ -3130,11 +3120,22 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
 if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate63.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema74,data}];
+if(func63(data) > 80){
+validate63.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters",schema:80,parentSchema:schema74,data}];
 return false;
+}
+else {
+if(func63(data) < 1){
+validate63.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema74,data}];
+return false;
+}
+else {
+if(!pattern4.test(data)){
+validate63.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]{1,80}$"},message:"must match pattern \""+"^[a-z0-9-]{1,80}$"+"\"",schema:"^[a-z0-9-]{1,80}$",parentSchema:schema74,data}];
+return false;
+}
+}
 }
 }
 else {
@@ -3142,17 +3143,16 @@ validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{ty
 return false;
 }
 }
-}
 validate63.errors = vErrors;
 return errors === 0;
 }
 validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const startFromTemplate_2 = validate64;
-const schema75 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000}},"required":["title","asset"],"additionalProperties":false,"$id":"startFromTemplate_2"};
+export const startFromTemplate_1 = validate64;
+const schema75 = {"type":"string","format":"uuid","$id":"startFromTemplate_1"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="startFromTemplate_2" */;
+/*# sourceURL="startFromTemplate_1" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate64.evaluated;
@@ -3163,17 +3163,50 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(errors === 0){
+if(typeof data === "string"){
+if(!(formats0.test(data))){
+validate64.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema75,data}];
+return false;
+}
+}
+else {
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data}];
+return false;
+}
+}
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const startFromTemplate_2 = validate65;
+const schema76 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000}},"required":["title","asset"],"additionalProperties":false,"$id":"startFromTemplate_2"};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="startFromTemplate_2" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.asset === undefined) || (!(func0.call(data, "asset")))) && (missing0 = "asset"))){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema75.required,parentSchema:schema75,data}];
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema76.required,parentSchema:schema76,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((key0 === "title") || (key0 === "asset"))){
-validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data}];
+validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data}];
 return false;
 break;
 }
@@ -3185,12 +3218,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func63(data0) > 720){
-validate64.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema75.properties.title,data:data0}];
+validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema76.properties.title,data:data0}];
 return false;
 }
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data0}];
+validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.title.type,parentSchema:schema76.properties.title,data:data0}];
 return false;
 }
 }
@@ -3206,12 +3239,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func63(data1) > 4000){
-validate64.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema75.properties.asset,data:data1}];
+validate65.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema76.properties.asset,data:data1}];
 return false;
 }
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.asset.type,parentSchema:schema75.properties.asset,data:data1}];
+validate65.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.asset.type,parentSchema:schema76.properties.asset,data:data1}];
 return false;
 }
 }
@@ -3225,23 +3258,23 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data}];
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data}];
 return false;
 }
 }
-validate64.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const importTemplates_0 = validate65;
-const schema76 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importTemplates_0"};
+export const importTemplates_0 = validate66;
+const schema77 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importTemplates_0"};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="importTemplates_0" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3253,7 +3286,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((key0 === "pick") || (key0 === "files"))){
-validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data}];
+validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data}];
 return false;
 break;
 }
@@ -3263,11 +3296,11 @@ if(data.pick !== undefined && func0.call(data, "pick")){
 let data0 = data.pick;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.pick.type,parentSchema:schema76.properties.pick,data:data0}];
+validate66.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.pick.type,parentSchema:schema77.properties.pick,data:data0}];
 return false;
 }
 if(!((data0 === "files") || (data0 === "folder"))){
-validate65.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema76.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.pick.enum,parentSchema:schema76.properties.pick,data:data0}];
+validate66.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema77.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.pick.enum,parentSchema:schema77.properties.pick,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3282,7 +3315,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 50){
-validate65.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema76.properties.files,data:data1}];
+validate66.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema77.properties.files,data:data1}];
 return false;
 }
 else {
@@ -3295,12 +3328,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0.test(data2))){
-validate65.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76.properties.files.items,data:data2}];
+validate66.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema77.properties.files.items,data:data2}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.files.items.type,parentSchema:schema76.properties.files.items,data:data2}];
+validate66.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.files.items.type,parentSchema:schema77.properties.files.items,data:data2}];
 return false;
 }
 }
@@ -3313,7 +3346,7 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema76.properties.files.type,parentSchema:schema76.properties.files,data:data1}];
+validate66.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.properties.files.type,parentSchema:schema77.properties.files,data:data1}];
 return false;
 }
 }
@@ -3326,12 +3359,12 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data}];
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data}];
 return false;
 }
 }
-validate65.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -1,11 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { followBrowserPrinting } from './stores/printing';
 import './styles/app.css';
 import './styles/evidence.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
+followBrowserPrinting();
 createRoot(container).render(
   <StrictMode>
     <App />

@@ -298,6 +298,11 @@ export const CALLS = {
   exportReports: call<(reportIds: string[]) => ExportReportsResult | null>().main('reportFiles', {
     schema: { ...list(uuid, MAX.exportReports).schema, minItems: 1 },
   }),
+  /**
+   * The report's print view printed by Chromium (main's printToPDF of the window, which shows it
+   * while the call runs) to where main's save dialog says; null if cancelled.
+   */
+  saveReportPdf: call<(reportId: string) => { savedTo: string } | null>().main(null, uuid),
   /** Report files picked in main's dialog, or dropped (tokens), as new drafts; null if cancelled. */
   importReports: call<(input: ImportReportsInput) => ImportReportsResult | null>().main(
     'reportFiles',

@@ -2,12 +2,15 @@ import { useEffect, useState } from 'react';
 import { useReport } from '../../stores/report';
 import { listSelection } from '../../stores/reports';
 import { DraftEditor } from './editor/DraftEditor';
+import { usePrinting } from '../../stores/printing';
+import { PrintableReport } from './page/PrintableReport';
 import { SubmittedReport } from './page/SubmittedReport';
 
 /** A draft opens in the editor; anything the server holds as submitted opens as its page. */
 export function ReportScreen({ reportId }: { reportId: string }) {
   const detail = useReport((s) => (s.reportId === reportId ? s.detail : undefined));
   const open = useReport((s) => s.open);
+  const printing = usePrinting((s) => s.printing);
   // Opened from the reports list (a click, the arrow keys): the keyboard focus stays there.
   const [fromList] = useState(() => listSelection.openedFromList === reportId);
   useEffect(() => {
@@ -50,11 +53,21 @@ export function ReportScreen({ reportId }: { reportId: string }) {
     );
   }
   const report = detail.report;
+  // Printing (Save as PDF…, the OS print dialog) shows only this, outside the app's root.
+  const print = printing ? <PrintableReport detail={detail} /> : null;
   if (report && report.status !== 'draft')
-    return <SubmittedReport detail={detail} report={report} />;
+    return (
+      <>
+        <SubmittedReport detail={detail} report={report} />
+        {print}
+      </>
+    );
   if (detail.draft)
     return (
-      <DraftEditor key={detail.id} detail={detail} draft={detail.draft} focusTitle={!fromList} />
+      <>
+        <DraftEditor key={detail.id} detail={detail} draft={detail.draft} focusTitle={!fromList} />
+        {print}
+      </>
     );
   return (
     <div className="screen">

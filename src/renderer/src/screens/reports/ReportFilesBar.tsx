@@ -7,6 +7,7 @@ import type { ReportListItem } from '../../../../shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '../../../../shared/words/count';
 import { reportError } from '../../stores/notices';
+import { savePdf as printToPdf, usePrinting } from '../../stores/printing';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
 import { useReadOnlyReason } from '../../stores/session';
@@ -37,10 +38,12 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [templates, setTemplates] = useState(false);
+  const savedPdf = usePrinting((s) => s.savedTo);
 
   async function run(action: () => Promise<void>): Promise<void> {
     setBusy(true);
     setOutcome(null);
+    usePrinting.setState({ savedTo: null });
     try {
       await action();
     } catch (e) {
@@ -63,6 +66,12 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
             ? `; not exported (not on this computer): ${missing.join(', ')}`
             : ''),
       });
+    });
+
+  /** The open report's print view, printed by main to where its dialog says. */
+  const savePdf = (reportId: string) =>
+    run(async () => {
+      await printToPdf(() => bridge.saveReportPdf(reportId));
     });
 
   const importFrom = (input: ImportReportsInput) =>
@@ -125,6 +134,13 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       </button>
       <button
         type="button"
+        disabled={busy || selectedId === null}
+        onClick={() => selectedId && void savePdf(selectedId)}
+      >
+        Save as PDF…
+      </button>
+      <button
+        type="button"
         disabled={busy || shown === 0}
         title={`Export the reports listed (the first ${REPORT_BLOCK} of a longer list)`}
         onClick={() => void exportIds(listed.map((r) => r.id))}
@@ -150,6 +166,11 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       </button>
       {templates ? (
         <TemplatesDialog draftId={selectedId} onClose={() => setTemplates(false)} />
+      ) : null}
+      {savedPdf !== null && outcome === null ? (
+        <p role="status" className="muted report-files-outcome">
+          Saved as PDF to {savedPdf}
+        </p>
       ) : null}
       {outcome?.kind === 'done' ? (
         <p role="status" className="muted report-files-outcome">

@@ -1,0 +1,93 @@
+import { createPortal } from 'react-dom';
+import { parseCvss31 } from '../../../../../shared/rules/cvss';
+import type { ReportDetailView } from '../../../../../shared/bridge/views';
+import { Markdown } from '../../../components/Markdown';
+import { formatTime, humanize } from '../../../lib/format';
+
+const AUTHORS: Record<string, string> = {
+  agent: 'Triage',
+  researcher: 'You',
+  founder: 'Program team',
+};
+
+/**
+ * The report as a printed document ("Save as PDF…", or the OS print dialog): title, program,
+ * status, asset, CVSS, dates, the description (the same sanitized Markdown as on screen),
+ * evidence file names and the thread. It sits outside the app's root so that print media shows
+ * only it (app.css, `@media print`); on screen it is never shown.
+ */
+export function PrintableReport({ detail }: { detail: ReportDetailView }) {
+  const report = detail.report;
+  const draft = detail.draft;
+  // A draft prints what the researcher is writing; a submitted report what the service holds.
+  const content =
+    draft && (!report || report.status === 'draft')
+      ? draft.content
+      : {
+          title: report?.title ?? '',
+          asset: report?.asset ?? '',
+          description: report?.description ?? '',
+          cvss_vector: report?.cvss_vector ?? '',
+        };
+  const cvss = content.cvss_vector ? parseCvss31(content.cvss_vector) : null;
+  const files = detail.evidence.filter((e) => !e.forMessage).map((e) => e.name);
+  const rows: [string, string][] = [
+    ['Program', report?.program_name ?? draft?.programId ?? ''],
+    ['Status', report ? report.display_status || humanize(report.status) : 'Draft'],
+    ['Asset', content.asset],
+    [
+      'CVSS',
+      cvss?.ok
+        ? `${cvss.baseScore.toFixed(1)} (${humanize(cvss.severity)}) ${cvss.vector}`
+        : content.cvss_vector,
+    ],
+    ['Created', report?.created_at ? formatTime(report.created_at) : ''],
+    ['Submitted', report?.submitted_at ? formatTime(report.submitted_at) : ''],
+    ['Updated', report?.updated_at ? formatTime(report.updated_at) : ''],
+    ['Report id', detail.id],
+  ];
+  return createPortal(
+    <article className="print-report" aria-hidden="true">
+      <h1>{content.title || '(untitled)'}</h1>
+      <dl>
+        {rows
+          .filter(([, value]) => value !== '')
+          .map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+      </dl>
+      <h2>Description</h2>
+      <Markdown source={content.description} headingOffset={1} />
+      {files.length > 0 && (
+        <>
+          <h2>Evidence files</h2>
+          <ul>
+            {files.map((name, i) => (
+              <li key={i}>{name}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {detail.messages.length > 0 && (
+        <>
+          <h2>Thread</h2>
+          {detail.messages.map((m) => (
+            <section key={m.id} className="print-message">
+              <h3>
+                {AUTHORS[m.author] ?? m.author} · {formatTime(m.at)}
+              </h3>
+              <Markdown source={m.body} headingOffset={3} />
+              {m.attachments.length > 0 && (
+                <p>Files: {m.attachments.map((f) => f.name).join(', ')}</p>
+              )}
+            </section>
+          ))}
+        </>
+      )}
+    </article>,
+    document.body,
+  );
+}

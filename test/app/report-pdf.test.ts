@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { useAppPerTest } from '../renderer/support/app';
+import { until } from '../renderer/support/ui';
+
+const run = promisify(execFile);
+
+const TITLE = 'Stored XSS in invoice notes renders in the admin dashboard';
+const DESCRIPTION = [
+  COMPLETE_DESCRIPTION,
+  '## Proof of concept',
+  '',
+  'Send the note, then open it as an admin: see <https://app.example.com/admin/invoices/1002>.',
+  '',
+  '```http',
+  'POST /api/v2/invoices/1002/notes HTTP/1.1',
+  'Content-Type: application/json',
+  '',
+  '{"note":"<img src=x onerror=alert(document.domain)>"}',
+  '```',
+  '',
+  '| Browser | Version | Fires |',
+  '| --- | --- | --- |',
+  '| Firefox | 140.0 | yes |',
+  '| Chromium | 138 | yes |',
+  '',
+].join('\n');
+const QUESTION = 'Which admin role did you use to view the note?';
+
+/**
+ * "Save as PDF…" through the built app: main's save dialog, then main's printToPDF of the window,
+ * which the Electron stand-in answers with Chromium's own printing of the page (Playwright's
+ * `page.pdf()`, print media). The PDF is then read and rendered by poppler, as another reader
+ * would: the report's words are in it, the app's navigation and buttons are not.
+ */
+describe('a report printed as PDF, through the built app', () => {
+  const apps = useAppPerTest('report-pdf');
+  let out: string | null = null;
+  afterEach(async () => {
+    if (out) await rm(out, { recursive: true, force: true });
+    out = null;
+  });
+
+  it('prints the report view alone (description, evidence, thread) to the place main asks for', async () => {
+    const { host, page } = await apps.open();
+    const { reportId, content } = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(
+      reportId,
+      {
+        title: TITLE,
+        asset: 'https://app.example.com/',
+        description: DESCRIPTION,
+        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:H/I:H/A:N',
+      },
+      content,
+    );
+    const poc = await host.file('poc-request.txt', 'POST /api/v2/invoices/1002/notes\n');
+    await host.engine.attachFiles(reportId, [{ file: await host.tokenFor(poc) }]);
+    await host.settled();
+    await host.engine.submit(reportId);
+    await host.settled();
+    await host.sandbox.act(reportId, { actor: 'agent', status: 'needs_info', message: QUESTION });
+    await host.engine.syncNow();
+    await until(
+      'the question in the thread',
+      async () => (await host.engine.getReport(reportId))?.messages.length === 1,
+    );
+
+    const programName = (await host.engine.getReport(reportId))?.report?.program_name ?? '?';
+    await page.goto(`${host.rendererUrl}#/reports/${reportId}`);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    const save = bar.getByRole('button', { name: 'Save as PDF…' });
+    await page.getByRole('heading', { name: TITLE }).first().waitFor();
+
+    // Cancelled: nothing is saved, and the print view leaves the page again.
+    const asked = host.start().dialogs.length;
+    await save.click();
+    await until('the dialog asked', async () => host.start().dialogs.length > asked);
+    await until('the dialog answered', async () => (await save.isEnabled()) === true);
+    const dialog = host.start().dialogs.at(-1);
+    expect(dialog?.kind).toBe('save');
+    expect(String(dialog?.options['defaultPath'])).toMatch(
+      /Stored XSS in invoice notes renders in the admin dashboard\.pdf$/,
+    );
+    expect(await page.locator('.print-report').count()).toBe(0);
+
+    out = await mkdtemp(join(tmpdir(), 'report-pdf-'));
+    const target = join(out, 'report.pdf');
+    host.saveInDialog(target);
+    await save.click();
+    await bar
+      .getByRole('status')
+      .filter({ hasText: `Saved as PDF to ${target}` })
+      .waitFor();
+    expect(await page.locator('.print-report').count()).toBe(0);
+
+    const bytes = await readFile(target);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const info = (await run('pdfinfo', [target])).stdout;
+    const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
+    expect(pages).toBeGreaterThanOrEqual(1);
+
+    // A long line wraps on paper: the words are compared with their spaces made one.
+    const text = (await run('pdftotext', ['-layout', target, '-'])).stdout.replace(/\s+/g, ' ');
+    for (const expected of [
+      TITLE,
+      'Steps to reproduce',
+      'Proof of concept',
+      'POST /api/v2/invoices/1002/notes HTTP/1.1',
+      'onerror=alert(document.domain)',
+      'Firefox',
+      '140.0',
+      'https://app.example.com/admin/invoices/1002',
+      'poc-request.txt',
+      'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:H/I:H/A:N',
+      QUESTION,
+      programName,
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    for (const chrome of ['Sync now', 'Save as PDF', 'Export report', 'Payouts', 'Account']) {
+      expect(text, chrome).not.toContain(chrome);
+    }
+    expect(text).not.toMatch(/\bPrograms\b/);
+
+    // Every page rendered to an image, as a reader would see it (kept under test-results/).
+    const shots = join('test-results', 'report-pdf');
+    await rm(shots, { recursive: true, force: true });
+    await mkdir(shots, { recursive: true });
+    await run('pdftoppm', ['-png', '-r', '60', target, join(shots, 'page')]);
+    const images = (await readdir(shots)).filter((f) => f.endsWith('.png'));
+    expect(images.length).toBe(pages);
+    for (const image of images) {
+      const png = await readFile(join(shots, image));
+      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect((await stat(join(shots, image))).size).toBeGreaterThan(5_000);
+    }
+    console.log(`report PDF: ${pages} page(s), ${bytes.length} bytes; images in ${shots}`);
+  });
+});
