@@ -123,6 +123,8 @@ describe('a report printed as PDF, through the built app', () => {
     ]) {
       expect(text, expected).toContain(expected);
     }
+    // A bare address prints once; a link with words prints its address after them.
+    expect(text.split('https://app.example.com/admin/invoices/1002').length - 1).toBe(1);
     for (const chrome of ['Sync now', 'Save as PDF', 'Export report', 'Payouts', 'Account']) {
       expect(text, chrome).not.toContain(chrome);
     }

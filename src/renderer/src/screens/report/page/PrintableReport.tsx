@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { parseCvss31 } from '../../../../../shared/rules/cvss';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
@@ -30,6 +31,13 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
           cvss_vector: report?.cvss_vector ?? '',
         };
   const cvss = content.cvss_vector ? parseCvss31(content.cvss_vector) : null;
+  const root = useRef<HTMLElement>(null);
+  // A link whose text is its address (a bare URL) prints once: only the others add `<address>`.
+  useLayoutEffect(() => {
+    for (const a of root.current?.querySelectorAll('a[href]') ?? []) {
+      a.toggleAttribute('data-bare', a.textContent?.trim() === a.getAttribute('href'));
+    }
+  });
   const files = detail.evidence.filter((e) => !e.forMessage).map((e) => e.name);
   const rows: [string, string][] = [
     ['Program', report?.program_name ?? draft?.programId ?? ''],
@@ -47,7 +55,7 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
     ['Report id', detail.id],
   ];
   return createPortal(
-    <article className="print-report" aria-hidden="true">
+    <article className="print-report" aria-hidden="true" ref={root}>
       <h1>{content.title || '(untitled)'}</h1>
       <dl>
         {rows
