@@ -142,6 +142,48 @@ describe('reports as Markdown files, through the built app', () => {
     expect((await host.engine.listReports({})).total).toBe(total);
   });
 
+  it('the part of a description selected in the editor is saved as a template, with placeholders', async () => {
+    const { host, page } = await apps.open();
+    const { reportId } = await host.engine.createDraft(host.programs.open.id);
+    await host.engine.saveDraft(reportId, {
+      title: 'Open redirect on login',
+      asset: 'https://login.example.com',
+      description:
+        '## Steps to reproduce\n\n1. Open https://login.example.com/?next=//evil.example\n\n' +
+        '## Security impact\n\nPhishing with a trusted link to https://login.example.com.\n',
+      cvss_vector: '',
+    });
+    await page.evaluate((id) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
+    }, reportId);
+    const editor = page.getByRole('textbox', { name: 'Description', exact: true });
+    // From the start of the last section's heading to the end: that section alone.
+    await editor.getByRole('heading', { name: 'Security impact' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Control+Shift+End');
+    await page.getByRole('button', { name: 'Save as template…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save as template' });
+    await expect.poll(() => dialog.textContent()).toMatch(/The selected part \(\d+ characters\)/);
+    await dialog.getByLabel('Template name').fill('Impact: open redirect');
+    await dialog.getByRole('button', { name: 'Save template' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Saved template “Impact: open redirect”' })
+      .waitFor();
+    const [template] = await host.engine.listTemplates();
+    expect(template?.body).toBe(
+      '## Security impact\n\nPhishing with a trusted link to {{asset}}.\n',
+    );
+
+    // Nothing selected: the whole description.
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.getByRole('button', { name: 'Save as template…' }).click();
+    await expect
+      .poll(() => page.getByRole('dialog', { name: 'Save as template' }).textContent())
+      .toMatch(/Nothing is selected: the whole description/);
+  });
+
   it('a template saved from a draft starts a new report with its placeholders filled', async () => {
     const { host, page } = await apps.open();
     const program = host.programs.open;

@@ -2,7 +2,12 @@ import { useEffect, useRef, useState, type DragEvent, type RefObject } from 'rea
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
 import { Selection } from '@milkdown/kit/prose/state';
-import { createDescriptionEditor, markdownOf, markdownOffsetAt } from './milkdown-setup';
+import {
+  createDescriptionEditor,
+  markdownOf,
+  markdownOffsetAt,
+  selectedMarkdown,
+} from './milkdown-setup';
 import { sectionPositionFor } from './sections';
 import { EditorToolbar } from './EditorToolbar';
 import { runFormat, selectionOf, type Range } from './formatting';
@@ -13,6 +18,8 @@ export interface DescriptionHandle {
   markdown(): string | null;
   /** The Markdown offset of the cursor, with the Markdown it refers to. */
   offsetAtCursor(): { offset: number; markdown: string } | null;
+  /** The Markdown of the selected part, or null when nothing is selected. */
+  selection(): string | null;
   /** Replaces the whole document (after the engine changed the description). */
   replace(markdown: string): void;
 }
@@ -124,6 +131,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     handleRef.current = {
       markdown: () => (editorRef.current ? markdownOf(editorRef.current) : null),
       offsetAtCursor: () => (editorRef.current ? markdownOffsetAt(editorRef.current, null) : null),
+      selection: () => (editorRef.current ? selectedMarkdown(editorRef.current) : null),
       replace: (markdown) => editorRef.current?.action(replaceAll(markdown)),
     };
   }, [handleRef]);

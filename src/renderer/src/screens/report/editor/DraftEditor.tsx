@@ -27,6 +27,7 @@ import { DiscardDraft } from './DiscardDraft';
 import { PolicyChangedNotice } from './PolicyChangedNotice';
 import { useDraftAutosave } from './useDraftAutosave';
 import type { LineField } from './autosave';
+import { SaveAsTemplate } from './SaveAsTemplate';
 import { ScopeHint } from '../evidence/ScopeHint';
 import { SecretFindings } from '../evidence/SecretFindings';
 import {
@@ -311,6 +312,13 @@ export function DraftEditor({
         length={descriptionLength}
         max={LIMITS.descriptionChars}
       />
+      <div className="action-row">
+        <SaveAsTemplate
+          reportId={draft.reportId}
+          selection={() => description.current?.selection() ?? null}
+          whole={() => description.current?.markdown() ?? draft.content.description}
+        />
+      </div>
       <FieldError id="description-error" messages={errors.description} />
       <section aria-labelledby="evidence-heading" className="evidence-section">
         <h2 id="evidence-heading">Evidence</h2>

@@ -113,6 +113,39 @@ export function markdownOf(editor: Editor): string {
 }
 
 /**
+ * The Markdown of the selected part of the document (whole blocks or words within one), or null
+ * when nothing is selected: each end found in the Markdown as `markdownOffsetAt` finds the caret.
+ */
+export function selectedMarkdown(editor: Editor): string | null {
+  const { from, to, atBlockEnd } = editor.action((ctx) => {
+    const { selection } = ctx.get(editorViewCtx).state;
+    const end = selection.$to;
+    return {
+      from: selection.from,
+      to: selection.to,
+      atBlockEnd: end.parentOffset === end.parent.content.size,
+    };
+  });
+  if (from === to) return null;
+  const start = markdownOffsetAt(editor, from);
+  const end = markdownOffsetAt(editor, to);
+  const markdown = start.markdown;
+  // From the start of a heading, list item or quote: its markup too. To the end of a block: the
+  // whole line (a marker at the very end of a link or an autolinked address changes its Markdown).
+  const lineStart = markdown.lastIndexOf('\n', start.offset - 1) + 1;
+  const first = BLOCK_MARKUP.test(markdown.slice(lineStart, start.offset))
+    ? lineStart
+    : start.offset;
+  const lineEnd = markdown.indexOf('\n', end.offset);
+  const last = atBlockEnd ? (lineEnd === -1 ? markdown.length : lineEnd) : end.offset;
+  const text = markdown.slice(first, last).trim();
+  return text === '' ? null : `${text}\n`;
+}
+
+/** What may stand before a block's text on its first line: `## `, `> `, `- `, `1. `. */
+const BLOCK_MARKUP = /^[ \t]*(?:(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+)*$/;
+
+/**
  * The Markdown offset of a document position (the caret when `pos` is null), with the Markdown it
  * refers to: a marker word inserted there in a copy of the document finds it in the Markdown.
  */
