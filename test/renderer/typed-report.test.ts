@@ -179,6 +179,13 @@ describe('renderer: a typed report reaches the program as typed', () => {
       20_000,
     );
     const sent = await draftMarkdown();
+    // The editor takes the engine's links in while the researcher is idle: all four show.
+    await until('the editor shows every dropped file', async () => {
+      const text = await shownText();
+      return ['login.request.txt', 'har-capture.har', 'redirect.txt', 'impact-notes.txt'].every(
+        (name) => text.includes(name),
+      );
+    });
     const shown = await shownText();
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
