@@ -1,3 +1,4 @@
+import { safeFileName } from '../shared/rules/safe-file-name';
 import { join } from 'node:path';
 import type { ReportDetailView } from '../shared/bridge/views';
 
@@ -57,28 +58,4 @@ export function attachmentName(detail: ReportDetailView | null, fileId: string):
     detail.evidence.find((e) => e.fileId === fileId)?.name ??
     null
   );
-}
-
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
-
-/**
- * A file name chosen by someone else, made safe as a default in a save dialog: no directory
- * parts, no control or reserved characters, no leading dots, no Windows device names, at most
- * 180 characters (keeping the extension).
- */
-export function safeFileName(raw: string): string {
-  let name = raw
-    .normalize('NFC')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]/g, '_')
-    .replace(/^[\s.]+/, '')
-    .replace(/[\s.]+$/, '')
-    .trim();
-  if (WINDOWS_RESERVED.test(name)) name = `_${name}`;
-  if (name.length > 180) {
-    const dot = name.lastIndexOf('.');
-    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-    name = name.slice(0, 180 - ext.length) + ext;
-  }
-  return name || 'attachment';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentName, safeFileName } from '../../src/main/download';
+import { attachmentName } from '../../src/main/download';
+import { safeFileName } from '../../src/shared/rules/safe-file-name';
 import type { ReportDetailView } from '../../src/shared/bridge/views';
 
 describe('default name in the save dialog', () => {

@@ -1,24 +1,8 @@
-/**
- * Names written to the user's disk from text others chose (a title, an attachment's name): no
- * folder parts, no control or reserved characters, no leading dots, no Windows device names.
- */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
+import { safeFileName } from '../../shared/rules/safe-file-name';
 
+/** A name for the user's disk from text others chose; exported files keep to 120 characters. */
 export function safeName(raw: string, fallback = 'file'): string {
-  let name = raw
-    .normalize('NFC')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]/g, '_')
-    .replace(/^[\s.]+/, '')
-    .replace(/[\s.]+$/, '')
-    .trim();
-  if (WINDOWS_RESERVED.test(name)) name = `_${name}`;
-  if (name.length > 120) {
-    const dot = name.lastIndexOf('.');
-    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-    name = name.slice(0, 120 - ext.length) + ext;
-  }
-  return name || fallback;
+  return safeFileName(raw, { maxLength: 120, fallback });
 }
 
 /** A report's folder: its title's words and the start of its id (titles repeat). */
