@@ -53,6 +53,66 @@ describe('change counters', () => {
   });
 });
 
+describe('the mirror counts', () => {
+  it('are kept while nothing they count changes, and follow every change that does', () => {
+    const fresh = () =>
+      t.store.db.sqlite
+        .prepare(
+          `SELECT count(*) AS listed, coalesce(sum(has_full = 1), 0) AS full,
+             coalesce(sum(has_full = 1 AND stale = 0), 0) AS current,
+             coalesce(sum(stale = 1 AND (status <> 'draft' OR submitted_at IS NOT NULL)), 0)
+               AS staleThreads
+           FROM reports`,
+        )
+        .get();
+    const mirror = () => t.store.changes.mirror();
+    const a = makeReport({ status: 'triaging', submitted_at: '2025-01-01T00:00:00Z' });
+    const b = makeReport({ status: 'draft', submitted_at: null });
+
+    expect(t.store.reports.countMirrored()).toEqual(fresh());
+    // Listed only (a list page): counted, stale.
+    t.store.reports.upsertSummaries([summaryOf(a), summaryOf(b)]);
+    expect(t.store.reports.countMirrored()).toEqual({
+      listed: 2,
+      full: 0,
+      current: 0,
+      staleThreads: 1,
+    });
+    // Stored in full.
+    t.store.reports.upsertReports([a]);
+    expect(t.store.reports.countMirrored()).toEqual(fresh());
+    expect(t.store.reports.countMirrored()).toMatchObject({ full: 1, current: 1 });
+    // A newer list page marks it stale again; its status moves.
+    t.store.reports.upsertSummaries([summaryOf(a, { status: 'accepted', revision: 2 })]);
+    expect(t.store.reports.countMirrored()).toEqual(fresh());
+    // What the counts do not read leaves the counter alone: drafts, the outbox, sync state.
+    const before = mirror();
+    t.store.drafts.setContent(b.id, 'acme-web', {
+      title: 'x',
+      asset: '',
+      description: 'y',
+      cvss_vector: '',
+    });
+    t.store.outbox.enqueue({ reportId: b.id, kind: 'save_report', payload: {} });
+    t.store.syncState.set('something.else', 1);
+    expect(mirror()).toBe(before);
+    // Dropped by a reconcile.
+    t.store.reports.deleteReport(b.id);
+    expect(t.store.reports.countMirrored()).toEqual(fresh());
+    expect(t.store.reports.countMirrored().listed).toBe(1);
+    // Counted inside a transaction that is rolled back: the counts after it are the data's.
+    expect(() =>
+      t.store.db.transaction(() => {
+        t.store.reports.upsertSummaries([summaryOf(b)]);
+        expect(t.store.reports.countMirrored().listed).toBe(2);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(t.store.reports.countMirrored()).toEqual(fresh());
+    expect(t.store.reports.countMirrored().listed).toBe(1);
+  });
+});
+
 describe('threads', () => {
   it('count their triage messages as they come and go, and index the unread ones', () => {
     const report = makeReport({ status: 'triaging', submitted_at: '2025-01-01T00:00:00Z' });

@@ -53,7 +53,7 @@ export interface ReportsRepository {
    * Reports in the mirror; of them those stored in full (`full`) and those stored in full and not
    * stale (`current`); and how many stale ones have a thread to read (the mirror's progress).
    */
-  countMirrored(): { listed: number; full: number; current: number; staleThreads: number };
+  countMirrored(): MirrorCounts;
   /** Every report id of the mirror (the reconcile drops those the server no longer lists). */
   listIds(): string[];
   /**
@@ -74,6 +74,13 @@ export interface ReportsRepository {
   markNeedsInfoUnanswered(id: string): void;
   listUnseenNeedsInfo(): string[];
   deleteReport(id: string): void;
+}
+
+export interface MirrorCounts {
+  listed: number;
+  full: number;
+  current: number;
+  staleThreads: number;
 }
 
 /** The groups of `listStaleByNeed`, in the order they are fetched. */
@@ -177,16 +184,17 @@ export function createReportsRepository(db: Db): ReportsRepository {
        ORDER BY updated_ms DESC, id LIMIT ?`,
     ),
   ]);
-  const selectMirrored = sqlite.prepare<
-    [],
-    { listed: number; full: number; current: number; staleThreads: number }
-  >(
+  const selectMirrored = sqlite.prepare<[], MirrorCounts>(
     `SELECT count(*) AS listed, coalesce(sum(has_full = 1), 0) AS full,
        coalesce(sum(has_full = 1 AND stale = 0), 0) AS current,
        coalesce(sum(stale = 1 AND (status <> 'draft' OR submitted_at IS NOT NULL)), 0)
          AS staleThreads
      FROM reports`,
   );
+  const mirrorVersion = sqlite
+    .prepare<[], number>("SELECT n FROM change_counters WHERE name = 'mirror'")
+    .pluck();
+  let counted: { version: number; counts: MirrorCounts } | null = null;
   const selectIds = sqlite.prepare<[], string>('SELECT id FROM reports').pluck();
   const selectJson = sqlite.prepare<[string], { report_json: string }>(
     'SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?',
@@ -327,7 +335,13 @@ export function createReportsRepository(db: Db): ReportsRepository {
     },
 
     countMirrored() {
-      return selectMirrored.get() ?? { listed: 0, full: 0, current: 0, staleThreads: 0 };
+      // Kept until migration 13's counter moves; never inside a transaction (a rollback would
+      // take the counter back to a number these counts no longer match).
+      const version = mirrorVersion.get() ?? 0;
+      if (counted?.version === version && !sqlite.inTransaction) return { ...counted.counts };
+      const counts = selectMirrored.get() ?? { listed: 0, full: 0, current: 0, staleThreads: 0 };
+      counted = sqlite.inTransaction ? null : { version, counts };
+      return { ...counts };
     },
 
     listIds() {
