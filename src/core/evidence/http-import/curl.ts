@@ -66,12 +66,3 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
     ),
   );
 }
-
-/** Back-compatible single result: the first request of the command (tests and old callers). */
-export function parseCurl(command: string): HttpExchange | null {
-  try {
-    return parseCurlCommand(command)[0] ?? null;
-  } catch {
-    return null;
-  }
-}
