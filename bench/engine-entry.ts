@@ -59,7 +59,7 @@ function mirrorState(): MirrorState {
   const counts = store.reports.countMirrored();
   const needsInfo = store.reportList.page({ status: ['needs_info'], offset: 0, limit: 1_000_000 });
   const needsInfoPending = needsInfo.rows
-    .map((row) => store.reports.getListItem(row.id))
+    .map((row) => store.reports.getStoredRow(row.id))
     .filter(
       (r) => !r || !r.has_full || r.stale || store.messages.listThread(r.id).length === 0,
     ).length;

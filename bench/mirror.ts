@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ReportDetailView, ReportListPage, StatusView } from '../src/shared/bridge/views';
+import type { ReportDetailView, ReportListPageView, StatusView } from '../src/shared/bridge/views';
 import { startEngineProcess, startSandboxProcess } from './processes';
 import { formatResults, median, percentile, type BenchResult } from './result';
 import {
@@ -103,7 +103,7 @@ export async function benchMirror(): Promise<BenchResult[]> {
         const offset = Math.floor(((i + 0.5) * REPORTS) / SAMPLES);
         const page = (await child.client.call('listReports', [
           { offset, limit: 1 },
-        ])) as ReportListPage;
+        ])) as ReportListPageView;
         const id = page.items[0]?.id as string;
         // The click is timed on a clock at real pace (no wait skipped meanwhile, its own
         // included): the background mirror's skips would otherwise count as the click's time.

@@ -7,8 +7,8 @@
  * Only the list query reads the current schema, whose `reports_list` index serves the same
  * ORDER BY as the `reports_by_update` it replaced.
  */
-import type { ReportListItem, ReportQuery } from '../src/shared/bridge/views';
-import type { ReportListItem as StoredItem, Store } from '../src/core/store';
+import type { ReportListItemView, ReportQuery } from '../src/shared/bridge/views';
+import type { StoredReportRow as StoredItem, Store } from '../src/core/store';
 import type { ReportStatus } from '../src/shared/api';
 import { toFtsMatch } from '../src/core/store';
 
@@ -44,7 +44,7 @@ function oldStoreList(store: Store, status: ReportStatus[], search: string | und
 export function oldListReports(
   store: Store,
   query: ReportQuery,
-): { items: ReportListItem[]; total: number } {
+): { items: ReportListItemView[]; total: number } {
   const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000);
   const offset = Math.max(query.offset ?? 0, 0);
   const drafts = new Map(store.drafts.list().map((d) => [d.reportId, d]));
@@ -56,11 +56,11 @@ export function oldListReports(
   const mirrored = oldStoreList(store, status ?? [], search);
   const mirroredIds = new Set(mirrored.map((r) => r.id));
   const localOnly = [...drafts.values()]
-    .filter((d) => !mirroredIds.has(d.reportId) && store.reports.getListItem(d.reportId) === null)
+    .filter((d) => !mirroredIds.has(d.reportId) && store.reports.getStoredRow(d.reportId) === null)
     .filter(() => !status || status.includes('draft'))
     .filter((d) => !search || d.title.toLowerCase().includes(search.toLowerCase()))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-  const items: ReportListItem[] = [
+  const items: ReportListItemView[] = [
     ...localOnly.map((d) => ({
       id: d.reportId,
       programId: d.programId,

@@ -31,7 +31,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ReportListPage, StatusView } from '../src/shared/bridge/views';
+import type { ReportListPageView, StatusView } from '../src/shared/bridge/views';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
 import { formatResults, percentile, type BenchResult } from './result';
 import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
@@ -138,7 +138,7 @@ async function drainThroughProtocol(engine: EngineProcess): Promise<Drain> {
     for (let i = 0; !done; i++) {
       const t0 = performance.now();
       const query = i % 2 === 0 ? { offset: 0, limit: PAGE } : { search: SEARCH, limit: PAGE };
-      const page = (await engine.client.call('listReports', [query])) as ReportListPage;
+      const page = (await engine.client.call('listReports', [query])) as ReportListPageView;
       times.push(performance.now() - t0);
       indexing = Math.max(indexing, page.indexing);
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReadOnlyError } from '../../src/core/engine';
-import type { ReportListItem } from '../../src/shared/bridge/views';
+import type { ReportListItemView } from '../../src/shared/bridge/views';
 import { readKey, type Report } from '../support/sandbox-client';
 import { EngineChild } from './child';
 import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
@@ -64,7 +64,7 @@ describe('engine account and key', () => {
     expect((await h.engine.getStatus()).unsent).toBe(0);
 
     await h.engine.syncNow();
-    const items: ReportListItem[] = (await h.engine.listReports({})).items;
+    const items: ReportListItemView[] = (await h.engine.listReports({})).items;
     expect(items.map((r) => r.id)).toEqual([id]);
     expect((await h.engine.getReport(id))?.report?.title).toBe('Made on the website');
     expect((await h.engine.listPrograms({})).total).toBeGreaterThan(0);

@@ -106,7 +106,7 @@ describe('the first mirror of a large account', () => {
 
     const store = engine.session.store;
     const statusOf = new Map(
-      store.reports.listIds().map((id) => [id, store.reports.getListItem(id)?.status]),
+      store.reports.listIds().map((id) => [id, store.reports.getStoredRow(id)?.status]),
     );
     const group = (id: string) => {
       const s = statusOf.get(id);
@@ -133,7 +133,7 @@ describe('the first mirror of a large account', () => {
     expect(ranks.filter((r) => r === 0).length).toBe(NEEDS_INFO * 2);
     // The decided and withdrawn: newest first.
     const restDetails = report.filter((l) => rank(l) === 2).map((l) => detailOf(l) as string);
-    const updated = restDetails.map((id) => store.reports.getListItem(id)?.updated_at ?? '');
+    const updated = restDetails.map((id) => store.reports.getStoredRow(id)?.updated_at ?? '');
     // Within a chunk the requests run four at a time: newest first chunk by chunk.
     const chunks = [updated.slice(0, 50), updated.slice(-50)];
     expect(chunks[0]?.every((u) => chunks[1]?.every((older) => u > older))).toBe(true);
@@ -177,7 +177,7 @@ describe('the reconcile', () => {
       ids.push(...page.body.reports.map((r) => r.id));
       cursor = page.body.next_cursor;
     } while (cursor);
-    const fresh = ids.find((id) => !harness.engine.session.store.reports.getListItem(id));
+    const fresh = ids.find((id) => !harness.engine.session.store.reports.getStoredRow(id));
     if (!fresh) throw new Error(`no backdated report for ${title} among ${ids.length}`);
     return fresh;
   }
@@ -195,7 +195,7 @@ describe('the reconcile', () => {
     // Stored in full and current, so only a full listing can tell they are gone.
     const draftId = store.reports
       .listIds()
-      .find((id) => store.reports.getListItem(id)?.status === 'draft');
+      .find((id) => store.reports.getStoredRow(id)?.status === 'draft');
     const template = draftId ? store.reports.getReport(draftId) : null;
     if (!template) throw new Error('no draft in the mirror');
     const gone = { ...template, id: randomUUID() };
@@ -211,23 +211,23 @@ describe('the reconcile', () => {
     const first = await backdate(h, 'resync');
     // The incremental poll cannot see it.
     await engine.session.syncNow(['reports']);
-    expect(store.reports.getListItem(first)).toBeNull();
-    expect(store.reports.getListItem(gone.id)).not.toBeNull();
+    expect(store.reports.getStoredRow(first)).toBeNull();
+    expect(store.reports.getStoredRow(gone.id)).not.toBeNull();
     await engine.resyncEverything();
-    expect(store.reports.getListItem(first)?.has_full).toBe(true);
+    expect(store.reports.getStoredRow(first)?.has_full).toBe(true);
     expect(store.messages.listThread(first).length).toBe(1);
-    expect(store.reports.getListItem(gone.id)).toBeNull();
-    expect(store.reports.getListItem(kept.id)).not.toBeNull();
+    expect(store.reports.getStoredRow(gone.id)).toBeNull();
+    expect(store.reports.getStoredRow(kept.id)).not.toBeNull();
     expect(store.drafts.get(kept.id)?.title).toBe('Typed here, not sent');
 
     const second = await backdate(h, 'periodic');
     await engine.session.syncNow(['reports']);
-    expect(store.reports.getListItem(second)).toBeNull();
+    expect(store.reports.getStoredRow(second)).toBeNull();
     // The reconcile's period (6 hours) passes: the next pass lists everything.
     const last = store.syncState.getLastSync('reconcile');
     expect(last).not.toBeNull();
     store.syncState.setLastSync('reconcile', new Date(Date.now() - 6 * 3600_000 - 1).toISOString());
     await engine.session.syncNow(['reports']);
-    expect(store.reports.getListItem(second)?.has_full).toBe(true);
+    expect(store.reports.getStoredRow(second)?.has_full).toBe(true);
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import {
   offsetFromMarked,
   snapOutOfWord,
 } from '../../src/renderer/src/lib/editor-offset';
-import { insertFileLink, insertFileLinkAt } from '../../src/shared/rules/file-links';
+import { insertFileLink, insertFileLinkAt } from '../../src/shared/rules/file-link-insertion';
 
 describe('drop point → Markdown offset', () => {
   const md = '## Steps to reproduce\n\nOpen the page.\n\n## Security impact\n\nPhishing.\n';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMessage, fieldErrorOf, toErrorView } from '../../src/renderer/src/lib/errors';
+import { cleanMessage, fieldErrorOf, thrownErrorView } from '../../src/renderer/src/lib/errors';
 import { buildTimeline } from '../../src/renderer/src/lib/timeline';
 import type { Message, Report } from '../../src/shared/api';
 
@@ -27,13 +27,13 @@ describe('errors in words', () => {
   });
 
   it('describes API errors by code, with the request ID only for 5xx', () => {
-    const e500 = toErrorView(
+    const e500 = thrownErrorView(
       Object.assign(new Error('boom'), { code: 'internal_error', status: 500, requestId: 'req-1' }),
     );
     expect(e500.title).toMatch(/unexpected error/i);
     expect(e500.advice).toMatch(/request ID/);
     expect(e500.requestId).toBe('req-1');
-    const e409 = toErrorView(
+    const e409 = thrownErrorView(
       Object.assign(new Error('x'), { code: 'active_limit', status: 409, requestId: 'req-2' }),
     );
     expect(e409.title).toMatch(/five reports are already active/i);
@@ -48,18 +48,20 @@ describe('errors in words', () => {
       advice: 'Wait.',
       requestId: 'r',
     };
-    expect(toErrorView(view)).toEqual(view);
+    expect(thrownErrorView(view)).toEqual(view);
     expect(
-      toErrorView(new Error(`Error invoking remote method 'x': Error: ${JSON.stringify(view)}`)),
+      thrownErrorView(
+        new Error(`Error invoking remote method 'x': Error: ${JSON.stringify(view)}`),
+      ),
     ).toEqual(view);
   });
 
   it('never leaves the user without a title and advice', () => {
-    const unknown = toErrorView(new Error('something odd'));
+    const unknown = thrownErrorView(new Error('something odd'));
     expect(unknown.title).toBeTruthy();
     expect(unknown.advice).toBe('something odd');
     expect(
-      toErrorView(Object.assign(new Error('m'), { code: 'brand_new_code', status: 418 })).title,
+      thrownErrorView(Object.assign(new Error('m'), { code: 'brand_new_code', status: 418 })).title,
     ).toMatch(/brand_new_code/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import type { ReportListItem, ReportQuery } from '../../src/shared/bridge/views';
+import type { ReportListItemView, ReportQuery } from '../../src/shared/bridge/views';
 import type { AppHost } from '../app/host';
 import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, goTo, until } from './support/ui';
@@ -184,7 +184,7 @@ describe('renderer: the two-pane reports workspace', () => {
     const programFilter = page.getByRole('combobox', { name: 'Program', exact: true });
 
     /** The list shows what the engine answers for the same query, in the same order. */
-    const shows = async (query: ReportQuery): Promise<ReportListItem[]> => {
+    const shows = async (query: ReportQuery): Promise<ReportListItemView[]> => {
       const answer = (await h.engine.listReports({ ...query, offset: 0, limit: 200 })).items;
       const want = answer.map((item) => item.title);
       // The rows in view (the list is virtual): the first rows of the answer.

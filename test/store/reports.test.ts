@@ -19,7 +19,7 @@ describe('reports', () => {
     });
     t.store.reports.upsertReports([report]);
     expect(t.store.reports.getReport(report.id)).toEqual(report);
-    expect(t.store.reports.getListItem(report.id)).toMatchObject({
+    expect(t.store.reports.getStoredRow(report.id)).toMatchObject({
       has_payout: true,
       payout_status: 'approving',
       stale: false,
@@ -75,7 +75,7 @@ describe('reports', () => {
       },
     };
     expect(t.store.reports.upsertReports([paid]).changes).toHaveLength(1);
-    expect(t.store.reports.getListItem(first.id)?.payout_status).toBe('transferred');
+    expect(t.store.reports.getStoredRow(first.id)?.payout_status).toBe('transferred');
   });
 
   it('keeps server attachments in their own table, replaced with each write', () => {
@@ -111,12 +111,12 @@ describe('reports', () => {
     expect(t.store.reports.upsertSummaries([changed])).toEqual([known.id]);
     expect(t.store.reports.listStaleIds()).toEqual([known.id, unknown.id]);
     // The list already shows the newer state; the old full copy stays readable offline.
-    expect(t.store.reports.getListItem(known.id)).toMatchObject({
+    expect(t.store.reports.getStoredRow(known.id)).toMatchObject({
       status: 'triaging',
       stale: true,
     });
     expect(t.store.reports.getReport(known.id)?.revision).toBe(2);
-    expect(t.store.reports.getListItem(unknown.id)).toMatchObject({ has_full: false });
+    expect(t.store.reports.getStoredRow(unknown.id)).toMatchObject({ has_full: false });
 
     t.store.reports.upsertReports([
       { ...known, status: 'triaging', revision: 3, updated_at: iso(40) },

@@ -5,6 +5,13 @@ import type { RequestStats } from './stats';
 
 export type ApiClient = Client<paths>;
 
+/** What one attempt of openapi-fetch gives back. */
+export interface FetchOutcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
 export interface ApiClientOptions {
   serverUrl: string;
   /** The account's API key, loaded by the caller from the SecretStore; null for public routes only. */

@@ -1,13 +1,12 @@
 export { ResearcherApi, DEFAULT_TIMEOUTS } from './researcher-api';
 export type {
   CallOptions,
-  DownloadResult,
-  ProgramQuery,
-  ReportQuery,
+  ListProgramsParams,
+  ListReportsParams,
   ResearcherApiOptions,
   Timeouts,
-  UploadSource,
 } from './researcher-api';
+export type { DownloadResult, UploadSource } from './file-transfer';
 export { createApiClient, type ApiClient, type ApiClientOptions } from './client';
 export { RequestBudget, PRIORITIES, DEFAULT_SHARES } from './budget';
 export type { BudgetGrant, BudgetOptions, BudgetSnapshot, Priority } from './budget';

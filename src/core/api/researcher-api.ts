@@ -1,9 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type {
   AssetType,
   Intake,
@@ -21,15 +15,19 @@ import type {
   VerificationEmailResult,
 } from '../../shared/api';
 import { RequestBudget, type Priority } from './budget';
-import { createApiClient, type ApiClient } from './client';
+import { createApiClient, type ApiClient, type FetchOutcome } from './client';
 import { systemClock, type Clock } from './clock';
 import { Connectivity } from './connectivity';
 import { ApiError, apiErrorFromResponse, apiErrorFromThrown } from './errors';
+import {
+  receiveDownload,
+  sendUpload,
+  type DownloadResult,
+  type UploadSource,
+} from './file-transfer';
 import { sendWithRetry, type RetryNotice, type RetryPolicy } from './retry';
 import { normalizeServerUrl } from '../../shared/api/server-url';
 import { RequestStats } from './stats';
-
-const UPLOAD_CHUNK_BYTES = 1024 * 1024;
 
 export interface CallOptions {
   priority: Priority;
@@ -67,7 +65,8 @@ export interface ResearcherApiOptions {
   onRetry?: (notice: RetryNotice & { operation: string }) => void;
 }
 
-export interface ProgramQuery {
+/** The query parameters of `GET /api/programs` (part 4), as the client takes them. */
+export interface ListProgramsParams {
   asset?: AssetType[];
   reward?: RewardBand[];
   updated?: UpdatedFilter;
@@ -76,32 +75,12 @@ export interface ProgramQuery {
   page?: number;
 }
 
-export interface ReportQuery {
+/** The query parameters of `GET /api/reports` (parts 4 and 6), as the client takes them. */
+export interface ListReportsParams {
   limit?: number;
   cursor?: string;
   /** ISO time in the `Z` form; URL-encoded by the client. */
   updatedSince?: string;
-}
-
-export interface UploadSource {
-  /** File on disk; read again from the start on every attempt. */
-  path: string;
-  name: string;
-  contentType?: string;
-  revision: number;
-  onProgress?: (sentBytes: number, totalBytes: number) => void;
-}
-
-export interface DownloadResult {
-  path: string;
-  bytes: number;
-}
-
-/** What one attempt of openapi-fetch gives back. */
-interface FetchOutcome<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
 }
 
 /**
@@ -144,7 +123,7 @@ export class ResearcherApi {
 
   // ---- programs (public; a key adds invited private programs) --------------------------------
 
-  listPrograms(query: ProgramQuery, options: CallOptions): Promise<ProgramPage> {
+  listPrograms(query: ListProgramsParams, options: CallOptions): Promise<ProgramPage> {
     return this.#json('listPrograms', true, options, (signal) =>
       this.#client.GET('/api/programs', { params: { query }, signal }),
     );
@@ -161,7 +140,7 @@ export class ResearcherApi {
 
   // ---- reports -------------------------------------------------------------------------------
 
-  listReports(query: ReportQuery, options: CallOptions): Promise<ReportPage> {
+  listReports(query: ListReportsParams, options: CallOptions): Promise<ReportPage> {
     const { limit, cursor, updatedSince } = query;
     const params = {
       query: {
@@ -225,31 +204,8 @@ export class ResearcherApi {
     source: UploadSource,
     options: CallOptions,
   ): Promise<Report> {
-    const call = async (signal: AbortSignal): Promise<FetchOutcome<Report>> => {
-      const { size } = await stat(source.path);
-      const body = Readable.toWeb(
-        // Large chunks: a 10 MiB upload in ten writes instead of 160 keeps it close to a plain fetch.
-        createReadStream(source.path, { highWaterMark: UPLOAD_CHUNK_BYTES }).pipe(
-          progressCounter(size, source.onProgress),
-        ),
-      ) as ReadableStream<Uint8Array>;
-      return this.#client.PUT('/api/reports/{report_id}/files/{file_id}', {
-        params: {
-          path: { report_id: reportId, file_id: fileId },
-          query: { name: source.name, revision: source.revision },
-        },
-        // The contract types the body as bytes; a stream avoids holding up to 10 MiB in memory.
-        body: body as unknown as Uint8Array,
-        bodySerializer: (raw: unknown) => raw,
-        headers: {
-          'Content-Type': source.contentType ?? 'application/octet-stream',
-          'Content-Length': String(size),
-        },
-        // Node's fetch sends a stream body only in half-duplex mode.
-        duplex: 'half',
-        signal,
-      });
-    };
+    const call = (signal: AbortSignal): Promise<FetchOutcome<Report>> =>
+      sendUpload(this.#client, reportId, fileId, source, signal);
     return this.#send('uploadFile', true, this.#timeouts.uploadMs, options, call);
   }
 
@@ -260,34 +216,8 @@ export class ResearcherApi {
     destination: string,
     options: CallOptions,
   ): Promise<DownloadResult> {
-    const call = async (signal: AbortSignal): Promise<FetchOutcome<DownloadResult>> => {
-      const outcome = await this.#client.GET('/api/reports/{report_id}/files/{file_id}', {
-        params: { path: { report_id: reportId, file_id: fileId } },
-        parseAs: 'stream',
-        signal,
-      });
-      if (!outcome.response.ok) return { error: outcome.error, response: outcome.response };
-      const partial = `${destination}.${randomUUID()}.part`;
-      let bytes = 0;
-      try {
-        const source = outcome.data
-          ? Readable.fromWeb(outcome.data as NodeReadableStream)
-          : Readable.from([]);
-        await pipeline(
-          source,
-          progressCounter(Number.NaN, (sent) => (bytes = sent)),
-          createWriteStream(partial),
-          {
-            signal,
-          },
-        );
-        await rename(partial, destination);
-      } catch (error) {
-        await rm(partial, { force: true });
-        throw error;
-      }
-      return { data: { path: destination, bytes }, response: outcome.response };
-    };
+    const call = (signal: AbortSignal): Promise<FetchOutcome<DownloadResult>> =>
+      receiveDownload(this.#client, reportId, fileId, destination, signal);
     return this.#send('downloadFile', true, this.#timeouts.downloadMs, options, call);
   }
 
@@ -407,19 +337,4 @@ export class ResearcherApi {
         : {}),
     });
   }
-}
-
-/** Passes bytes through and reports the running total. */
-function progressCounter(
-  total: number,
-  onProgress?: (sent: number, total: number) => void,
-): Transform {
-  let sent = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      sent += chunk.length;
-      onProgress?.(sent, total);
-      done(null, chunk);
-    },
-  });
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { LIMITS } from '../../shared/api';
 import { contentOf } from '../../shared/bridge/draft-content';
+import type { EvidenceImageView } from '../../shared/bridge/evidence-views';
 import type { EvidenceView } from '../../shared/bridge/views';
+import { rasterTypeOf } from '../evidence/images';
 import { insertFileLink, removeFileLinks } from '../../shared/rules';
 import type { Store } from '../store';
 import { EngineInputError } from './errors';
@@ -128,6 +131,20 @@ export class EvidenceCommands {
   ): Promise<{ savedTo: string }> {
     const result = await this.#ctx.api.downloadFile(reportId, fileId, destination, USER);
     return { savedTo: result.path };
+  }
+
+  /**
+   * The local copy of an evidence image, for the page to show as a `data:` URL. Only bytes that
+   * are PNG, JPEG, GIF or WebP are returned, whatever the file's name or declared type: an SVG
+   * (or anything else) is never handed to the page as an image.
+   */
+  async getEvidenceImage(reportId: string, fileId: string): Promise<EvidenceImageView | null> {
+    const file = this.#ctx.store.evidence.get(fileId);
+    if (!file || file.reportId !== reportId) return null;
+    const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(() => null);
+    const contentType = bytes ? rasterTypeOf(bytes) : null;
+    if (!bytes || !contentType) return null;
+    return { contentType, base64: bytes.toString('base64') };
   }
 }
 

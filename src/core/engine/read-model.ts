@@ -5,13 +5,15 @@ import type {
   ProgramQuery,
   ProgramView,
   ReportDetailView,
-  ReportListPage,
+  ReportListPageView,
   ReportQuery,
 } from '../../shared/bridge/views';
+import type { SimilarReportView } from '../../shared/bridge/evidence-views';
 import { submitChecklist } from '../domain/checklist';
+import { rankSimilar, type Candidate } from '../domain/similar-reports';
 import { policyVersionAtStart, serverDraft } from './local-drafts';
 import type { SessionContext } from './session-context';
-import { toDraftView, toEvidenceView, toListItem, toOutboxView } from './views';
+import { toDraftView, toEvidenceView, toListItemView, toOutboxView } from './views';
 
 /** What the screens read: the mirror, the local drafts and the outbox, as views. Never writes. */
 export class ReadModel {
@@ -33,7 +35,7 @@ export class ReadModel {
    * One page of the reports list: paged, sorted, filtered, counted and searched in SQL
    * (store/report-list.ts), so its cost does not grow with the mirror.
    */
-  listReports(query: ReportQuery): ReportListPage {
+  listReports(query: ReportQuery): ReportListPageView {
     const limit = Math.min(Math.max(query.limit ?? 100, 1), 1_000);
     const offset = Math.max(query.offset ?? 0, 0);
     const search = query.search?.trim() || undefined;
@@ -46,7 +48,7 @@ export class ReadModel {
       limit,
     });
     return {
-      items: page.rows.map(toListItem),
+      items: page.rows.map(toListItemView),
       total: page.total,
       counts: page.counts,
       programs: page.programs,
@@ -100,5 +102,56 @@ export class ReadModel {
         .map((e) => ({ name: e.name, state: e.state })),
       activeReports: account.me ? Math.max(active, account.me.active_reports) : null,
     });
+  }
+
+  /** The researcher's own reports for the same program whose asset or title is close. */
+  findSimilarReports(reportId: string): SimilarReportView[] {
+    const { store } = this.#ctx;
+    const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
+    const report = store.reports.getReport(reportId);
+    const content = draft ? contentOf(draft) : report ? contentOf(report) : null;
+    const programId = draft?.programId ?? report?.program_id;
+    if (!content || !programId) return [];
+    const mine = store.reports.listOfProgram(programId).filter((r) => r.id !== reportId);
+    const ids = new Set(mine.map((r) => r.id));
+    const local = store.drafts
+      .list()
+      .filter((d) => d.programId === programId && d.reportId !== reportId && !ids.has(d.reportId));
+    const candidates: (Candidate & Omit<SimilarReportView, 'reasons'>)[] = [
+      ...mine.map((r) => {
+        const localDraft = store.drafts.get(r.id);
+        return {
+          id: r.id,
+          title: localDraft?.title || r.title,
+          status: r.status,
+          displayStatus: r.display_status,
+          asset: localDraft?.asset ?? store.reports.getReport(r.id)?.asset ?? '',
+        };
+      }),
+      ...local.map((d) => ({
+        id: d.reportId,
+        title: d.title,
+        status: 'draft' as const,
+        displayStatus: 'Draft (not sent yet)',
+        asset: d.asset,
+      })),
+    ];
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    return rankSimilar(content, candidates)
+      .slice(0, 10)
+      .flatMap((s) => {
+        const c = byId.get(s.id);
+        return c
+          ? [
+              {
+                id: c.id,
+                title: c.title,
+                status: c.status,
+                displayStatus: c.displayStatus,
+                reasons: s.reasons,
+              },
+            ]
+          : [];
+      });
   }
 }

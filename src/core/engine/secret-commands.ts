@@ -1,26 +1,24 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentOf } from '../../shared/bridge/draft-content';
-import type {
-  FindingPlace,
-  SecretFindingView,
-  SecretScanView,
-} from '../../shared/bridge/evidence-views';
-import type { ChecklistItemView, DraftContent, DraftField } from '../../shared/bridge/views';
-import {
-  imageMetadataBlocks,
-  rasterTypeOf,
-  UNREADABLE_IMAGE,
-  containerImageOf,
-  type ContainerImage,
-} from '../evidence/images';
+import type { SecretFindingView, SecretScanView } from '../../shared/bridge/evidence-views';
+import type { ChecklistItemView, DraftContent } from '../../shared/bridge/views';
 import { scanFileAt, type FileScan } from '../evidence/secret-scan/file-scan';
 import { redact, scanText, type SecretFinding } from '../evidence/secret-scan/scan';
 import { messageFingerprint, type EvidenceFile, type OutboxEntry } from '../store';
 import { EngineInputError } from './errors';
+import { credentialsItem, imageMetadataItem } from './evidence-checklist';
 import { adoptDraft, queueSave, serverDraft } from './local-drafts';
+import {
+  fieldPlaces,
+  messagePlace,
+  placeName,
+  type Place,
+  type PlacedFinding,
+  type TextField,
+} from './secret-places';
 import { requireWritable, type SessionContext } from './session-context';
 
 /**
@@ -38,35 +36,6 @@ export class SecretsHeldError extends Error {
     this.detail = detail;
   }
 }
-
-/** The draft fields that hold free text a credential can hide in (not the CVSS vector). */
-type TextField = Exclude<DraftField, 'cvss_vector'>;
-const FIELDS: TextField[] = ['title', 'asset', 'description'];
-const FIELD_LABELS: Record<TextField, string> = {
-  title: 'Title',
-  asset: 'Asset',
-  description: 'Description',
-};
-
-/** One text the scan reads: a draft field, a queued message body or an evidence file. */
-interface Place {
-  key: string;
-  place: FindingPlace;
-  label: string;
-  text: string;
-  ext: string;
-  /** For a file: its scan, read by what it holds (HAR, Burp export, any text). */
-  file?: FileScan;
-}
-
-/** Findings of one place, each with where in the place it is ("line 3", "entry 2, …"). */
-type PlacedFinding = SecretFinding & { where: string };
-
-const CONTAINER_NAMES: Record<ContainerImage, string> = {
-  'image/heic': 'HEIC',
-  'image/avif': 'AVIF',
-  'image/tiff': 'TIFF',
-};
 
 const KEEPS = (reportId: string): string => `secret-keeps:${reportId}`;
 const CACHE_SIZE = 300;
@@ -114,26 +83,6 @@ export class SecretCommands {
 
   #keeps(reportId: string): Set<string> {
     return new Set(this.#ctx.store.syncState.get<string[]>(KEEPS(reportId)) ?? []);
-  }
-
-  #fieldPlaces(content: Pick<DraftContent, TextField>): Place[] {
-    return FIELDS.map((field) => ({
-      key: field,
-      place: { kind: 'field', field },
-      label: FIELD_LABELS[field],
-      text: content[field],
-      ext: field === 'description' ? '.md' : '.txt',
-    }));
-  }
-
-  #messagePlace(entry: OutboxEntry<'post_message'>): Place {
-    return {
-      key: `message:${entry.localId ?? entry.id}`,
-      place: { kind: 'message', entryId: entry.id },
-      label: 'Reply waiting to be sent',
-      text: entry.payload.body,
-      ext: '.md',
-    };
   }
 
   #openMessages(reportId: string): OutboxEntry<'post_message'>[] {
@@ -218,8 +167,8 @@ export class SecretCommands {
   async #places(reportId: string): Promise<Place[]> {
     const { store } = this.#ctx;
     const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
-    const places = draft ? this.#fieldPlaces(draft) : [];
-    places.push(...this.#openMessages(reportId).map((e) => this.#messagePlace(e)));
+    const places = draft ? fieldPlaces(draft) : [];
+    places.push(...this.#openMessages(reportId).map((e) => messagePlace(e)));
     places.push(...(await this.#evidenceFiles(reportId)).places);
     return places;
   }
@@ -397,7 +346,7 @@ export class SecretCommands {
   // ---- the outbox's OutgoingCheck: run before anything leaves ---------------------------
 
   async checkDraft(reportId: string, content: Pick<DraftContent, TextField>): Promise<void> {
-    await this.#hold(reportId, this.#fieldPlaces(content));
+    await this.#hold(reportId, fieldPlaces(content));
   }
 
   async checkFile(reportId: string, fileId: string): Promise<void> {
@@ -413,7 +362,7 @@ export class SecretCommands {
         (e) => e.state === 'in_flight' && e.payload.body === body,
       ) ?? this.#openMessages(reportId).find((e) => e.payload.body === body);
     const place: Place = entry
-      ? { ...this.#messagePlace(entry), text: body }
+      ? { ...messagePlace(entry), text: body }
       : {
           key: 'message',
           place: { kind: 'message', entryId: 0 },
@@ -428,82 +377,6 @@ export class SecretCommands {
 
   async checklistItems(reportId: string): Promise<ChecklistItemView[]> {
     const scan = await this.scanEvidence(reportId);
-    const kept = scan.findings.length - scan.open;
-    const notScanned = scan.notScanned.map((f) => `“${f.name}”`).join(', ');
-    const files = `${scan.scannedFiles} evidence file${scan.scannedFiles === 1 ? '' : 's'}`;
-    const credentials: ChecklistItemView = {
-      id: 'credentials_found',
-      ok: scan.open === 0,
-      label:
-        scan.open === 0
-          ? 'No credentials in evidence'
-          : `No credentials in evidence (${scan.open} found)`,
-      detail: [
-        scan.open === 0
-          ? `Title, asset, description, queued replies and ${files} scanned.`
-          : `${scan.open} possible credential${scan.open === 1 ? '' : 's'} found: ${[
-              ...new Set(scan.findings.filter((f) => !f.kept).map((f) => f.where)),
-            ].join('; ')}.`,
-        kept > 0 ? `${kept} kept on purpose.` : '',
-        notScanned ? `Not scanned (not text): ${notScanned}.` : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-      fix: 'Redact each finding, or keep it on purpose, under "Credentials check".',
-    };
-    return [credentials, await this.#metadataItem(reportId)];
+    return [credentialsItem(scan), await imageMetadataItem(this.#ctx.store, reportId)];
   }
-
-  /**
-   * Checked on the stored copies: the bytes that are (or will be) uploaded. Every image counts
-   * (JPEG, PNG, WebP, GIF, HEIC, AVIF, TIFF); one whose structure the app cannot read, so could
-   * not clean, is named: never passed as clean.
-   */
-  async #metadataItem(reportId: string): Promise<ChecklistItemView> {
-    let images = 0;
-    const withMetadata: string[] = [];
-    const notCleaned: string[] = [];
-    for (const file of this.#ctx.store.evidence.listForReport(reportId)) {
-      if (file.purpose !== 'report') continue;
-      const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(
-        () => null,
-      );
-      if (!bytes) continue;
-      const container = containerImageOf(bytes);
-      if (!container && !rasterTypeOf(bytes)) continue;
-      images += 1;
-      const left = imageMetadataBlocks(bytes);
-      if (container && left.includes(UNREADABLE_IMAGE))
-        notCleaned.push(`“${file.name}” (${CONTAINER_NAMES[container]})`);
-      else if (left.length > 0) withMetadata.push(`“${file.name}” (${left.join(', ')})`);
-    }
-    const base = {
-      id: 'image_metadata',
-      label: 'Image metadata removed',
-      fix: 'Remove the image and attach it again: the copy the app keeps has no metadata.',
-    };
-    const problems = [
-      // By name: files attached in one call may arrive in any order.
-      withMetadata.length > 0 ? `Still has metadata: ${withMetadata.sort().join(', ')}.` : '',
-      notCleaned.length > 0
-        ? `Metadata not removed (a file whose structure this app cannot read): ${notCleaned.sort().join(', ')}. Convert it to PNG or JPEG, or check it yourself.`
-        : '',
-    ].filter(Boolean);
-    if (problems.length > 0) return { ...base, ok: false, detail: problems.join(' ') };
-    return {
-      ...base,
-      ok: true,
-      detail:
-        images === 0
-          ? 'No images attached.'
-          : `EXIF, GPS, XMP, IPTC, comments and thumbnails removed from ${images} image${images === 1 ? '' : 's'}; orientation kept.`,
-    };
-  }
-}
-
-/** The place a finding is in, without where inside it: "session.har", "Description". */
-function placeName(finding: SecretFindingView): string {
-  if (finding.place.kind === 'file') return finding.place.name;
-  if (finding.place.kind === 'field') return FIELD_LABELS[finding.place.field];
-  return finding.where.replace(/, line \d+$/, '');
 }

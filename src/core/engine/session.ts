@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyScope } from '../../shared/api';
 import type { StatusView } from '../../shared/bridge/views';
-import { describeError } from '../../shared/errors/describe-error';
 import {
   RequestBudget,
   ResearcherApi,
@@ -16,31 +15,27 @@ import { storageProblem, type Store } from '../store';
 import { openMirror, type MirrorRecovery } from '../store/open-mirror';
 import {
   fetchReports,
-  inboxItems,
-  mirrorProgress,
   SyncScheduler,
   type Cadences,
   type SyncContext,
   type SyncJob,
 } from '../sync';
-import type {
-  ChecklistView,
-  ErrorView,
-  MirrorView,
-  ReportDetailView,
-} from '../../shared/bridge/views';
+import type { ChecklistView, ErrorView, ReportDetailView } from '../../shared/bridge/views';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from '../events/engine-events';
 import { EvidenceCommands } from './evidence-commands';
-import { EvidenceExtras } from './evidence-extras';
+import { HttpImportCommands } from './http-import-commands';
 import { ReportFileCommands } from '../report-files';
 import { TemplateCommands } from '../report-files/template-commands';
 import { OutboxCommands } from './outbox-commands';
+import { PayoutCommands } from './payout-commands';
 import { ReadModel } from './read-model';
 import { SecretCommands } from './secret-commands';
 import type { SessionContext } from './session-context';
+import { sessionStatus } from './session-status';
 import { TriageCommands } from './triage-commands';
+import { apiErrorView } from './views';
 
 export interface SessionOptions {
   serverUrl: string;
@@ -68,7 +63,8 @@ export interface SessionOptions {
 
 /**
  * One signed-in account: its API (budget, retries), its mirror, its outbox worker and its sync,
- * and the calls of the app grouped by concern (views, drafts, evidence, triage, outbox, account).
+ * and the calls of the app grouped by concern (views, drafts, evidence, triage, outbox, account,
+ * secrets, HTTP import, payouts, report files, templates).
  * Every write lands in SQLite before anything is sent.
  */
 export class AccountSession {
@@ -83,7 +79,9 @@ export class AccountSession {
   readonly account: AccountCommands;
   /** The credential scan and its decisions; also the check before a write leaves. */
   readonly secrets: SecretCommands;
-  readonly extras: EvidenceExtras;
+  /** Pasted or dropped HTTP evidence made a redacted block of the description. */
+  readonly httpImport: HttpImportCommands;
+  readonly payouts: PayoutCommands;
   /** Issue 25: reports as Markdown files. */
   readonly reportFiles: ReportFileCommands;
   readonly templates: TemplateCommands;
@@ -158,7 +156,8 @@ export class AccountSession {
     this.outbox = new OutboxCommands(ctx);
     this.account = new AccountCommands(ctx);
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
-    this.extras = new EvidenceExtras(ctx, this.evidence, [options.apiKey]);
+    this.httpImport = new HttpImportCommands(ctx, this.evidence, [options.apiKey]);
+    this.payouts = new PayoutCommands(ctx);
     this.reportFiles = new ReportFileCommands(ctx, this.views);
     this.templates = new TemplateCommands(ctx, this.drafts);
     this.#worker = new OutboxWorker(
@@ -188,7 +187,7 @@ export class AccountSession {
           this.#diskWrote();
         } else {
           this.noteFailure(error);
-          this.#lastError = errorView(error);
+          this.#lastError = apiErrorView(error);
           if (this.#lastError) this.#events.emit('sync-error', this.#lastError);
         }
         this.#emitStatus();
@@ -196,7 +195,7 @@ export class AccountSession {
       onMirrorEnd: (error) => {
         if (error) {
           this.noteFailure(error);
-          const view = errorView(error);
+          const view = apiErrorView(error);
           if (view) this.#events.emit('sync-error', view);
         }
         this.#emitStatus();
@@ -285,7 +284,7 @@ export class AccountSession {
   getReport(reportId: string): ReportDetailView | null {
     const view = this.views.getReport(reportId);
     if (this.#missing.has(reportId)) return view;
-    const item = this.store.reports.getListItem(reportId);
+    const item = this.store.reports.getStoredRow(reportId);
     const incomplete =
       (item === null && view === null) ||
       (item !== null && !item.has_full) ||
@@ -306,10 +305,10 @@ export class AccountSession {
     const done = fetchReports(this.#syncCtx, [reportId], 'user')
       .then(() => {
         this.#onDemandFailed.delete(reportId);
-        if (!this.store.reports.getListItem(reportId)) this.#missing.add(reportId);
+        if (!this.store.reports.getStoredRow(reportId)) this.#missing.add(reportId);
       })
       .catch((error: unknown) => {
-        const view = errorView(error) ?? {
+        const view = apiErrorView(error) ?? {
           status: 0,
           code: 'download_failed',
           title: 'The report could not be downloaded',
@@ -325,50 +324,13 @@ export class AccountSession {
   }
 
   getStatus(): StatusView {
-    const entries = this.store.outbox.list();
-    const budget = this.api.budget.snapshot();
-    const inbox = inboxItems(this.store);
-    const stopped = new Set(entries.filter((e) => e.state === 'parked').map((e) => e.reportId));
-    const waiting = new Set(stopped);
-    for (const item of inbox) if (item.needsInfo) waiting.add(item.reportId);
-    return {
-      connectivity: this.api.connectivity.state,
+    return sessionStatus(this.store, this.api, {
       syncing: this.#syncing,
-      lastSyncAt: this.#lastSyncAt ?? this.store.syncState.getLastSync('reports'),
-      unsent: entries.filter((e) => e.state !== 'done').length,
-      held: entries.filter((e) => e.state !== 'done' && stopped.has(e.reportId)).length,
-      needsAction: waiting.size,
-      unread: inbox.reduce((sum, item) => sum + item.unread, 0),
-      inbox,
-      budget: { used: budget.used, limit: this.api.budget.limit },
+      lastSyncAt: this.#lastSyncAt,
       lastError: this.#lastError,
-      mirror: this.#mirrorView(),
-      storage: {
-        diskFull: this.#diskFull,
-        recovered: this.recovery
-          ? {
-              keptAs: this.recovery.keptAs,
-              at: this.recovery.at,
-              drafts: this.recovery.restored.drafts,
-              changes: this.recovery.restored.entries,
-            }
-          : null,
-        newerData: null,
-      },
-    };
-  }
-
-  #mirrorView(): MirrorView | null {
-    const progress = mirrorProgress({ store: this.store });
-    if (!progress) return null;
-    // The rate the budget grants background work under the service's limit.
-    const budget = this.api.budget;
-    const perSecond = budget.ceiling('prefetch') / (budget.windowMs / 1000);
-    return {
-      total: progress.total,
-      downloaded: progress.downloaded,
-      secondsLeft: Math.ceil(progress.remainingRequests / perSecond),
-    };
+      diskFull: this.#diskFull,
+      recovery: this.recovery,
+    });
   }
 
   /**
@@ -404,12 +366,4 @@ const RETRY_DOWNLOAD_MS = 10_000;
 
 function emptyDetail(reportId: string): ReportDetailView {
   return { id: reportId, report: null, draft: null, evidence: [], messages: [], outbox: [] };
-}
-
-function errorView(error: unknown): StatusView['lastError'] {
-  if (error && typeof error === 'object' && 'code' in error && 'status' in error) {
-    const e = error as { status: number; code: string; detail?: string; requestId?: string };
-    return describeError(e);
-  }
-  return null;
 }

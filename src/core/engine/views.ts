@@ -3,7 +3,7 @@ import type {
   ErrorView,
   EvidenceView,
   OutboxEntryView,
-  ReportListItem,
+  ReportListItemView,
 } from '../../shared/bridge/views';
 import { contentOf, DRAFT_FIELDS } from '../../shared/bridge/draft-content';
 import { validateReportInput } from '../domain/validate';
@@ -46,7 +46,11 @@ export function toEvidenceView(file: EvidenceFile): EvidenceView {
   };
 }
 
-export function toErrorView(error: unknown): ErrorView | null {
+/**
+ * An outbox entry's stored error, as the UI shows it: any record with a code (status 0 when it
+ * has none: a check that refused before sending, or a record an older version wrote).
+ */
+export function outboxErrorView(error: unknown): ErrorView | null {
   if (!error || typeof error !== 'object') return null;
   const e = error as { status?: number; code?: string; detail?: string; requestId?: string };
   if (typeof e.code !== 'string') return null;
@@ -58,6 +62,18 @@ export function toErrorView(error: unknown): ErrorView | null {
   });
 }
 
+/**
+ * An error a request, the sync or a download threw, as the UI shows it: only one that carries an
+ * API status and code (an ApiError); anything else (a disk or SQLite failure) is no API error.
+ */
+export function apiErrorView(error: unknown): ErrorView | null {
+  if (error && typeof error === 'object' && 'code' in error && 'status' in error) {
+    const e = error as { status: number; code: string; detail?: string; requestId?: string };
+    return describeError(e);
+  }
+  return null;
+}
+
 export function toOutboxView(entry: OutboxEntry): OutboxEntryView {
   return {
     id: entry.id,
@@ -65,11 +81,11 @@ export function toOutboxView(entry: OutboxEntry): OutboxEntryView {
     kind: entry.kind,
     state: entry.state,
     attempts: entry.attempts,
-    error: toErrorView(entry.lastError),
+    error: outboxErrorView(entry.lastError),
   };
 }
 
-export function toListItem(row: ReportListRow): ReportListItem {
+export function toListItemView(row: ReportListRow): ReportListItemView {
   return {
     id: row.id,
     programId: row.program_id,

@@ -130,6 +130,7 @@ export type * from './messages';
 export type * from './outbox';
 export type * from './programs';
 export type * from './reports';
+export type { StoredAttachment } from './report-attachments';
 export type * from './report-rows';
 export type * from './report-list';
 export type * from './search';

@@ -1,7 +1,7 @@
 import type { PayoutStatus, ReportStatus } from './api-types';
 
-/** What the report list shows: the indexed columns, without parsing the full JSON. */
-export interface ReportListItem {
+/** A `reports` row as the store reads it: its indexed columns, without parsing the full JSON. */
+export interface StoredReportRow {
   id: string;
   program_id: string;
   program_name: string;
@@ -27,8 +27,8 @@ export interface ReportListItem {
 }
 
 /** A `reports` row as SQLite returns it (flags as 0 and 1). */
-export interface ListRow extends Omit<
-  ReportListItem,
+export interface StoredReportSqlRow extends Omit<
+  StoredReportRow,
   'has_payout' | 'needs_info_seen' | 'stale' | 'has_full'
 > {
   has_payout: number;
@@ -41,7 +41,7 @@ export const listColumns = `id, program_id, program_name, status, display_status
   created_at, updated_at, submitted_at, withdrawn_at, has_payout, payout_status, needs_info_seen,
   stale, has_full`;
 
-export function toListItem(row: ListRow): ReportListItem {
+export function toStoredReportRow(row: StoredReportSqlRow): StoredReportRow {
   return {
     ...row,
     has_payout: row.has_payout === 1,

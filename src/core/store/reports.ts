@@ -1,9 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './database';
-import type { AttachmentState, Report, ReportStatus, ReportSummary } from './api-types';
+import type { Report, ReportStatus, ReportSummary } from './api-types';
 import { cvssScore, statusRankSql } from './report-order';
 import { bit, timeMs } from './sql-values';
-import { listColumns, toListItem, type ListRow, type ReportListItem } from './report-rows';
+import { createAttachmentRows, type StoredAttachment } from './report-attachments';
+import {
+  listColumns,
+  toStoredReportRow,
+  type StoredReportSqlRow,
+  type StoredReportRow,
+} from './report-rows';
 
 /** One report whose stored state changed, so the sync can emit events (needs-info, ...). */
 export interface ReportChange {
@@ -18,19 +24,6 @@ export interface UpsertReportsResult {
   changes: ReportChange[];
   /** Reports older than the stored state (an out-of-order response): not written. */
   skippedOlder: string[];
-}
-
-export interface StoredAttachment {
-  report_id: string;
-  file_id: string;
-  name: string;
-  size: number;
-  content_type: string;
-  sha256: string;
-  state: AttachmentState;
-  uploaded_at: string | null;
-  reply: boolean | null;
-  message_id: string | null;
 }
 
 export interface ReportsRepository {
@@ -62,11 +55,11 @@ export interface ReportsRepository {
    */
   listPayoutFollowUps(): string[];
   /** One program's mirrored reports, newest first (the similar-reports hint reads them all). */
-  listOfProgram(programId: string): ReportListItem[];
+  listOfProgram(programId: string): StoredReportRow[];
   /** Every mirrored report with a payout, newest first (the payouts view). */
   listPaid(): Report[];
   getReport(id: string): Report | null;
-  getListItem(id: string): ReportListItem | null;
+  getStoredRow(id: string): StoredReportRow | null;
   listAttachments(reportId: string): StoredAttachment[];
   /** The researcher replied to the question (the reply is queued): it no longer waits. */
   markNeedsInfoAnswered(id: string): void;
@@ -107,6 +100,7 @@ function isOlder(
 
 export function createReportsRepository(db: Db): ReportsRepository {
   const sqlite = db.sqlite;
+  const attachments = createAttachmentRows(sqlite);
   const selectVersion = sqlite.prepare<[string], StoredVersion>(
     `SELECT r.seq, r.status, r.revision, r.updated_ms, d.report_json
      FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?`,
@@ -159,14 +153,6 @@ export function createReportsRepository(db: Db): ReportsRepository {
       needs_info_seen = CASE WHEN excluded.status = 'needs_info' AND reports.status <> 'needs_info'
         THEN 0 ELSE reports.needs_info_seen END,
       stale = 1`);
-  const deleteAttachments = sqlite.prepare<[string]>(
-    'DELETE FROM report_attachments WHERE report_id = ?',
-  );
-  const insertAttachment = sqlite.prepare(`
-    INSERT INTO report_attachments (report_id, file_id, name, size, content_type, sha256, state,
-      uploaded_at, reply, message_id)
-    VALUES (@report_id, @file_id, @name, @size, @content_type, @sha256, @state, @uploaded_at,
-      @reply, @message_id)`);
   const selectStale = sqlite.prepare<[number], { id: string }>(
     'SELECT id FROM reports WHERE stale = 1 ORDER BY updated_ms DESC LIMIT ?',
   );
@@ -199,11 +185,8 @@ export function createReportsRepository(db: Db): ReportsRepository {
   const selectJson = sqlite.prepare<[string], { report_json: string }>(
     'SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?',
   );
-  const selectListItem = sqlite.prepare<[string], ListRow>(
+  const selectStoredRow = sqlite.prepare<[string], StoredReportSqlRow>(
     `SELECT ${listColumns} FROM reports WHERE id = ?`,
-  );
-  const selectAttachments = sqlite.prepare<[string], StoredAttachment & { reply: number | null }>(
-    'SELECT * FROM report_attachments WHERE report_id = ? ORDER BY name, file_id',
   );
   const setSeen = sqlite.prepare<[string]>(
     "UPDATE reports SET needs_info_seen = 1 WHERE id = ? AND status = 'needs_info'",
@@ -224,7 +207,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
        AND (payout_status IS NULL OR payout_status <> 'received')
      ORDER BY updated_ms DESC, id`,
   );
-  const selectOfProgram = sqlite.prepare<[string], ListRow>(
+  const selectOfProgram = sqlite.prepare<[string], StoredReportSqlRow>(
     `SELECT ${listColumns} FROM reports INDEXED BY reports_by_program WHERE program_id = ?
      ORDER BY updated_ms DESC, id`,
   );
@@ -232,24 +215,6 @@ export function createReportsRepository(db: Db): ReportsRepository {
     `SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq
      WHERE r.has_payout = 1 ORDER BY r.updated_ms DESC, r.id`,
   );
-
-  function writeAttachments(report: Report): void {
-    deleteAttachments.run(report.id);
-    for (const [fileId, file] of Object.entries(report.attachments ?? {})) {
-      insertAttachment.run({
-        report_id: report.id,
-        file_id: fileId,
-        name: file.name,
-        size: file.size,
-        content_type: file.content_type,
-        sha256: file.sha256,
-        state: file.state,
-        uploaded_at: file.uploaded_at ?? null,
-        reply: file.reply === undefined || file.reply === null ? null : bit(file.reply),
-        message_id: file.message_id ?? null,
-      });
-    }
-  }
 
   return {
     upsertReports(reports, fetchedAt = new Date().toISOString()) {
@@ -287,7 +252,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
             cvss_score: cvssScore(report.cvss_vector),
           }) as { seq: number };
           upsertDocument.run(seq, json);
-          writeAttachments(report);
+          attachments.write(report);
           result.changes.push({
             id: report.id,
             previousStatus: stored?.status ?? null,
@@ -353,7 +318,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
     },
 
     listOfProgram(programId) {
-      return selectOfProgram.all(programId).map(toListItem);
+      return selectOfProgram.all(programId).map(toStoredReportRow);
     },
 
     listPaid() {
@@ -368,15 +333,13 @@ export function createReportsRepository(db: Db): ReportsRepository {
       return row ? (JSON.parse(row.report_json) as Report) : null;
     },
 
-    getListItem(id) {
-      const row = selectListItem.get(id);
-      return row ? toListItem(row) : null;
+    getStoredRow(id) {
+      const row = selectStoredRow.get(id);
+      return row ? toStoredReportRow(row) : null;
     },
 
     listAttachments(reportId) {
-      return selectAttachments
-        .all(reportId)
-        .map((row) => ({ ...row, reply: row.reply === null ? null : row.reply === 1 }));
+      return attachments.list(reportId);
     },
 
     markNeedsInfoAnswered(id) {

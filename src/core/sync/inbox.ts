@@ -55,7 +55,7 @@ function computeInbox(store: Store): InboxItem[] {
   const unread = new Map(store.threads.unread().map((t) => [t.reportId, t.unread]));
   const items: InboxItem[] = [];
   for (const id of new Set([...needsInfo, ...unread.keys()])) {
-    const row = store.reports.getListItem(id);
+    const row = store.reports.getStoredRow(id);
     if (!row) continue;
     items.push({
       reportId: id,

@@ -29,7 +29,8 @@ export async function fetchBacklog(
       for (const id of ids) tried.add(id);
       fetched += await fetchReports(ctx, ids, priority, signal, { deferTerminalThreads: true });
       // Only what is still stale stays tried (the set stays small).
-      for (const id of ids) if (ctx.store.reports.getListItem(id)?.stale !== true) tried.delete(id);
+      for (const id of ids)
+        if (ctx.store.reports.getStoredRow(id)?.stale !== true) tried.delete(id);
       continue;
     }
     const threads = ctx.store.syncState.deferredThreads(CHUNK);

@@ -59,7 +59,7 @@ export async function fetchReports(
     // The mirror's chunk was taken a while ago: a report read meanwhile (on demand) or being read
     // now is skipped.
     if (options.deferTerminalThreads) {
-      if (ctx.reading?.has(id) || ctx.store.reports.getListItem(id)?.stale === false) return;
+      if (ctx.reading?.has(id) || ctx.store.reports.getStoredRow(id)?.stale === false) return;
     }
     ctx.reading?.add(id);
     mine.push(id);
@@ -70,7 +70,7 @@ export async function fetchReports(
         threads &&
         options.deferTerminalThreads === true &&
         TERMINAL.has(report.status) &&
-        ctx.store.reports.getListItem(id)?.has_full !== true;
+        ctx.store.reports.getStoredRow(id)?.has_full !== true;
       const messages =
         threads && !deferred && hasThread(report)
           ? (await ctx.api.listMessages(id, call)).messages

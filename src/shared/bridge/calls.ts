@@ -52,7 +52,7 @@ import {
   type ProgramQuery,
   type ProgramView,
   type ReportDetailView,
-  type ReportListPage,
+  type ReportListPageView,
   type ReportQuery,
   type StatusView,
 } from './views';
@@ -73,7 +73,8 @@ export type EngineGroup =
   | 'outbox'
   | 'account'
   | 'secrets'
-  | 'extras'
+  | 'httpImport'
+  | 'payouts'
   | 'reportFiles'
   | 'templates';
 
@@ -188,7 +189,7 @@ export const CALLS = {
   ),
   getProgram: call<(programId: string) => ProgramView | null>().engine('views', programId),
 
-  listReports: call<(query: ReportQuery) => ReportListPage>().engine(
+  listReports: call<(query: ReportQuery) => ReportListPageView>().engine(
     'views',
     object(
       {},
@@ -277,21 +278,21 @@ export const CALLS = {
   >().engine('secrets', uuid, nonEmpty(MAX.findingId), bool),
   /** Pasted or dropped HTTP evidence as a code block in the description (redacted). */
   importHttpEvidence: call<(reportId: string, input: HttpImportInput) => HttpImportResult>().engine(
-    'extras',
+    'httpImport',
     uuid,
     object({ text: str(MAX.httpEvidence) }, { name: str(255), insertAt: int(0, MAX.description) }),
   ),
   /** The local copy of a raster evidence image (checked by its bytes), or null. */
   getEvidenceImage: call<(reportId: string, fileId: string) => EvidenceImageView | null>().engine(
-    'extras',
+    'evidence',
     uuid,
     uuid,
   ),
   /** The researcher's own reports for the same program whose asset or title is close. */
-  findSimilarReports: call<(reportId: string) => SimilarReportView[]>().engine('extras', uuid),
-  listPayouts: call<() => PayoutsView>().engine('extras'),
+  findSimilarReports: call<(reportId: string) => SimilarReportView[]>().engine('views', uuid),
+  listPayouts: call<() => PayoutsView>().engine('payouts'),
   /** The payouts table as CSV, saved where the user chooses in main's dialog; null if cancelled. */
-  exportPayouts: call<() => { savedTo: string } | null>().main('extras'),
+  exportPayouts: call<() => { savedTo: string } | null>().main('payouts'),
 
   // Issue 25: reports as Markdown files with front matter, and the researcher's templates.
   /** The reports as folders (report.md, thread.md, files/) in a folder main's dialog picks. */

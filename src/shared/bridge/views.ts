@@ -162,7 +162,8 @@ export interface OutboxEntryView {
   error: ErrorView | null;
 }
 
-export interface ReportListItem {
+/** One row of the reports list as the screen shows it (from the store's `ReportListRow`). */
+export interface ReportListItemView {
   id: string;
   programId: string;
   programName: string;
@@ -208,8 +209,8 @@ export interface ReportProgramCount {
 }
 
 /** One page of the reports list, with what the screen shows around it. */
-export interface ReportListPage {
-  items: ReportListItem[];
+export interface ReportListPageView {
+  items: ReportListItemView[];
   /** Reports in the whole list with this filter and search. */
   total: number;
   /** Every report by status, drafts not sent yet included (not narrowed by filter or search). */

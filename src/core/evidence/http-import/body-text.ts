@@ -11,7 +11,7 @@ export function charsetOf(contentType: string): string | null {
 }
 
 /** Bytes that are text: no NUL, few control characters, valid in the charset tried. */
-function looksLikeText(bytes: Uint8Array): boolean {
+function looksLikeBodyText(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 4096);
   let control = 0;
   for (const b of sample) {
@@ -31,9 +31,13 @@ export function bodyText(bytes: Uint8Array, contentType: string): string {
   if (bytes.length === 0) return '';
   const declaredText = TEXT_TYPE.test(contentType);
   const declaredOther = contentType.trim() !== '' && !declaredText;
-  if (declaredOther || !looksLikeText(bytes)) {
+  if (declaredOther || !looksLikeBodyText(bytes)) {
     // A declared image, font, archive… or bytes that are not text whatever the label says.
-    if (declaredOther && looksLikeText(bytes) && !/^(image|audio|video|font)\//i.test(contentType))
+    if (
+      declaredOther &&
+      looksLikeBodyText(bytes) &&
+      !/^(image|audio|video|font)\//i.test(contentType)
+    )
       return decode(bytes, charsetOf(contentType));
     return binaryLabel(bytes.length, contentType);
   }

@@ -83,7 +83,7 @@ export function fieldErrorOf(error: unknown): FieldError | null {
   return { field: m[1], message: m[2] };
 }
 
-export function toErrorView(error: unknown): ErrorView {
+export function thrownErrorView(error: unknown): ErrorView {
   if (isErrorViewLike(error)) return fromFields(error);
   const message = cleanMessage(error);
   const parsed = parseJsonObject(message);
@@ -137,5 +137,5 @@ export function isConnectivityError(error: Pick<ErrorView, 'code' | 'status'>): 
 
 /** The researcher's disk refused a write (the engine's `disk_full`): retried, never lost. */
 export function isDiskFull(error: unknown): boolean {
-  return toErrorView(error).code === 'disk_full';
+  return thrownErrorView(error).code === 'disk_full';
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ErrorView } from '../../../shared/bridge/views';
-import { toErrorView } from '../lib/errors';
+import { thrownErrorView } from '../lib/errors';
 
 /** Errors shown in the shell's alert area, newest first, one per code+title. */
 interface NoticesState {
@@ -15,7 +15,7 @@ let nextKey = 1;
 export const useNotices = create<NoticesState>((set) => ({
   errors: [],
   report(error) {
-    const view = toErrorView(error);
+    const view = thrownErrorView(error);
     set((s) => ({
       errors: [
         { ...view, key: nextKey++ },

@@ -2,8 +2,8 @@ import { create } from 'zustand';
 import type { ReportStatus } from '../../../shared/api';
 import {
   REPORT_SORTS,
-  type ReportListItem,
-  type ReportListPage,
+  type ReportListItemView,
+  type ReportListPageView,
   type ReportProgramCount,
   type ReportSort,
 } from '../../../shared/bridge/views';
@@ -35,7 +35,7 @@ interface ReportsState {
   programs: ReportProgramCount[];
   /** Reports the last search could not look at yet (being indexed). */
   indexing: number;
-  blocks: Record<number, ReportListItem[]>;
+  blocks: Record<number, ReportListItemView[]>;
   /** Bumped on every reload so stale block answers are dropped. */
   generation: number;
   /** Bumped when the query changes: the list goes back to its top. */
@@ -87,7 +87,7 @@ function blocksOf(first: number, last: number): number[] {
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** At most KEPT_BLOCKS, the nearest to the view first. */
-function trim(blocks: Record<number, ReportListItem[]>): Record<number, ReportListItem[]> {
+function trim(blocks: Record<number, ReportListItemView[]>): Record<number, ReportListItemView[]> {
   const keys = Object.keys(blocks).map(Number);
   if (keys.length <= KEPT_BLOCKS) return blocks;
   const center = Math.floor((view.first + view.last) / 2 / REPORT_BLOCK);
@@ -108,7 +108,7 @@ export const useReports = create<ReportsState>((set, get) => {
     });
   }
 
-  function summary(page: ReportListPage) {
+  function summary(page: ReportListPageView) {
     clearTimeout(retry);
     if (page.indexing > 0) retry = setTimeout(() => void get().reload(), INDEXING_RETRY_MS);
     // The same counts keep their identity, so the toolbar does not re-render for every block
@@ -190,7 +190,7 @@ export const useReports = create<ReportsState>((set, get) => {
         const answers = await Promise.all(wanted.map(query));
         if (get().generation !== generation) return;
         // Rows are replaced in one step, so the list never flickers through empty placeholders.
-        const blocks: Record<number, ReportListItem[]> = {};
+        const blocks: Record<number, ReportListItemView[]> = {};
         wanted.forEach((block, i) => {
           const answer = answers[i];
           if (answer && (answer.items.length > 0 || block === 0)) blocks[block] = answer.items;
@@ -215,8 +215,8 @@ export const useReports = create<ReportsState>((set, get) => {
 });
 
 export function reportAt(
-  blocks: Record<number, ReportListItem[]>,
+  blocks: Record<number, ReportListItemView[]>,
   index: number,
-): ReportListItem | undefined {
+): ReportListItemView | undefined {
   return blocks[Math.floor(index / REPORT_BLOCK)]?.[index % REPORT_BLOCK];
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { bridge } from '../../bridge';
-import { fieldErrorOf, toErrorView } from '../../lib/errors';
+import { fieldErrorOf, thrownErrorView } from '../../lib/errors';
 import { useSession } from '../../stores/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { WebsiteLink } from '../../components/WebsiteLink';
@@ -55,7 +55,7 @@ export function FirstRun() {
       if (field && (field.field === 'serverUrl' || field.field === 'apiKey')) {
         setFieldErrors({ [field.field]: field.message });
       } else {
-        setError(toErrorView(e));
+        setError(thrownErrorView(e));
       }
     } finally {
       setBusy(false);

@@ -3,7 +3,7 @@ import type {
   ImportReportsInput,
   ImportProblemView,
 } from '../../../../shared/bridge/report-file-views';
-import type { ReportListItem } from '../../../../shared/bridge/views';
+import type { ReportListItemView } from '../../../../shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '../../../../shared/words/count';
 import { reportError } from '../../stores/notices';
@@ -14,7 +14,7 @@ import { useReadOnlyReason } from '../../stores/session';
 import { TemplatesDialog } from './TemplatesDialog';
 
 /** One array for "nothing loaded": a new one per render would re-render forever. */
-const NONE: ReportListItem[] = [];
+const NONE: ReportListItemView[] = [];
 
 type Outcome =
   { kind: 'done'; text: string } | { kind: 'problems'; problems: ImportProblemView[] } | null;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { ReportListItem } from '../../../../shared/bridge/views';
+import type { ReportListItemView } from '../../../../shared/bridge/views';
 import {
   listScroll,
   listSelection,
@@ -14,7 +14,7 @@ import { ReportRow } from './ReportRow';
 const ROW_HEIGHT = 64;
 
 /** Where the list's row `index` (0-based) is, among the blocks loaded; -1 when not loaded. */
-function indexOf(blocks: Record<number, ReportListItem[]>, id: string | null): number {
+function indexOf(blocks: Record<number, ReportListItemView[]>, id: string | null): number {
   if (id === null) return -1;
   for (const [block, items] of Object.entries(blocks)) {
     const at = items.findIndex((item) => item.id === id);

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { ReportListItem } from '../../../../shared/bridge/views';
+import type { ReportListItemView } from '../../../../shared/bridge/views';
 import { cvssSeverity } from '../../../../shared/rules/cvss';
 import { Badge } from '../../components/Badge';
 import { routeHash } from '../../lib/routes';
@@ -8,7 +8,7 @@ import { listSelection } from '../../stores/reports';
 import { formatTime, humanize, STATUS_LABELS } from '../../lib/format';
 import { ownValue } from '../../../../shared/lookup/own';
 
-export function ReportBadges({ item }: { item: ReportListItem }) {
+export function ReportBadges({ item }: { item: ReportListItemView }) {
   return (
     <span className="badges">
       {item.unsent ? <Badge tone="info">Unsent</Badge> : null}
@@ -29,7 +29,7 @@ export const ReportRow = memo(function ReportRow({
   selected = false,
   tabStop = true,
 }: {
-  item: ReportListItem;
+  item: ReportListItemView;
   selected?: boolean;
   tabStop?: boolean;
 }) {

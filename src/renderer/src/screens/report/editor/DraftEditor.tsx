@@ -6,7 +6,7 @@ import type {
   EvidenceView,
   ReportDetailView,
 } from '../../../../../shared/bridge/views';
-import { insertFileLinkAt } from '../../../../../shared/rules/file-links';
+import { insertFileLinkAt } from '../../../../../shared/rules/file-link-insertion';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';

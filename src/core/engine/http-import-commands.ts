@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extension } from 'mime-types';
 import { LIMITS } from '../../shared/api';
 import { contentOf } from '../../shared/bridge/draft-content';
-import type {
-  EvidenceImageView,
-  HttpImportInput,
-  HttpImportResult,
-  PayoutsView,
-  SimilarReportView,
-} from '../../shared/bridge/evidence-views';
-import { payoutsCsv, payoutsView, type PaidReport } from '../domain/payouts';
-import { rankSimilar, type Candidate } from '../domain/similar-reports';
+import type { HttpImportInput, HttpImportResult } from '../../shared/bridge/evidence-views';
 import {
   fence,
   FORMAT_NAMES,
@@ -21,12 +14,10 @@ import {
   type HttpImport,
   type HttpImportFailure,
 } from '../evidence/http-import';
-import { rasterTypeOf } from '../evidence/images';
-import { extension } from 'mime-types';
 import { redact, scanText } from '../evidence/secret-scan/scan';
 import { EngineInputError } from './errors';
 import type { EvidenceCommands } from './evidence-commands';
-import { adoptDraft, queueSave, serverDraft } from './local-drafts';
+import { adoptDraft, queueSave } from './local-drafts';
 import { requireWritable, type SessionContext } from './session-context';
 
 /**
@@ -56,14 +47,15 @@ export function insertBlock(
   return { text, end: before.length + lead.length + block.length };
 }
 
-/**
- * Issue 13's other engine calls: HTTP evidence import (part 2), the bytes of evidence images
- * (part 5), the duplicate hint (part 4) and earnings (part 6).
- */
 /** Binary bodies of one import attached as files: enough for evidence, never a flood. */
 const MAX_BODY_FILES = 10;
 
-export class EvidenceExtras {
+/**
+ * HTTP evidence import (issue 13, part 2): a pasted or dropped HAR, Burp export, curl or
+ * PowerShell command or raw exchange becomes a redacted block in the description (and files for
+ * what does not fit); what cannot be read is kept, never dropped.
+ */
+export class HttpImportCommands {
   readonly #ctx: SessionContext;
   readonly #evidence: EvidenceCommands;
   readonly #ownKeys: string[];
@@ -256,95 +248,6 @@ export class EvidenceExtras {
       redacted: full.count,
       insertedChars: after - draft.description.length,
     };
-  }
-
-  /**
-   * The local copy of an evidence image, for the page to show as a `data:` URL. Only bytes that
-   * are PNG, JPEG, GIF or WebP are returned, whatever the file's name or declared type: an SVG
-   * (or anything else) is never handed to the page as an image.
-   */
-  async getEvidenceImage(reportId: string, fileId: string): Promise<EvidenceImageView | null> {
-    const file = this.#ctx.store.evidence.get(fileId);
-    if (!file || file.reportId !== reportId) return null;
-    const bytes = await readFile(this.#ctx.store.evidence.blobPath(file.sha256)).catch(() => null);
-    const contentType = bytes ? rasterTypeOf(bytes) : null;
-    if (!bytes || !contentType) return null;
-    return { contentType, base64: bytes.toString('base64') };
-  }
-
-  /** The researcher's own reports for the same program whose asset or title is close. */
-  findSimilarReports(reportId: string): SimilarReportView[] {
-    const { store } = this.#ctx;
-    const draft = store.drafts.get(reportId) ?? serverDraft(store, reportId);
-    const report = store.reports.getReport(reportId);
-    const content = draft ? contentOf(draft) : report ? contentOf(report) : null;
-    const programId = draft?.programId ?? report?.program_id;
-    if (!content || !programId) return [];
-    const mine = store.reports.listOfProgram(programId).filter((r) => r.id !== reportId);
-    const ids = new Set(mine.map((r) => r.id));
-    const local = store.drafts
-      .list()
-      .filter((d) => d.programId === programId && d.reportId !== reportId && !ids.has(d.reportId));
-    const candidates: (Candidate & Omit<SimilarReportView, 'reasons'>)[] = [
-      ...mine.map((r) => {
-        const localDraft = store.drafts.get(r.id);
-        return {
-          id: r.id,
-          title: localDraft?.title || r.title,
-          status: r.status,
-          displayStatus: r.display_status,
-          asset: localDraft?.asset ?? store.reports.getReport(r.id)?.asset ?? '',
-        };
-      }),
-      ...local.map((d) => ({
-        id: d.reportId,
-        title: d.title,
-        status: 'draft' as const,
-        displayStatus: 'Draft (not sent yet)',
-        asset: d.asset,
-      })),
-    ];
-    const byId = new Map(candidates.map((c) => [c.id, c]));
-    return rankSimilar(content, candidates)
-      .slice(0, 10)
-      .flatMap((s) => {
-        const c = byId.get(s.id);
-        return c
-          ? [
-              {
-                id: c.id,
-                title: c.title,
-                status: c.status,
-                displayStatus: c.displayStatus,
-                reasons: s.reasons,
-              },
-            ]
-          : [];
-      });
-  }
-
-  #paidReports(): PaidReport[] {
-    const { store } = this.#ctx;
-    return store.reports
-      .listPaid()
-      .filter((r): r is typeof r & { payout: NonNullable<PaidReport['payout']> } => !!r.payout)
-      .map((r) => ({
-        id: r.id,
-        title: r.title,
-        program_id: r.program_id,
-        program_name: r.program_name,
-        payout: r.payout,
-      }));
-  }
-
-  listPayouts(): PayoutsView {
-    return payoutsView(this.#paidReports());
-  }
-
-  /** Writes the payouts table as CSV where the user chose (main's save dialog). */
-  async exportPayouts(destination: string): Promise<{ savedTo: string }> {
-    await writeFile(destination, payoutsCsv(this.listPayouts().rows), { mode: 0o600 });
-    return { savedTo: destination };
   }
 }
 

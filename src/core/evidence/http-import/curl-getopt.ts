@@ -1,0 +1,74 @@
+/**
+ * The words after `curl`, read as curl's own getopt reads them (its option table is
+ * curl-options.ts): long and grouped short options, attached and separate values.
+ */
+import { CURL_FLAG_OPTIONS, CURL_SHORT_OPTIONS, CURL_VALUE_OPTIONS } from './curl-options';
+import { HttpEvidenceError } from './model';
+
+const TAKES_VALUE = new Set(CURL_VALUE_OPTIONS);
+const FLAGS = new Set(CURL_FLAG_OPTIONS);
+
+/** One option as curl reads it: its long name and its value. */
+export interface CurlOption {
+  name: string;
+  value: string;
+}
+
+/** The words after `curl`, as curl's own getopt reads them (its option table, curl-options.ts). */
+export function readOptions(args: string[]): { options: CurlOption[]; urls: string[] } {
+  const options: CurlOption[] = [];
+  const urls: string[] = [];
+  let endOfOptions = false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? '';
+    const place = `word ${i + 2}`;
+    if (endOfOptions || !word.startsWith('-') || word === '-') {
+      urls.push(word);
+      continue;
+    }
+    if (word === '--') {
+      endOfOptions = true;
+      continue;
+    }
+    if (word.startsWith('--')) {
+      // `--name value`, `--name=value`, `--no-flag`; `--expand-name` expands {{variables}},
+      // which are not in the paste: the value is kept as written.
+      let name = word.slice(2).replace(/^expand-/, '');
+      const eq = name.indexOf('=');
+      const attached = eq === -1 ? null : name.slice(eq + 1);
+      if (eq !== -1) name = name.slice(0, eq);
+      if (TAKES_VALUE.has(name)) {
+        if (attached === null && i + 1 >= args.length)
+          throw new HttpEvidenceError(`curl option ${word} needs a value (${place})`);
+        options.push({ name, value: attached ?? args[++i] ?? '' });
+        continue;
+      }
+      let value = 'yes';
+      if (!FLAGS.has(name) && name.startsWith('no-') && FLAGS.has(name.slice(3))) {
+        name = name.slice(3);
+        value = 'no';
+      }
+      if (!FLAGS.has(name))
+        throw new HttpEvidenceError(`curl does not know the option ${word} (${place})`);
+      options.push({ name, value });
+      continue;
+    }
+    // Short options: letters may be grouped (-sSL); a letter that takes a value ends the group,
+    // its value being the rest of the word or else the next word (-XPOST, -X POST).
+    for (let j = 1; j < word.length; j++) {
+      const letter = word[j] ?? '';
+      const name = CURL_SHORT_OPTIONS[letter];
+      if (!name) throw new HttpEvidenceError(`curl does not know the option -${letter} (${place})`);
+      if (!TAKES_VALUE.has(name)) {
+        options.push({ name, value: 'yes' });
+        continue;
+      }
+      const rest = word.slice(j + 1);
+      if (rest === '' && i + 1 >= args.length)
+        throw new HttpEvidenceError(`curl option -${letter} needs a value (${place})`);
+      options.push({ name, value: rest !== '' ? rest : (args[++i] ?? '') });
+      break;
+    }
+  }
+  return { options, urls };
+}

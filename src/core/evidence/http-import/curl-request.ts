@@ -1,0 +1,140 @@
+/**
+ * One request as curl sends it for one URL of a command: the method as written, the path bytes
+ * as written, headers in curl's order with `-H` lines as typed, and the body bytes curl posts.
+ */
+import type { CurlUrl } from './curl-url';
+import type { CurlSettings } from './curl-settings';
+import type { HttpExchange } from './model';
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function basic(credentials: string): string {
+  return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+}
+
+export function curlRequest(
+  s: CurlSettings,
+  url: CurlUrl,
+  uploadFile: string | null,
+  file: (name: string) => string,
+  fileNotes: readonly string[],
+): HttpExchange {
+  const { method, custom, data, json, form, query, cookies, user, userAgent, referer } = s;
+  const { head, get, version, target, range, proxy, bearer, compressed, tunnel } = s;
+  const { resumeAt, challenge, proxyUser, trEncoding } = s;
+  let path = url.path;
+  // A URL ending in `/` gets the file's name (not when a query follows the slash).
+  if (uploadFile && path.endsWith('/') && url.query === null)
+    path += uploadFile.replace(/^.*[\\/]/, '');
+  let search = url.query;
+  for (const q of query) search = search === null ? q : `${search}&${q}`;
+  let body: string | null = null;
+  let contentType: string | null = null;
+  let verb: string;
+  if (get || head) {
+    if (data !== null) search = search === null ? data : `${search}&${data}`;
+    verb = head ? 'HEAD' : 'GET';
+  } else if (uploadFile) {
+    body = file(uploadFile);
+    verb = 'PUT';
+  } else if (form.length > 0) {
+    const boundary = '------------------------curlBoundary';
+    body =
+      form
+        .map((f) => {
+          const fileName = f.value.startsWith('@') || f.value.startsWith('<');
+          const shownName = f.value.slice(1).split(';')[0] ?? '';
+          const disposition = `Content-Disposition: form-data; name="${f.name}"${
+            f.value.startsWith('@') ? `; filename="${shownName.replace(/^.*[\\/]/, '')}"` : ''
+          }`;
+          const content = fileName ? file(shownName) : f.value;
+          return `--${boundary}\r\n${disposition}\r\n\r\n${content}\r\n`;
+        })
+        .join('') + `--${boundary}--\r\n`;
+    contentType = `multipart/form-data; boundary=${boundary}`;
+    verb = 'POST';
+  } else if (data !== null) {
+    body = data;
+    contentType = json ? 'application/json' : 'application/x-www-form-urlencoded';
+    verb = 'POST';
+  } else verb = 'GET';
+  if (method !== null) verb = method;
+
+  const viaProxy = proxy !== null && !tunnel && url.scheme === 'http' && !/^socks/i.test(proxy);
+  const requestTarget =
+    target ?? (viaProxy ? `${url.origin}${path}` : path) + (search === null ? '' : `?${search}`);
+
+  // curl's order: Host, Authorization, Range, User-Agent, Accept, Referer, Cookie, the -H
+  // lines as typed, then the body's length and type. A typed Host takes the Host place.
+  // --json adds its two headers as if typed first with -H (unless typed already).
+  const typedAll = [...custom];
+  if (json)
+    for (const [name, value] of [
+      ['Accept', 'application/json'],
+      ['Content-Type', 'application/json'],
+    ] as const)
+      if (!custom.some((h) => h.name.toLowerCase() === name.toLowerCase()))
+        typedAll.unshift({ name, value, drop: false });
+  const typedHost = typedAll.find((h) => h.name.toLowerCase() === 'host');
+  const connection = typedAll.filter((h) => h.name.toLowerCase() === 'connection');
+  const typed = typedAll.filter(
+    (h) =>
+      h.name.toLowerCase() !== 'host' && !(trEncoding && h.name.toLowerCase() === 'connection'),
+  );
+  const dropped = new Set(typedAll.map((h) => h.name.toLowerCase()));
+  const headers: [string, string][] = [];
+  const own = (name: string, value: string | null): void => {
+    if (value !== null && !dropped.has(name.toLowerCase())) headers.push([name, value]);
+  };
+  if (typedHost) {
+    if (!typedHost.drop) headers.push([typedHost.name, typedHost.value]);
+  } else own('Host', url.hostHeader);
+  const proxyCredentials =
+    proxyUser ?? (proxy ? /^(?:[a-z]+:\/\/)?([^@/]+)@/i.exec(proxy)?.[1] : null);
+  if (viaProxy && proxyCredentials)
+    own('Proxy-Authorization', basic(decodeURIComponentSafe(proxyCredentials)));
+  if (challenge) own('Authorization', null);
+  else if (user !== null) own('Authorization', basic(user));
+  else if (url.credentials !== null) own('Authorization', basic(url.credentials));
+  else if (bearer !== null) own('Authorization', `Bearer ${bearer}`);
+  if (range !== null) own('Range', `bytes=${range}`);
+  else if (resumeAt !== null && body === null) own('Range', `bytes=${resumeAt}-`);
+  own('User-Agent', userAgent);
+  own('Accept', '*/*');
+  if (compressed) own('Accept-Encoding', 'deflate, gzip, br, zstd');
+  if (trEncoding) {
+    // --tr-encoding asks for TE and names it in Connection, with any typed Connection values.
+    headers.push(['TE', 'gzip']);
+    const typedValues = connection.filter((h) => !h.drop && h.value).map((h) => h.value);
+    const blanked = connection.some((h) => h.drop);
+    headers.push(['Connection', blanked ? 'TE' : [...typedValues, 'TE'].join(', ')]);
+  }
+  own('Referer', referer);
+  if (viaProxy) own('Proxy-Connection', 'Keep-Alive');
+  if (cookies.length > 0) own('Cookie', cookies.join('; '));
+  for (const h of typed) if (!h.drop) headers.push([h.name, h.value]);
+  const chunked = custom.some(
+    (h) => h.name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(h.value),
+  );
+  if (body !== null) {
+    if (!chunked) own('Content-Length', String(Buffer.byteLength(body, 'utf8')));
+    own('Content-Type', contentType);
+  }
+  return {
+    request: { startLine: `${verb} ${requestTarget} ${version}`, headers, body: body ?? '' },
+    response: null,
+    ...(fileNotes.length > 0
+      ? {
+          notes: [...new Set(fileNotes)].map(
+            (name) => `The command reads ${name}: its contents are not part of the paste.`,
+          ),
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * What one set of curl options asks for (the options between two `--next`): method, headers,
+ * data, form, cookies, credentials, proxy, protocol version. Read in the order typed, as curl
+ * reads them: a later option overrides or adds to an earlier one.
+ */
+import type { CurlOption } from './curl-getopt';
+
+/** A header line as `-H` takes it: `Name: value`, `Name:` (drop), `Name;` (empty). */
+export type CustomHeader = { name: string; value: string; drop: boolean };
+
+export interface CurlSettings {
+  method: string | null;
+  custom: CustomHeader[];
+  data: string | null;
+  json: boolean;
+  form: { name: string; value: string }[];
+  query: string[];
+  cookies: string[];
+  user: string | null;
+  userAgent: string | null;
+  referer: string | null;
+  head: boolean;
+  get: boolean;
+  upload: string | null;
+  pathAsIs: boolean;
+  globOff: boolean;
+  version: string;
+  target: string | null;
+  range: string | null;
+  proxy: string | null;
+  bearer: string | null;
+  compressed: boolean;
+  tunnel: boolean;
+  resumeAt: string | null;
+  challenge: boolean;
+  proxyUser: string | null;
+  trEncoding: boolean;
+}
+
+/** curl_easy_escape: everything but unreserved characters, as UTF-8 bytes; spaces become `+`. */
+function formEscape(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/** `--data-urlencode` and `--url-query`: `content`, `=content`, `name=content`, `name@file`. */
+function urlencodePart(value: string, file: (name: string) => string): string {
+  const eq = value.indexOf('=');
+  const at = eq === -1 ? value.indexOf('@') : -1;
+  const sep = eq !== -1 ? eq : at;
+  if (sep === -1) return formEscape(value);
+  const name = value.slice(0, sep);
+  const content = at !== -1 ? file(value.slice(sep + 1)) : value.slice(sep + 1);
+  return name ? `${name}=${formEscape(content)}` : formEscape(content);
+}
+
+function customHeader(line: string): CustomHeader | null {
+  const colon = line.indexOf(':');
+  const semi = line.indexOf(';');
+  if (colon > 0 && (semi === -1 || colon < semi)) {
+    const value = line.slice(colon + 1).replace(/^[ \t]+/, '');
+    return { name: line.slice(0, colon), value, drop: value.trim() === '' };
+  }
+  if (semi > 0 && line.slice(semi + 1).trim() === '')
+    return { name: line.slice(0, semi), value: '', drop: false };
+  return null;
+}
+
+/**
+ * The settings of one set of options. `file` gives a file's contents (or a placeholder naming
+ * it), `fileNotes` collects the files the command reads, and `urls` gets the `--url` values.
+ */
+export function curlSettings(
+  options: readonly CurlOption[],
+  urls: string[],
+  file: (name: string) => string,
+  fileNotes: string[],
+): CurlSettings {
+  const s: CurlSettings = {
+    method: null,
+    custom: [],
+    data: null,
+    json: false,
+    form: [],
+    query: [],
+    cookies: [],
+    user: null,
+    userAgent: null,
+    referer: null,
+    head: false,
+    get: false,
+    upload: null,
+    pathAsIs: false,
+    globOff: false,
+    version: 'HTTP/1.1',
+    target: null,
+    range: null,
+    proxy: null,
+    bearer: null,
+    compressed: false,
+    tunnel: false,
+    resumeAt: null,
+    challenge: false,
+    proxyUser: null,
+    trEncoding: false,
+  };
+  const addData = (text: string, binary: boolean): void => {
+    if (s.data !== null && !binary) s.data += '&';
+    s.data = (s.data ?? '') + text;
+  };
+  for (const { name, value } of options) {
+    switch (name) {
+      case 'request':
+        s.method = value;
+        break;
+      case 'header': {
+        const h = customHeader(value);
+        if (h) s.custom.push(h);
+        else if (value.startsWith('@')) fileNotes.push(value.slice(1));
+        break;
+      }
+      case 'data':
+      case 'data-ascii':
+        addData(value.startsWith('@') ? file(value.slice(1)).replace(/[\r\n]/g, '') : value, false);
+        break;
+      case 'data-raw':
+        addData(value, false);
+        break;
+      case 'data-binary':
+        addData(value.startsWith('@') ? file(value.slice(1)) : value, false);
+        break;
+      case 'data-urlencode':
+        addData(urlencodePart(value, file), false);
+        break;
+      case 'json':
+        s.json = true;
+        addData(value.startsWith('@') ? file(value.slice(1)) : value, s.data !== null && s.json);
+        break;
+      case 'form':
+      case 'form-string': {
+        const eq = value.indexOf('=');
+        s.form.push({ name: value.slice(0, Math.max(0, eq)), value: value.slice(eq + 1) });
+        break;
+      }
+      case 'url-query':
+        s.query.push(value.startsWith('+') ? value.slice(1) : urlencodePart(value, file));
+        break;
+      case 'cookie':
+        if (value.includes('=')) s.cookies.push(value);
+        else fileNotes.push(value);
+        break;
+      case 'user':
+        s.user = value;
+        break;
+      case 'user-agent':
+        s.userAgent = value;
+        break;
+      case 'referer':
+        s.referer = value.replace(/;auto$/, '');
+        break;
+      case 'oauth2-bearer':
+        s.bearer = value;
+        break;
+      case 'head':
+        s.head = value === 'yes';
+        break;
+      case 'get':
+        s.get = value === 'yes';
+        break;
+      case 'upload-file':
+        s.upload = value;
+        break;
+      case 'path-as-is':
+        s.pathAsIs = value === 'yes';
+        break;
+      case 'globoff':
+        s.globOff = value === 'yes';
+        break;
+      case 'url':
+        urls.push(value);
+        break;
+      case 'request-target':
+        s.target = value;
+        break;
+      case 'range':
+        s.range = value.includes('-') ? value : `${value}-`;
+        break;
+      case 'proxy-user':
+        s.proxyUser = value;
+        break;
+      case 'tr-encoding':
+        s.trEncoding = value === 'yes';
+        break;
+      case 'proxy':
+        s.proxy = value === '' ? null : value;
+        break;
+      case 'proxytunnel':
+        s.tunnel = value === 'yes';
+        break;
+      case 'continue-at':
+        s.resumeAt = /^\d+$/.test(value) ? value : null;
+        break;
+      case 'digest':
+      case 'ntlm':
+      case 'negotiate':
+      case 'anyauth':
+        // A challenge-response scheme: the first request goes without Authorization.
+        s.challenge = value === 'yes';
+        break;
+      case 'basic':
+        if (value === 'yes') s.challenge = false;
+        break;
+      case 'compressed':
+        s.compressed = value === 'yes';
+        break;
+      case 'http1.0':
+        s.version = 'HTTP/1.0';
+        break;
+      case 'http1.1':
+        s.version = 'HTTP/1.1';
+        break;
+      case 'http2':
+      case 'http2-prior-knowledge':
+        s.version = 'HTTP/2';
+        break;
+      case 'http3':
+      case 'http3-only':
+        s.version = 'HTTP/3';
+        break;
+    }
+  }
+  return s;
+}
