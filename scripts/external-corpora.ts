@@ -156,7 +156,7 @@ function measureScope(corpus: Corpus): void {
       `programs whose scope threw ${thrown.length}`,
   );
   for (const t of thrown) console.log(`threw: ${t}`);
-  const shown = misses.slice(0, 40);
+  const shown = misses.slice(0, Number(process.env.SHOW ?? 40));
   if (shown.length)
     console.log(`first ${shown.length} of ${misses.length} misses:\n  ${shown.join('\n  ')}`);
 }

@@ -267,6 +267,8 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
       if (asset.type !== 'url') return 50;
       return pathCovers(rule.path, asset.path) ? 100 + rule.path.length : 0;
     case 'pattern': {
+      // The line itself typed as the asset (`api-*.x.com`) is what it covers.
+      if (asset.type === 'pattern') return asset.pattern === rule.pattern ? 9 : 0;
       const [name = '', ...rest] = rule.pattern.split('/');
       const prefix = rest.length ? `/${rest.join('/')}` : '';
       const host = assetHost ?? (asset.type === 'wildcard' ? `x.${asset.domain}` : null);
@@ -281,13 +283,20 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
     }
     case 'ip':
     case 'cidr': {
-      const address = asset.type === 'ip' ? asset.address : assetHost;
+      // A range typed as the asset is covered when it lies inside the listed range.
+      const address = asset.type === 'ip' || asset.type === 'cidr' ? asset.address : assetHost;
       if (!address || !ipaddr.isValid(address)) return 0;
       const ip = ipaddr.parse(address);
+      const width = asset.type === 'cidr' ? asset.prefix : ip.kind() === 'ipv4' ? 32 : 128;
       if (rule.type === 'ip')
-        return ip.toString() === ipaddr.parse(rule.address).toString() ? 100 : 0;
+        return ip.toString() === ipaddr.parse(rule.address).toString() &&
+          width === (ip.kind() === 'ipv4' ? 32 : 128)
+          ? 100
+          : 0;
       const range = ipaddr.parse(rule.address);
-      return ip.kind() === range.kind() && ip.match(range, rule.prefix) ? 1 + rule.prefix / 10 : 0;
+      return ip.kind() === range.kind() && width >= rule.prefix && ip.match(range, rule.prefix)
+        ? 1 + rule.prefix / 10
+        : 0;
     }
     case 'app':
       return asset.type === 'app' && asset.id === rule.id ? 100 : 0;
