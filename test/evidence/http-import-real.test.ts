@@ -1,61 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
 import { parseBurpXml } from '../../src/core/evidence/http-import/burp';
 import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
 import type { HttpMessage } from '../../src/core/evidence/http-import/model';
-
-interface CurlCase {
-  test: number;
-  command: string;
-  files?: Record<string, string>;
-  protocol: string;
-}
+import { runCurlCase, type CurlCase } from '../support/curl-tests';
 
 const cases = JSON.parse(
   readFileSync(join(__dirname, '../fixtures/real/curl/tests-data.json'), 'utf8'),
 ) as CurlCase[];
-
-/** curl's test variables, as its test runner substitutes them. */
-function substitute(text: string, test: number): string {
-  return text
-    .replace(/%HOSTIP/g, '127.0.0.1')
-    .replace(/%HTTPPORT/g, '8990')
-    .replace(/%TESTNUMBER/g, String(test))
-    .replace(/%AMP/g, '&')
-    .replace(/%SP/g, ' ')
-    .replace(/%TAB/g, '\t')
-    .replace(/%CR/g, '\r')
-    .replace(/%LOGDIR/g, 'log')
-    .replace(/%LT/g, '<')
-    .replace(/%GT/g, '>')
-    .replace(/%VERSION/g, 'VERSION')
-    .replace(/%b64\[(.*?)\]b64%/g, (_, x: string) => Buffer.from(x).toString('base64'))
-    .replace(/%repeat\[(\d+) x (.*?)\]%/g, (_, n: string, x: string) => x.repeat(Number(n)));
-}
-
-function wire(message: HttpMessage): string {
-  const head = message.headers.map(([n, v]) => (v === '' ? `${n}:` : `${n}: ${v}`));
-  return [message.startLine, ...head].join('\n') + '\n\n' + message.body.replace(/\r\n/g, '\n');
-}
-
-/**
- * The first request curl sent, as its test recorded it, against ours. curl's own
- * `User-Agent: curl/<version>` is left out of both (the version is not in a command).
- */
-function sameAsCurl(c: CurlCase, ours: HttpMessage): boolean {
-  const expected = substitute(c.protocol, c.test)
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .filter((l) => l !== 'User-Agent: curl/VERSION')
-    .join('\n');
-  const mine = wire(ours);
-  if (!expected.startsWith(mine)) return false;
-  const rest = expected.slice(mine.length);
-  // What follows our request is nothing, or curl's next request (another URL, a redirect).
-  return ours.body !== '' || rest === '' || /^[A-Z]+ \S+ HTTP\//.test(rest);
-}
 
 describe('HTTP import against real inputs', () => {
   it("curl: curl's own test suite, each command against the request curl really sent", () => {
@@ -63,23 +16,10 @@ describe('HTTP import against real inputs', () => {
     let identical = 0;
     const different: number[] = [];
     for (const c of cases) {
-      const files = Object.fromEntries(
-        Object.entries(c.files ?? {}).map(([k, v]) => [
-          substitute(k, c.test),
-          substitute(v, c.test),
-        ]),
-      );
-      let exchanges;
-      try {
-        exchanges = parseCurlCommand(`curl ${substitute(c.command, c.test)}`, {
-          readFile: (name) => files[name] ?? null,
-        });
-      } catch {
-        continue;
-      }
+      const result = runCurlCase(c);
+      if (result === 'unparsed') continue;
       parsed++;
-      const first = exchanges[0]?.request;
-      if (first && sameAsCurl(c, first)) identical++;
+      if (result === 'identical') identical++;
       else different.push(c.test);
     }
     console.log(

@@ -145,6 +145,16 @@ describe('scope guard', () => {
     expect(matchAsset(internal, 'old.shop.corp.internal').status).toBe('excluded');
   });
 
+  it('a range or a pattern typed as the asset is covered when the line covers all of it', () => {
+    const rules = parseScope('- 203.13.128.0/24\n- api-*.x.com', '- 203.13.128.64/27');
+    expect(matchAsset(rules, '203.13.128.80/28').status).toBe('excluded');
+    expect(matchAsset(rules, '203.13.128.128/26').status).toBe('in-scope');
+    expect(matchAsset(rules, '203.13.0.0/16').status).toBe('out-of-scope');
+    expect(matchAsset(rules, '203.13.128.7').status).toBe('in-scope');
+    expect(matchAsset(rules, 'api-*.x.com').status).toBe('in-scope');
+    expect(matchAsset(rules, 'web-*.x.com').status).toBe('out-of-scope');
+  });
+
   it('does not take file names or versions for hosts', () => {
     expect(extractTargets('see report.pdf, v1.2.3 and e.g. this')).toEqual([]);
   });

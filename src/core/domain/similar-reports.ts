@@ -3,6 +3,7 @@
  * program look like the draft. Words come from the title and the asset; the engine asks the
  * full-text index which reports hold each word, and this module scores the answers.
  */
+import { stemmer } from 'stemmer';
 import { extractTargets, type ScopeTarget } from '../../shared/scope/scope';
 
 const STOP = new Set(
@@ -21,10 +22,28 @@ const URL_STOP = new Set(
   ),
 );
 
+/**
+ * Words every kind of report title uses and that say nothing about which bug it is: "Buffer
+ * overflow vulnerability in X leads to potential RCE" and "… in Y allows …" share only filler.
+ */
+const REPORT_STOP = new Set(
+  'vulnerability vulnerabilities vulnerable report security issue leads leading lead allows allow allowing allowed potential possible due using used title analysis'.split(
+    ' ',
+  ),
+);
+
+/** A CVE id is one word: two reports on CVE-2026-3783 share it, two CVEs of 2026 share nothing. */
+const WORD_RE = /cve-\d{4}-\d{4,}|[\p{L}\p{N}]{3,}/gu;
+
+/** A word's stem (Porter); numbers and CVE ids are kept whole. */
+function stemOf(word: string): string {
+  return /^(?:\d|cve-)/.test(word) ? word : stemmer(word);
+}
+
 /** The words worth matching: 3+ letters or digits, not filler, at most 12, longest first. */
 export function significantWords(text: string): string[] {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter(
-    (w) => !STOP.has(w) && !URL_STOP.has(w),
+  const words = (text.toLowerCase().match(WORD_RE) ?? []).filter(
+    (w) => !STOP.has(w) && !URL_STOP.has(w) && !REPORT_STOP.has(w),
   );
   return [...new Set(words)].sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, 12);
 }
@@ -85,8 +104,11 @@ export function rankSimilar(
   draft: { title: string; asset: string },
   candidates: Candidate[],
 ): Similarity[] {
-  const query = significantWords(draft.title);
-  const docs = candidates.map((c) => significantWords(c.title));
+  // Words compare by their stem ("leak", "leaks", "leaked"); the reason shows the draft's word.
+  const shown = new Map<string, string>();
+  for (const w of significantWords(draft.title)) if (!shown.has(stemOf(w))) shown.set(stemOf(w), w);
+  const query = [...shown.keys()];
+  const docs = candidates.map((c) => [...new Set(significantWords(c.title).map(stemOf))]);
   // The draft counts as one of the program's reports: a word only it holds is rare, not absent.
   const corpus = [query, ...docs];
   const n = corpus.length;
@@ -104,17 +126,23 @@ export function rankSimilar(
   // The best a candidate could score: its title holding every query word, at average length.
   const best = query.reduce((sum, w) => sum + (idf(w) * (K1 + 1)) / (1 + K1), 0);
   const out: Similarity[] = [];
+  // The same asset says something only when few of the program's reports share it: on a
+  // program with one asset (a library, an app) every report has it.
+  const sameOf = candidates.map(
+    (c) => draft.asset.trim() !== '' && sameAsset(draft.asset, c.asset),
+  );
+  const distinctive = sameOf.filter(Boolean).length <= Math.max(3, candidates.length / 4);
   candidates.forEach((c, i) => {
     const doc = docs[i] ?? [];
     const shared = query.filter((w) => doc.includes(w));
     const score = best > 0 ? Math.min(1, shared.reduce((s2, w) => s2 + bm25(doc, w), 0) / best) : 0;
-    const same = draft.asset.trim() !== '' && sameAsset(draft.asset, c.asset);
-    if (score < LISTED && !(same && score >= LISTED_SAME_ASSET)) return;
+    const same = sameOf[i] === true;
+    if (score < LISTED && !(same && distinctive && score >= LISTED_SAME_ASSET)) return;
     const reasons = [
       ...(same ? ['same asset'] : []),
-      `shares ${shared.map((w) => `"${w}"`).join(', ')} (${Math.round(score * 100)}% of the title)`,
+      `shares ${shared.map((w) => `"${shown.get(w) ?? w}"`).join(', ')} (${Math.round(score * 100)}% of the title)`,
     ];
-    out.push({ id: c.id, reasons, score: score + (same ? 0.2 : 0) });
+    out.push({ id: c.id, reasons, score: score + (same && distinctive ? 0.2 : 0) });
   });
   return out.sort((a, b) => b.score - a.score);
 }

@@ -48,7 +48,7 @@ const PATTERN_RE =
   /(?<![\p{L}\p{N}.*/@-])(?=[\p{L}\p{N}.-]*\*)((?:[\p{L}\p{N}*-]+\.)+[\p{L}\p{N}*-]+)(?![\p{L}\p{N}*-]|\.[\p{L}\p{N}*])/giu;
 /** A host with a path and no scheme, as programs list them: `eu.fs.viq.zebra.com/public-api`. */
 const HOST_PATH_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.*@\/:-])((?:${LABEL}\.)+\p{L}[\p{L}\p{N}-]{1,62})\.?(?::\d{1,5})?(\/[^\s<>()[\]\x60'"|,]*)`,
+  String.raw`(?<![\p{L}\p{N}.*@\/:-])((?:${LABEL}\.)+\p{L}[\p{L}\p{N}-]{1,62})\.?(?::\d{1,5})?(\/(?:\[[\w-]{1,30}\]|[^\s<>()[\]\x60'"|,])*)`,
   'giu',
 );
 /** Reverse-DNS ids that start with these are app ids, not hosts (`com.squareup.cash`). */
@@ -115,6 +115,21 @@ function pathPrefix(path: string): string {
   return path.replace(/\/?\*+$/, '').replace(/\/+$/, '');
 }
 
+/**
+ * Whether a listed path covers the asset's path: the same path or one below it. A segment in
+ * brackets (`cm.com/[locale]/app/*`) is a placeholder the program fills in: any one segment.
+ */
+function pathCovers(listed: string, path: string): boolean {
+  if (!listed.includes('[')) return path === listed || path.startsWith(`${listed}/`);
+  const body = listed
+    .split('/')
+    .map((part) =>
+      /^\[[\w-]+\]$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${body}(?:/|$)`).test(path);
+}
+
 function hostTarget(name: string, path = ''): ScopeTarget | null {
   const host = asciiName(name).replace(/^\[|\]$/g, '');
   const prefix = pathPrefix(path);
@@ -136,17 +151,28 @@ function urlTarget(raw: string): ScopeTarget | null {
 }
 
 /** A regex for a name pattern: `*` is any run of name characters (dots too, as a glob reads). */
-function patternRegex(pattern: string): RegExp {
-  const [name = '', ...rest] = pattern.split('/');
+function patternRegex(name: string): RegExp {
   // A trailing `.*` stands for the top-level domain (`.com`, `.co.uk`), not for any host.
   const tld = name.endsWith('.*');
   const body =
     (tld ? name.slice(0, -2) : name)
       .split('*')
       .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('[a-z0-9.-]*') + (tld ? '\\.[a-z0-9-]+(?:\\.[a-z0-9-]+)?' : '');
-  const path = rest.length ? `/${rest.join('/')}` : '';
-  return new RegExp(`^${body}$`, path ? 'i' : 'i');
+      .join('[a-z0-9.-]*') + (tld ? '\\.([a-z0-9-]+(?:\\.[a-z0-9-]+)?)' : '');
+  return new RegExp(`^${body}$`, 'i');
+}
+
+/**
+ * A name matches a pattern; a trailing `.*` must be a real top-level domain (`.com`, `.co.uk`),
+ * so `aqora.naiad.*` covers `aqora.naiad.co.uk` and not `aqora.naiad.evil.example`.
+ */
+function patternMatches(pattern: string, host: string): boolean {
+  const m = patternRegex(pattern).exec(host);
+  if (!m) return false;
+  const tld = pattern.endsWith('.*') ? m[m.length - 1] : undefined;
+  if (tld === undefined) return true;
+  const parsed = parseDomain(`x.${tld}`);
+  return parsed.publicSuffix === tld && parsed.isIcann === true;
 }
 
 /** Every target a piece of text names, each once. Never throws. */
@@ -202,7 +228,13 @@ export function extractTargets(text: string): ScopeTarget[] {
   take(HOST_RE, (m) => {
     const host = asciiName(m[1] ?? '');
     // Reverse-DNS ids (`com.squareup.cash`) are apps: no host name starts with `com.`.
-    if (APP_FIRST.test(host) && host.split('.').length >= 3) add({ type: 'app', id: host });
+    // An id ends with the app's name, a host with its domain: `net.geo.opera.com` is a host.
+    if (
+      APP_FIRST.test(host) &&
+      (host.split('.').length >= 3 || !isHost(host)) &&
+      !(APP_FIRST.test(`${host.split('.').pop() ?? ''}.`) && isHost(host))
+    )
+      add({ type: 'app', id: host });
     else if (isHost(host)) add({ type: 'host', host });
     // Not a host, shaped as a package id (`nl.speakap.speakap`, `de.bmw.connected.row`).
     else if (/^[a-z]{2,6}(?:\.[a-z_][\w]*){2,}$/.test(host)) add({ type: 'app', id: host });
@@ -231,17 +263,18 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
       if (assetHost !== rule.host) return 0;
       if (!rule.path) return 100;
       // A bare host typed as the asset: the line names a part of it; the hint shows which.
-      if (asset.type !== 'url' || asset.path === '') return 50;
-      return asset.path === rule.path || asset.path.startsWith(`${rule.path}/`)
-        ? 100 + rule.path.length
-        : 0;
+      // A URL says its page: the host's root is not the listed path.
+      if (asset.type !== 'url') return 50;
+      return pathCovers(rule.path, asset.path) ? 100 + rule.path.length : 0;
     case 'pattern': {
+      // The line itself typed as the asset (`api-*.x.com`) is what it covers.
+      if (asset.type === 'pattern') return asset.pattern === rule.pattern ? 9 : 0;
       const [name = '', ...rest] = rule.pattern.split('/');
       const prefix = rest.length ? `/${rest.join('/')}` : '';
       const host = assetHost ?? (asset.type === 'wildcard' ? `x.${asset.domain}` : null);
-      if (!host || !patternRegex(name).test(host)) return 0;
+      if (!host || !patternMatches(name, host)) return 0;
       if (prefix && asset.type === 'url' && asset.path !== '')
-        return asset.path === prefix || asset.path.startsWith(`${prefix}/`) ? 9 : 0;
+        return pathCovers(prefix, asset.path) ? 9 : 0;
       return 8;
     }
     case 'wildcard': {
@@ -250,13 +283,20 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
     }
     case 'ip':
     case 'cidr': {
-      const address = asset.type === 'ip' ? asset.address : assetHost;
+      // A range typed as the asset is covered when it lies inside the listed range.
+      const address = asset.type === 'ip' || asset.type === 'cidr' ? asset.address : assetHost;
       if (!address || !ipaddr.isValid(address)) return 0;
       const ip = ipaddr.parse(address);
+      const width = asset.type === 'cidr' ? asset.prefix : ip.kind() === 'ipv4' ? 32 : 128;
       if (rule.type === 'ip')
-        return ip.toString() === ipaddr.parse(rule.address).toString() ? 100 : 0;
+        return ip.toString() === ipaddr.parse(rule.address).toString() &&
+          width === (ip.kind() === 'ipv4' ? 32 : 128)
+          ? 100
+          : 0;
       const range = ipaddr.parse(rule.address);
-      return ip.kind() === range.kind() && ip.match(range, rule.prefix) ? 1 + rule.prefix / 10 : 0;
+      return ip.kind() === range.kind() && width >= rule.prefix && ip.match(range, rule.prefix)
+        ? 1 + rule.prefix / 10
+        : 0;
     }
     case 'app':
       return asset.type === 'app' && asset.id === rule.id ? 100 : 0;
@@ -282,11 +322,14 @@ function best(
  * (`*.example.com` in scope, `legacy.example.com` excluded: excluded).
  */
 export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
-  // An asset that is exactly an app id the program lists is that app (`com.pinterest`).
+  // An asset that is exactly an app id the program lists is that app (`com.pinterest`), and so
+  // is an App Store id alone (`id1405353949`): nothing else is written that way.
   const bare = asset.trim().toLowerCase();
-  const listedApp = [...rules.scope, ...rules.exclusions].some((l) =>
-    l.targets.some((t) => t.type === 'app' && t.id === bare),
-  );
+  const listedApp =
+    /^id\d{6,}$/.test(bare) ||
+    [...rules.scope, ...rules.exclusions].some((l) =>
+      l.targets.some((t) => t.type === 'app' && t.id === bare),
+    );
   const targets: ScopeTarget[] = listedApp ? [{ type: 'app', id: bare }] : extractTargets(asset);
   if (targets.length === 0 || rules.scope.length + rules.exclusions.length === 0)
     return { status: 'unknown' };
