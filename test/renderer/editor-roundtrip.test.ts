@@ -355,6 +355,46 @@ describe('editor round trip (Chromium)', () => {
   });
 });
 
+describe('keys typed ahead of the browser telling the editor its selection moved', () => {
+  // Chromium queues `selectionchange` behind input: keys typed while the renderer is busy (a save)
+  // reached the editor before it knew the caret had moved. Found by the toolbar's browser test.
+  const press = (
+    markdown: string,
+    state: 'range' | 'caret',
+    browser: 'collapse' | 'select',
+    key: string,
+    init: { ctrlKey?: boolean } = {},
+  ): Promise<string> =>
+    page.evaluate(
+      async ([m, s, b, k, i]) =>
+        (
+          globalThis as unknown as {
+            editorHarness: {
+              keyAfterBrowserSelection(
+                m: string,
+                s: string,
+                b: string,
+                k: string,
+                i: object,
+              ): Promise<string>;
+            };
+          }
+        ).editorHarness.keyAfterBrowserSelection(m, s, b, k, i),
+      [markdown, state, browser, key, init] as const,
+    );
+
+  it('Enter after End keeps the formatted words the browser no longer selects', async () => {
+    // Words selected and made bold; End collapsed the browser's selection; Enter.
+    expect(await press('**bold words**\n', 'range', 'collapse', 'Enter')).toBe('**bold words**\n');
+  });
+
+  it('a format after Shift+Home goes on the words the browser selected', async () => {
+    expect(await press('italic words\n', 'caret', 'select', 'i', { ctrlKey: true })).toBe(
+      '*italic words*\n',
+    );
+  });
+});
+
 describe('what the researcher types is saved as typed (issue 22)', () => {
   it('payloads and redaction marks keep no added backslash where Markdown reads them the same', async () => {
     const verbatim = [

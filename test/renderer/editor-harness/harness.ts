@@ -134,4 +134,42 @@ async function pastedAll(list: { html?: string; text?: string }[]): Promise<stri
   return out;
 }
 
-Object.assign(globalThis, { editorHarness: { roundTrips, typedAll, pastedAll } });
+/**
+ * Keys typed ahead of the `selectionchange` event: the editor's selection is set to `from`..`to`
+ * of the first paragraph's text (as after Shift+Home), then the browser's selection is moved
+ * (`collapse`: to that text's end, as End does; `select`: over it, as Shift+Home does) and `key`
+ * is pressed in the same task, before the editor hears of the move.
+ */
+async function keyAfterBrowserSelection(
+  markdown: string,
+  state: 'range' | 'caret',
+  browser: 'collapse' | 'select',
+  key: string,
+  init: KeyboardEventInit = {},
+): Promise<string> {
+  const e = await ready();
+  load(e, markdown);
+  e.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    view.focus();
+    const { from } = TextSelection.atStart(view.state.doc);
+    const to = view.state.doc.resolve(from).end();
+    const { doc } = view.state;
+    view.dispatch(
+      view.state.tr.setSelection(
+        state === 'range' ? TextSelection.create(doc, to, from) : TextSelection.create(doc, to),
+      ),
+    );
+    const start = view.domAtPos(from);
+    const end = view.domAtPos(to);
+    const selection = document.getSelection();
+    if (browser === 'collapse') selection?.collapse(end.node, end.offset);
+    else selection?.setBaseAndExtent(end.node, end.offset, start.node, start.offset);
+    press(view, key, init);
+  });
+  return markdownOf(e);
+}
+
+Object.assign(globalThis, {
+  editorHarness: { roundTrips, typedAll, pastedAll, keyAfterBrowserSelection },
+});

@@ -33,6 +33,7 @@ import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
 import { formattingKeys } from './formatting';
+import { selectionSyncPlugin } from './selection-sync';
 
 /**
  * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
@@ -89,6 +90,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(remarkNullTitles)
     .use(remarkTypedAutolinks)
     .use(history)
+    .use($prose(() => selectionSyncPlugin()))
     .use($prose((ctx) => pastePlugin(ctx)))
     .use(clipboard)
     .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
