@@ -15,7 +15,7 @@ import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { autolinkSpans, isLiteralAutolink } from './autolinks';
-import { withoutNeedlessEscapes } from './needless-escapes';
+import { escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 
 interface MdNode {
@@ -360,12 +360,51 @@ export function withoutEmptyParagraphs(node: ProseNode): ProseNode {
   return node.copy(Fragment.from(kept));
 }
 
+/** Each editor's serializer before the escape pass (the warm-up's input, the benchmark's baseline). */
+const beforeEscapePass = new WeakMap<Ctx, (doc: ProseNode) => string>();
+
 /** After the editor is created: every serialization (saves, offsets, copy) skips empty lines. */
 export function serializeWithoutEmptyParagraphs(ctx: Ctx): void {
   const serialize = ctx.get(serializerCtx);
-  ctx.set(serializerCtx, (doc: ProseNode) => {
-    const written = withoutEmptyParagraphs(withTypedTables(doc));
+  const written = (doc: ProseNode): string => {
+    const kept = withoutEmptyParagraphs(withTypedTables(doc));
     // Milkdown cannot write a document without blocks: that is the empty description.
-    return written.childCount === 0 ? '' : withoutNeedlessEscapes(serialize(written));
-  });
+    return kept.childCount === 0 ? '' : serialize(kept);
+  };
+  beforeEscapePass.set(ctx, written);
+  ctx.set(serializerCtx, (doc: ProseNode) => withoutNeedlessEscapes(written(doc)));
+}
+
+/** The Markdown of `doc` as the serializer writes it, before the escape pass. */
+export function markdownBeforeEscapePass(ctx: Ctx, doc: ProseNode): string {
+  const written = beforeEscapePass.get(ctx);
+  if (!written) throw new Error('serializeWithoutEmptyParagraphs was not called for this editor');
+  return written(doc);
+}
+
+/** Leaves this much of an idle period to the browser: a block weighed may run a little over. */
+const IDLE_MARGIN_MS = 4;
+
+/**
+ * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
+ * a few blocks per idle period, so the first save of a long description does not parse every
+ * block at once on the keystroke's thread. Stops when the editor is destroyed.
+ */
+export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
+  const whenIdle = (run: (hasTime: () => boolean) => void): void => {
+    if (typeof requestIdleCallback === 'function') {
+      requestIdleCallback((deadline) => run(() => deadline.timeRemaining() > IDLE_MARGIN_MS), {
+        timeout: 2_000,
+      });
+    } else {
+      setTimeout(() => run(() => false), 50);
+    }
+  };
+  let step: ((hasTime: () => boolean) => boolean) | null = null;
+  const next = (hasTime: () => boolean): void => {
+    if (isDestroyed()) return;
+    step ??= escapeWarmUp(markdownBeforeEscapePass(ctx, doc));
+    if (!step(hasTime)) whenIdle(next);
+  };
+  whenIdle(next);
 }

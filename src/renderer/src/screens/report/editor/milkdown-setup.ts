@@ -27,6 +27,7 @@ import {
   remarkNullTitles,
   remarkTypedAutolinks,
   serializeWithoutEmptyParagraphs,
+  warmUpEscapePass,
 } from './markdown-io';
 import { pastePlugin } from './paste';
 import { sectionsPlugin } from './sections';
@@ -105,6 +106,8 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     // One transaction so the sections plugin gives every empty section its line.
     const view = ctx.get(editorViewCtx);
     view.dispatch(view.state.tr.setMeta('addToHistory', false));
+    // The first save of a long description then re-reads only the blocks typed in since.
+    warmUpEscapePass(ctx, view.state.doc, () => view.isDestroyed);
   });
   return editor;
 }
