@@ -109,7 +109,7 @@ async function report(name: string, inputs: string[]): Promise<void> {
       `written back byte for byte ${identical}/${n}, read the same ${same}/${n}, ` +
       `stable on a second pass ${n - unstable.length}/${n}`,
   );
-  for (const line of unstable.slice(0, 5)) console.log(`  unstable: ${line}`);
+  for (const line of unstable.slice(0, 20)) console.log(`  unstable: ${line}`);
   for (const line of differs.slice(0, 5)) console.log(`  reads differently: ${line}`);
   if (name.startsWith('generated') && (unstable.length > 0 || differs.length > 0)) failed = true;
 }

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withoutNeedlessEscapes } from '../../src/renderer/src/screens/report/editor/needless-escapes';
+import {
+  escapeWarmUp,
+  withoutNeedlessEscapes,
+} from '../../src/renderer/src/screens/report/editor/needless-escapes';
 import { description } from '../rules/support/descriptions';
 import { reportText } from '../rules/support/report-text';
 
@@ -46,5 +49,19 @@ describe('needless escapes', () => {
       }),
       { numRuns: 150, seed: 22 },
     );
+  });
+
+  it('weighs a long description in steps while idle, and its first pass then parses nothing new', () => {
+    const markdown = fc.sample(reportText, { numRuns: 15, seed: 7 }).join('\n\n');
+    const step = escapeWarmUp(markdown);
+    // No time left: one block per step (the first step only plans).
+    let steps = 1;
+    while (!step(() => false)) steps++;
+    expect(steps).toBeGreaterThan(5);
+    // Every block's result is remembered: a warm-up of the same text has nothing left to do.
+    expect(escapeWarmUp(markdown)(() => false)).toBe(true);
+    const out = withoutNeedlessEscapes(markdown);
+    expect(withoutNeedlessEscapes(out)).toBe(out);
+    expect(out.length).toBeLessThan(markdown.length);
   });
 });

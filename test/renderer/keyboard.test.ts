@@ -148,6 +148,39 @@ describe('renderer: keyboard only', () => {
       await page.keyboard.press('Enter');
     }
 
+    // The formatting toolbar: words typed and selected, Shift+Tab reaches the toolbar (one stop,
+    // its focus visible), the arrow moves to "Italic", Enter formats and the focus is back in the
+    // editor, where the caret goes on after the words.
+    const inEditor = async (): Promise<boolean> => {
+      const f = await focused(page);
+      return f.role === 'textbox' && f.name === 'Description';
+    };
+    await page.keyboard.type('Seen in Chromium 140.');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.press('Shift+Tab');
+    await until('focus in the toolbar', async () => (await focused(page)).name === 'Bold');
+    expect((await focused(page)).indicator).toBe(true);
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Italic', indicator: true });
+    await page.keyboard.press('Enter');
+    await until('focus back in the editor after "Italic"', inEditor);
+    await page.keyboard.press('End');
+    // A link with Ctrl+K: the address field takes the focus; Escape closes it and gives the focus
+    // back to the editor; again, Enter adds the link and the focus is back in the editor.
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('XSS reference');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.press('ControlOrMeta+k');
+    await until('focus in the link address', async () => (await focused(page)).tag === 'input');
+    await page.keyboard.press('Escape');
+    await until('focus back in the editor after Escape', inEditor);
+    await page.keyboard.press('ControlOrMeta+k');
+    await until('focus in the link address', async () => (await focused(page)).tag === 'input');
+    await page.keyboard.type('https://owasp.org/www-community/attacks/xss/');
+    await page.keyboard.press('Enter');
+    await until('focus back in the editor after the link', inEditor);
+    await page.keyboard.press('End');
+
     // Evidence from main's own open dialog, opened with the keyboard.
     const evidence = await h.file('xss-poc.txt', 'name=<script>alert(1)</script>\n');
     h.pickInDialog([evidence]);
@@ -216,6 +249,13 @@ describe('renderer: keyboard only', () => {
     const server = await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key });
     expect(server.body.status).toBe('triaging');
     expect(Object.values(server.body.attachments).map((a) => a.name)).toEqual(['xss-poc.txt']);
-    expect(server.body.description).toContain('## Security impact');
+    expect(server.body.description).toContain(
+      [
+        '## Security impact',
+        'Session theft of every team member.',
+        '*Seen in Chromium 140.*',
+        '[XSS reference](https://owasp.org/www-community/attacks/xss/)',
+      ].join('\n\n'),
+    );
   }, 120_000);
 });

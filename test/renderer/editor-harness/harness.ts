@@ -8,12 +8,15 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
-import { TextSelection } from '@milkdown/kit/prose/state';
+import { Selection, TextSelection } from '@milkdown/kit/prose/state';
 import type { EditorView } from '@milkdown/kit/prose/view';
 import {
   createDescriptionEditor,
   markdownOf,
 } from '../../../src/renderer/src/screens/report/editor/milkdown-setup';
+import { markdownBeforeEscapePass } from '../../../src/renderer/src/screens/report/editor/markdown-io';
+import { withoutNeedlessEscapes } from '../../../src/renderer/src/screens/report/editor/needless-escapes';
+import type { FirstSave } from './first-save';
 import { renderMarkdown } from '../../../src/renderer/src/components/markdown/render-markdown';
 
 export interface RoundTrip {
@@ -134,4 +137,93 @@ async function pastedAll(list: { html?: string; text?: string }[]): Promise<stri
   return out;
 }
 
-Object.assign(globalThis, { editorHarness: { roundTrips, typedAll, pastedAll } });
+/**
+ * Keys typed ahead of the `selectionchange` event: the editor's selection is set to `from`..`to`
+ * of the first paragraph's text (as after Shift+Home), then the browser's selection is moved
+ * (`collapse`: to that text's end, as End does; `select`: over it, as Shift+Home does) and `key`
+ * is pressed in the same task, before the editor hears of the move.
+ */
+async function keyAfterBrowserSelection(
+  markdown: string,
+  state: 'range' | 'caret',
+  browser: 'collapse' | 'select',
+  key: string,
+  init: KeyboardEventInit = {},
+): Promise<string> {
+  const e = await ready();
+  load(e, markdown);
+  e.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    view.focus();
+    const { from } = TextSelection.atStart(view.state.doc);
+    const to = view.state.doc.resolve(from).end();
+    const { doc } = view.state;
+    view.dispatch(
+      view.state.tr.setSelection(
+        state === 'range' ? TextSelection.create(doc, to, from) : TextSelection.create(doc, to),
+      ),
+    );
+    const start = view.domAtPos(from);
+    const end = view.domAtPos(to);
+    const selection = document.getSelection();
+    if (browser === 'collapse') selection?.collapse(end.node, end.offset);
+    else selection?.setBaseAndExtent(end.node, end.offset, start.node, start.offset);
+    press(view, key, init);
+  });
+  return markdownOf(e);
+}
+
+/**
+ * Opens `markdown` in a new editor as the app does, waits `idleMs` (the editor's idle work runs
+ * then), types one character at the end and times the save the app's autosave makes
+ * (`markdownOf`): the serializer, then the escape pass on what it wrote.
+ */
+async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
+  const host = document.createElement('div');
+  document.body.append(host);
+  const e = await createDescriptionEditor({
+    root: host,
+    initialValue: markdown,
+    editable: () => true,
+    attributes: () => ({ 'aria-label': 'Description' }),
+    openExternal: () => undefined,
+    onChange: () => undefined,
+  });
+  let longestFrameMs = 0;
+  if (idleMs > 0) {
+    let last = performance.now();
+    let watching = true;
+    const frame = (now: number): void => {
+      longestFrameMs = Math.max(longestFrameMs, now - last);
+      last = now;
+      if (watching) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    watching = false;
+  }
+  return e.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    // One character typed at the end: the block the autosave finds changed.
+    view.dispatch(view.state.tr.insertText('.', Selection.atEnd(view.state.doc).from));
+    const start = performance.now();
+    const written = markdownBeforeEscapePass(ctx, view.state.doc);
+    const serialized = performance.now();
+    const saved = withoutNeedlessEscapes(written);
+    const passed = performance.now();
+    withoutNeedlessEscapes(written);
+    const againMs = performance.now() - passed;
+    return {
+      serializerMs: serialized - start,
+      passMs: passed - serialized,
+      againMs,
+      longestFrameMs,
+      escapes: written.match(/\\[!-/:-@[-`{-~]/g)?.length ?? 0,
+      chars: saved.length,
+    };
+  });
+}
+
+Object.assign(globalThis, {
+  editorHarness: { roundTrips, typedAll, pastedAll, firstSave, keyAfterBrowserSelection },
+});

@@ -7,8 +7,8 @@
  *
  * The spans follow the GFM specification's extended autolinks: `www.`, `http://` or `https://`
  * after the start of the text, whitespace or punctuation; then a domain; then a path up to
- * whitespace or `<`, without trailing punctuation (`?!.,:*_~'"`), an unbalanced `)` or a trailing
- * entity-like `&name;`. E-mail addresses: `[A-Za-z0-9.+_-]+@` a domain with a dot, not ending in
+ * whitespace or `<` (or a `]` before `[` or `(`), without trailing punctuation (`?!.,:*_~'"]`), an
+ * unbalanced `)` or a trailing entity-like `&name;`. E-mail addresses: `[A-Za-z0-9.+_-]+@` a domain with a dot, not ending in
  * `-` or `_`.
  */
 
@@ -21,7 +21,7 @@ export interface AutolinkSpan {
 
 const DOMAIN = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*/u;
 const PATH_END = /[\s<]/u;
-const TRAILING = /[?!.,:*_~'"]/u;
+const TRAILING = /[?!.,:*_~'"\]]/u;
 
 function trimPath(span: string): string {
   let out = span;
@@ -73,6 +73,10 @@ function urlAt(text: string, at: number): AutolinkSpan | null {
   }
   let length = rest.search(PATH_END);
   if (length < 0) length = rest.length;
+  // A "]" before "[" or "(" ends the address there (it may open a link: `https://x.com[shot][]`
+  // links only `https://x.com[shot`); the "]" itself is then trailing punctuation.
+  const bracket = /\][[(]/u.exec(rest.slice(0, length));
+  if (bracket) length = bracket.index + 1;
   // Trailing punctuation is cut first (GFM), then the domain of what is left must be valid.
   const raw = trimPath(rest.slice(0, length));
   const domain = DOMAIN.exec(raw.slice(www ? 0 : scheme.length))?.[0] ?? '';

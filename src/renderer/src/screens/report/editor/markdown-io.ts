@@ -15,7 +15,7 @@ import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { autolinkSpans, isLiteralAutolink } from './autolinks';
-import { withoutNeedlessEscapes } from './needless-escapes';
+import { escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 
 interface MdNode {
@@ -119,7 +119,9 @@ function explicitAutolink(
   state: State,
   info: Info,
 ): string {
-  if (angleAutolinkOk(text, url)) return `<${text}>`;
+  // In a table cell, not `<…>` around a pipe: the pipe ends the cell there.
+  const pipeInCell = state.stack.includes('tableCell') && text.includes('|');
+  if (angleAutolinkOk(text, url) && !pipeInCell) return `<${text}>`;
   const link: Link = { type: 'link', url, title: null, children: [{ type: 'text', value: text }] };
   return resourceLink(link, parent, state, info);
 }
@@ -168,7 +170,14 @@ function writeText(node: Text, parent: Parents | undefined, state: State, info: 
     value === '' ? '' : state.safe(value, { ...info, before, after });
   // A link's own text is not a link again.
   const inLink = state.stack.includes('link') || state.stack.includes('autolink');
-  const spans = inLink ? [] : autolinkSpans(node.value);
+  // In a table cell, an address running into a pipe is written as text (the pipe escaped, which a
+  // reader then keeps in the address: the link handler writes that one back as it is).
+  const inCell = state.stack.includes('tableCell');
+  const spans = inLink
+    ? []
+    : autolinkSpans(node.value).filter(
+        (s) => !(inCell && node.value.slice(s.start, s.end).includes('|')),
+      );
   if (spans.length === 0) return escape(node.value, info.before, info.after);
   const after = followedBy(state, info);
   let out = '';
@@ -219,7 +228,9 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
     rest.length === 0 &&
     only?.type === 'text' &&
     !node.title &&
-    !(state.stack.includes('tableCell') && only.value.includes('|')) &&
+    // In a table cell a pipe must be escaped; a reader keeps the backslash of an escaped pipe in a
+    // literal autolink (`http://x.com\|` links `http://x.com\|`), so such a text is written as is.
+    !(state.stack.includes('tableCell') && /(?:^|[^\\])\|/u.test(only.value)) &&
     isLiteralAutolink(only.value, node.url, previous === '|' ? '' : previous.slice(-1))
   ) {
     // An e-mail address ends at the first character that cannot be in a domain, so one character
@@ -235,7 +246,15 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
       mail && !runsOn
         ? followedBy(state, info)
         : followingText(node, parent, followedBy(state, info));
-    const safe = mail || /^[?!.,:;'"]*(?:$|[\s<])/u.test(following);
+    // Last in an emphasis or strikethrough, its closing `*` or `~` follows: trailing punctuation
+    // for a reader, as the text handler takes it (a typed `*` after it would be escaped instead).
+    const closing =
+      (parent?.type === 'emphasis' || parent?.type === 'strong' || parent?.type === 'delete') &&
+      siblings.at(-1) === node;
+    const safe =
+      mail ||
+      /^[?!.,:;'"]*(?:$|[\s<])/u.test(following) ||
+      (closing && /^[*~]+(?:$|[\s<])/u.test(following));
     // A "<" the text writer escapes ("<lp" is written "\<lp") puts a backslash right after the
     // URL, which a reader takes into it (GFM example 627, `www.commonmark.org/he<lp`).
     const escaped = /^<[!/?A-Za-z]/u.test(following) ? `\\${following}` : following;
@@ -248,9 +267,10 @@ function writeLink(node: Link, parent: Parents | undefined, state: State, info: 
       : explicitAutolink(only.value, node.url, parent, state, info);
   }
   // `<text>` only where it reads back as a link (CommonMark is stricter than GFM about e-mail
-  // domains); else the resource form `[text](url)`.
+  // domains) and holds no pipe in a table cell; else the resource form `[text](url)`.
   const text = only?.type === 'text' && rest.length === 0 ? only.value : null;
-  if (text !== null && !node.title && !angleAutolinkOk(text, node.url)) {
+  const pipeInCell = state.stack.includes('tableCell') && (text ?? '').includes('|');
+  if (text !== null && !node.title && (pipeInCell || !angleAutolinkOk(text, node.url))) {
     return resourceLink(node, parent, state, info);
   }
   return defaultHandlers.link(node, parent, state, info);
@@ -270,7 +290,9 @@ function followingText(node: Nodes, parent: Parents | undefined, after: string):
       if (/\s/u.test(next.value)) return out;
       continue;
     }
-    return out + (next.type === 'break' ? '\\' : 'x');
+    // A hard break right after a literal autolink is written as two spaces (`writeBreak`).
+    if (next.type === 'break') return out + (out === '' ? ' ' : '\\');
+    return `${out}x`;
   }
   return out + after;
 }
@@ -338,12 +360,51 @@ export function withoutEmptyParagraphs(node: ProseNode): ProseNode {
   return node.copy(Fragment.from(kept));
 }
 
+/** Each editor's serializer before the escape pass (the warm-up's input, the benchmark's baseline). */
+const beforeEscapePass = new WeakMap<Ctx, (doc: ProseNode) => string>();
+
 /** After the editor is created: every serialization (saves, offsets, copy) skips empty lines. */
 export function serializeWithoutEmptyParagraphs(ctx: Ctx): void {
   const serialize = ctx.get(serializerCtx);
-  ctx.set(serializerCtx, (doc: ProseNode) => {
-    const written = withoutEmptyParagraphs(withTypedTables(doc));
+  const written = (doc: ProseNode): string => {
+    const kept = withoutEmptyParagraphs(withTypedTables(doc));
     // Milkdown cannot write a document without blocks: that is the empty description.
-    return written.childCount === 0 ? '' : withoutNeedlessEscapes(serialize(written));
-  });
+    return kept.childCount === 0 ? '' : serialize(kept);
+  };
+  beforeEscapePass.set(ctx, written);
+  ctx.set(serializerCtx, (doc: ProseNode) => withoutNeedlessEscapes(written(doc)));
+}
+
+/** The Markdown of `doc` as the serializer writes it, before the escape pass. */
+export function markdownBeforeEscapePass(ctx: Ctx, doc: ProseNode): string {
+  const written = beforeEscapePass.get(ctx);
+  if (!written) throw new Error('serializeWithoutEmptyParagraphs was not called for this editor');
+  return written(doc);
+}
+
+/** Leaves this much of an idle period to the browser: a block weighed may run a little over. */
+const IDLE_MARGIN_MS = 4;
+
+/**
+ * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
+ * a few blocks per idle period, so the first save of a long description does not parse every
+ * block at once on the keystroke's thread. Stops when the editor is destroyed.
+ */
+export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
+  const whenIdle = (run: (hasTime: () => boolean) => void): void => {
+    if (typeof requestIdleCallback === 'function') {
+      requestIdleCallback((deadline) => run(() => deadline.timeRemaining() > IDLE_MARGIN_MS), {
+        timeout: 2_000,
+      });
+    } else {
+      setTimeout(() => run(() => false), 50);
+    }
+  };
+  let step: ((hasTime: () => boolean) => boolean) | null = null;
+  const next = (hasTime: () => boolean): void => {
+    if (isDestroyed()) return;
+    step ??= escapeWarmUp(markdownBeforeEscapePass(ctx, doc));
+    if (!step(hasTime)) whenIdle(next);
+  };
+  whenIdle(next);
 }

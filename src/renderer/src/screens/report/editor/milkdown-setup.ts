@@ -27,12 +27,14 @@ import {
   remarkNullTitles,
   remarkTypedAutolinks,
   serializeWithoutEmptyParagraphs,
+  warmUpEscapePass,
 } from './markdown-io';
 import { pastePlugin } from './paste';
 import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
 import { formattingKeys } from './formatting';
+import { selectionSyncPlugin } from './selection-sync';
 
 /**
  * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
@@ -89,6 +91,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(remarkNullTitles)
     .use(remarkTypedAutolinks)
     .use(history)
+    .use($prose(() => selectionSyncPlugin()))
     .use($prose((ctx) => pastePlugin(ctx)))
     .use(clipboard)
     .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
@@ -103,6 +106,8 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     // One transaction so the sections plugin gives every empty section its line.
     const view = ctx.get(editorViewCtx);
     view.dispatch(view.state.tr.setMeta('addToHistory', false));
+    // The first save of a long description then re-reads only the blocks typed in since.
+    warmUpEscapePass(ctx, view.state.doc, () => view.isDestroyed);
   });
   return editor;
 }

@@ -116,12 +116,35 @@ interface Span {
 /** HTML blocks that run on over blank lines: their text is literal, so only a full parse splits. */
 const LONG_HTML_BLOCK = /^ {0,3}<(?:script|pre|style|textarea|!|\?)/im;
 
+/** How each HTML block that may run over blank lines ends (CommonMark's kinds 1 to 5). */
+const HTML_BLOCK_ENDS: readonly [RegExp, RegExp][] = [
+  [/^ {0,3}<(?:script|pre|style|textarea)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+];
+
+/**
+ * Whether every such HTML block ends on the line it starts (`<script>alert(1)</script>`, a pasted
+ * payload): then no block runs over a blank line, and the quick split holds.
+ */
+function htmlBlocksEndOnTheirLine(markdown: string): boolean {
+  for (const line of markdown.split('\n')) {
+    for (const [start, end] of HTML_BLOCK_ENDS) {
+      const opened = start.exec(line);
+      if (opened && !end.test(line.slice(opened[0].length))) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * The blocks of `markdown`: runs of lines between blank lines, a fenced code block always whole.
  * Null where only a full parse can tell (an HTML block that may run over blank lines).
  */
 function quickBlocks(markdown: string): Span[] | null {
-  if (LONG_HTML_BLOCK.test(markdown)) return null;
+  if (LONG_HTML_BLOCK.test(markdown) && !htmlBlocksEndOnTheirLine(markdown)) return null;
   const spans: Span[] = [];
   let fence: string | null = null;
   let start = -1;
@@ -164,6 +187,42 @@ const DEFINITION = /^ {0,3}\[[^\]]+\]:/;
 const memo = new Map<string, string>();
 const MEMO_LIMIT = 2_000;
 
+/** A block with escapes to weigh, and the document's definitions it is read with. */
+interface Pending {
+  text: string;
+  context: string;
+}
+
+interface Plan {
+  spans: Span[];
+  texts: string[];
+  context: string;
+}
+
+function planOf(markdown: string): Plan {
+  const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
+  const texts = spans.map((b) => markdown.slice(b.start, b.end));
+  const definitions = texts.filter((t) => DEFINITION.test(t)).join('\n\n');
+  const context = definitions === '' ? '' : `\n\n${definitions}\n`;
+  return { spans, texts, context };
+}
+
+/** Whether a block's escapes are weighed at all (definitions are kept as written). */
+const weighed = (text: string): boolean => !DEFINITION.test(text) && escapeOffsets(text).length > 0;
+
+const keyOf = ({ text, context }: Pending): string => `${context}\u0000${text}`;
+
+function resultOf(block: Pending): string {
+  const key = keyOf(block);
+  let result = memo.get(key);
+  if (result === undefined) {
+    result = dropInBlock(block.text, block.context);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, result);
+  }
+  return result;
+}
+
 /**
  * `markdown` with every escape dropped that does not change how it is read. Block by block (each
  * top-level block read alone, with the document's link definitions after it), so a long
@@ -171,29 +230,44 @@ const MEMO_LIMIT = 2_000;
  */
 export function withoutNeedlessEscapes(markdown: string): string {
   if (escapeOffsets(markdown).length === 0) return markdown;
-  const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
-  const texts = spans.map((b) => markdown.slice(b.start, b.end));
-  const definitions = texts.filter((t) => DEFINITION.test(t)).join('\n\n');
-  const context = definitions === '' ? '' : `\n\n${definitions}\n`;
+  const { spans, texts, context } = planOf(markdown);
   let out = '';
   let at = 0;
   spans.forEach((span, i) => {
     if (span.start < at) return;
     const text = texts[i] ?? '';
     out += markdown.slice(at, span.start);
-    if (DEFINITION.test(text) || escapeOffsets(text).length === 0) {
-      out += text;
-    } else {
-      const key = `${context}\u0000${text}`;
-      let result = memo.get(key);
-      if (result === undefined) {
-        result = dropInBlock(text, context);
-        if (memo.size >= MEMO_LIMIT) memo.clear();
-        memo.set(key, result);
-      }
-      out += result;
-    }
+    out += weighed(text) ? resultOf({ text, context }) : text;
     at = span.end;
   });
   return out + markdown.slice(at);
+}
+
+/**
+ * The work `withoutNeedlessEscapes(markdown)` would do, in steps: each call weighs blocks while
+ * `hasTime()` says so (at least one) and answers whether all are done. Run while the renderer is
+ * idle after a long description opens, its first save then finds every block's result ready
+ * instead of parsing them all at once (hundreds of milliseconds for a long report with payloads).
+ */
+export function escapeWarmUp(markdown: string): (hasTime: () => boolean) => boolean {
+  let pending: Pending[] | null = null;
+  return (hasTime) => {
+    if (pending === null) {
+      if (escapeOffsets(markdown).length === 0) {
+        pending = [];
+      } else {
+        const { texts, context } = planOf(markdown);
+        pending = texts
+          .filter(weighed)
+          .map((text) => ({ text, context }))
+          .filter((block) => !memo.has(keyOf(block)));
+      }
+      if (!hasTime()) return pending.length === 0;
+    }
+    do {
+      const block = pending.shift();
+      if (block) resultOf(block);
+    } while (pending.length > 0 && hasTime());
+    return pending.length === 0;
+  };
 }
