@@ -147,6 +147,11 @@ describe('Markdown rendering of hostile input', () => {
     expect(out).toContain('<div class="md-table-wrap"><table>');
   });
 
+  it('shows a row’s cells past the header’s, as the editor does (GFM would drop them)', () => {
+    const out = html('| a |\n| --- |\n| 1 | 2 |');
+    expect(out).toMatch(/<td>1<\/td>\s*<td>2<\/td>/);
+  });
+
   it('resolves reference links and images through the same checks', () => {
     const out = html(
       '[a][ok] [b][bad] ![c][img]\n\n[ok]: https://x.example/\n[bad]: javascript:x\n[img]: https://i.example/c.png',

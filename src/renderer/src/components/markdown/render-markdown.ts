@@ -95,6 +95,16 @@ function handlers(headingOffset: number): Handlers {
       if (typeof start === 'number') out.properties.start = Math.max(0, Math.min(start, 1e9));
       return out;
     },
+    // GFM drops the cells past the header's; the editor shows them, so the reader sees them too.
+    tableRow(state, node, parent) {
+      const out = defaultHandlers.tableRow(state, node, parent);
+      const kept = out.children.filter((c) => c.type === 'element').length;
+      const tag = parent?.children[0] === node ? 'th' : 'td';
+      for (const cell of node.children.slice(kept)) {
+        out.children.push(element(tag, {}, state.all(cell)));
+      }
+      return out;
+    },
     // Footnotes stay where they are written, shown by their label: no in-page anchors.
     footnoteReference: (_, node) => label(node),
     footnoteDefinition: (state, node) =>
