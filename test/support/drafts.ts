@@ -1,6 +1,11 @@
 import type { DraftContent } from '../../src/shared/bridge/views';
 import { COMPLETE_DESCRIPTION } from './fixtures';
 
+/** A draft's content with the template's complete description and no CVSS vector. */
+export function completeDraft(title: string, asset = 'https://app.example.com/'): DraftContent {
+  return { title, asset, description: COMPLETE_DESCRIPTION, cvss_vector: '' };
+}
+
 /** An engine (in this process, or the app's through its IPC) and the sandbox's programs. */
 interface DraftMaker {
   engine: {
@@ -19,11 +24,6 @@ export async function savedDraft(
   content: Partial<DraftContent> & { title: string },
 ): Promise<{ reportId: string }> {
   const draft = await x.engine.createDraft(x.programs.open.id);
-  await x.engine.saveDraft(draft.reportId, {
-    asset: 'https://app.example.com/',
-    description: COMPLETE_DESCRIPTION,
-    cvss_vector: '',
-    ...content,
-  });
+  await x.engine.saveDraft(draft.reportId, { ...completeDraft(content.title), ...content });
   return draft;
 }
