@@ -5,7 +5,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createContractAjv, schemaRef } from '../shared/api/validate';
 import type { SchemaName } from '../shared/api/validate';
-import { validationError } from './errors';
+import { type ApiError, validationError } from './errors';
 
 // One error is enough for the detail; defaults of the contract (cvss_vector '', scope write, ...)
 // are filled in while validating.
@@ -73,13 +73,31 @@ export function check<T>(schemaName: SchemaName, data: unknown): ValidationResul
   return { ok: false, errors: fn.errors ?? [] };
 }
 
+/** `422 validation_error` naming the field of the first error. */
+function rejection(errors: readonly ErrorObject[]): ApiError {
+  const first = errors[0];
+  if (!first) return validationError('body: is invalid');
+  const { field, message } = describeError(first);
+  return validationError(`${field || 'body'}: ${message}`);
+}
+
 /** Validates or throws `422 validation_error` naming the field. */
 export function parseBody<T>(schemaName: SchemaName, data: unknown): T {
   if (data === undefined) throw validationError('body: is required');
   const result = check<T>(schemaName, data);
   if (result.ok) return result.value;
-  const first = result.errors[0];
-  if (!first) throw validationError('body: is invalid');
-  const { field, message } = describeError(first);
-  throw validationError(`${field || 'body'}: ${message}`);
+  throw rejection(result.errors);
+}
+
+/**
+ * A check of a body the contract does not describe (the control routes), with the same Ajv (the
+ * contract's schemas reachable by `schemaRef`), defaults and error words; compiled on first use.
+ */
+export function bodyChecker<T>(schema: object): (data: unknown) => T {
+  let fn: ValidateFunction | undefined;
+  return (data) => {
+    fn ??= ajv.compile(schema);
+    if (fn(data)) return data as T;
+    throw rejection(fn.errors ?? []);
+  };
 }

@@ -37,6 +37,17 @@ function apiFor(
   return new ResearcherApi({ serverUrl: sandbox.url, apiKey: keyOf(account, scope), ...options });
 }
 
+/** A new account's client, and a report it saved and submitted as the outbox sends them. */
+async function submittedReport(): Promise<{ api: ResearcherApi; id: string }> {
+  const api = apiFor(await sandbox.newAccount());
+  const id = newId();
+  const draft = await api.saveReport(id, completeDraft(await sandbox.openProgramId()), {
+    priority: 'outbox',
+  });
+  await api.submitReport(id, draft.revision, { priority: 'outbox' });
+  return { api, id };
+}
+
 /** Resolves with the first retry notice, so a test can act while the call waits on the test clock. */
 function firstRetry(): { onRetry: (notice: RetryNotice) => void; next: Promise<RetryNotice> } {
   let resolve: (notice: RetryNotice) => void = () => undefined;
@@ -160,13 +171,7 @@ describe('typed calls against the sandbox', () => {
   });
 
   it('posts a message and reads the thread', async () => {
-    const account = await sandbox.newAccount();
-    const api = apiFor(account);
-    const id = newId();
-    const draft = await api.saveReport(id, completeDraft(await sandbox.openProgramId()), {
-      priority: 'outbox',
-    });
-    await api.submitReport(id, draft.revision, { priority: 'outbox' });
+    const { api, id } = await submittedReport();
     await api.postMessage(
       id,
       { body: 'A second proof of concept.', files: [] },
@@ -280,13 +285,7 @@ describe('retry rules over HTTP', () => {
   });
 
   it('reports a dropped message post as a network failure instead of sending it twice', async () => {
-    const account = await sandbox.newAccount();
-    const api = apiFor(account);
-    const id = newId();
-    const draft = await api.saveReport(id, completeDraft(await sandbox.openProgramId()), {
-      priority: 'outbox',
-    });
-    await api.submitReport(id, draft.revision, { priority: 'outbox' });
+    const { api, id } = await submittedReport();
     const before = api.stats.snapshot().requests;
     await sandbox.faults({ rate: 1, statuses: [], reset_connection: true, seed: 5 });
     const error = await caught(

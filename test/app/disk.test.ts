@@ -77,6 +77,20 @@ describe('the user’s disk', () => {
     return reportId;
   }
 
+  /** Once the app settled, the typed draft is on the server and the reply was sent once. */
+  async function expectSentOnce(
+    h: AppHost,
+    sent: { draftId: string; typed: DraftContent; replyTo: string; reply: string },
+  ): Promise<void> {
+    await h.settled(60_000);
+    const server = await report(h, sent.draftId);
+    expect({ title: server.title, description: server.description }).toEqual({
+      title: sent.typed.title,
+      description: sent.typed.description,
+    });
+    expect((await thread(h, sent.replyTo)).filter((m) => m.body === sent.reply)).toHaveLength(1);
+  }
+
   /** Timed: every call must answer within a second, whatever the disk does. */
   async function answered<T>(what: string, call: () => Promise<T>): Promise<T | Error> {
     const started = Date.now();
@@ -248,13 +262,7 @@ describe('the user’s disk', () => {
       expect(readdirSync(dir).filter((n) => /^mirror\.damaged-.*\.sqlite$/.test(n))).toHaveLength(
         1,
       );
-      await host.settled(60_000);
-      const server = await report(host, draftId);
-      expect({ title: server.title, description: server.description }).toEqual({
-        title: typed.title,
-        description: typed.description,
-      });
-      expect((await thread(host, replyTo)).filter((m) => m.body === reply)).toHaveLength(1);
+      await expectSentOnce(host, { draftId, typed, replyTo, reply });
       // Rebuilt from the server: the submitted report is back in the offline copy.
       await until(
         'the mirror is rebuilt',
@@ -352,13 +360,7 @@ describe('the user’s disk', () => {
         v1.close();
       },
     });
-    await host.settled(60_000);
-    const server = await report(host, draftId);
-    expect({ title: server.title, description: server.description }).toEqual({
-      title: typed.title,
-      description: typed.description,
-    });
-    expect((await thread(host, replyTo)).filter((m) => m.body === reply)).toHaveLength(1);
+    await expectSentOnce(host, { draftId, typed, replyTo, reply });
     // Started once more: nothing is sent again.
     const revision = (await report(host, draftId)).revision;
     await host.app?.quit();

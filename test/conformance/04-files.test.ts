@@ -135,33 +135,8 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
     );
   });
 
-  it('a file over 10 MiB gives 413 too_large', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
-    expectError(
-      await me.w.upload(draft.id, uuid(), {
-        revision: draft.revision,
-        name: 'huge.bin',
-        data: Buffer.alloc(10 * 1024 * 1024 + 1, 1),
-        contentType: 'application/octet-stream',
-      }),
-      413,
-      'too_large',
-    );
-  });
-
-  it('the eleventh file on a draft gives 409 file_limit', async () => {
-    const me = await freshAccount(fx.sb);
-    let report = await me.w.draft(fx.open);
-    for (let i = 0; i < 10; i++)
-      report = await me.w.attach(report, uuid(), `file ${i}`, `f${i}.txt`);
-    expect(Object.keys(report.attachments)).toHaveLength(10);
-    expectError(
-      await me.w.upload(report.id, uuid(), { revision: report.revision, name: 'f10.txt' }),
-      409,
-      'file_limit',
-    );
-  });
+  // The size limit (413 too_large) and the file count (409 file_limit), at their exact edges:
+  // 08-limits-sizes.test.ts.
 
   it('an operation already running on the file gives 409 file_busy', async () => {
     const me = await freshAccount(fx.sb);

@@ -8,6 +8,7 @@ import type { ReportListItemView } from '../../src/shared/bridge/views';
 import { readKey, type Report } from '../support/sandbox-client';
 import { EngineChild } from './child';
 import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { savedDraft } from '../support/drafts';
 
 /** Sign-in and the key: read-only keys, the key never written or printed, a missing keychain. */
 describe('engine account and key', () => {
@@ -122,12 +123,9 @@ describe('engine account and key', () => {
       );
       await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
       await x.sandbox.faults({ rate: 0.5, statuses: [500, 503], reset_connection: true, seed: 4 });
-      const draft = await x.engine.createDraft(x.programs.open.id);
-      await x.engine.saveDraft(draft.reportId, {
+      const draft = await savedDraft(x, {
         title: 'Token echoed in an error page',
         asset: 'https://example.com',
-        description: COMPLETE_DESCRIPTION,
-        cvss_vector: '',
       });
       await x.engine.attachFiles(draft.reportId, [{ path: await x.file('e.txt', 'evidence') }]);
       await x.engine.submit(draft.reportId);

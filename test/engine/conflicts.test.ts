@@ -5,15 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
 import { Engine } from '../../src/core/engine';
 import { KeychainSecretStore } from '../../src/core/secrets';
-import type { DraftContent } from '../../src/shared/bridge/views';
-import {
-  COMPLETE_DESCRIPTION,
-  FAST_RETRY,
-  harnessPerFile,
-  saveElsewhere,
-  server,
-  type Harness,
-} from './harness';
+import { FAST_RETRY, harnessPerFile, saveElsewhere, server, type Harness } from './harness';
+import { completeDraft } from '../support/drafts';
 
 /**
  * Revision conflicts with a second client changing the same draft (direct HTTP with the same key,
@@ -24,12 +17,7 @@ import {
 /** DEFAULT_RETRY_POLICY.networkRetries: the resends of one attempt after no answer. */
 const FAST_RETRY_NETWORK_RESENDS = DEFAULT_RETRY_POLICY.networkRetries;
 
-const BASE: DraftContent = {
-  title: 'IDOR on invoices',
-  asset: 'https://billing.example.com/invoices',
-  description: COMPLETE_DESCRIPTION,
-  cvss_vector: '',
-};
+const BASE = completeDraft('IDOR on invoices', 'https://billing.example.com/invoices');
 
 describe('engine: revision conflicts with a second client', () => {
   let h: Harness;

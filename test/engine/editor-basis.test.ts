@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import { COMPLETE_DESCRIPTION, harnessPerFile, server, type Harness } from './harness';
+import { harnessPerFile, server, type Harness } from './harness';
+import { completeDraft } from '../support/drafts';
 
 /**
  * The editor saves what the user typed together with `basedOn`, the content it last received.
  * When the engine changed the draft meanwhile (the server's edits followed by the sync), a save
  * from an editor that had not seen them yet must not undo them.
  */
-const BASE: DraftContent = {
-  title: 'SSRF in the PDF renderer',
-  asset: 'https://docs.example.com/render',
-  description: COMPLETE_DESCRIPTION,
-  cvss_vector: '',
-};
+const BASE = completeDraft('SSRF in the PDF renderer', 'https://docs.example.com/render');
 
 describe('engine: saves from an editor that has not seen the latest merge', () => {
   let h: Harness;

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { DraftContent } from '../../src/shared/bridge/views';
 import { fakePrivateKeys, urlPasswords, vendorShapes } from '../support/fake-secrets';
 import { count, printCounts, realFile } from '../support/real-corpus';
 import { COMPLETE_DESCRIPTION, harnessPerTest, server, serverFile, type Harness } from './harness';
+import { completeDraft } from '../support/drafts';
 
 /**
  * Issue 19 through the engine against the sandbox: the same credentials placed in each flow a
  * researcher sends through (draft save, reply, file upload, HTTP import); after "Redact all" the
  * server holds none of them. Prints found/total per flow.
  */
-const CONTENT: DraftContent = {
-  title: 'Account takeover through a leaked session',
-  asset: 'https://app.example.com',
-  description: COMPLETE_DESCRIPTION,
-  cvss_vector: '',
-};
+const CONTENT = completeDraft(
+  'Account takeover through a leaked session',
+  'https://app.example.com',
+);
 
 interface Planted {
   kind: string;

@@ -1,25 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DraftContent } from '../../src/shared/bridge/views';
 import { hasImageMetadata } from '../../src/core/evidence/images';
 import { burpFixture, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 import { fakeJwt, randomFrom } from '../support/fake-secrets';
 import { realFile } from '../support/real-corpus';
 import { COMPLETE_DESCRIPTION, harnessPerTest, server, serverFile } from './harness';
+import { completeDraft } from '../support/drafts';
 
 /**
  * Issue 13 through the engine against the sandbox: nothing with an unresolved credential leaves
  * (saves, uploads, messages), redaction and "keep" release it, images lose their metadata before
  * upload, HTTP evidence lands redacted, the duplicate hint and the payouts view read the mirror.
  */
-const CONTENT: DraftContent = {
-  title: 'IDOR on order details',
-  asset: 'https://shop.example.com/api/orders',
-  description: COMPLETE_DESCRIPTION,
-  cvss_vector: '',
-};
+const CONTENT = completeDraft('IDOR on order details', 'https://shop.example.com/api/orders');
 
 describe('evidence that never leaks', () => {
   const open = harnessPerTest();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { contentTypeFor } from '../../src/core/engine/content-type';
-import type { DraftContent } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import {
   COMPLETE_DESCRIPTION,
@@ -22,18 +21,14 @@ import {
   scriptedFetch,
   type ScriptedFetch,
 } from './scripted-fetch';
+import { completeDraft } from '../support/drafts';
 
 /**
  * The outbox when others write to the same report (issue 10): the website (another client of the
  * same account, plain HTTP) posts the same text and edits the draft; refused calls leave nothing
  * behind; abandoned message files are reused or deleted; done entries are pruned.
  */
-const CONTENT: DraftContent = {
-  title: 'Open redirect after sign-in',
-  asset: 'https://app.example.com/login',
-  description: COMPLETE_DESCRIPTION,
-  cvss_vector: '',
-};
+const CONTENT = completeDraft('Open redirect after sign-in', 'https://app.example.com/login');
 
 interface Stats {
   by_route: Record<string, number>;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement, Fragment } from 'react';
@@ -102,16 +103,65 @@ const XSS_CORPUS = [
   '| a |\n|---|\n| <script>alert(1)</script> |',
 ];
 
+function expectInert(out: string): void {
+  for (const tag of tags(out)) {
+    expect(ALLOWED_TAGS).toContain(tag.name);
+    for (const name of tag.attributes) expect(ALLOWED_ATTRIBUTES).toContain(name);
+  }
+  for (const m of out.matchAll(/href="([^"]*)"/g)) {
+    expect(m[1]).toMatch(/^(https?:|mailto:)/);
+  }
+}
+
 describe('Markdown rendering of hostile input', () => {
   it.each(XSS_CORPUS)('renders %j without any executable markup', (input) => {
-    const out = html(input);
-    for (const tag of tags(out)) {
-      expect(ALLOWED_TAGS).toContain(tag.name);
-      for (const name of tag.attributes) expect(ALLOWED_ATTRIBUTES).toContain(name);
-    }
-    for (const m of out.matchAll(/href="([^"]*)"/g)) {
-      expect(m[1]).toMatch(/^(https?:|mailto:)/);
-    }
+    expectInert(html(input));
+  });
+
+  it('never throws nor outputs a tag or attribute off the list, whatever the text', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(...XSS_CORPUS),
+      fc.constantFrom('# h', '- [ ] t', '1. n', '| a |\n|:-:|', '[^1]', '[^1]: x', '> q', '\n\n'),
+      fc.constantFrom('[r]', '[r]: https://x.example "t"', '![i][r]', '`c`', '***', '<b>', '&amp;'),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+        expectInert(html(pieces.join('')));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('shows footnotes by their label where they are written, with no in-page anchor or id', () => {
+    const out = html('A claim.[^src]\n\n[^src]: The source.');
+    expect(out).toContain('A claim.<sup>[src]</sup>');
+    expect(out).toMatch(/<div class="md-footnote"><sup>\[src\]<\/sup>\s*<p>The source.<\/p>/);
+    expect(out).not.toMatch(/\sid=|href="#/);
+  });
+
+  it('keeps a code block’s language as a class and drops table alignment', () => {
+    const out = html('```js\nx\n```\n\n| a |\n|:-:|\n| 1 |');
+    expect(out).toContain('<code class="language-js">');
+    expect(out).not.toContain('align');
+    expect(out).toContain('<div class="md-table-wrap"><table>');
+  });
+
+  it('shows a row’s cells past the header’s, as the editor does (GFM would drop them)', () => {
+    const out = html('| a |\n| --- |\n| 1 | 2 |');
+    expect(out).toMatch(/<td>1<\/td>\s*<td>2<\/td>/);
+  });
+
+  it('resolves reference links and images through the same checks', () => {
+    const out = html(
+      '[a][ok] [b][bad] ![c][img]\n\n[ok]: https://x.example/\n[bad]: javascript:x\n[img]: https://i.example/c.png',
+    );
+    expect(out).toContain('href="https://x.example/"');
+    expect(out).toContain(
+      '<span class="md-blocked-link" title="Link removed: not an allowed address">b</span>',
+    );
+    expect(out).toContain('href="https://i.example/c.png"');
+    expect(out).toContain('[image: c]');
   });
 
   it('shows raw HTML as literal text', () => {

@@ -4,6 +4,7 @@ import type { Report } from '../../src/shared/api';
 import { useAppPerTest, type OpenApp } from './support/app';
 import { caretAtEndOf, goTo, until } from './support/ui';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { savedDraft } from '../support/drafts';
 
 /**
  * The description editor as a researcher types in it, through the app as built (issue 22): typed
@@ -23,12 +24,8 @@ describe('renderer: typing in the description editor', () => {
   > {
     const opened = await apps.open();
     const { host, page } = opened;
-    const draft = await host.engine.createDraft(host.programs.open.id);
-    await host.engine.saveDraft(draft.reportId, {
+    const draft = await savedDraft(host, {
       title: 'Typed in the editor',
-      asset: 'https://app.example.com/',
-      description: COMPLETE_DESCRIPTION,
-      cvss_vector: '',
     });
     await goTo(page, `#/reports/${draft.reportId}`);
     const editor = description(page);

@@ -36,6 +36,21 @@ describe('renderer: evidence that never leaks', () => {
 
   const description = (p: Page) => p.getByRole('textbox', { name: 'Description', exact: true });
 
+  /** A draft open on screen with the caret in its "Steps to reproduce" section. */
+  async function cartDraftInSteps() {
+    const { host, page } = await open();
+    const id = await draft(host, {
+      title: 'Cart tampering',
+      asset: 'https://shop.example.com/',
+      description: COMPLETE,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    await editor.waitFor();
+    await editor.getByText('Steps to reproduce').first().click();
+    return { host, page, id, editor };
+  }
+
   it('credentials: each finding with place and kind; Redact and Keep release the draft; the checklist counts', async () => {
     const { host, page } = await open();
     const jwt = fakeJwt();
@@ -131,18 +146,9 @@ describe('renderer: evidence that never leaks', () => {
   });
 
   it('HTTP evidence: a pasted curl command and a dropped HAR become redacted code blocks', async () => {
-    const { host, page } = await open();
+    const { host, page, id, editor } = await cartDraftInSteps();
     const s = fixtureSecrets();
-    const id = await draft(host, {
-      title: 'Cart tampering',
-      asset: 'https://shop.example.com/',
-      description: COMPLETE,
-    });
-    await goTo(page, `#/reports/${id}`);
-    const editor = description(page);
-    await editor.waitFor();
     const [curl] = curlFixtures(s);
-    await editor.getByText('Steps to reproduce').first().click();
     await pasteInto(editor, { 'text/plain': curl?.command ?? '' });
     await expectText(editor, /POST \/api\/cart\?item=7 HTTP\/1\.1/);
     await expectText(editor, /authorization: Bearer \[REDACTED:jwt\]/);
@@ -169,17 +175,8 @@ describe('renderer: evidence that never leaks', () => {
   });
 
   it('HTTP evidence that cannot be read: a message says what and where, and nothing is lost', async () => {
-    const { host, page } = await open();
+    const { host, page, id, editor } = await cartDraftInSteps();
     const s = fixtureSecrets();
-    const id = await draft(host, {
-      title: 'Cart tampering',
-      asset: 'https://shop.example.com/',
-      description: COMPLETE,
-    });
-    await goTo(page, `#/reports/${id}`);
-    const editor = description(page);
-    await editor.waitFor();
-    await editor.getByText('Steps to reproduce').first().click();
     // A HAR cut short (a copy that stopped early): recognised, not readable.
     const har = harFixture(s);
     const cut = har.slice(0, Math.floor(har.length / 2));

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { MessageList, Report } from '../../src/shared/api';
+import { openReport, submittedOnServer } from './support/reports';
 import { useAppPerTest } from './support/app';
-import { expectText, goTo, isEnabled, until } from './support/ui';
-import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
+import { expectText, isEnabled, until } from './support/ui';
 
 /**
  * The reply box (issue 10): every file is checked before anything is sent, a refused reply leaves
@@ -15,25 +14,8 @@ describe('renderer: reply box', () => {
 
   it('one file that cannot be sent holds back the reply, and a refused reply uploads nothing', async () => {
     const { page, host: h } = await apps.open();
-    const id = randomUUID();
-    const put = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
-      token: h.key,
-      body: {
-        program_id: h.programs.open.id,
-        title: 'Report with a reply',
-        asset: 'https://a.example/',
-        description: COMPLETE,
-        cvss_vector: '',
-        revision: 0,
-      },
-    });
-    await h.sandbox.api('POST', `/api/reports/${id}/submit`, {
-      token: h.key,
-      body: { revision: put.body.revision },
-    });
-    await h.engine.syncNow();
-    await goTo(page, `#/reports/${id}`);
-    await page.getByRole('heading', { name: 'Report with a reply', exact: true }).waitFor();
+    const id = await submittedOnServer(h, 'Report with a reply');
+    await openReport(page, id, 'Report with a reply');
     const server = async (): Promise<Report> =>
       (await h.sandbox.api<Report>('GET', `/api/reports/${id}`, { token: h.key })).body;
     const messages = async () =>
@@ -80,27 +62,8 @@ describe('renderer: reply box', () => {
 
   it('previews the reply as the thread will show it: the same sanitized Markdown', async () => {
     const { page, host: h, app } = await apps.open();
-    const id = randomUUID();
-    const put = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
-      token: h.key,
-      body: {
-        program_id: h.programs.open.id,
-        title: 'Report with a previewed reply',
-        asset: 'https://a.example/',
-        description: COMPLETE,
-        cvss_vector: '',
-        revision: 0,
-      },
-    });
-    await h.sandbox.api('POST', `/api/reports/${id}/submit`, {
-      token: h.key,
-      body: { revision: put.body.revision },
-    });
-    await h.engine.syncNow();
-    await goTo(page, `#/reports/${id}`);
-    await page
-      .getByRole('heading', { name: 'Report with a previewed reply', exact: true })
-      .waitFor();
+    const id = await submittedOnServer(h, 'Report with a previewed reply');
+    await openReport(page, id, 'Report with a previewed reply');
     const body = [
       'Reproduced on **Chrome 140** with `curl -s https://a.example/`.',
       '',

@@ -3,6 +3,7 @@ import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 import { vendorShapes } from '../support/fake-secrets';
 import { useAppPerTest } from './support/app';
 import { goTo } from './support/ui';
+import { savedDraft } from '../support/drafts';
 
 /**
  * Issue 19 through the app as built: a large evidence file is scanned in a streaming pass, and
@@ -15,12 +16,10 @@ describe('renderer: the scan of a large file shows its progress', () => {
     const { host, page } = await apps.open();
     const secret = vendorShapes().find((s) => s.kind === 'slack-app-token');
     if (!secret) throw new Error('no sample');
-    const d = await host.engine.createDraft(host.programs.open.id);
-    await host.engine.saveDraft(d.reportId, {
+    const d = await savedDraft(host, {
       title: 'Token in a debug log',
       asset: 'https://app.example.com',
       description: COMPLETE,
-      cvss_vector: '',
     });
     // Ordinary log lines (what makes a scan take its time) and blank padding, under the
     // service's 10 MiB upload limit and over the 1 MiB from which the streaming pass reads.

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/shared/api';
 import { KeychainSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
 import { useAppPerTest, type OpenOptions } from './support/app';
+import { openReport, submittedOnServer } from './support/reports';
 import { caretAtEndOf, connection, expectNoText, expectText, goTo, nav, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
@@ -309,25 +309,12 @@ describe('renderer: screens', () => {
 
   it('withdraw: the alert dialog asks first; "Withdraw" withdraws', async () => {
     const { host, page } = await open();
-    const id = randomUUID();
-    const put = await host.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
-      token: host.key,
-      body: {
-        program_id: host.programs.open.id,
-        title: 'Report to withdraw',
-        asset: 'https://a.example/',
-        description: COMPLETE,
-        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
-        revision: 0,
-      },
-    });
-    await host.sandbox.api('POST', `/api/reports/${id}/submit`, {
-      token: host.key,
-      body: { revision: put.body.revision },
-    });
-    await host.engine.syncNow();
-    await goTo(page, `#/reports/${id}`);
-    await page.getByRole('heading', { name: 'Report to withdraw', exact: true }).waitFor();
+    const id = await submittedOnServer(
+      host,
+      'Report to withdraw',
+      'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
+    );
+    await openReport(page, id, 'Report to withdraw');
     await page.getByRole('button', { name: 'Withdraw report', exact: true }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Withdraw this report?', exact: true });
     await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -421,23 +408,7 @@ describe('renderer: screens', () => {
 
   it('a needs_info notification from main opens that report when clicked', async () => {
     const { host, page } = await open();
-    const id = randomUUID();
-    const put = await host.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
-      token: host.key,
-      body: {
-        program_id: host.programs.open.id,
-        title: 'Opened from a notification',
-        asset: 'https://a.example/',
-        description: COMPLETE,
-        cvss_vector: '',
-        revision: 0,
-      },
-    });
-    await host.sandbox.api('POST', `/api/reports/${id}/submit`, {
-      token: host.key,
-      body: { revision: put.body.revision },
-    });
-    await host.engine.syncNow();
+    const id = await submittedOnServer(host, 'Opened from a notification');
     await host.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which OS?' });
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
     await host.engine.syncNow();

@@ -5,6 +5,7 @@ import { connection, expectText, goTo, nav, until } from './support/ui';
 import type { AppHost } from '../app/host';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { fakeJwt } from '../support/fake-secrets';
+import { savedDraft } from '../support/drafts';
 
 /**
  * What a researcher's day through the built app found (issue 22), one test per defect: links and
@@ -106,12 +107,10 @@ describe('renderer: a researcher day without friction', () => {
   it('errors say who held a change back and name the field in words; counts read as numbers', async () => {
     const { host, page } = await apps.open();
     // A save held back by the app's own credential check: the server never saw it.
-    const draft = await host.engine.createDraft(host.programs.open.id);
-    await host.engine.saveDraft(draft.reportId, {
+    const draft = await savedDraft(host, {
       title: 'Token in the debug header',
       asset: 'https://app.example.com/debug',
       description: `${COMPLETE_DESCRIPTION}\n\nAuthorization: Bearer ${fakeJwt()}\n`,
-      cvss_vector: '',
     });
     await host.settled();
     await goTo(page, `#/reports/${draft.reportId}`);
@@ -136,12 +135,9 @@ describe('renderer: a researcher day without friction', () => {
     await expectText(page.getByText(/^[\d,]+ reports?\b/), /^1 report$/);
 
     // A reply too long for the API, as the bridge refuses it.
-    const sent = await host.engine.createDraft(host.programs.open.id);
-    await host.engine.saveDraft(sent.reportId, {
+    const sent = await savedDraft(host, {
       title: 'Reflected XSS in search',
       asset: 'https://app.example.com/search',
-      description: COMPLETE_DESCRIPTION,
-      cvss_vector: '',
     });
     await host.engine.submit(sent.reportId);
     await host.settled();
@@ -305,12 +301,9 @@ describe('renderer: a researcher day without friction', () => {
 
   it('a submitted report shows its id, copied with one button', async () => {
     const { host, page } = await apps.open();
-    const draft = await host.engine.createDraft(host.programs.open.id);
-    await host.engine.saveDraft(draft.reportId, {
+    const draft = await savedDraft(host, {
       title: 'CSRF on the e-mail change',
       asset: 'https://app.example.com/settings',
-      description: COMPLETE_DESCRIPTION,
-      cvss_vector: '',
     });
     await host.engine.submit(draft.reportId);
     await host.settled();

@@ -113,19 +113,76 @@ describe('sandbox contract: control routes', () => {
     expect(sent.body.updated_at).toBe(moved.body.updated_at);
   });
 
-  it('answers bad input with 422', async () => {
-    const cases: [string, string, unknown][] = [
-      ['POST', '/__sandbox/clock', { advance_seconds: -5 }],
-      ['POST', '/__sandbox/faults', { rate: 2 }],
-      ['POST', '/__sandbox/accounts', { payments_status: 'rich' }],
-      ['PATCH', '/__sandbox/programs/acme-web', { intake: 'maybe' }],
-      ['POST', '/__sandbox/bulk-reports', { uid: 'nobody', count: 3 }],
+  it('answers bad input with 422 naming the field, and changes nothing', async () => {
+    const { account } = await sbx.newAccount();
+    const before = await sbx.world();
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/__sandbox/clock', { advance_seconds: -5 }, 'advance_seconds: must be at least 0'],
+      ['POST', '/__sandbox/clock', {}, 'advance_seconds: is required'],
+      ['POST', '/__sandbox/clock', [1], 'body: must be object'],
+      ['POST', '/__sandbox/faults', { rate: 2 }, 'rate: must be at most 1'],
+      ['POST', '/__sandbox/faults', { rate: 0.5, statuses: [200] }, 'statuses.0: must be at least'],
+      ['POST', '/__sandbox/faults', { rate: 0.5, seed: 1.5 }, 'seed: must be integer'],
+      ['POST', '/__sandbox/accounts', { payments_status: 'rich' }, 'payments_status: must be one'],
+      ['POST', '/__sandbox/accounts', { email_verified: 'yes' }, 'email_verified: must be boolean'],
+      ['PATCH', `/__sandbox/accounts/${account.uid}`, { disabled: 1 }, 'disabled: must be boolean'],
+      ['POST', `/__sandbox/accounts/${account.uid}/keys`, {}, 'scope: is required'],
+      [
+        'POST',
+        `/__sandbox/accounts/${account.uid}/keys`,
+        { scope: 'read', expires_in_days: 366 },
+        'expires_in_days: must be at most 365',
+      ],
+      ['PATCH', '/__sandbox/programs/acme-web', { intake: 'maybe' }, 'intake: must be one of'],
+      ['PATCH', '/__sandbox/programs/acme-web', { invite: 'nobody' }, 'invite: must be the uid'],
+      [
+        'PATCH',
+        '/__sandbox/programs/acme-web',
+        { policy: { id: 'other' } },
+        'policy.id: is not an accepted field',
+      ],
+      [
+        'PATCH',
+        '/__sandbox/programs/acme-web',
+        { policy: { rewards: { low: -1 } } },
+        'policy.rewards.low: must be at least 0',
+      ],
+      ['POST', '/__sandbox/bulk-reports', { uid: 'nobody', count: 3 }, 'uid: must be the uid'],
+      ['POST', '/__sandbox/bulk-reports', { uid: account.uid }, 'count: is required'],
+      [
+        'POST',
+        '/__sandbox/bulk-reports',
+        { uid: account.uid, count: 3, ends_at: 'yesterday' },
+        'ends_at: must be a valid date-time',
+      ],
+      [
+        'POST',
+        '/__sandbox/bulk-reports',
+        { uid: account.uid, count: 4, needs_info: 2, triaging: 1 },
+        'needs_info, triaging: more than the submitted reports',
+      ],
     ];
-    for (const [method, path, body] of cases) {
-      const res = await sbx.call(method, path, { body });
+    for (const [method, path, body, detail] of cases) {
+      const res = await sbx.call<{ code: string; detail: string }>(method, path, { body });
       expect(res.status, path).toBe(422);
-      expect(res.body).toMatchObject({ code: 'validation_error' });
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.detail, JSON.stringify(body)).toContain(detail);
     }
+    expect(await sbx.world()).toEqual(before);
+  });
+
+  it('fills in the documented defaults of faults and accounts', async () => {
+    const faults = await sbx.call('POST', '/__sandbox/faults', { body: { rate: 0 } });
+    expect(faults.body).toEqual({
+      rate: 0,
+      statuses: [],
+      reset_connection: false,
+      latency_ms: 0,
+      seed: 1,
+    });
+    await sbx.call('DELETE', '/__sandbox/faults');
+    const created = await sbx.call('POST', '/__sandbox/accounts');
+    expect(created.body).toMatchObject({ email_verified: true, payments_status: 'ready' });
   });
 
   it('bulk-reports creates reports deterministically; stats count researcher-API requests', async () => {

@@ -14,20 +14,23 @@ import {
   expectResponseMatches,
   matchPathTemplate,
 } from './openapi-validator';
+import type { Report } from '../../src/shared/api';
 
 export type Schemas = components['schemas'];
-export type Report = Schemas['Report'];
-export type ReportSummary = Schemas['ReportSummary'];
-export type ReportPage = Schemas['ReportPage'];
-export type ReportInput = Schemas['ReportInput'];
-export type Program = Schemas['Program'];
-export type ProgramPage = Schemas['ProgramPage'];
-export type Me = Schemas['Me'];
-export type PaymentsStatus = Schemas['PaymentsStatus'];
-export type MessageList = Schemas['MessageList'];
-export type ApiKey = Schemas['ApiKey'];
-export type NewApiKey = Schemas['NewApiKey'];
-export type ApiKeyList = Schemas['ApiKeyList'];
+export type {
+  Report,
+  ReportSummary,
+  ReportPage,
+  ReportInput,
+  Program,
+  ProgramPage,
+  Me,
+  PaymentsStatus,
+  MessageList,
+  ApiKey,
+  NewApiKey,
+  ApiKeyList,
+} from '../../src/shared/api';
 
 export interface ErrorBody {
   detail: string;

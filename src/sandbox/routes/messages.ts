@@ -1,11 +1,11 @@
 /** The triage thread: `GET` and `POST /api/reports/{report_id}/messages`. */
 import type { MessageInput } from '../api-types';
-import { notFound, validationError } from '../errors';
+import { validationError } from '../errors';
 import type { Route } from '../router';
 import { postResearcherMessage } from '../state/reports';
 import { toReport } from '../state/serialize';
 import { parseBody } from '../validation';
-import { accountOf, jsonBody, reportIdOf } from './reports';
+import { accountOf, jsonBody, ownReport, reportIdOf } from './reports';
 
 export const messageRoutes: Route[] = [
   {
@@ -13,9 +13,7 @@ export const messageRoutes: Route[] = [
     template: '/api/reports/{report_id}/messages',
     auth: 'user',
     handle(ctx) {
-      const r = ctx.env.world.reportOf(accountOf(ctx).uid, reportIdOf(ctx));
-      if (!r) throw notFound('Report not found.');
-      return { status: 200, body: { messages: r.messages } };
+      return { status: 200, body: { messages: ownReport(ctx).messages } };
     },
   },
   {

@@ -5,6 +5,7 @@ import { readJson } from '../http-io';
 import type { RequestContext, Route } from '../router';
 import { saveReport, submitReport, withdrawReport } from '../state/reports';
 import { toReport, toSummary } from '../state/serialize';
+import type { ReportRecord } from '../state/types';
 import { parseBody } from '../validation';
 import { isValidCvss31Vector } from '../../shared/rules';
 import { dateTimeParam, intParam, uuidParam } from './query';
@@ -17,6 +18,13 @@ export function accountOf(ctx: RequestContext) {
 
 export const reportIdOf = (ctx: RequestContext): string =>
   uuidParam(ctx.params.report_id ?? '', 'report_id');
+
+/** The caller's report named by the path, or 404 (another researcher's report is not found). */
+export function ownReport(ctx: RequestContext): ReportRecord {
+  const report = ctx.env.world.reportOf(accountOf(ctx).uid, reportIdOf(ctx));
+  if (!report) throw notFound('Report not found.');
+  return report;
+}
 
 export const jsonBody = (ctx: RequestContext): Promise<unknown> =>
   readJson(ctx.req, ctx.env.options.jsonBodyTimeoutMs);
@@ -62,9 +70,7 @@ export const reportRoutes: Route[] = [
     template: '/api/reports/{report_id}',
     auth: 'user',
     handle(ctx) {
-      const report = ctx.env.world.reportOf(accountOf(ctx).uid, reportIdOf(ctx));
-      if (!report) throw notFound('Report not found.');
-      return { status: 200, body: toReport(report) };
+      return { status: 200, body: toReport(ownReport(ctx)) };
     },
   },
   {

@@ -207,16 +207,7 @@ export function submitReport(
       description: r.description,
       cvss_vector: r.cvss_vector,
     },
-    program: {
-      policy_version: program.policy_version,
-      name: program.name,
-      scope: program.scope,
-      exclusions: program.exclusions,
-      rules: program.rules,
-      eligibility: program.eligibility,
-      disclosure: program.disclosure,
-      rewards: { ...program.rewards },
-    },
+    program: programAtSubmission(program),
     payments: { status: account.payments_status, checked_at: account.payments_checked_at },
   };
   r.submit_revision = revision;
@@ -372,4 +363,18 @@ export function setPayout(
   if (status === 'payout_failed') payout.payout_failed_at = at;
   r.payout = payout;
   return payout;
+}
+
+/** The policy a submission was made under, as the report keeps it. */
+export function programAtSubmission(program: ProgramRecord) {
+  return {
+    policy_version: program.policy_version,
+    name: program.name,
+    scope: program.scope,
+    exclusions: program.exclusions,
+    rules: program.rules,
+    eligibility: program.eligibility,
+    disclosure: program.disclosure,
+    rewards: { ...program.rewards },
+  };
 }

@@ -9,7 +9,7 @@
 import type { ReportStatus } from '../api-types';
 import { isoOf, SECOND } from '../clock';
 import { stableUuid } from '../ids';
-import { emptyReport } from '../state/reports';
+import { emptyReport, programAtSubmission } from '../state/reports';
 import type { AccountRecord, ProgramRecord, ReportRecord } from '../state/types';
 import type { World } from '../state/world';
 import { descriptionTemplate } from '../../shared/rules';
@@ -90,16 +90,7 @@ function submit(
     submitted_at: at,
     attachments: {},
     content: { title: r.title, asset: r.asset, description: r.description, cvss_vector: '' },
-    program: {
-      policy_version: program.policy_version,
-      name: program.name,
-      scope: program.scope,
-      exclusions: program.exclusions,
-      rules: program.rules,
-      eligibility: program.eligibility,
-      disclosure: program.disclosure,
-      rewards: program.rewards,
-    },
+    program: programAtSubmission(program),
     payments: { status: account.payments_status, checked_at: account.payments_checked_at },
   };
   r.submitted_at = at;

@@ -16,14 +16,11 @@
  * The document is parsed with mdast (CommonMark + GFM); text inside code is never a heading.
  */
 import type { Nodes, RootContent } from 'mdast';
+import { TEMPLATE_HEADINGS } from '../api/index';
 import { parseMarkdown, plainText, withoutHtmlComments } from './markdown';
 
-export const TEMPLATE_HEADINGS = [
-  'Steps to reproduce',
-  'Expected behavior',
-  'Actual behavior',
-  'Security impact',
-] as const;
+// The API document's list (part 2, ReportInput), kept in one place.
+export { TEMPLATE_HEADINGS };
 
 export type TemplateHeading = (typeof TEMPLATE_HEADINGS)[number];
 

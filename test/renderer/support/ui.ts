@@ -1,18 +1,20 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** Waits, bounded, until the element's text matches (Playwright's own expect is not used here). */
+/** The first element's text, polled (Playwright's own expect is not used here); '' while absent. */
+const polledText = (locator: Locator, timeout: number) =>
+  expect.poll(async () => ((await locator.count()) > 0 ? await locator.first().innerText() : ''), {
+    timeout,
+    interval: 100,
+  });
+
+/** Waits, bounded, until the element's text matches. */
 export async function expectText(
   locator: Locator,
   pattern: RegExp | string,
   timeout = 10_000,
 ): Promise<void> {
-  await expect
-    .poll(async () => ((await locator.count()) > 0 ? await locator.first().innerText() : ''), {
-      timeout,
-      interval: 100,
-    })
-    .toMatch(pattern);
+  await polledText(locator, timeout).toMatch(pattern);
 }
 
 export async function expectNoText(
@@ -20,12 +22,7 @@ export async function expectNoText(
   pattern: RegExp,
   timeout = 10_000,
 ): Promise<void> {
-  await expect
-    .poll(async () => ((await locator.count()) > 0 ? await locator.first().innerText() : ''), {
-      timeout,
-      interval: 100,
-    })
-    .not.toMatch(pattern);
+  await polledText(locator, timeout).not.toMatch(pattern);
 }
 
 /** Waits until `check` holds, bounded; `what` names it in the failure. */

@@ -16,6 +16,11 @@ interface ReportState {
   progress: ReadonlyMap<string, Progress>;
   open(reportId: string): Promise<void>;
   reload(): Promise<void>;
+  /**
+   * Withdraws a report (a draft's discard is a withdrawal on the service), after `before` (e.g.
+   * saving what was typed), then shows it again; a failure is reported, not thrown.
+   */
+  withdraw(reportId: string, before?: () => Promise<void>): Promise<void>;
   setDetail(detail: ReportDetailView): void;
   onProgress(p: { reportId: string; fileId: string; sentBytes: number; size: number }): void;
 }
@@ -41,6 +46,15 @@ export const useReport = create<ReportState>((set, get) => ({
     } catch (e) {
       reportError(e);
       if (mine === seq && get().detail === undefined) set({ detail: null });
+    }
+  },
+  async withdraw(reportId, before) {
+    try {
+      await before?.();
+      await bridge.withdraw(reportId);
+      await get().reload();
+    } catch (e) {
+      reportError(e);
     }
   },
   setDetail(detail) {

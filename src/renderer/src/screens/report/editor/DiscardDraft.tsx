@@ -1,6 +1,4 @@
-import { bridge } from '../../../bridge';
 import { ConfirmAction } from '../../../components/ConfirmAction';
-import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 
 /**
@@ -18,15 +16,7 @@ export function DiscardDraft({
   /** Saves what was typed first: the withdrawn report keeps the last words. */
   beforeDiscard(): Promise<void>;
 }) {
-  async function discard(): Promise<void> {
-    try {
-      await beforeDiscard();
-      await bridge.withdraw(reportId);
-      await useReport.getState().reload();
-    } catch (e) {
-      reportError(e);
-    }
-  }
+  const discard = (): Promise<void> => useReport.getState().withdraw(reportId, beforeDiscard);
   return (
     <ConfirmAction
       label="Discard draft"

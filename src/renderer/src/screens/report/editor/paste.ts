@@ -1,9 +1,8 @@
 /**
  * What the researcher pastes into the description, made safe before it reaches the document:
- * - HTML (from a browser, an office suite) is parsed into an inert document (`DOMParser` never
- *   runs scripts or loads images), copied through an allow-list of Markdown-able elements (no
- *   attribute survives but a vetted link target), then read by the editor's own schema, i.e.
- *   converted to the Markdown the editor writes;
+ * - HTML (from a browser, an office suite) goes through DOMPurify with an allow-list of
+ *   Markdown-able elements (no attribute survives but a vetted link target), then is read by the
+ *   editor's own schema, i.e. converted to the Markdown the editor writes;
  * - plain text is read as Markdown, and raw HTML in it stays visible text;
  * - a remote image becomes a plain link to its address (nothing is fetched, and no image of
  *   another site is embedded in the report); an image of a report file stays;
@@ -19,139 +18,76 @@ import {
   type Schema,
 } from '@milkdown/kit/prose/model';
 import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
+import createDOMPurify, { type DOMPurify } from 'dompurify';
 import { classifyLink, sanitizeEditorHref } from '../../../lib/safe-url';
 import { caretIntoSection } from './sections';
 
-const KEEP = new Set([
-  'P',
-  'BR',
-  'STRONG',
-  'B',
-  'EM',
-  'I',
-  'CODE',
-  'PRE',
-  'UL',
-  'OL',
-  'LI',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'BLOCKQUOTE',
-  'HR',
-  'TABLE',
-  'THEAD',
-  'TBODY',
-  'TR',
-  'TH',
-  'TD',
-  'DEL',
-  'S',
-  'A',
-]);
+/**
+ * What a paste keeps: the elements Markdown can say, images (made links below), and the wrappers
+ * ProseMirror reads as blocks (so two `<div>` lines stay two paragraphs).
+ */
+const KEEP = [
+  ...['p', 'br', 'strong', 'b', 'em', 'i', 'code', 'pre', 'ul', 'ol', 'li', 'blockquote', 'hr'],
+  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
+  ...['del', 's', 'a', 'img'],
+  ...['div', 'section', 'article', 'header', 'footer', 'aside', 'figure', 'figcaption', 'address'],
+];
 /** Elements whose content is not text for the reader: dropped with everything inside. */
-const DROP = new Set([
-  'SCRIPT',
-  'STYLE',
-  'TEMPLATE',
-  'NOSCRIPT',
-  'IFRAME',
-  'OBJECT',
-  'EMBED',
-  'SVG',
-  'MATH',
-  'HEAD',
-  'TITLE',
-  'META',
-  'LINK',
-  'BASE',
-  'FORM',
-  'INPUT',
-  'BUTTON',
-  'SELECT',
-  'TEXTAREA',
-  'VIDEO',
-  'AUDIO',
-  'CANVAS',
-  'FRAME',
-  'FRAMESET',
-  'APPLET',
-  'PORTAL',
-]);
-const BLOCKS = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'ASIDE', 'NAV']);
+const DROP = [
+  ...['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math'],
+  ...['head', 'title', 'meta', 'link', 'base', 'form', 'input', 'button', 'select', 'textarea'],
+  ...['video', 'audio', 'canvas', 'frame', 'frameset', 'applet', 'portal'],
+];
 
-/** Copies `from`'s children into `to` (both in the inert document) through the allow-list. */
-function copyAllowed(from: Node, to: Node, doc: Document): void {
-  for (const child of Array.from(from.childNodes)) {
-    if (child.nodeType === 3) {
-      to.appendChild(doc.createTextNode(child.textContent ?? ''));
-      continue;
+let purifier: DOMPurify | undefined;
+
+/** DOMPurify of its own (its hooks are global to an instance), with links kept only when vetted. */
+function purify(): DOMPurify {
+  if (purifier) return purifier;
+  purifier = createDOMPurify(window);
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') return;
+    const href = sanitizeEditorHref(node.getAttribute('href'));
+    if (href) node.setAttribute('href', href);
+    else node.removeAttribute('href'); // The editor reads a link without a target as its text.
+  });
+  return purifier;
+}
+
+/** A remote image becomes a plain link to its address; an image of a report file stays. */
+function imagesAsLinks(root: HTMLElement): void {
+  for (const img of Array.from(root.querySelectorAll('img'))) {
+    const src = img.getAttribute('src') ?? '';
+    const alt = (img.getAttribute('alt') ?? '').trim();
+    const href = sanitizeEditorHref(src);
+    if (classifyLink(src).kind === 'file') {
+      img.setAttribute('src', href);
+      img.setAttribute('alt', alt);
+    } else if (href) {
+      const a = img.ownerDocument.createElement('a');
+      a.setAttribute('href', href);
+      a.textContent = alt || href;
+      img.replaceWith(a);
+    } else {
+      img.replaceWith(alt);
     }
-    if (child.nodeType !== 1) continue;
-    const element = child as Element;
-    const tag = element.tagName.toUpperCase();
-    if (DROP.has(tag)) continue;
-    if (tag === 'IMG') {
-      const src = element.getAttribute('src') ?? '';
-      const alt = (element.getAttribute('alt') ?? '').trim();
-      const href = sanitizeEditorHref(src);
-      if (classifyLink(src).kind === 'file') {
-        const img = doc.createElement('img');
-        img.setAttribute('src', href);
-        img.setAttribute('alt', alt);
-        to.appendChild(img);
-      } else if (href) {
-        const a = doc.createElement('a');
-        a.setAttribute('href', href);
-        a.textContent = alt || href;
-        to.appendChild(a);
-      } else if (alt) {
-        to.appendChild(doc.createTextNode(alt));
-      }
-      continue;
-    }
-    if (KEEP.has(tag)) {
-      const copy = doc.createElement(tag.toLowerCase());
-      if (tag === 'A') {
-        const href = sanitizeEditorHref(element.getAttribute('href'));
-        if (!href) {
-          copyAllowed(element, to, doc);
-          continue;
-        }
-        copy.setAttribute('href', href);
-      }
-      copyAllowed(element, copy, doc);
-      to.appendChild(copy);
-      continue;
-    }
-    if (BLOCKS.has(tag)) {
-      const block = doc.createElement('p');
-      copyAllowed(element, block, doc);
-      // A wrapper of blocks is not a paragraph: keep its blocks as they are.
-      if (
-        Array.from(block.children).some(
-          (c) =>
-            !['A', 'STRONG', 'B', 'EM', 'I', 'CODE', 'BR', 'DEL', 'S', 'IMG'].includes(c.tagName),
-        )
-      ) {
-        copyAllowed(element, to, doc);
-      } else {
-        to.appendChild(block);
-      }
-      continue;
-    }
-    copyAllowed(element, to, doc);
   }
 }
 
-/** Pasted HTML as an inert, allow-listed DOM. */
+/**
+ * Pasted HTML as an inert, allow-listed DOM (DOMPurify parses it into a document of its own, where
+ * no script runs and no image loads), with no attribute but a vetted link or file-image target.
+ */
 export function sanitizePastedHtml(html: string): HTMLElement {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  const root = doc.createElement('div');
-  copyAllowed(doc.body, root, doc);
+  const root = purify().sanitize(html, {
+    ALLOWED_TAGS: KEEP,
+    ALLOWED_ATTR: ['href', 'src', 'alt'],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    FORBID_CONTENTS: DROP,
+    RETURN_DOM: true,
+  }) as HTMLElement; // The `<body>` of DOMPurify's inert document.
+  imagesAsLinks(root);
   return root;
 }
 

@@ -1,12 +1,10 @@
 import { useRef, useState } from 'react';
 import { isTerminalStatus, type Report } from '../../../../../shared/api';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
-import { bridge } from '../../../bridge';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { Markdown } from '../../../components/Markdown';
 import { formatBytes, formatCents, formatTime, humanize, STATUS_LABELS } from '../../../lib/format';
 import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
-import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { useReadOnlyReason, useSession } from '../../../stores/session';
 import { OutboxPanel, waitingText } from '../OutboxPanel';
@@ -173,14 +171,7 @@ function SubmissionPanel({
 }
 
 function WithdrawButton({ reportId, reason }: { reportId: string; reason: string | null }) {
-  async function withdraw(): Promise<void> {
-    try {
-      await bridge.withdraw(reportId);
-      await useReport.getState().reload();
-    } catch (e) {
-      reportError(e);
-    }
-  }
+  const withdraw = (): Promise<void> => useReport.getState().withdraw(reportId);
   return (
     <ConfirmAction
       label="Withdraw report"
