@@ -36,12 +36,33 @@ export async function sendUpload(
   signal: AbortSignal,
 ): Promise<FetchOutcome<Report>> {
   const { size } = await stat(source.path);
-  const body = Readable.toWeb(
-    // Large chunks: a 10 MiB upload in ten writes instead of 160 keeps it close to a plain fetch.
-    createReadStream(source.path, { highWaterMark: UPLOAD_CHUNK_BYTES }).pipe(
-      progressCounter(size, source.onProgress),
-    ),
-  ) as ReadableStream<Uint8Array>;
+  // Large chunks: a 10 MiB upload in ten writes instead of 160 keeps it close to a plain fetch.
+  const file = createReadStream(source.path, { highWaterMark: UPLOAD_CHUNK_BYTES });
+  let ended = false;
+  const counter = progressCounter(size, (sent, total) => {
+    // A chunk read after the attempt ended (aborted, or answered before the body was read) is
+    // not progress: the session may already have closed the store the callback writes to.
+    if (!ended && !signal.aborted) source.onProgress?.(sent, total);
+  });
+  const body = Readable.toWeb(file.pipe(counter)) as ReadableStream<Uint8Array>;
+  try {
+    return await putFile(client, reportId, fileId, source, size, body, signal);
+  } finally {
+    ended = true;
+    file.destroy();
+    counter.destroy();
+  }
+}
+
+function putFile(
+  client: ApiClient,
+  reportId: string,
+  fileId: string,
+  source: UploadSource,
+  size: number,
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): Promise<FetchOutcome<Report>> {
   return client.PUT('/api/reports/{report_id}/files/{file_id}', {
     params: {
       path: { report_id: reportId, file_id: fileId },
