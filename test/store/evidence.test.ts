@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempStore, type TempStore } from './fixtures';
+import { useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 function sourceFile(name: string, bytes: Buffer): string {
   const path = join(t.dir, name);
