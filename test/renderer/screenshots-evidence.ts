@@ -8,27 +8,16 @@ import type { AppHost } from '../app/host';
 import { curlFixtures, fixtureSecrets } from '../evidence/fixtures/http';
 import { pngWithGpsOf } from '../evidence/fixtures/images';
 import { fakeJwt, randomFrom } from '../support/fake-secrets';
+import { templateDescription } from '../support/fixtures';
 import { goTo } from './support/ui';
 
 const DESCRIPTION = (steps: string): string =>
-  [
-    '## Steps to reproduce',
-    '',
-    steps,
-    '',
-    '## Expected behavior',
-    '',
-    'Only the owner of an order can read it.',
-    '',
-    '## Actual behavior',
-    '',
-    'Any signed-in customer reads any order, with its address.',
-    '',
-    '## Security impact',
-    '',
-    'Names, addresses and phone numbers of every customer are exposed.',
-    '',
-  ].join('\n');
+  templateDescription({
+    'Steps to reproduce': steps,
+    'Expected behavior': 'Only the owner of an order can read it.',
+    'Actual behavior': 'Any signed-in customer reads any order, with its address.',
+    'Security impact': 'Names, addresses and phone numbers of every customer are exposed.',
+  });
 
 export interface EvidenceScenes {
   credentials: string;

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { ROOT } from '../app/build';
 import { AppHost } from '../app/host';
+import { templateDescription } from '../support/fixtures';
 import { openApp, startSuite, type Suite } from './support/app';
 import { goTo, until } from './support/ui';
 import { seedEvidence, shootEvidence } from './screenshots-evidence';
@@ -18,24 +19,12 @@ import { seedEvidence, shootEvidence } from './screenshots-evidence';
 const OUT = join(ROOT, 'docs/screenshots');
 const CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N';
 const describe = (steps: string, impact: string): string =>
-  [
-    '## Steps to reproduce',
-    '',
-    steps,
-    '',
-    '## Expected behavior',
-    '',
-    'The `next` parameter only accepts paths on the same site.',
-    '',
-    '## Actual behavior',
-    '',
-    'The browser follows any absolute URL after the login succeeds.',
-    '',
-    '## Security impact',
-    '',
-    impact,
-    '',
-  ].join('\n');
+  templateDescription({
+    'Steps to reproduce': steps,
+    'Expected behavior': 'The `next` parameter only accepts paths on the same site.',
+    'Actual behavior': 'The browser follows any absolute URL after the login succeeds.',
+    'Security impact': impact,
+  });
 
 async function shot(page: Page, name: string, theme: string): Promise<void> {
   await page.waitForTimeout(400);
