@@ -55,11 +55,7 @@ async function seed(
   });
   await e.attachFiles(sub, [{ file: await host.tokenFor(evidence) }]);
   await host.submitSettled(sub);
-  await host.sandbox.act(sub, {
-    actor: 'agent',
-    status: 'needs_info',
-    message: 'Thanks! Which browser and version did you use?',
-  });
+  await host.sandbox.askForInformation(sub, 'Thanks! Which browser and version did you use?');
   await e.syncNow();
   const shot = await host.file('browser-version.txt', 'Firefox 140.0 (64-bit), Linux\n');
   await e.postMessage(sub, {
