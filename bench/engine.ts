@@ -164,7 +164,7 @@ async function benchMirror(): Promise<BenchResult[]> {
       await resetStats(sandbox);
       progress('mirror: engine');
       const t0 = performance.now();
-      await engine.syncNow();
+      await engine.calls.syncNow();
       // The pass lists; a large account's reports follow in the background mirror.
       await engine.session.mirrorIdle();
       const mirrorMs = performance.now() - t0;
@@ -377,11 +377,11 @@ interface OutboxUpload {
 
 /** A draft the server already has, then the file through attachFiles and the outbox. */
 async function outboxUpload(engine: Engine, path: string): Promise<OutboxUpload> {
-  const draft = await engine.createDraft('acme-web');
+  const draft = await engine.calls.createDraft('acme-web');
   await engine.session.drain();
   const store = engine.session.store;
   const t0 = performance.now();
-  const [evidence] = await engine.attachFiles(draft.reportId, [{ path }]);
+  const [evidence] = await engine.calls.attachFiles(draft.reportId, [{ path }]);
   const t1 = performance.now();
   if (!evidence) throw new Error('no evidence');
   await waitFor(() => store.evidence.get(evidence.fileId)?.state === 'uploaded');
@@ -404,7 +404,7 @@ async function benchUpload(): Promise<BenchResult[]> {
     const plain: number[] = [];
     const outbox: OutboxUpload[] = [];
     try {
-      await engine.syncNow();
+      await engine.calls.syncNow();
       // Interleaved, so both see the same machine load; run 0 warms both paths up.
       for (let i = 0; i <= UPLOAD_RUNS; i++) {
         const path = join(dir, `evidence-${i}.bin`);

@@ -100,11 +100,11 @@ const ops = {
       const ids = store.reportList
         .page({ limit: 500, offset: Math.floor(n / 3) })
         .rows.map((r) => r.id);
-      const draftId = (await engine.createDraft(PROGRAM)).reportId;
+      const draftId = (await engine.calls.createDraft(PROGRAM)).reportId;
       const calls = await timeCallSet(watch, n, OLD_RUNS(n), draftId, {
         list: (query) => oldListReports(store, query),
-        open: (i) => engine.getReport(ids[i % ids.length] as string),
-        save: (id, content) => engine.saveDraft(id, content),
+        open: (i) => engine.calls.getReport(ids[i % ids.length] as string),
+        save: (id, content) => engine.calls.saveDraft(id, content),
       });
       let drain: Drain | null = null;
       if (n >= 100_000) {
@@ -136,7 +136,7 @@ const ops = {
       await engine.connect({ serverUrl: sandboxUrl, apiKey: key });
       // The pass lists; a large account's reports follow in the background mirror.
       const { after: _, ...mirror } = await timeMirror(watch, sandboxUrl, async () => {
-        await engine.syncNow();
+        await engine.calls.syncNow();
         await engine.session.mirrorIdle();
       });
       return mirror;

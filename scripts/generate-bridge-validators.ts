@@ -42,12 +42,23 @@ export function generateBridgeValidators(): { js: string; dts: string } {
     code: { source: true, esm: true, lines: true },
   });
   addFormats(ajv, ['uuid']);
+  // One validator per distinct schema: arguments checked alike (a report id, a draft's content,
+  // an import's input) share the first one's code under their own export names.
   const exports: Record<string, string> = {};
+  const aliases: [string, string][] = [];
+  const compiledAs = new Map<string, string>();
   for (const name of BRIDGE_CALLS) {
     CALLS[name].args.forEach((arg, index) => {
       const id = validatorName(name, index);
-      ajv.addSchema({ ...arg.schema, $id: id });
-      exports[id] = id;
+      const key = JSON.stringify(arg.schema);
+      const first = compiledAs.get(key);
+      if (first === undefined) {
+        ajv.addSchema({ ...arg.schema, $id: id });
+        compiledAs.set(key, id);
+        exports[id] = id;
+      } else {
+        aliases.push([id, first]);
+      }
     });
   }
   // Ajv's ES output still `require`s this one helper; main's bundle is an ES module.
@@ -58,9 +69,10 @@ export function generateBridgeValidators(): { js: string; dts: string } {
       `const ${name} = typeof ucs2length === "function" ? ucs2length : ucs2length.default;`,
   );
   if (code.includes('require(')) throw new Error('The generated validators still require().');
-  const names = Object.keys(exports);
+  const shared = aliases.map(([id, first]) => `export const ${id} = ${first};\n`).join('');
+  const names = [...Object.keys(exports), ...aliases.map(([id]) => id)];
   return {
-    js: `${HEADER}/* eslint-disable */\n${code}\n`,
+    js: `${HEADER}/* eslint-disable */\n${code}\n${shared}`,
     dts:
       `${HEADER}import type { ValidateFunction } from 'ajv';\n\n` +
       names.map((name) => `export declare const ${name}: ValidateFunction;\n`).join(''),

@@ -6,6 +6,7 @@ import {
   type MainCallName,
   type PickedFile,
 } from '../shared/bridge/contract';
+import { callsByName } from '../shared/bridge/calls-by-name';
 import { downloadWithDialog, type SaveDialog } from './download';
 import { exportPayoutsWithDialog } from './export-payouts';
 import type { FileTokens } from './file-tokens';
@@ -54,9 +55,9 @@ type Forwarded = Pick<BridgeCalls, ForwardedCallName>;
  */
 export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
   const { engine, sandbox, shell, files } = deps;
-  const forwarded = Object.fromEntries(
-    FORWARDED_CALLS.map((name) => [name, (...args: unknown[]) => deps.call(name, args)]),
-  ) as unknown as Forwarded;
+  const forwarded = callsByName<Forwarded>(FORWARDED_CALLS, (name, args) =>
+    deps.call(name as ForwardedCallName, args),
+  );
   const own: Pick<BridgeCalls, MainCallName> = {
     connectSandbox: () => sandbox.connect(),
     async connect(input) {

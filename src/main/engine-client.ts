@@ -1,6 +1,7 @@
 import type { EngineCalls } from '../core/engine/engine';
 import { EngineEvents } from '../core/events/engine-events';
 import { RemoteError } from '../core/host/bridge-error';
+import { callsByName } from '../shared/bridge/calls-by-name';
 import { ENGINE_CALLS } from '../core/engine/routes';
 import {
   HOST_CALLS,
@@ -68,12 +69,9 @@ export class EngineClient {
 
   constructor(options: EngineClientOptions) {
     this.#o = options;
-    this.calls = Object.fromEntries(
-      ENGINE_CALLS.map((name) => [name, (...args: unknown[]) => this.call(name, args)]),
-    ) as unknown as EngineCalls;
-    this.host = Object.fromEntries(
-      HOST_CALLS.map((name) => [name, (...args: unknown[]) => this.call(name, args)]),
-    ) as unknown as HostCalls;
+    const call = (name: string, args: unknown[]) => this.call(name as EngineCallName, args);
+    this.calls = callsByName(ENGINE_CALLS, call);
+    this.host = callsByName(HOST_CALLS, call);
   }
 
   get pid(): number | undefined {

@@ -35,15 +35,11 @@ export async function exportReportsWithDialog(
   deps: ReportFilesDeps,
   reportIds: string[],
 ): Promise<ExportReportsResult | null> {
-  const choice = await deps.dialog.showOpenDialog({
-    title: reportIds.length === 1 ? 'Export report to a folder' : 'Export reports to a folder',
-    buttonLabel: 'Export here',
-    defaultPath: deps.downloadsDir,
-    properties: ['openDirectory', 'createDirectory'],
-  });
-  const folder = choice.filePaths[0];
-  if (choice.canceled || !folder) return null;
-  return deps.engine.exportReports(reportIds, folder);
+  const folder = await exportFolder(
+    deps,
+    reportIds.length === 1 ? 'Export report to a folder' : 'Export reports to a folder',
+  );
+  return folder ? deps.engine.exportReports(reportIds, folder) : null;
 }
 
 /**
@@ -62,15 +58,8 @@ export async function importReportsWithDialog(
 export async function exportTemplatesWithDialog(
   deps: ReportFilesDeps,
 ): Promise<{ savedTo: string; count: number } | null> {
-  const choice = await deps.dialog.showOpenDialog({
-    title: 'Export templates to a folder',
-    buttonLabel: 'Export here',
-    defaultPath: deps.downloadsDir,
-    properties: ['openDirectory', 'createDirectory'],
-  });
-  const folder = choice.filePaths[0];
-  if (choice.canceled || !folder) return null;
-  return deps.engine.exportTemplates(folder);
+  const folder = await exportFolder(deps, 'Export templates to a folder');
+  return folder ? deps.engine.exportTemplates(folder) : null;
 }
 
 export async function importTemplatesWithDialog(
@@ -79,6 +68,18 @@ export async function importTemplatesWithDialog(
 ): Promise<ImportTemplatesResult | null> {
   const paths = await pickedPaths(deps, input, 'templates');
   return paths ? deps.engine.importTemplates(paths) : null;
+}
+
+/** The folder the user picks (or makes) in main's dialog to export into; null when cancelled. */
+async function exportFolder(deps: ReportFilesDeps, title: string): Promise<string | null> {
+  const choice = await deps.dialog.showOpenDialog({
+    title,
+    buttonLabel: 'Export here',
+    defaultPath: deps.downloadsDir,
+    properties: ['openDirectory', 'createDirectory'],
+  });
+  const folder = choice.filePaths[0];
+  return choice.canceled || !folder ? null : folder;
 }
 
 /** The paths behind dropped files' tokens, or those picked in main's open dialog (null: cancel). */

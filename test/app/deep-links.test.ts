@@ -124,11 +124,7 @@ describe('deep links through the built app', () => {
     const reportId = await draftWithTitle(host);
     await host.engine.submit(reportId);
     await host.settled();
-    await host.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which browser?',
-    });
+    await host.sandbox.askForInformation(reportId, 'Which browser?');
     await host.engine.syncNow();
     await until('the notification', () => host.start().notifications.length > 0);
     await host.clickNotification();

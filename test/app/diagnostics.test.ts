@@ -83,14 +83,8 @@ describe('diagnostics: the log and the exported bundle of a full journey', () =>
     );
     const evidence = await host.file(EVIDENCE_NAME, EVIDENCE);
     await host.engine.attachFiles(reportId, [{ file: await host.tokenFor(evidence) }]);
-    await host.settled();
-    await host.engine.submit(reportId);
-    await host.settled();
-    await host.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which cache?',
-    });
+    await host.submitSettled(reportId);
+    await host.sandbox.askForInformation(reportId, 'Which cache?');
     await host.engine.syncNow();
     await until('needs-info', () => (host.events['needs-info'] ?? []).length > 0);
     const file = await host.file('cache-headers.txt', 'Age: 12\n');

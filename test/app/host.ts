@@ -18,6 +18,7 @@ import {
   type SandboxClient,
   type WorldAccount,
 } from '../support/sandbox-client';
+import type { DraftContent } from '../../src/shared/bridge/views';
 import { Engine } from '../../src/core/engine';
 import { KeychainSecretStore } from '../../src/core/secrets';
 import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
@@ -307,6 +308,20 @@ export class AppHost {
   /** The user picks these files in main's next open dialog. */
   pickInDialog(paths: string[]): void {
     this.start().answers.open.push({ canceled: false, filePaths: paths });
+  }
+
+  /** A new draft of `programId` holding `content`, saved through the bridge: its id. */
+  async writeDraft(programId: string, content: DraftContent): Promise<string> {
+    const { reportId } = await this.engine.createDraft(programId);
+    await this.engine.saveDraft(reportId, content);
+    return reportId;
+  }
+
+  /** Submits once the outbox sent what came before, and waits until the submission is sent. */
+  async submitSettled(reportId: string): Promise<void> {
+    await this.settled();
+    await this.engine.submit(reportId);
+    await this.settled();
   }
 
   /** A file handed to the app as the user would (picked in main's open dialog): its token. */

@@ -61,10 +61,8 @@ describe('a report printed as PDF, through the built app', () => {
     );
     const poc = await host.file('poc-request.txt', 'POST /api/v2/invoices/1002/notes\n');
     await host.engine.attachFiles(reportId, [{ file: await host.tokenFor(poc) }]);
-    await host.settled();
-    await host.engine.submit(reportId);
-    await host.settled();
-    await host.sandbox.act(reportId, { actor: 'agent', status: 'needs_info', message: QUESTION });
+    await host.submitSettled(reportId);
+    await host.sandbox.askForInformation(reportId, QUESTION);
     await host.engine.syncNow();
     await until(
       'the question in the thread',

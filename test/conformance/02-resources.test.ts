@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewApiKey, Program, ProgramPage, Report } from '../support/sandbox-client';
 import { pickAccounts, pickPrograms } from '../support/sandbox-client';
-import { freshAccount, ok, useSandbox, uuid } from './helpers';
+import { freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -15,8 +15,7 @@ function expectTime(value: string | null | undefined, what: string): void {
 
 describe('2. Resources and their fields', () => {
   it('time values are ISO 8601 UTC strings in the Z form; a missing time is null', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     expect(draft.submitted_at).toBeNull();
     expect(draft.withdrawn_at).toBeNull();
     const fileId = uuid();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Program } from '../support/sandbox-client';
-import { draftInput, expectError, freshAccount, ok, useSandbox, uuid } from './helpers';
+import { draftInput, expectError, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -8,8 +8,7 @@ const FINAL = ['accepted', 'rejected', 'duplicate', 'insufficient_info'] as cons
 
 describe('3. States and transitions — report statuses', () => {
   it('draft → triaging → needs_info → reply → triaging → withdrawn', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     expect(draft.status).toBe('draft');
     const submitted = ok(await me.w.submit(draft.id, draft.revision));
     expect(submitted.status).toBe('triaging');
@@ -104,8 +103,7 @@ describe('3. States and transitions — report statuses', () => {
   });
 
   it('an already submitted report: submit with the same revision returns it unchanged, no second triage', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     ok(await me.w.submit(draft.id, draft.revision));
     await fx.sb.act(draft.id, { actor: 'agent', status: 'needs_info', message: 'Question' });
     const before = ok(await me.w.get(draft.id));
@@ -136,8 +134,7 @@ describe('3. States and transitions — report statuses', () => {
   });
 
   it('program_id is fixed from creation', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const other = fx.programs.closed.id;
     const res = await me.w.save(draft.id, draftInput(other, { revision: draft.revision }));
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -196,8 +193,7 @@ describe('3. States and transitions — revision rules', () => {
   });
 
   it('rule 3: a stale revision gives 409 revision_conflict whose current is the stored report', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const stored = await me.w.attach(draft, fileId);
     const stale = draft.revision;
@@ -247,8 +243,7 @@ describe('3. States and transitions — the frozen submission', () => {
   });
 
   it('the submission keeps the content as at submit', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open, { title: 'Frozen title' });
+    const { me, draft } = await freshDraft(fx, { title: 'Frozen title' });
     const submitted = ok(await me.w.submit(draft.id, draft.revision));
     await fx.sb.act(draft.id, { actor: 'agent', status: 'needs_info', message: 'x' });
     ok(await me.w.post(draft.id, { body: 'y' }));

@@ -6,6 +6,7 @@ import {
   expectError,
   fileLink,
   freshAccount,
+  freshDraft,
   ok,
   useSandbox,
   uuid,
@@ -15,8 +16,7 @@ const fx = useSandbox();
 
 describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   it('on a draft attaches the file and returns the Report with a new revision', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const data = bytes('GET /search?q=<script> HTTP/1.1\n');
     const report = ok(
@@ -37,8 +37,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('without a Content-Type the file type is application/octet-stream', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const report = ok(
       await me.w.api<Report>('PUT', `/api/reports/${draft.id}/files/${fileId}`, {
@@ -50,8 +49,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('repeating with the same id, bytes, name and type is safe', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const first = await me.w.attach(draft, fileId, 'same bytes', 'same.txt');
     const retry = await me.w.upload(draft.id, fileId, {
@@ -73,8 +71,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('different content under an existing id gives 409 file_conflict', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const first = await me.w.attach(draft, fileId, 'original', 'a.txt');
     expectError(
@@ -90,8 +87,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a name with a folder separator or control character gives 422 invalid_filename', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     for (const name of ['dir/file.txt', '..\\evil.txt', 'bell\u0007.txt', 'line\nbreak.txt']) {
       expectError(
         await me.w.upload(draft.id, uuid(), { revision: draft.revision, name }),
@@ -103,8 +99,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('name is 1 to 180 characters and required; revision is required (422)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     ok(await me.w.upload(draft.id, uuid(), { revision: draft.revision, name: 'n'.repeat(180) }));
     const current = ok(await me.w.get(draft.id));
     for (const name of ['', 'n'.repeat(181)]) {
@@ -126,8 +121,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('an empty body gives 422 empty_file', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     expectError(
       await me.w.upload(draft.id, uuid(), { revision: draft.revision, data: new Uint8Array(0) }),
       422,
@@ -139,8 +133,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   // 08-limits-sizes.test.ts.
 
   it('an operation already running on the file gives 409 file_busy', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const data = Buffer.alloc(64 * 1024, 3);
     const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
@@ -163,8 +156,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const saved = ok(await me.w.save(draft.id, draftInput(fx.open, { revision: draft.revision })));
     const body = expectError(
       await me.w.upload(draft.id, uuid(), { revision: draft.revision }),
@@ -198,8 +190,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a read key gets 403 read_only_key', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     expectError(
       await me.r.upload(draft.id, uuid(), { revision: draft.revision }),
       403,
@@ -210,8 +201,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
 
 describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
   it('returns the bytes of a ready file as application/octet-stream', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const data = Buffer.from([0, 1, 2, 250, 255, 10, 13]);
     ok(
@@ -240,8 +230,7 @@ describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a read key may download', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     await me.w.attach(draft, fileId, 'readable');
     expect(ok(await me.r.download(draft.id, fileId)).toString('utf8')).toBe('readable');
@@ -250,8 +239,7 @@ describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
 
 describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   it('removes a file from a draft and raises revision', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const removed = ok(await me.w.removeFile(draft.id, fileId, withFile.revision));
@@ -261,8 +249,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a file linked from the description gives 409 file_referenced until the link is removed', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const linked = ok(
@@ -283,8 +270,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('removing a file while its upload is running gives 409 file_busy', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
       token: me.w.token,
@@ -298,8 +284,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const body = expectError(
@@ -324,8 +309,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('submitted files do not change', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId, 'frozen');
     const submitted = ok(await me.w.submit(draft.id, withFile.revision));

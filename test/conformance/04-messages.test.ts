@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, freshAccount, ok, useSandbox, uuid } from './helpers';
+import { expectError, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -129,8 +129,7 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('a file of the submitted draft is not a message file (409 file_not_ready)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     ok(await me.w.submit(draft.id, withFile.revision));

@@ -5,6 +5,7 @@ import {
   expectError,
   fileLink,
   freshAccount,
+  freshDraft,
   HEADINGS_ONLY,
   ok,
   useSandbox,
@@ -127,8 +128,7 @@ describe('4. Reports — GET /api/reports', () => {
 
 describe('4. Reports — GET /api/reports/{report_id}', () => {
   it('returns the full Report', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const got = ok(await me.w.get(draft.id));
     expect(got).toEqual(draft);
   });
@@ -174,8 +174,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('saving with the revision from the last response replaces the content and raises revision', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const saved = ok(
       await me.w.save(
         draft.id,
@@ -230,8 +229,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 3: program_id cannot change after creation', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const res = await me.w.save(
       draft.id,
       draftInput(fx.programs.closed.id, { revision: draft.revision }),
@@ -241,8 +239,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 4: a stale revision gives 409 revision_conflict with current', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const saved = ok(
       await me.w.save(
         draft.id,
@@ -271,8 +268,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 5: a link to a file that is not a ready file of this report gives 422 invalid_file_reference', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const other = await me.w.draft(fx.programs.open.id);
     const otherWithFile = await me.w.attach(other);
     const foreignFile = Object.keys(otherWithFile.attachments)[0] ?? '';
@@ -306,8 +302,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 5: a link to a file still uploading gives 422 invalid_file_reference', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
       token: me.w.token,
@@ -334,8 +329,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 5: a link to a ready file of this report is accepted', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
@@ -412,8 +406,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
 
 describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   it('moves the draft to triaging and freezes content, files and policy into submission', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     const submitted = ok(await me.w.submit(draft.id, withFile.revision));
@@ -437,8 +430,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('403 email_unverified when the e-mail is not verified', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     await fx.sb.patchAccount(me.account.uid, { email_verified: false });
     expectError(await me.w.submit(draft.id, draft.revision), 403, 'email_unverified');
     expect(ok(await me.w.get(draft.id)).status).toBe('draft');
@@ -466,8 +458,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('409 files_pending while an upload is unfinished', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${uuid()}`, {
       token: me.w.token,
       query: { name: 'big.bin', revision: draft.revision },
@@ -535,8 +526,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('409 revision_conflict with current for a stale revision on a draft', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const saved = ok(
       await me.w.save(draft.id, draftInput(fx.programs.open.id, { revision: draft.revision })),
     );
@@ -545,8 +535,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('submitting again with the same revision returns the submitted report and starts no second triage', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     const first = ok(await me.w.submit(draft.id, draft.revision));
     const messages = ok(await me.w.messages(draft.id)).messages.length;
     const again = ok(await me.w.submit(draft.id, draft.revision));
@@ -564,8 +553,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   });
 
   it('SubmitInput needs revision (422 validation_error)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.programs.open.id);
+    const { me, draft } = await freshDraft(fx);
     expectError(
       await me.w.api('POST', `/api/reports/${draft.id}/submit`, { body: {} }),
       422,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Me, NewApiKey } from '../support/sandbox-client';
 import { pickAccounts, readKey } from '../support/sandbox-client';
-import { draftInput, expectError, freshAccount, ok, useSandbox, uuid } from './helpers';
+import { draftInput, expectError, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -28,8 +28,7 @@ describe('5. Authentication — bearer tokens', () => {
   });
 
   it('rule 2: a key acts as its owner (same reports as the website sign-in)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const viaSession = ok(await me.session.get(draft.id));
     const viaRead = ok(await me.r.get(draft.id));
     expect(viaSession).toEqual(draft);
@@ -47,8 +46,7 @@ describe('5. Authentication — bearer tokens', () => {
   });
 
   it('rule 3: a read key may GET but gets 403 read_only_key on PUT, POST and DELETE', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const withFile = await me.w.attach(draft, fileId);
     ok(await me.r.get(draft.id));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse, Report, ReportPage, ReportSummary } from '../support/sandbox-client';
 import type { Researcher } from './helpers';
-import { draftInput, freshAccount, ok, useSandbox, uuid } from './helpers';
+import { draftInput, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -52,8 +52,7 @@ describe('6. Events — what changes updated_at', () => {
   });
 
   it('every status change (submit, agent, owner team, reply, withdraw)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     await tick();
     const submitted = ok(await me.w.submit(draft.id, draft.revision));
     expect(ts(submitted)).toBeGreaterThan(ts(draft));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/sandbox-client';
 import { expectSchemaMatches } from '../support/openapi-validator';
-import { draftInput, expectError, freshAccount, ok, useSandbox, uuid } from './helpers';
+import { draftInput, expectError, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -43,8 +43,7 @@ describe('7. Errors — every 4xx carries {detail, code}', () => {
   });
 
   it('409 revision_conflict adds current (the stored Report)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const body = expectError(
       await me.w.save(draft.id, draftInput(fx.open, { revision: draft.revision + 1 })),
       409,

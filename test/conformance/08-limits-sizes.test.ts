@@ -5,6 +5,7 @@ import {
   draftInput,
   expectError,
   freshAccount,
+  freshDraft,
   ok,
   useSandbox,
   uuid,
@@ -79,8 +80,7 @@ describe('8. Limits — sizes', () => {
   });
 
   it('a file of exactly 10 MiB is accepted; one byte more gives 413 too_large', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const big = ok(
       await me.w.upload(draft.id, fileId, {
@@ -104,8 +104,7 @@ describe('8. Limits — sizes', () => {
   });
 
   it('a file is not empty (422 empty_file)', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     expectError(
       await me.w.upload(draft.id, uuid(), { revision: draft.revision, data: '' }),
       422,
@@ -243,8 +242,7 @@ describe('8. Limits — lengths (422 validation_error whose detail names the fie
   });
 
   it('file name: 1 to 180 characters', async () => {
-    const me = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
+    const { me, draft } = await freshDraft(fx);
     const withName = ok(
       await me.w.upload(draft.id, uuid(), {
         revision: draft.revision,

@@ -216,6 +216,18 @@ export async function freshAccount(
   };
 }
 
+/**
+ * A fresh researcher (see freshAccount) and a draft of the fixture's open program, as the write
+ * key created it: where most report tests start.
+ */
+export async function freshDraft(
+  fx: SandboxFixture,
+  overrides: Partial<ReportInput> = {},
+): Promise<{ me: Fresh; draft: Report }> {
+  const me = await freshAccount(fx.sb);
+  return { me, draft: await me.w.draft(fx.open, overrides) };
+}
+
 /** What every conformance file starts from: its own sandbox and the seeded world. */
 export interface SandboxFixture {
   sb: SandboxClient;

@@ -43,16 +43,25 @@ describe('engine account and key', () => {
     expect(account.scope).toBe('read');
     expect((await h.engine.getAccount())?.scope).toBe('read');
     const writes: [string, () => Promise<unknown>][] = [
-      ['createDraft', () => x.engine.createDraft(x.programs.open.id)],
+      ['createDraft', () => x.engine.calls.createDraft(x.programs.open.id)],
       [
         'saveDraft',
-        () => x.engine.saveDraft(id, { title: 'x', asset: 'y', description: 'z', cvss_vector: '' }),
+        () =>
+          x.engine.calls.saveDraft(id, {
+            title: 'x',
+            asset: 'y',
+            description: 'z',
+            cvss_vector: '',
+          }),
       ],
-      ['attachFiles', async () => x.engine.attachFiles(id, [{ path: await x.file('a.txt', 'a') }])],
-      ['removeFile', () => x.engine.removeFile(id, '9a3c1d2e-0f4b-4c5d-8e6f-7a8b9c0d1e2f')],
-      ['submit', () => x.engine.submit(id)],
-      ['withdraw', () => x.engine.withdraw(id)],
-      ['postMessage', () => x.engine.postMessage(id, { body: 'hi', filePaths: [] })],
+      [
+        'attachFiles',
+        async () => x.engine.calls.attachFiles(id, [{ path: await x.file('a.txt', 'a') }]),
+      ],
+      ['removeFile', () => x.engine.calls.removeFile(id, '9a3c1d2e-0f4b-4c5d-8e6f-7a8b9c0d1e2f')],
+      ['submit', () => x.engine.calls.submit(id)],
+      ['withdraw', () => x.engine.calls.withdraw(id)],
+      ['postMessage', () => x.engine.calls.postMessage(id, { body: 'hi', filePaths: [] })],
     ];
     for (const [name, write] of writes) {
       const error = await write().then(
@@ -64,11 +73,11 @@ describe('engine account and key', () => {
     }
     expect((await h.engine.getStatus()).unsent).toBe(0);
 
-    await h.engine.syncNow();
-    const items: ReportListItemView[] = (await h.engine.listReports({})).items;
+    await h.engine.calls.syncNow();
+    const items: ReportListItemView[] = (await h.engine.calls.listReports({})).items;
     expect(items.map((r) => r.id)).toEqual([id]);
-    expect((await h.engine.getReport(id))?.report?.title).toBe('Made on the website');
-    expect((await h.engine.listPrograms({})).total).toBeGreaterThan(0);
+    expect((await h.engine.calls.getReport(id))?.report?.title).toBe('Made on the website');
+    expect((await h.engine.calls.listPrograms({})).total).toBeGreaterThan(0);
     const stats = await h.sandbox.control<{ by_route: Record<string, number> }>(
       'GET',
       '/__sandbox/stats',
@@ -123,21 +132,28 @@ describe('engine account and key', () => {
       );
       await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
       await x.sandbox.faults({ rate: 0.5, statuses: [500, 503], reset_connection: true, seed: 4 });
-      const draft = await savedDraft(x, {
-        title: 'Token echoed in an error page',
-        asset: 'https://example.com',
-      });
-      await x.engine.attachFiles(draft.reportId, [{ path: await x.file('e.txt', 'evidence') }]);
-      await x.engine.submit(draft.reportId);
+      const draft = await savedDraft(
+        { engine: x.engine.calls, programs: x.programs },
+        {
+          title: 'Token echoed in an error page',
+          asset: 'https://example.com',
+        },
+      );
+      await x.engine.calls.attachFiles(draft.reportId, [
+        { path: await x.file('e.txt', 'evidence') },
+      ]);
+      await x.engine.calls.submit(draft.reportId);
       await x.engine.session.drain(30_000);
-      await x.engine.syncNow();
+      await x.engine.calls.syncNow();
       await x.sandbox.clearFaults();
       // The key stops working (a password change): every call now fails with 401.
       await x.sandbox.patchAccount(x.account.uid, { password_changed: true });
-      await x.engine.syncNow();
-      seen.push(await x.engine.refreshPayments().catch((e) => e));
-      seen.push(await x.engine.downloadFile(draft.reportId, 'nope', '/tmp/x').catch((e) => e));
-      seen.push(await x.engine.getStatus(), await x.engine.getReport(draft.reportId));
+      await x.engine.calls.syncNow();
+      seen.push(await x.engine.calls.refreshPayments().catch((e) => e));
+      seen.push(
+        await x.engine.calls.downloadFile(draft.reportId, 'nope', '/tmp/x').catch((e) => e),
+      );
+      seen.push(await x.engine.getStatus(), await x.engine.calls.getReport(draft.reportId));
       seen.push(x.events);
       expect(x.events['sync-error']?.some((e) => e.code === 'unauthenticated')).toBe(true);
       await x.engine.close();

@@ -25,8 +25,8 @@ describe('engine: revision conflicts with a second client', () => {
   harnessPerFile((opened) => (h = opened));
 
   async function newDraft(): Promise<string> {
-    const draft = await h.engine.createDraft(h.programs.open.id);
-    await h.engine.saveDraft(draft.reportId, BASE);
+    const draft = await h.engine.calls.createDraft(h.programs.open.id);
+    await h.engine.calls.saveDraft(draft.reportId, BASE);
     await h.engine.session.drain();
     return draft.reportId;
   }
@@ -42,12 +42,15 @@ describe('engine: revision conflicts with a second client', () => {
   it('different fields: a clean three-way merge puts both changes on the server', async () => {
     const id = await newDraft();
     await saveElsewhere(h, id, { title: 'IDOR on invoices (theirs)' });
-    await h.engine.saveDraft(id, { ...BASE, asset: 'https://billing.example.com/api/invoices' });
+    await h.engine.calls.saveDraft(id, {
+      ...BASE,
+      asset: 'https://billing.example.com/api/invoices',
+    });
     await h.engine.session.drain();
     const report = await server(h, id);
     expect(report.title).toBe('IDOR on invoices (theirs)');
     expect(report.asset).toBe('https://billing.example.com/api/invoices');
-    const view = await h.engine.getReport(id);
+    const view = await h.engine.calls.getReport(id);
     expect(view?.draft?.conflicts).toEqual([]);
     expect(view?.draft?.content.title).toBe('IDOR on invoices (theirs)');
     expect(view?.draft?.baseRevision).toBe(report.revision);
@@ -59,15 +62,15 @@ describe('engine: revision conflicts with a second client', () => {
     await saveElsewhere(h, id, { title: 'Theirs: IDOR via invoice id' });
     const before = await server(h, id);
     const puts = await putCount();
-    await h.engine.saveDraft(id, {
+    await h.engine.calls.saveDraft(id, {
       ...BASE,
       title: 'Ours: IDOR via sequential ids',
       cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
     });
-    await h.engine.submit(id);
+    await h.engine.calls.submit(id);
     await h.engine.session.drain();
 
-    const view = await h.engine.getReport(id);
+    const view = await h.engine.calls.getReport(id);
     expect(view?.draft?.conflicts).toEqual([
       {
         field: 'title',
@@ -85,9 +88,11 @@ describe('engine: revision conflicts with a second client', () => {
     expect(untouched.revision).toBe(before.revision);
     expect(untouched.title).toBe('Theirs: IDOR via invoice id');
     expect(untouched.status).toBe('draft');
-    expect((await h.engine.listReports({})).items.find((r) => r.id === id)?.conflict).toBe(true);
+    expect((await h.engine.calls.listReports({})).items.find((r) => r.id === id)?.conflict).toBe(
+      true,
+    );
 
-    await h.engine.resolveConflicts(id, { title: 'ours' });
+    await h.engine.calls.resolveConflicts(id, { title: 'ours' });
     await h.engine.session.drain();
     const resolved = await server(h, id);
     expect(resolved.title).toBe('Ours: IDOR via sequential ids');
@@ -96,7 +101,7 @@ describe('engine: revision conflicts with a second client', () => {
       'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
     );
     expect(resolved.status).toBe('triaging');
-    expect((await h.engine.getReport(id))?.draft).toBeNull();
+    expect((await h.engine.calls.getReport(id))?.draft).toBeNull();
   });
 
   it('the description edited on different lines by a second engine: a line-level merge', async () => {
@@ -110,14 +115,14 @@ describe('engine: revision conflicts with a second client', () => {
     });
     try {
       await second.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-      await second.syncNow();
+      await second.calls.syncNow();
       const theirs = BASE.description.replace(
         'The redirect target is rejected.',
         'The redirect target is rejected with 400.',
       );
-      const seen = await second.getReport(id);
+      const seen = await second.calls.getReport(id);
       expect(seen?.draft?.content.description).toBe(BASE.description);
-      await second.saveDraft(id, { ...BASE, description: theirs });
+      await second.calls.saveDraft(id, { ...BASE, description: theirs });
       await second.session.drain();
     } finally {
       await second.close();
@@ -127,12 +132,12 @@ describe('engine: revision conflicts with a second client', () => {
       'Session theft through a crafted link.',
       'Session theft through a crafted link sent by e-mail.',
     );
-    await h.engine.saveDraft(id, { ...BASE, description: ours });
+    await h.engine.calls.saveDraft(id, { ...BASE, description: ours });
     await h.engine.session.drain();
     const report = await server(h, id);
     expect(report.description).toContain('The redirect target is rejected with 400.');
     expect(report.description).toContain('Session theft through a crafted link sent by e-mail.');
-    expect((await h.engine.getReport(id))?.draft?.conflicts).toEqual([]);
+    expect((await h.engine.calls.getReport(id))?.draft?.conflicts).toEqual([]);
   });
 
   it('our own save whose answer was lost is not a conflict with ourselves', async () => {
@@ -162,16 +167,17 @@ describe('engine: revision conflicts with a second client', () => {
     });
     try {
       await engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-      const draft = await engine.createDraft(h.programs.open.id);
-      await engine.saveDraft(draft.reportId, BASE);
+      const draft = await engine.calls.createDraft(h.programs.open.id);
+      await engine.calls.saveDraft(draft.reportId, BASE);
       await engine.session.drain();
       const id = draft.reportId;
-      typeMeanwhile = () => engine.saveDraft(id, { ...BASE, title: 'Second edit of the title' });
+      typeMeanwhile = () =>
+        engine.calls.saveDraft(id, { ...BASE, title: 'Second edit of the title' });
       dropSaves = 1 + FAST_RETRY_NETWORK_RESENDS;
-      await engine.saveDraft(id, { ...BASE, title: 'First edit of the title' });
+      await engine.calls.saveDraft(id, { ...BASE, title: 'First edit of the title' });
       await engine.session.drain();
       expect(dropSaves).toBe(0);
-      const view = await engine.getReport(id);
+      const view = await engine.calls.getReport(id);
       expect(view?.draft?.conflicts).toEqual([]);
       expect(view?.outbox.filter((e) => e.state !== 'done')).toEqual([]);
       expect((await server(h, id)).title).toBe('Second edit of the title');

@@ -73,7 +73,7 @@ async function measure(h: Harness, asset: string): Promise<Measure> {
   const m: Measure = { found: 0, pairs: 0, right: 0, listed: 0, misses: [], alarms: [] };
   for (const group of groups) {
     for (const draft of group.reports) {
-      const listed = (await h.engine.findSimilarReports(uuid(draft))).map(
+      const listed = (await h.engine.calls.findSimilarReports(uuid(draft))).map(
         (s) => h1Of.get(s.id) ?? '',
       );
       for (const other of group.reports) {

@@ -17,8 +17,8 @@ describe('engine: saves from an editor that has not seen the latest merge', () =
 
   /** A draft on the server, then another client's change that the sync brings into the mirror. */
   async function draftChangedElsewhere(change: Partial<DraftContent>): Promise<string> {
-    const { reportId } = await h.engine.createDraft(h.programs.open.id);
-    await h.engine.saveDraft(reportId, BASE);
+    const { reportId } = await h.engine.calls.createDraft(h.programs.open.id);
+    await h.engine.calls.saveDraft(reportId, BASE);
     await h.engine.session.drain();
     const current = await server(h, reportId);
     const res = await h.sandbox.api('PUT', `/api/reports/${reportId}`, {
@@ -27,7 +27,7 @@ describe('engine: saves from an editor that has not seen the latest merge', () =
     });
     expect(res.status).toBe(200);
     await h.engine.session.syncNow(['reports']);
-    const local = (await h.engine.getReport(reportId))?.draft?.content;
+    const local = (await h.engine.calls.getReport(reportId))?.draft?.content;
     expect(local).toMatchObject(change);
     return reportId;
   }
@@ -35,7 +35,7 @@ describe('engine: saves from an editor that has not seen the latest merge', () =
   it('an edit of another field is merged into the newer local content, and both reach the server', async () => {
     const id = await draftChangedElsewhere({ title: 'SSRF in the PDF renderer (triaged title)' });
     const typed = { ...BASE, asset: 'https://docs.example.com/render/v2' };
-    const view = await h.engine.saveDraft(id, typed, BASE);
+    const view = await h.engine.calls.saveDraft(id, typed, BASE);
     expect(view.content.title).toBe('SSRF in the PDF renderer (triaged title)');
     expect(view.content.asset).toBe('https://docs.example.com/render/v2');
     expect(view.conflicts).toEqual([]);
@@ -47,22 +47,26 @@ describe('engine: saves from an editor that has not seen the latest merge', () =
 
   it('a different edit of the same field keeps both for the user and sends neither', async () => {
     const id = await draftChangedElsewhere({ title: 'Their title' });
-    const view = await h.engine.saveDraft(id, { ...BASE, title: 'My title' }, BASE);
+    const view = await h.engine.calls.saveDraft(id, { ...BASE, title: 'My title' }, BASE);
     expect(view.conflicts).toEqual([
       expect.objectContaining({ field: 'title', ours: 'My title', theirs: 'Their title' }),
     ]);
     await h.engine.session.drain();
     expect((await server(h, id)).title).toBe('Their title');
-    const resolved = await h.engine.resolveConflicts(id, { title: 'ours' });
+    const resolved = await h.engine.calls.resolveConflicts(id, { title: 'ours' });
     expect(resolved.conflicts).toEqual([]);
     await h.engine.session.drain();
     expect((await server(h, id)).title).toBe('My title');
   });
 
   it('without basedOn (or when nothing changed meanwhile) the typed content is saved as it is', async () => {
-    const { reportId } = await h.engine.createDraft(h.programs.open.id);
-    const first = await h.engine.saveDraft(reportId, BASE);
-    const second = await h.engine.saveDraft(reportId, { ...BASE, title: 'Edited' }, first.content);
+    const { reportId } = await h.engine.calls.createDraft(h.programs.open.id);
+    const first = await h.engine.calls.saveDraft(reportId, BASE);
+    const second = await h.engine.calls.saveDraft(
+      reportId,
+      { ...BASE, title: 'Edited' },
+      first.content,
+    );
     expect(second.content.title).toBe('Edited');
     expect(second.conflicts).toEqual([]);
   });

@@ -41,11 +41,11 @@ describe('evidence flows leak nothing', () => {
   const open = harnessPerTest();
 
   async function redactAll(x: Harness, reportId: string): Promise<number> {
-    const scan = await x.engine.scanEvidence(reportId);
+    const scan = await x.engine.calls.scanEvidence(reportId);
     // A finding's view never carries its value.
     const view = JSON.stringify(scan);
     for (const f of scan.findings) expect(f.label).not.toMatch(/[A-Za-z0-9+/_-]{24,}/);
-    await x.engine.redactFindings(
+    await x.engine.calls.redactFindings(
       reportId,
       scan.findings.filter((f) => !f.kept).map((f) => f.id),
     );
@@ -64,11 +64,11 @@ describe('evidence flows leak nothing', () => {
     };
 
     // Draft save: every credential in the description.
-    const draft = await x.engine.createDraft(x.programs.open.id);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
     const description = `${COMPLETE_DESCRIPTION}\n\n${secrets.map((s) => s.line).join('\n\n')}\n`;
-    await x.engine.saveDraft(draft.reportId, { ...CONTENT, description });
+    await x.engine.calls.saveDraft(draft.reportId, { ...CONTENT, description });
     await x.engine.session.drain();
-    const scanView = await x.engine.scanEvidence(draft.reportId);
+    const scanView = await x.engine.calls.scanEvidence(draft.reportId);
     for (const s of secrets) expect(JSON.stringify(scanView)).not.toContain(s.value);
     await redactAll(x, draft.reportId);
     record('draft save', JSON.stringify(await server(x, draft.reportId)));
@@ -89,7 +89,7 @@ describe('evidence flows leak nothing', () => {
       first.request.cookies = secrets.map((s, i) => ({ name: `session_${i}`, value: s.value }));
     }
     const harPath = await x.file('capture.har', JSON.stringify(har, null, 2));
-    const files = await x.engine.attachFiles(draft.reportId, [
+    const files = await x.engine.calls.attachFiles(draft.reportId, [
       { path: env },
       { path: req },
       { path: harPath },
@@ -103,7 +103,7 @@ describe('evidence flows leak nothing', () => {
     // The redacted HAR is still a HAR with the same entries.
     const sentHar = JSON.parse(uploaded[2] ?? '') as typeof har;
     expect(sentHar.log.entries).toHaveLength(har.log.entries.length);
-    const checklist = await x.engine.getChecklist(draft.reportId);
+    const checklist = await x.engine.calls.getChecklist(draft.reportId);
     expect(checklist.items.find((i) => i.id === 'credentials_found')?.detail).toContain(
       '3 evidence files scanned',
     );
@@ -113,15 +113,15 @@ describe('evidence flows leak nothing', () => {
     const chromeCmd = `curl ^"https://app.example.com/api/me^" ^\n  -H ^"accept: */*^" ^\n  -b ^"${cookie}^" ^\n  --compressed`;
     const burpCurl = `curl -i -s -k -X $'GET' -H $'Host: app.example.com' -b $'${cookie}' $'https://app.example.com/api/me'`;
     for (const text of [chromeCmd, burpCurl]) {
-      await x.engine.importHttpEvidence(draft.reportId, { text });
+      await x.engine.calls.importHttpEvidence(draft.reportId, { text });
     }
     await x.engine.session.drain();
     record('import', (await server(x, draft.reportId)).description);
 
     // Reply: the same lines in a message on the submitted report.
-    await x.engine.submit(draft.reportId);
+    await x.engine.calls.submit(draft.reportId);
     await x.engine.session.drain();
-    await x.engine.postMessage(draft.reportId, {
+    await x.engine.calls.postMessage(draft.reportId, {
       body: `More detail:\n\n${secrets.map((s) => s.line).join('\n\n')}`,
       filePaths: [],
     });
@@ -140,10 +140,10 @@ describe('evidence flows leak nothing', () => {
 
   it('cleans HEIC, AVIF and TIFF, names a damaged one, and counts every image', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     const tiff = realFile('images', 'exifr-Bush-dog.tif');
-    await x.engine.attachFiles(draft.reportId, [
+    await x.engine.calls.attachFiles(draft.reportId, [
       { path: await x.file('photo.jpg', realFile('images', 'exifr-issue-exifr-13.jpg')) },
       { path: await x.file('phone.heic', realFile('images', 'exifr-heic-iphone7.heic')) },
       { path: await x.file('phone.avif', realFile('images', 'exifr-Irvine_CA.avif')) },
@@ -151,7 +151,7 @@ describe('evidence flows leak nothing', () => {
       // Cut before its first IFD: nothing to read, so nothing cleaned, and never called clean.
       { path: await x.file('broken.tif', tiff.subarray(0, 64)) },
     ]);
-    const item = (await x.engine.getChecklist(draft.reportId)).items.find(
+    const item = (await x.engine.calls.getChecklist(draft.reportId)).items.find(
       (i) => i.id === 'image_metadata',
     );
     expect(item?.ok).toBe(false);
@@ -162,16 +162,16 @@ describe('evidence flows leak nothing', () => {
 
   it('calls five cleaned images of five formats clean', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    await x.engine.attachFiles(draft.reportId, [
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.attachFiles(draft.reportId, [
       { path: await x.file('photo.jpg', realFile('images', 'exifr-issue-exifr-13.jpg')) },
       { path: await x.file('gps.png', realFile('images', 'exifr-png_with_exif_and_gps.png')) },
       { path: await x.file('phone.heic', realFile('images', 'exifr-heic-iphone7.heic')) },
       { path: await x.file('phone.avif', realFile('images', 'exifr-Irvine_CA.avif')) },
       { path: await x.file('drone.tif', realFile('images', 'exifr-001.tif')) },
     ]);
-    const item = (await x.engine.getChecklist(draft.reportId)).items.find(
+    const item = (await x.engine.calls.getChecklist(draft.reportId)).items.find(
       (i) => i.id === 'image_metadata',
     );
     expect(item?.detail).toBe(

@@ -21,22 +21,22 @@ describe('evidence that never leaks', () => {
 
   it('holds a save with a JWT until it is redacted; the server never sees the token', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     await x.engine.session.drain();
     const jwt = fakeJwt();
     const leaky = `${COMPLETE_DESCRIPTION}\n\nAuthorization: Bearer ${jwt}\n`;
-    await x.engine.saveDraft(draft.reportId, { ...CONTENT, description: leaky });
+    await x.engine.calls.saveDraft(draft.reportId, { ...CONTENT, description: leaky });
     await x.engine.session.drain();
     expect((await server(x, draft.reportId)).description).not.toContain(jwt);
-    const held = (await x.engine.getReport(draft.reportId))?.outbox.find(
+    const held = (await x.engine.calls.getReport(draft.reportId))?.outbox.find(
       (e) => e.state === 'parked',
     );
     expect(held?.error?.code).toBe('secrets_found');
     expect(held?.error?.advice).toContain('Description');
     expect(JSON.stringify(held)).not.toContain(jwt);
 
-    const scan = await x.engine.scanEvidence(draft.reportId);
+    const scan = await x.engine.calls.scanEvidence(draft.reportId);
     expect(scan.open).toBe(1);
     const [finding] = scan.findings;
     expect(finding).toMatchObject({
@@ -45,58 +45,59 @@ describe('evidence that never leaks', () => {
       kept: false,
     });
     expect(JSON.stringify(scan)).not.toContain(jwt);
-    const checklist = await x.engine.getChecklist(draft.reportId);
+    const checklist = await x.engine.calls.getChecklist(draft.reportId);
     expect(checklist.items.find((i) => i.id === 'credentials_found')).toMatchObject({
       ok: false,
       label: 'No credentials in evidence (1 found)',
     });
 
-    const after = await x.engine.redactFindings(draft.reportId, [finding?.id ?? '']);
+    const after = await x.engine.calls.redactFindings(draft.reportId, [finding?.id ?? '']);
     expect(after.open).toBe(0);
     await x.engine.session.drain();
     const sent = (await server(x, draft.reportId)).description;
     expect(sent).toContain('Authorization: Bearer [REDACTED:jwt]');
     expect(sent).not.toContain(jwt);
     expect(
-      (await x.engine.getChecklist(draft.reportId)).items.find((i) => i.id === 'credentials_found')
-        ?.ok,
+      (await x.engine.calls.getChecklist(draft.reportId)).items.find(
+        (i) => i.id === 'credentials_found',
+      )?.ok,
     ).toBe(true);
   });
 
   it('always finds the researcher’s own key; a kept finding is sent and the choice survives a restart', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, {
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, {
       ...CONTENT,
       asset: `${CONTENT.asset} (key ${x.key})`,
     });
     await x.engine.session.drain();
     expect(JSON.stringify(await server(x, draft.reportId))).not.toContain(x.key);
-    const [finding] = (await x.engine.scanEvidence(draft.reportId)).findings;
+    const [finding] = (await x.engine.calls.scanEvidence(draft.reportId)).findings;
     expect(finding).toMatchObject({ kind: 'api-key', label: 'Your API key for this service' });
-    await x.engine.keepFinding(draft.reportId, finding?.id ?? '', true);
+    await x.engine.calls.keepFinding(draft.reportId, finding?.id ?? '', true);
     await x.engine.session.drain();
     expect((await server(x, draft.reportId)).asset).toContain(x.key);
     await x.restart();
-    const again = await x.engine.scanEvidence(draft.reportId);
+    const again = await x.engine.calls.scanEvidence(draft.reportId);
     expect(again.findings[0]?.kept).toBe(true);
     expect(again.open).toBe(0);
   });
 
   it('uploads a redacted copy of a text evidence file, never the original', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     const cookie = `sid=${randomFrom('abcdef0123456789', 32)}`;
     const path = await x.file('session.log', `GET /api/orders/7 HTTP/1.1\nCookie: ${cookie}\n`);
-    const [file] = await x.engine.attachFiles(draft.reportId, [{ path }]);
+    const [file] = await x.engine.calls.attachFiles(draft.reportId, [{ path }]);
     await x.engine.session.drain();
     expect((await server(x, draft.reportId)).attachments[file?.fileId ?? '']).toBeUndefined();
-    const scan = await x.engine.scanEvidence(draft.reportId);
+    const scan = await x.engine.calls.scanEvidence(draft.reportId);
     expect(scan.findings.map((f) => [f.kind, f.where])).toEqual([
       ['cookie', 'session.log, line 2'],
     ]);
-    await x.engine.redactFindings(
+    await x.engine.calls.redactFindings(
       draft.reportId,
       scan.findings.map((f) => f.id),
     );
@@ -108,16 +109,19 @@ describe('evidence that never leaks', () => {
 
   it('holds a reply with a secret until it is redacted', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    await x.engine.submit(draft.reportId);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.submit(draft.reportId);
     await x.engine.session.drain();
     const token = `${['gh', 'p_'].join('')}${randomFrom('ABCDEFabcdef0123456789', 36)}`;
-    await x.engine.postMessage(draft.reportId, { body: `My token was ${token}`, filePaths: [] });
+    await x.engine.calls.postMessage(draft.reportId, {
+      body: `My token was ${token}`,
+      filePaths: [],
+    });
     await x.engine.session.drain();
-    const scan = await x.engine.scanEvidence(draft.reportId);
+    const scan = await x.engine.calls.scanEvidence(draft.reportId);
     expect(scan.findings.map((f) => [f.kind, f.place.kind])).toEqual([['github-token', 'message']]);
-    await x.engine.redactFindings(
+    await x.engine.calls.redactFindings(
       draft.reportId,
       scan.findings.map((f) => f.id),
     );
@@ -133,23 +137,23 @@ describe('evidence that never leaks', () => {
 
   it('strips GPS metadata before upload, shows only raster bytes, says so in the checklist', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    const [png] = await x.engine.attachFiles(draft.reportId, [
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    const [png] = await x.engine.calls.attachFiles(draft.reportId, [
       { path: await x.file('screenshot.png', pngWithGps()), insertAt: 0 },
     ]);
-    const [svg] = await x.engine.attachFiles(draft.reportId, [
+    const [svg] = await x.engine.calls.attachFiles(draft.reportId, [
       { path: await x.file('diagram.svg', hostileSvg()) },
     ]);
     await x.engine.session.drain();
     const uploaded = await serverFile(x, draft.reportId, png?.fileId ?? '');
     expect(uploaded.includes(gpsBytes())).toBe(false);
     expect(hasImageMetadata(uploaded)).toBe(false);
-    const image = await x.engine.getEvidenceImage(draft.reportId, png?.fileId ?? '');
+    const image = await x.engine.calls.getEvidenceImage(draft.reportId, png?.fileId ?? '');
     expect(image?.contentType).toBe('image/png');
     expect(Buffer.from(image?.base64 ?? '', 'base64').equals(uploaded)).toBe(true);
-    expect(await x.engine.getEvidenceImage(draft.reportId, svg?.fileId ?? '')).toBeNull();
-    const item = (await x.engine.getChecklist(draft.reportId)).items.find(
+    expect(await x.engine.calls.getEvidenceImage(draft.reportId, svg?.fileId ?? '')).toBeNull();
+    const item = (await x.engine.calls.getChecklist(draft.reportId)).items.find(
       (i) => i.id === 'image_metadata',
     );
     expect(item).toMatchObject({
@@ -161,11 +165,11 @@ describe('evidence that never leaks', () => {
 
   it('imports a HAR and a Burp export as redacted code blocks, a large one with a file', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     const s = fixtureSecrets();
     const at = COMPLETE_DESCRIPTION.indexOf('## Expected behavior');
-    const har = await x.engine.importHttpEvidence(draft.reportId, {
+    const har = await x.engine.calls.importHttpEvidence(draft.reportId, {
       text: harFixture(s, 5000),
       name: 'checkout.har',
       insertAt: at,
@@ -177,12 +181,14 @@ describe('evidence that never leaks', () => {
       fileName: 'checkout.redacted.http',
     });
     expect(har.redacted).toBeGreaterThanOrEqual(4);
-    const burp = await x.engine.importHttpEvidence(draft.reportId, { text: burpFixture(s) });
+    const burp = await x.engine.calls.importHttpEvidence(draft.reportId, { text: burpFixture(s) });
     expect(burp).toMatchObject({ imported: true, format: 'burp', exchanges: 2 });
-    expect(await x.engine.importHttpEvidence(draft.reportId, { text: 'just words' })).toEqual({
-      imported: false,
-      insertedChars: 0,
-    });
+    expect(await x.engine.calls.importHttpEvidence(draft.reportId, { text: 'just words' })).toEqual(
+      {
+        imported: false,
+        insertedChars: 0,
+      },
+    );
     await x.engine.session.drain();
     const report = await server(x, draft.reportId);
     expect(report.description).toContain('```http\nPOST /api/cart?item=7 HTTP/2');
@@ -198,20 +204,23 @@ describe('evidence that never leaks', () => {
     const bytes = (await serverFile(x, draft.reportId, file?.[0] ?? '')).toString();
     expect(bytes).toContain('x'.repeat(5000));
     expect(bytes).not.toContain(s.jwt);
-    expect((await x.engine.scanEvidence(draft.reportId)).open).toBe(0);
+    expect((await x.engine.calls.scanEvidence(draft.reportId)).open).toBe(0);
   });
 
   it('offers a binary body of an imported HAR as a file of its own, never as text (issue 20)', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     const text = realFile('har', 'har_files-chrome.har').toString('utf8');
-    const result = await x.engine.importHttpEvidence(draft.reportId, { text, name: 'chrome.har' });
+    const result = await x.engine.calls.importHttpEvidence(draft.reportId, {
+      text,
+      name: 'chrome.har',
+    });
     expect(result.imported).toBe(true);
     const png = (result.bodyFiles ?? []).filter((n) => n.endsWith('.png'));
     console.log(`binary bodies attached: ${(result.bodyFiles ?? []).join(', ')}`);
     expect(png.length).toBeGreaterThanOrEqual(1);
-    const report = await x.engine.getReport(draft.reportId);
+    const report = await x.engine.calls.getReport(draft.reportId);
     const file = report?.evidence.find((f) => f.name === png[0]);
     expect(file?.contentType).toBe('image/png');
     // The block labels the body; the description links the file; no PNG bytes as text.
@@ -225,15 +234,15 @@ describe('evidence that never leaks', () => {
   it('lists the researcher’s own close reports of the same program, and earnings', async () => {
     const x = await open();
     const make = async (title: string, asset: string, program = x.programs.open.id) => {
-      const d = await x.engine.createDraft(program);
-      await x.engine.saveDraft(d.reportId, { ...CONTENT, title, asset });
+      const d = await x.engine.calls.createDraft(program);
+      await x.engine.calls.saveDraft(d.reportId, { ...CONTENT, title, asset });
       return d.reportId;
     };
     const first = await make(
       'IDOR on order details endpoint',
       'https://shop.example.com/api/orders/7',
     );
-    await x.engine.submit(first);
+    await x.engine.calls.submit(first);
     await make('Stored XSS in profile bio', 'https://shop.example.com/profile');
     const current = await make(
       'Order details IDOR exposes addresses',
@@ -241,7 +250,7 @@ describe('evidence that never leaks', () => {
     );
     await x.engine.session.drain();
     await x.engine.session.syncNow(['reports']);
-    const similar = await x.engine.findSimilarReports(current);
+    const similar = await x.engine.calls.findSimilarReports(current);
     expect(similar.map((s) => [s.id, s.status, s.reasons])).toEqual([
       [first, 'triaging', ['shares "details", "order", "idor" (43% of the title)']],
     ]);
@@ -249,13 +258,13 @@ describe('evidence that never leaks', () => {
     await x.sandbox.act(first, { actor: 'founder', status: 'accepted', message: 'Valid.' });
     await x.sandbox.payout(first, { status: 'approving', amount_cents: 75_000 });
     await x.engine.session.syncNow(['reports', 'payouts']);
-    const payouts = await x.engine.listPayouts();
+    const payouts = await x.engine.calls.listPayouts();
     expect(payouts.rows.map((r) => [r.reportId, r.status, r.amountCents])).toEqual([
       [first, 'approving', 75_000],
     ]);
     expect(payouts.byStatus[0]).toMatchObject({ label: 'Approved', count: 1, amountCents: 75_000 });
     const dest = join(x.dataDir, 'payouts.csv');
-    await x.engine.exportPayouts(dest);
+    await x.engine.calls.exportPayouts(dest);
     expect((await readFile(dest, 'utf8')).split('\r\n')[1]).toMatch(
       new RegExp(`^${first},.*,Approved,750\\.00,`),
     );

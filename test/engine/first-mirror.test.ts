@@ -84,19 +84,19 @@ describe('the first mirror of a large account', () => {
     await h.sandbox.clock(61);
     log.length = 0;
 
-    await engine.syncNow();
+    await engine.calls.syncNow();
     // The pass ends once the list is in: every row shows, "Last sync" is set, the rest follows.
     const status = await engine.getStatus();
     expect(status.lastSyncAt).not.toBeNull();
     expect(status.mirror?.total).toBe(REPORTS);
     expect(status.mirror?.downloaded).toBeLessThan(REPORTS);
     expect(status.mirror?.secondsLeft).toBeGreaterThan(0);
-    const page = await engine.listReports({ limit: 1000 });
+    const page = await engine.calls.listReports({ limit: 1000 });
     expect(page.total).toBe(REPORTS);
 
     // "Sync now" during the mirror checks for changes without restarting it.
     const before = log.filter(isList).length;
-    await engine.syncNow();
+    await engine.calls.syncNow();
     const polls = log.filter(isList).slice(before);
     expect(polls.length).toBe(1);
     expect(polls[0]?.path).toContain('updated_since=');
@@ -187,7 +187,7 @@ describe('the reconcile', () => {
     h = opened.h;
     const engine = h.engine;
     await engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-    await engine.syncNow();
+    await engine.calls.syncNow();
     await engine.session.mirrorIdle();
     const store = engine.session.store;
 
@@ -213,7 +213,7 @@ describe('the reconcile', () => {
     await engine.session.syncNow(['reports']);
     expect(store.reports.getStoredRow(first)).toBeNull();
     expect(store.reports.getStoredRow(gone.id)).not.toBeNull();
-    await engine.resyncEverything();
+    await engine.calls.resyncEverything();
     expect(store.reports.getStoredRow(first)?.has_full).toBe(true);
     expect(store.messages.listThread(first).length).toBe(1);
     expect(store.reports.getStoredRow(gone.id)).toBeNull();

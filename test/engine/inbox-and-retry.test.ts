@@ -17,11 +17,11 @@ describe('engine: inbox, Sync now, parked changes', () => {
   });
 
   async function submitted(x: Harness): Promise<string> {
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    await x.engine.submit(draft.reportId);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.submit(draft.reportId);
     await x.engine.session.drain();
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     return draft.reportId;
   }
 
@@ -33,7 +33,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
     expect((await x.engine.getStatus()).inbox).toEqual([]);
 
     await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     let status = await x.engine.getStatus();
     expect(status.inbox).toEqual([
       expect.objectContaining({ reportId: id, title: CONTENT.title, unread: 1, needsInfo: true }),
@@ -42,32 +42,32 @@ describe('engine: inbox, Sync now, parked changes', () => {
     expect(status.needsAction).toBe(1);
 
     // Reading the report (a background reload of the page) is not opening the thread.
-    await x.engine.getReport(id);
-    await x.engine.syncNow();
+    await x.engine.calls.getReport(id);
+    await x.engine.calls.syncNow();
     expect((await x.engine.getStatus()).inbox).toHaveLength(1);
 
     // Reading the question does not answer it: it keeps waiting, its message is read.
-    await x.engine.markThreadRead(id);
+    await x.engine.calls.markThreadRead(id);
     status = await x.engine.getStatus();
     expect(status.inbox).toEqual([
       expect.objectContaining({ reportId: id, unread: 0, needsInfo: true }),
     ]);
     expect([status.unread, status.needsAction]).toEqual([0, 1]);
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect((await x.engine.getStatus()).needsAction).toBe(1);
 
     // A reply answers it, already while it waits to be sent.
-    await x.engine.postMessage(id, { body: 'Firefox 140 on Linux.', filePaths: [] });
+    await x.engine.calls.postMessage(id, { body: 'Firefox 140 on Linux.', filePaths: [] });
     status = await x.engine.getStatus();
     expect(status.inbox).toEqual([]);
     expect([status.unread, status.needsAction]).toEqual([0, 0]);
     await x.engine.session.drain();
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect((await x.engine.getStatus()).needsAction).toBe(0);
 
     // The program team writes while the report is in triage: unread again, no question.
     await x.sandbox.act(id, { actor: 'founder', status: 'human_review', message: 'Looking.' });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     status = await x.engine.getStatus();
     expect(status.inbox).toEqual([
       expect.objectContaining({ reportId: id, unread: 1, needsInfo: false }),
@@ -81,27 +81,29 @@ describe('engine: inbox, Sync now, parked changes', () => {
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
     const id = await submitted(x);
     await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect((await x.engine.getStatus()).needsAction).toBe(1);
 
     // The line drops: the reply waits in the queue, and it answers the question meanwhile.
     await x.sandbox.faults({ rate: 1, reset_connection: true, seed: 5 });
-    await x.engine.postMessage(id, { body: 'Firefox 140 on Linux.', filePaths: [] });
+    await x.engine.calls.postMessage(id, { body: 'Firefox 140 on Linux.', filePaths: [] });
     expect((await x.engine.getStatus()).needsAction).toBe(0);
-    const queued = (await x.engine.getReport(id))?.outbox.find((e) => e.kind === 'post_message');
+    const queued = (await x.engine.calls.getReport(id))?.outbox.find(
+      (e) => e.kind === 'post_message',
+    );
     expect(queued?.state).not.toBe('done');
 
     // The researcher takes it back: the question is unanswered again, in the Inbox and the count.
-    await x.engine.discardEntry(queued?.id ?? -1);
+    await x.engine.calls.discardEntry(queued?.id ?? -1);
     const status = await x.engine.getStatus();
     expect(status.needsAction).toBe(1);
     expect(status.inbox).toEqual([expect.objectContaining({ reportId: id, needsInfo: true })]);
 
     // A second reply that is sent answers it for good.
     await x.sandbox.faults({ rate: 0 });
-    await x.engine.postMessage(id, { body: 'Chrome 140 on Linux.', filePaths: [] });
+    await x.engine.calls.postMessage(id, { body: 'Chrome 140 on Linux.', filePaths: [] });
     await x.engine.session.drain();
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect((await x.engine.getStatus()).needsAction).toBe(0);
   });
 
@@ -115,7 +117,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
     const again = await openHarness();
     try {
       await again.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
-      await again.engine.syncNow();
+      await again.engine.calls.syncNow();
       expect((await again.engine.getStatus()).inbox).toEqual([]);
     } finally {
       await again.close();
@@ -126,28 +128,30 @@ describe('engine: inbox, Sync now, parked changes', () => {
     h = await openHarness();
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     const program = x.programs.open.id;
-    const before = (await x.engine.getProgram(program))?.policy_version ?? -1;
-    const draft = await x.engine.createDraft(program);
+    const before = (await x.engine.calls.getProgram(program))?.policy_version ?? -1;
+    const draft = await x.engine.calls.createDraft(program);
     expect(draft.policyVersionAtStart).toBe(before);
 
     await x.sandbox.patchProgram(program, { policy: { scope: 'Only app.example.com now.' } });
-    await x.engine.syncNow();
-    const after = await x.engine.getProgram(program);
+    await x.engine.calls.syncNow();
+    const after = await x.engine.calls.getProgram(program);
     expect(after?.policy_version).toBe(before + 1);
     expect(after?.scope).toBe('Only app.example.com now.');
-    expect((await x.engine.getReport(draft.reportId))?.draft?.policyVersionAtStart).toBe(before);
+    expect((await x.engine.calls.getReport(draft.reportId))?.draft?.policyVersionAtStart).toBe(
+      before,
+    );
   });
 
   it('a save the server refused is sent again when the researcher edits the draft', async () => {
     h = await openHarness({ email_verified: false, payments_status: 'ready' });
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     await x.engine.session.drain();
-    let outbox = (await x.engine.getReport(draft.reportId))?.outbox ?? [];
+    let outbox = (await x.engine.calls.getReport(draft.reportId))?.outbox ?? [];
     expect(outbox.map((e) => [e.kind, e.state, e.error?.code])).toContainEqual([
       'save_report',
       'parked',
@@ -157,9 +161,9 @@ describe('engine: inbox, Sync now, parked changes', () => {
     // Verified on the website meanwhile; the researcher goes on writing: no Retry needed.
     await x.sandbox.patchAccount(x.account.uid, { email_verified: true });
     const edited = { ...CONTENT, title: `${CONTENT.title} (edited)` };
-    await x.engine.saveDraft(draft.reportId, edited);
+    await x.engine.calls.saveDraft(draft.reportId, edited);
     await x.engine.session.drain();
-    outbox = (await x.engine.getReport(draft.reportId))?.outbox ?? [];
+    outbox = (await x.engine.calls.getReport(draft.reportId))?.outbox ?? [];
     expect(outbox.filter((e) => e.state !== 'done')).toEqual([]);
     const server = await x.sandbox.api<{ title: string; description: string }>(
       'GET',

@@ -27,7 +27,7 @@ describe('engine: full researcher journey', () => {
     const account = await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
     expect(account.scope).toBe('write');
     expect(account.me?.uid).toBe(h.account.uid);
-    await h.engine.syncNow();
+    await h.engine.calls.syncNow();
     const mirror = readdirSync(join(h.dataDir, 'accounts'));
     expect(mirror).toHaveLength(1);
     const file = join(h.dataDir, 'accounts', mirror[0] as string, 'mirror.sqlite');
@@ -39,15 +39,15 @@ describe('engine: full researcher journey', () => {
 
   it('writes a draft offline: on disk at once, queued, nothing lost', async () => {
     await h.sandbox.faults({ rate: 1, reset_connection: true, seed: 1 });
-    const draft = await h.engine.createDraft(h.programs.open.id);
+    const draft = await h.engine.calls.createDraft(h.programs.open.id);
     reportId = draft.reportId;
     expect(draft.content.description).toContain('## Steps to reproduce');
     const evidence = await h.file('poc.txt', 'GET /login?next=javascript:alert(1)\n');
-    const [file] = await h.engine.attachFiles(reportId, [{ path: evidence, insertAt: 0 }]);
+    const [file] = await h.engine.calls.attachFiles(reportId, [{ path: evidence, insertAt: 0 }]);
     expect(file?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const current = await h.engine.getReport(reportId);
+    const current = await h.engine.calls.getReport(reportId);
     const linked = current?.draft?.content.description ?? '';
-    const saved = await h.engine.saveDraft(reportId, {
+    const saved = await h.engine.calls.saveDraft(reportId, {
       title: 'Open redirect to javascript: on login',
       asset: 'https://app.example.com/login',
       description: `${linked}\n${COMPLETE_DESCRIPTION}`,
@@ -72,8 +72,8 @@ describe('engine: full researcher journey', () => {
 
   it('goes online and sends everything in order: the file is ready before the save that links it', async () => {
     await h.sandbox.clearFaults();
-    for (const entry of (await h.engine.getReport(reportId))?.outbox ?? []) {
-      await h.engine.retryEntry(entry.id);
+    for (const entry of (await h.engine.calls.getReport(reportId))?.outbox ?? []) {
+      await h.engine.calls.retryEntry(entry.id);
     }
     await h.engine.session.drain();
     const res = await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key });
@@ -85,29 +85,31 @@ describe('engine: full researcher journey', () => {
     expect(files).toHaveLength(1);
     expect(files[0]?.[1].state).toBe('ready');
     expect(report.description).toContain(`/reports/${reportId}/files/${files[0]?.[0]}`);
-    const view = await h.engine.getReport(reportId);
+    const view = await h.engine.calls.getReport(reportId);
     expect(view?.evidence[0]?.state).toBe('uploaded');
     expect(view?.draft?.baseRevision).toBe(report.revision);
     expect(h.events.connectivity?.map((e) => e.state)).toContain('online');
   });
 
   it('fails the checklist on payments, parks the submit with the reason, then submits once fixed', async () => {
-    const checklist = await h.engine.getChecklist(reportId);
+    const checklist = await h.engine.calls.getChecklist(reportId);
     expect(checklist.ok).toBe(false);
     expect(checklist.items.find((i) => i.id === 'payments_not_ready')?.ok).toBe(false);
     expect(checklist.items.find((i) => i.id === 'incomplete_report')?.ok).toBe(true);
-    await h.engine.submit(reportId);
+    await h.engine.calls.submit(reportId);
     await h.engine.session.drain();
-    const parked = (await h.engine.getReport(reportId))?.outbox.find((e) => e.kind === 'submit');
+    const parked = (await h.engine.calls.getReport(reportId))?.outbox.find(
+      (e) => e.kind === 'submit',
+    );
     expect(parked?.state).toBe('parked');
     expect(parked?.error?.code).toBe('payments_not_ready');
 
     await h.sandbox.patchAccount(h.account.uid, { payments_status: 'ready' });
-    await h.engine.refreshPayments();
-    expect((await h.engine.getChecklist(reportId)).ok).toBe(true);
-    await h.engine.retryEntry(parked?.id ?? -1);
+    await h.engine.calls.refreshPayments();
+    expect((await h.engine.calls.getChecklist(reportId)).ok).toBe(true);
+    await h.engine.calls.retryEntry(parked?.id ?? -1);
     await h.engine.session.drain();
-    const view = await h.engine.getReport(reportId);
+    const view = await h.engine.calls.getReport(reportId);
     expect(view?.report?.status).toBe('triaging');
     expect(view?.report?.submission?.content.title).toBe('Open redirect to javascript: on login');
     expect(view?.draft).toBeNull();
@@ -119,22 +121,25 @@ describe('engine: full researcher journey', () => {
       status: 'needs_info',
       message: 'Which browser did you use?',
     });
-    await h.engine.syncNow();
+    await h.engine.calls.syncNow();
     expect(h.events['needs-info']?.map((e) => e.reportId)).toEqual([reportId]);
-    const thread = (await h.engine.getReport(reportId))?.messages ?? [];
+    const thread = (await h.engine.calls.getReport(reportId))?.messages ?? [];
     expect(thread.at(-1)?.body).toBe('Which browser did you use?');
     await h.restart();
-    await h.engine.syncNow();
-    await h.engine.syncNow();
+    await h.engine.calls.syncNow();
+    await h.engine.calls.syncNow();
     expect(h.events['needs-info']).toHaveLength(1);
   });
 
   it('replies with a file: needs_info becomes triaging, exactly one message', async () => {
     const shot = await h.file('browser.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
-    await h.engine.postMessage(reportId, { body: 'Firefox 140 on Linux.', filePaths: [shot] });
+    await h.engine.calls.postMessage(reportId, {
+      body: 'Firefox 140 on Linux.',
+      filePaths: [shot],
+    });
     await h.engine.session.drain();
-    await h.engine.syncNow();
-    const view = await h.engine.getReport(reportId);
+    await h.engine.calls.syncNow();
+    const view = await h.engine.calls.getReport(reportId);
     expect(view?.report?.status).toBe('triaging');
     const mine = view?.messages.filter((m) => m.author === 'researcher') ?? [];
     expect(mine).toHaveLength(1);
@@ -143,19 +148,19 @@ describe('engine: full researcher journey', () => {
 
   it('sees the decision and follows the payout until received', async () => {
     await h.sandbox.act(reportId, { actor: 'founder', status: 'accepted', message: 'Thanks!' });
-    await h.engine.syncNow();
+    await h.engine.calls.syncNow();
     expect(h.events.decision?.map((e) => e.outcome)).toEqual(['accepted']);
     for (const status of ['approving', 'transferred', 'received']) {
       await h.sandbox.payout(reportId, { status, amount_cents: 125_000 });
       // The user's "Sync now" reads payouts too (they do not change updated_at).
-      await h.engine.syncNow();
+      await h.engine.calls.syncNow();
     }
     expect(h.events['payout-changed']?.map((e) => e.status)).toEqual([
       'approving',
       'transferred',
       'received',
     ]);
-    const view = await h.engine.getReport(reportId);
+    const view = await h.engine.calls.getReport(reportId);
     expect(view?.report?.payout?.status).toBe('received');
     expect(view?.report?.payout?.amount_cents).toBe(125_000);
   });

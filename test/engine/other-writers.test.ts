@@ -49,15 +49,15 @@ describe('the outbox with another writer on the same report', () => {
   }
 
   async function draft(x: Harness): Promise<string> {
-    const created = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(created.reportId, CONTENT);
+    const created = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(created.reportId, CONTENT);
     await x.engine.session.drain();
     return created.reportId;
   }
 
   async function submitted(x: Harness): Promise<string> {
     const id = await draft(x);
-    await x.engine.submit(id);
+    await x.engine.calls.submit(id);
     await x.engine.session.drain();
     expect((await server(x, id)).status).toBe('triaging');
     return id;
@@ -69,7 +69,7 @@ describe('the outbox with another writer on the same report', () => {
   const outboxEntries = (x: Harness) => x.engine.session.store.outbox.list({ includeDone: true });
 
   const parkedEntry = async (x: Harness, reportId: string) =>
-    (await x.engine.getReport(reportId))?.outbox.find((e) => e.state === 'parked');
+    (await x.engine.calls.getReport(reportId))?.outbox.find((e) => e.state === 'parked');
 
   describe('messages: a match must be one this attempt could have made', () => {
     it('sends after a 500 although the thread already holds the same text from the website', async () => {
@@ -80,7 +80,7 @@ describe('the outbox with another writer on the same report', () => {
       await x.engine.session.syncNow(['reports']);
 
       transport.script(failBefore);
-      await x.engine.postMessage(id, { body: 'Any update?', filePaths: [] });
+      await x.engine.calls.postMessage(id, { body: 'Any update?', filePaths: [] });
       await x.engine.session.drain();
 
       expect(transport.seen).toHaveLength(2);
@@ -98,7 +98,7 @@ describe('the outbox with another writer on the same report', () => {
       await websitePost(x, id, 'Any update?');
 
       transport.script(loseAnswer);
-      await x.engine.postMessage(id, { body: 'Any update?', filePaths: [] });
+      await x.engine.calls.postMessage(id, { body: 'Any update?', filePaths: [] });
       await x.engine.session.drain();
 
       expect(transport.seen).toHaveLength(1);
@@ -120,7 +120,7 @@ describe('the outbox with another writer on the same report', () => {
         await websitePost(x, id, 'Any update?');
         throw new TypeError('fetch failed: the connection was reset');
       });
-      await x.engine.postMessage(id, { body: 'Any update?', filePaths: [] });
+      await x.engine.calls.postMessage(id, { body: 'Any update?', filePaths: [] });
       await x.engine.session.drain();
       expect(transport.seen).toHaveLength(1);
       expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
@@ -139,7 +139,7 @@ describe('the outbox with another writer on the same report', () => {
       const empty = await x.file('empty.txt', '');
       for (let i = 0; i < 3; i++) {
         await expect(
-          x.engine.postMessage(id, { body: 'Here is the proof.', filePaths: [poc, empty] }),
+          x.engine.calls.postMessage(id, { body: 'Here is the proof.', filePaths: [poc, empty] }),
         ).rejects.toThrow(/empty\.txt.*empty/);
       }
       await x.engine.session.drain();
@@ -149,7 +149,7 @@ describe('the outbox with another writer on the same report', () => {
       expect(await researcherMessages(x, id)).toEqual([]);
 
       // The same reply without the empty file goes through with exactly its one file.
-      await x.engine.postMessage(id, { body: 'Here is the proof.', filePaths: [poc] });
+      await x.engine.calls.postMessage(id, { body: 'Here is the proof.', filePaths: [poc] });
       await x.engine.session.drain();
       const [sent] = await researcherMessages(x, id);
       expect(sent?.attachments.map((a) => a.name)).toEqual(['poc.txt']);
@@ -162,7 +162,7 @@ describe('the outbox with another writer on the same report', () => {
       const good = await x.file('good.txt', 'evidence\n');
       const empty = await x.file('empty.txt', '');
       await expect(
-        x.engine.attachFiles(id, [
+        x.engine.calls.attachFiles(id, [
           { path: good, insertAt: CONTENT.description.length },
           { path: empty },
         ]),
@@ -172,7 +172,9 @@ describe('the outbox with another writer on the same report', () => {
       const report = await server(x, id);
       expect(report.attachments).toEqual({});
       expect(report.description).toBe(CONTENT.description);
-      expect((await x.engine.getReport(id))?.draft?.content.description).toBe(CONTENT.description);
+      expect((await x.engine.calls.getReport(id))?.draft?.content.description).toBe(
+        CONTENT.description,
+      );
     });
 
     it('attachFiles beyond the draft’s 10 files queues none of them', async () => {
@@ -182,7 +184,7 @@ describe('the outbox with another writer on the same report', () => {
         Array.from({ length: 11 }, (_, i) => x.file(`shot-${i}.txt`, `evidence ${i}\n`)),
       );
       await expect(
-        x.engine.attachFiles(
+        x.engine.calls.attachFiles(
           id,
           paths.map((path) => ({ path })),
         ),
@@ -196,7 +198,7 @@ describe('the outbox with another writer on the same report', () => {
       const id = await draft(x);
       const log = await x.file('server.log', '302 Location: //evil.example\n');
       await expect(
-        x.engine.postMessage(id, { body: 'See the log.', filePaths: [log] }),
+        x.engine.calls.postMessage(id, { body: 'See the log.', filePaths: [log] }),
       ).rejects.toThrow(/draft takes no messages/);
       expect(x.engine.session.store.outbox.countUnsent()).toBe(0);
       await x.engine.session.drain();
@@ -208,7 +210,7 @@ describe('the outbox with another writer on the same report', () => {
     /** Two replies held by an unverified e-mail: the first one's file is already uploaded. */
     async function heldReplies(x: Harness, id: string, poc: string) {
       await x.sandbox.patchAccount(x.account.uid, { email_verified: false });
-      await x.engine.postMessage(id, { body: 'With the proof.', filePaths: [poc] });
+      await x.engine.calls.postMessage(id, { body: 'With the proof.', filePaths: [poc] });
       await x.engine.session.drain();
       const first = await parkedEntry(x, id);
       expect(first?.error?.code).toBe('email_unverified');
@@ -220,7 +222,7 @@ describe('the outbox with another writer on the same report', () => {
       const x = await open();
       const id = await submitted(x);
       const first = await heldReplies(x, id, await x.file('poc.txt', 'proof\n'));
-      await x.engine.discardEntry(first);
+      await x.engine.calls.discardEntry(first);
       await x.engine.session.drain();
       expect(pendingMessageFiles(await server(x, id))).toEqual([]);
       expect(x.engine.session.store.evidence.listForReport(id)).toEqual([]);
@@ -235,15 +237,15 @@ describe('the outbox with another writer on the same report', () => {
       const [uploaded] = pendingMessageFiles(await server(x, id));
       // A second reply waits behind the first; once the first is discarded it is parked too, so
       // the deletion of the first one's file waits behind it.
-      await x.engine.postMessage(id, { body: 'A second thought.', filePaths: [] });
-      await x.engine.discardEntry(first);
+      await x.engine.calls.postMessage(id, { body: 'A second thought.', filePaths: [] });
+      await x.engine.calls.discardEntry(first);
       await x.engine.session.drain();
       const second = await parkedEntry(x, id);
       expect(second?.kind).toBe('post_message');
 
-      await x.engine.postMessage(id, { body: 'Here it is again.', filePaths: [poc] });
+      await x.engine.calls.postMessage(id, { body: 'Here it is again.', filePaths: [poc] });
       await x.sandbox.patchAccount(x.account.uid, { email_verified: true });
-      await x.engine.retryEntry(second?.id ?? -1);
+      await x.engine.calls.retryEntry(second?.id ?? -1);
       await x.engine.session.drain();
 
       const sent = await researcherMessages(x, id);
@@ -297,7 +299,7 @@ describe('the outbox with another writer on the same report', () => {
       });
       expect(res.status).toBe(200);
 
-      await x.engine.attachFiles(id, [{ path: await x.file('late.txt', 'late evidence\n') }]);
+      await x.engine.calls.attachFiles(id, [{ path: await x.file('late.txt', 'late evidence\n') }]);
       await x.engine.session.drain();
       const parked = await parkedEntry(x, id);
       expect(parked?.kind).toBe('upload_file');
@@ -321,14 +323,14 @@ describe('the outbox with another writer on the same report', () => {
         await saveElsewhere(x, id, { description: noted });
         throw new TypeError('fetch failed: the connection was reset after the request was sent');
       });
-      await x.engine.attachFiles(id, [{ path: await x.file('proof.txt', 'evidence\n') }]);
+      await x.engine.calls.attachFiles(id, [{ path: await x.file('proof.txt', 'evidence\n') }]);
       await x.engine.session.drain();
       expect(transport.seen).toHaveLength(2);
-      expect((await x.engine.getReport(id))?.draft?.content.description).toBe(noted);
+      expect((await x.engine.calls.getReport(id))?.draft?.content.description).toBe(noted);
 
       // An editor that has not shown the merge yet: it names the content it built on.
       const edited = { ...CONTENT, title: 'Open redirect after sign-in (edited)' };
-      await x.engine.saveDraft(id, edited, CONTENT);
+      await x.engine.calls.saveDraft(id, edited, CONTENT);
       await x.engine.session.drain();
       const report = await server(x, id);
       expect(report.title).toBe('Open redirect after sign-in (edited)');
@@ -357,7 +359,7 @@ describe('the outbox with another writer on the same report', () => {
           forward,
         ),
       );
-      await x.engine.saveDraft(id, { ...CONTENT, title: 'Open redirect to any host' });
+      await x.engine.calls.saveDraft(id, { ...CONTENT, title: 'Open redirect to any host' });
       await x.engine.session.drain();
 
       // The server's content now equals our first, never carried out save; it must not be taken
@@ -365,7 +367,9 @@ describe('the outbox with another writer on the same report', () => {
       const report = await server(x, id);
       expect(report.title).toBe('Open redirect to any host');
       expect(report.description).toBe(COMPLETE_DESCRIPTION);
-      expect((await x.engine.getReport(id))?.draft?.content.description).toBe(COMPLETE_DESCRIPTION);
+      expect((await x.engine.calls.getReport(id))?.draft?.content.description).toBe(
+        COMPLETE_DESCRIPTION,
+      );
       expect(await parkedEntry(x, id)).toBeUndefined();
       // Acknowledged: no record of unanswered saves is left to match anything later.
       expect(x.engine.session.store.syncState.get(`outbox.sent.${id}`)).toBeNull();
@@ -387,14 +391,14 @@ describe('the outbox with another writer on the same report', () => {
         // types again; and only then is the first save's answer lost.
         await fetch(request);
         await saveElsewhere(x, id, { description: noted(first) });
-        await x.engine.saveDraft(id, { ...CONTENT, description: second });
+        await x.engine.calls.saveDraft(id, { ...CONTENT, description: second });
         throw new TypeError('fetch failed: the connection was reset after the request was sent');
       });
-      await x.engine.saveDraft(id, { ...CONTENT, description: first });
+      await x.engine.calls.saveDraft(id, { ...CONTENT, description: first });
       await x.engine.session.drain();
       expect(await parkedEntry(x, id)).toBeUndefined();
       expect((await server(x, id)).description).toBe(noted(second));
-      expect((await x.engine.getReport(id))?.draft?.conflicts).toEqual([]);
+      expect((await x.engine.calls.getReport(id))?.draft?.conflicts).toEqual([]);
     });
 
     it('a submit the website made first fulfils the app’s queued submit', async () => {
@@ -405,11 +409,11 @@ describe('the outbox with another writer on the same report', () => {
         token: x.key,
         body: { revision: current.revision },
       });
-      await x.engine.submit(id);
+      await x.engine.calls.submit(id);
       await x.engine.session.drain();
       expect(await parkedEntry(x, id)).toBeUndefined();
       expect(outboxEntries(x)).toEqual([]);
-      const detail = await x.engine.getReport(id);
+      const detail = await x.engine.calls.getReport(id);
       expect(detail?.report?.status).toBe('triaging');
       expect(detail?.draft).toBeNull();
     });
@@ -421,16 +425,16 @@ describe('the outbox with another writer on the same report', () => {
       const x = await open(transport);
       const id = await submitted(x);
       const store = x.engine.session.store;
-      await x.engine.postMessage(id, { body: 'Same text.', filePaths: [] });
+      await x.engine.calls.postMessage(id, { body: 'Same text.', filePaths: [] });
       await x.engine.session.drain();
       expect(outboxEntries(x)).toEqual([]);
 
       // The identical earlier message (its entry long gone) is never taken for a later one.
       transport.script(loseAnswer);
-      await x.engine.postMessage(id, { body: 'Same text.', filePaths: [] });
+      await x.engine.calls.postMessage(id, { body: 'Same text.', filePaths: [] });
       await x.engine.session.drain();
       transport.script(failBefore);
-      await x.engine.postMessage(id, { body: 'Same text.', filePaths: [] });
+      await x.engine.calls.postMessage(id, { body: 'Same text.', filePaths: [] });
       await x.engine.session.drain();
       expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
         'Same text.',

@@ -42,9 +42,9 @@ describe('engine outbox', () => {
   }
 
   async function submitted(x: Harness, title = CONTENT.title): Promise<string> {
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, { ...CONTENT, title });
-    await x.engine.submit(draft.reportId);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, { ...CONTENT, title });
+    await x.engine.calls.submit(draft.reportId);
     await x.engine.session.drain();
     expect((await server(x, draft.reportId)).status).toBe('triaging');
     return draft.reportId;
@@ -52,10 +52,10 @@ describe('engine outbox', () => {
 
   it('removes a linked file: the link goes first, then DELETE, never 409 file_referenced', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     const path = await x.file('request.txt', 'GET /avatar?url=http://169.254.169.254/\n');
-    const [file] = await x.engine.attachFiles(draft.reportId, [
+    const [file] = await x.engine.calls.attachFiles(draft.reportId, [
       { path, insertAt: CONTENT.description.length },
     ]);
     const fileId = file?.fileId ?? '';
@@ -64,7 +64,7 @@ describe('engine outbox', () => {
     expect(linked.attachments[fileId]?.state).toBe('ready');
     expect(linked.description).toContain(`/reports/${draft.reportId}/files/${fileId}`);
 
-    await x.engine.removeFile(draft.reportId, fileId);
+    await x.engine.calls.removeFile(draft.reportId, fileId);
     await x.engine.session.drain();
     const after = await server(x, draft.reportId);
     expect(after.attachments).toEqual({});
@@ -72,32 +72,32 @@ describe('engine outbox', () => {
     const stats = await x.sandbox.control<Stats>('GET', '/__sandbox/stats');
     expect(stats.by_route['DELETE /api/reports/{report_id}/files/{file_id}']).toBe(1);
     expect(stats.by_status['409'] ?? 0).toBe(0);
-    const view = await x.engine.getReport(draft.reportId);
+    const view = await x.engine.calls.getReport(draft.reportId);
     expect(view?.evidence).toEqual([]);
     expect(view?.draft?.content.description).toBe(after.description);
   });
 
   it('removes a file whose upload answer was lost: the server keeps nothing the user removed', async () => {
     const x = await open();
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     await x.engine.session.drain();
     // Every answer is lost; half of the uploads are carried out all the same.
     await x.sandbox.faults({ rate: 1, reset_connection: true, seed: 3 });
     const paths = await Promise.all(
       ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((n) => x.file(n, `evidence ${n}\n`)),
     );
-    const files = await x.engine.attachFiles(
+    const files = await x.engine.calls.attachFiles(
       draft.reportId,
       paths.map((path) => ({ path })),
     );
     const deadline = Date.now() + 5_000;
     // The first upload has been tried (its report's later entries wait behind it).
-    while (!(await x.engine.getReport(draft.reportId))?.outbox.some((e) => e.attempts > 1)) {
+    while (!(await x.engine.calls.getReport(draft.reportId))?.outbox.some((e) => e.attempts > 1)) {
       if (Date.now() > deadline) throw new Error('uploads were not tried');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    for (const file of files) await x.engine.removeFile(draft.reportId, file.fileId);
+    for (const file of files) await x.engine.calls.removeFile(draft.reportId, file.fileId);
     await x.sandbox.clearFaults();
     await x.engine.session.drain();
     expect((await server(x, draft.reportId)).attachments).toEqual({});
@@ -106,15 +106,15 @@ describe('engine outbox', () => {
   it('withdraws a submitted report and discards a draft', async () => {
     const x = await open();
     const id = await submitted(x);
-    await x.engine.withdraw(id);
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    await x.engine.withdraw(draft.reportId);
+    await x.engine.calls.withdraw(id);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.withdraw(draft.reportId);
     await x.engine.session.drain();
     expect((await server(x, id)).status).toBe('withdrawn');
     expect((await server(x, draft.reportId)).status).toBe('withdrawn');
-    expect((await x.engine.getReport(id))?.report?.status).toBe('withdrawn');
-    expect((await x.engine.getReport(draft.reportId))?.draft).toBeNull();
+    expect((await x.engine.calls.getReport(id))?.report?.status).toBe('withdrawn');
+    expect((await x.engine.calls.getReport(draft.reportId))?.draft).toBeNull();
   });
 
   it('sends each message exactly once through dropped connections and server errors', async () => {
@@ -131,9 +131,9 @@ describe('engine outbox', () => {
       (_, i) => `Detail ${i}: the request reaches 10.0.0.${i}.`,
     );
     bodies.push(bodies[0] as string); // the same text twice is two messages
-    for (const body of bodies) await x.engine.postMessage(id, { body, filePaths: [] });
+    for (const body of bodies) await x.engine.calls.postMessage(id, { body, filePaths: [] });
     const shot = await x.file('metadata.txt', 'ami-id\nhostname\n');
-    await x.engine.postMessage(id, { body: 'With the response.', filePaths: [shot] });
+    await x.engine.calls.postMessage(id, { body: 'With the response.', filePaths: [shot] });
     await x.engine.session.drain(60_000);
     await x.sandbox.clearFaults();
     const stats = await x.sandbox.control<Stats>('GET', '/__sandbox/stats');
@@ -170,10 +170,12 @@ describe('engine outbox', () => {
     };
     const x = await open(undefined, { engine: { timeouts: { jsonMs: 300 }, fetch: lateFetch } });
     const id = await submitted(x);
-    await x.engine.postMessage(id, { body: 'Sent once, answered too late.', filePaths: [] });
+    await x.engine.calls.postMessage(id, { body: 'Sent once, answered too late.', filePaths: [] });
     const deadline = Date.now() + 5_000;
     for (;;) {
-      const entry = (await x.engine.getReport(id))?.outbox.find((e) => e.kind === 'post_message');
+      const entry = (await x.engine.calls.getReport(id))?.outbox.find(
+        (e) => e.kind === 'post_message',
+      );
       if (entry?.error?.code === 'timeout') break;
       if (Date.now() > deadline) throw new Error('the post did not time out');
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -198,7 +200,7 @@ describe('engine outbox', () => {
       i % 2 === 0 ? rateLimited : dropBefore,
     );
     transport.script(...busyLine, failBefore, failBefore);
-    await x.engine.postMessage(id, { body: 'Sent through a busy line.', filePaths: [] });
+    await x.engine.calls.postMessage(id, { body: 'Sent through a busy line.', filePaths: [] });
     await x.engine.session.drain(30_000);
     expect(transport.seen).toHaveLength(15);
     await expectSentOnce(x, id, 'Sent through a busy line.');
@@ -209,16 +211,16 @@ describe('engine outbox', () => {
     const x = await open(undefined, { engine: { fetch: transport.fetch } });
     const id = await submitted(x);
     transport.script(...Array.from({ length: 8 }, () => failBefore));
-    await x.engine.postMessage(id, { body: 'The server is broken today.', filePaths: [] });
+    await x.engine.calls.postMessage(id, { body: 'The server is broken today.', filePaths: [] });
     await x.engine.session.drain(30_000);
-    const parked = (await x.engine.getReport(id))?.outbox.find((e) => e.state === 'parked');
+    const parked = (await x.engine.calls.getReport(id))?.outbox.find((e) => e.state === 'parked');
     expect(parked?.error?.code).toBe('internal_error');
     expect(parked?.attempts).toBe(8);
     expect(transport.seen).toHaveLength(8);
     expect((await x.engine.getStatus()).needsAction).toBe(1);
     // The user presses Retry: seven more server errors do not park it again.
     transport.script(...Array.from({ length: 7 }, () => failBefore));
-    await x.engine.retryEntry(parked?.id ?? -1);
+    await x.engine.calls.retryEntry(parked?.id ?? -1);
     await x.engine.session.drain(30_000);
     expect(transport.seen).toHaveLength(16);
     await expectSentOnce(x, id, 'The server is broken today.');
@@ -229,11 +231,13 @@ describe('engine outbox', () => {
     const closed = await submitted(x, 'Decided already');
     const other = await submitted(x, 'Still open');
     await x.sandbox.act(closed, { actor: 'founder', status: 'rejected', message: 'Out of scope.' });
-    await x.engine.postMessage(closed, { body: 'But please look again.', filePaths: [] });
-    await x.engine.postMessage(other, { body: 'One more detail.', filePaths: [] });
+    await x.engine.calls.postMessage(closed, { body: 'But please look again.', filePaths: [] });
+    await x.engine.calls.postMessage(other, { body: 'One more detail.', filePaths: [] });
     await x.engine.session.drain();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    const parked = (await x.engine.getReport(closed))?.outbox.find((e) => e.state === 'parked');
+    const parked = (await x.engine.calls.getReport(closed))?.outbox.find(
+      (e) => e.state === 'parked',
+    );
     expect(parked?.kind).toBe('post_message');
     expect(parked?.attempts).toBe(1);
     expect(parked?.error?.code).toBe('invalid_state');
@@ -243,7 +247,7 @@ describe('engine outbox', () => {
     const stats = await x.sandbox.control<Stats>('GET', '/__sandbox/stats');
     expect(stats.by_route['POST /api/reports/{report_id}/messages']).toBe(2);
     // The user gives up on it: discarding clears "needs your action".
-    await x.engine.discardEntry(parked?.id ?? -1);
+    await x.engine.calls.discardEntry(parked?.id ?? -1);
     expect((await x.engine.getStatus()).needsAction).toBe(0);
   });
 });

@@ -36,14 +36,14 @@ async function serverReport(h: Harness, reportId: string): Promise<Report> {
 }
 
 async function readyDraft(h: Harness, programId: string, title = COMPLETE.title): Promise<string> {
-  const draft = await h.engine.createDraft(programId);
-  await h.engine.saveDraft(draft.reportId, { ...COMPLETE, title });
+  const draft = await h.engine.calls.createDraft(programId);
+  await h.engine.calls.saveDraft(draft.reportId, { ...COMPLETE, title });
   await h.engine.session.drain();
   return draft.reportId;
 }
 
 async function parkedSubmit(h: Harness, reportId: string) {
-  const view = await h.engine.getReport(reportId);
+  const view = await h.engine.calls.getReport(reportId);
   return view?.outbox.find((e) => e.kind === 'submit' && e.state === 'parked');
 }
 
@@ -64,24 +64,24 @@ const CASES: Case[] = [
     code: 'payments_not_ready',
     async breakIt(h) {
       await h.sandbox.patchAccount(h.account.uid, { payments_status: 'needs_information' });
-      await h.engine.refreshPayments();
+      await h.engine.calls.refreshPayments();
     },
     detail: /Payout account status: needs information/,
     async fix(h) {
       await h.sandbox.patchAccount(h.account.uid, { payments_status: 'ready' });
-      await h.engine.refreshPayments();
+      await h.engine.calls.refreshPayments();
     },
   },
   {
     code: 'incomplete_report',
     async breakIt(h, reportId) {
-      await h.engine.saveDraft(reportId, { ...COMPLETE, asset: '' });
+      await h.engine.calls.saveDraft(reportId, { ...COMPLETE, asset: '' });
       await h.engine.session.drain();
     },
     detail: /The asset is empty/,
     async fix(h, reportId) {
       // The fix is a save queued after the parked submit: it must go out first.
-      await h.engine.saveDraft(reportId, COMPLETE);
+      await h.engine.calls.saveDraft(reportId, COMPLETE);
     },
   },
   {
@@ -137,8 +137,8 @@ const CASES: Case[] = [
     },
     detail: /All 5 active-report slots are in use \(5\/5\)/,
     async fix(h) {
-      const active = (await h.engine.listReports({ status: ['triaging'] })).items;
-      await h.engine.withdraw(active[0]?.id ?? '');
+      const active = (await h.engine.calls.listReports({ status: ['triaging'] })).items;
+      await h.engine.calls.withdraw(active[0]?.id ?? '');
       await h.engine.session.drain();
       await h.engine.session.syncNow(['reports', 'account']);
     },
@@ -160,27 +160,27 @@ describe('engine: each submit precondition parks the submit until fixed', () => 
       await h.engine.session.syncNow(['reports', 'account', 'programs']);
       for (let i = 0; i < (c.alreadyActive ?? 0); i++) {
         const id = await readyDraft(h, h.programs.open.id, `Active ${i}`);
-        await h.engine.submit(id);
+        await h.engine.calls.submit(id);
       }
       await h.engine.session.drain();
       const other = await readyDraft(h, h.programs.open.id, 'Another report');
       const target = await readyDraft(h, h.programs.open.id);
-      expect((await h.engine.getChecklist(target)).ok).toBe(c.alreadyActive === undefined);
+      expect((await h.engine.calls.getChecklist(target)).ok).toBe(c.alreadyActive === undefined);
 
       await c.breakIt(h, target);
-      const checklist = await h.engine.getChecklist(target);
+      const checklist = await h.engine.calls.getChecklist(target);
       const item = checklist.items.find((i) => i.id === c.code);
       expect(checklist.ok).toBe(false);
       expect(item?.ok).toBe(false);
       expect(item?.detail).toMatch(c.detail);
       expect(item?.fix.length).toBeGreaterThan(10);
 
-      await h.engine.submit(target);
+      await h.engine.calls.submit(target);
       await h.engine.session.drain();
       const parked = await parkedSubmit(h, target);
       expect(parked?.error?.code).toBe(c.code);
       expect(parked?.error?.title.length).toBeGreaterThan(5);
-      const listed = (await h.engine.listReports({})).items.find((r) => r.id === target);
+      const listed = (await h.engine.calls.listReports({})).items.find((r) => r.id === target);
       expect(listed?.needsAction).toBe(true);
       const stuck = await h.engine.getStatus();
       expect(stuck.needsAction).toBe(1);
@@ -190,14 +190,14 @@ describe('engine: each submit precondition parks the submit until fixed', () => 
 
       // The parked submit holds only its own report.
       const evidence = await h.file('other.txt', 'other evidence\n');
-      await h.engine.attachFiles(other, [{ path: evidence }]);
+      await h.engine.calls.attachFiles(other, [{ path: evidence }]);
       await h.engine.session.drain();
       expect(Object.values((await serverReport(h, other)).attachments)).toHaveLength(1);
 
       await c.fix(h, target);
       const again = await parkedSubmit(h, target);
       expect(again?.error?.code).toBe(c.code);
-      await h.engine.retryEntry(again?.id ?? -1);
+      await h.engine.calls.retryEntry(again?.id ?? -1);
       await h.engine.session.drain();
       const report = await serverReport(h, target);
       expect(report.status).toBe('triaging');

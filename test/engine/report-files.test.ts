@@ -46,18 +46,18 @@ describe('reports as Markdown files', () => {
 
   /** A draft as researchers write it: a photo with metadata and a text PoC linked in it. */
   async function draftWithEvidence(x: Harness): Promise<string> {
-    const draft = await x.engine.createDraft(x.programs.open.id);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
     const id = draft.reportId;
     const photo = await x.file('phone photo.jpg', await readFile(PHOTO));
     const poc = await x.file('poc (1).html', '<script>alert(document.domain)</script>\n');
-    await x.engine.saveDraft(id, {
+    await x.engine.calls.saveDraft(id, {
       title: 'Stored XSS in the "display name" field',
       asset: 'https://app.example.com/settings',
       description: `${COMPLETE_DESCRIPTION}\n---\n\n| Step | Payload |\n| --- | --- |\n| 1 | \`"><svg onload=alert(1)>\` |\n`,
       cvss_vector: VECTOR,
     });
-    const at = (await x.engine.getReport(id))?.draft?.content.description.length ?? 0;
-    await x.engine.attachFiles(id, [
+    const at = (await x.engine.calls.getReport(id))?.draft?.content.description.length ?? 0;
+    await x.engine.calls.attachFiles(id, [
       { path: photo, insertAt: at },
       { path: poc, insertAt: at },
     ]);
@@ -68,8 +68,8 @@ describe('reports as Markdown files', () => {
   it('exports a draft as front matter, the description with relative links, the cleaned files and the thread', async () => {
     const x = await open();
     const id = await draftWithEvidence(x);
-    const detail = await x.engine.getReport(id);
-    const result = await x.engine.exportReports([id], x.out);
+    const detail = await x.engine.calls.getReport(id);
+    const result = await x.engine.calls.exportReports([id], x.out);
     expect(result.reports).toHaveLength(1);
     const folder = result.reports[0]?.folder ?? '';
     expect(result.reports[0]).toMatchObject({ reportId: id, files: 2, missing: [] });
@@ -122,17 +122,17 @@ describe('reports as Markdown files', () => {
   it('imports the exported folder as an identical new draft, sent but never submitted', async () => {
     const x = await open();
     const id = await draftWithEvidence(x);
-    const before = await x.engine.getReport(id);
-    await x.engine.exportReports([id], x.out);
+    const before = await x.engine.calls.getReport(id);
+    await x.engine.calls.exportReports([id], x.out);
 
-    const imported = await x.engine.importReports([x.out]);
+    const imported = await x.engine.calls.importReports([x.out]);
     expect(imported.problems).toEqual([]);
     expect(imported.created).toHaveLength(1);
     const newId = imported.created[0]?.reportId ?? '';
     expect(newId).not.toBe(id);
     await x.engine.session.drain();
 
-    const after = await x.engine.getReport(newId);
+    const after = await x.engine.calls.getReport(newId);
     const old = before?.draft?.content;
     const now = after?.draft?.content;
     expect(now?.title).toBe(old?.title);
@@ -181,7 +181,7 @@ describe('reports as Markdown files', () => {
     await write('g-type.md', `---\nprogram: ${program}\ntitle: 42\n---\n`);
     const draftsBefore = x.engine.session.store.drafts.list().length;
 
-    const result = await x.engine.importReports([dir]);
+    const result = await x.engine.calls.importReports([dir]);
     expect(result.created).toEqual([]);
     const lines = result.problems.map((p) => `${p.file}:${p.line} ${p.field}: ${p.message}`);
     const name = dir.split('/').pop();
@@ -207,20 +207,23 @@ describe('reports as Markdown files', () => {
   it('exports a submitted report with its thread, message files beside it', async () => {
     const x = await open();
     const id = await draftWithEvidence(x);
-    await x.engine.submit(id);
+    await x.engine.calls.submit(id);
     await x.engine.session.drain();
     await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     const log = await x.file('console.log', 'Uncaught TypeError at /settings\n');
-    await x.engine.postMessage(id, { body: 'Firefox 140; console attached.', filePaths: [log] });
+    await x.engine.calls.postMessage(id, {
+      body: 'Firefox 140; console attached.',
+      filePaths: [log],
+    });
     await x.engine.session.drain();
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
 
-    const result = await x.engine.exportReports([id], x.out);
+    const result = await x.engine.calls.exportReports([id], x.out);
     const folder = result.reports[0]?.folder ?? '';
     expect(result.reports[0]?.missing).toEqual([]);
     const text = await readFile(join(folder, 'report.md'), 'utf8');
-    const status = (await x.engine.getReport(id))?.report?.status ?? '';
+    const status = (await x.engine.calls.getReport(id))?.report?.status ?? '';
     expect(['triaging', 'needs_info']).toContain(status);
     expect(text).toContain(`status: ${status}`);
     expect(text).toMatch(/submitted_at: "?\d{4}-\d{2}-\d{2}T/);

@@ -33,9 +33,9 @@ describe('engine sync', () => {
   const resetStats = (x: Harness) => x.sandbox.control('DELETE', '/__sandbox/stats');
 
   async function submitted(x: Harness): Promise<string> {
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    await x.engine.submit(draft.reportId);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.submit(draft.reportId);
     await x.engine.session.drain();
     return draft.reportId;
   }
@@ -49,14 +49,14 @@ describe('engine sync', () => {
     for (let i = 0; i < 100 && (await x.engine.getStatus()).lastSyncAt === null; i++) {
       await pause(20);
     }
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     await resetStats(x);
     await pause(1_500);
     expect((await stats(x)).requests).toBe(0);
 
-    const draft = await x.engine.createDraft(x.programs.open.id);
-    await x.engine.saveDraft(draft.reportId, CONTENT);
-    await x.engine.submit(draft.reportId);
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.submit(draft.reportId);
     await x.engine.session.drain();
     await resetStats(x);
     let polled = 0;
@@ -73,7 +73,7 @@ describe('engine sync', () => {
     h = await openHarness();
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     const scheduler = new SyncScheduler(
       {
         api: x.engine.session.api,
@@ -104,7 +104,7 @@ describe('engine sync', () => {
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
     await submitted(x);
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     for (let i = 0; i < 3; i++) {
       await resetStats(x);
       // The scheduled poll (the user's "Sync now" also refreshes the account and payouts).
@@ -122,19 +122,19 @@ describe('engine sync', () => {
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
     const id = await submitted(x);
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     const changedBefore = (x.events['report-changed'] ?? []).length;
     await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which header?' });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect((x.events['report-changed'] ?? []).length).toBeGreaterThan(changedBefore);
     expect(x.events['needs-info']).toEqual([{ reportId: id, title: CONTENT.title }]);
     await x.restart();
-    await x.engine.syncNow();
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
+    await x.engine.calls.syncNow();
     expect(x.events['needs-info']).toHaveLength(1);
 
     await x.sandbox.act(id, { actor: 'founder', status: 'accepted', message: 'Valid.' });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect(x.events.decision).toEqual([
       { reportId: id, title: CONTENT.title, outcome: 'accepted' },
     ]);
@@ -158,18 +158,20 @@ describe('engine sync', () => {
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
     await x.engine.session.syncNow(['programs', 'account']);
     const id = x.programs.open.id;
-    expect((await x.engine.getProgram(id))?.intake).toBe('open');
+    expect((await x.engine.calls.getProgram(id))?.intake).toBe('open');
     await x.sandbox.patchProgram(id, {
       intake: 'paused',
       policy: { scope: 'Only *.example.com' },
     });
     await x.sandbox.patchAccount(x.account.uid, { payments_status: 'pending' });
     await x.engine.session.syncNow(['programs', 'account']);
-    const program = await x.engine.getProgram(id);
+    const program = await x.engine.calls.getProgram(id);
     expect(program?.intake).toBe('paused');
     expect(JSON.stringify(program)).toContain('Only *.example.com');
     expect((await x.engine.getAccount())?.payments?.status).toBe('pending');
-    expect((await x.engine.getChecklist((await x.engine.createDraft(id)).reportId)).items).toEqual(
+    expect(
+      (await x.engine.calls.getChecklist((await x.engine.calls.createDraft(id)).reportId)).items,
+    ).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ id: 'program_closed', ok: false }),
         expect.objectContaining({ id: 'payments_not_ready', ok: false }),
@@ -181,18 +183,18 @@ describe('engine sync', () => {
     h = await openHarness();
     const x = h;
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     await x.sandbox.faults({ rate: 1, statuses: [500], seed: 2 });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect(x.events['sync-error']?.at(-1)?.code).toBe('internal_error');
     expect((await x.engine.getStatus()).lastError?.code).toBe('internal_error');
     await x.sandbox.faults({ rate: 1, reset_connection: true, seed: 2 });
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect(x.events.connectivity?.at(-1)?.state).toBe('offline');
     expect((await x.engine.getStatus()).connectivity).toBe('offline');
     expect(x.events['sync-error']?.at(-1)?.code).toBe('network_error');
     await x.sandbox.clearFaults();
-    await x.engine.syncNow();
+    await x.engine.calls.syncNow();
     expect(x.events.connectivity?.at(-1)?.state).toBe('online');
     expect((await x.engine.getStatus()).lastError).toBeNull();
   });

@@ -18,25 +18,25 @@ describe('researcher templates', () => {
     await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
     await x.engine.session.syncNow(['reports', 'account', 'programs']);
     const program = x.programs.open;
-    const draft = await x.engine.createDraft(program.id);
-    await x.engine.saveDraft(draft.reportId, {
+    const draft = await x.engine.calls.createDraft(program.id);
+    await x.engine.calls.saveDraft(draft.reportId, {
       title: 'IDOR on invoices',
       asset: 'https://billing.example.com',
       description:
         '## Steps to reproduce\n\nGET https://billing.example.com/api/invoices/2 as user 1\n\n## Security impact\n\nAny invoice of any customer.\n',
       cvss_vector: '',
     });
-    const saved = await x.engine.saveTemplate({
+    const saved = await x.engine.calls.saveTemplate({
       name: 'IDOR',
-      body: (await x.engine.getReport(draft.reportId))?.draft?.content.description ?? '',
+      body: (await x.engine.calls.getReport(draft.reportId))?.draft?.content.description ?? '',
       fromReportId: draft.reportId,
     });
     expect(saved.body).toContain('GET {{asset}}/api/invoices/2');
-    await expect(x.engine.saveTemplate({ name: 'idor', body: 'x' })).rejects.toMatchObject({
+    await expect(x.engine.calls.saveTemplate({ name: 'idor', body: 'x' })).rejects.toMatchObject({
       field: 'name',
     });
 
-    const next = await x.engine.startFromTemplate(program.id, saved.id, {
+    const next = await x.engine.calls.startFromTemplate(program.id, saved.id, {
       title: 'IDOR on receipts',
       asset: 'https://shop.example.com',
     });
@@ -54,16 +54,20 @@ describe('researcher templates', () => {
     );
     expect(server.body).toMatchObject({ status: 'draft', description: next.content.description });
 
-    const edited = await x.engine.saveTemplate({ id: saved.id, name: 'IDOR (API)', body: 'B' });
-    expect((await x.engine.listTemplates()).map((t) => [t.name, t.body])).toEqual([
+    const edited = await x.engine.calls.saveTemplate({
+      id: saved.id,
+      name: 'IDOR (API)',
+      body: 'B',
+    });
+    expect((await x.engine.calls.listTemplates()).map((t) => [t.name, t.body])).toEqual([
       ['IDOR (API)', 'B'],
     ]);
     // Kept across a restart (the local database), then deleted.
     await x.restart();
-    expect((await x.engine.listTemplates()).map((t) => t.id)).toEqual([edited.id]);
-    await x.engine.deleteTemplate(edited.id);
-    expect(await x.engine.listTemplates()).toEqual([]);
-    await expect(x.engine.deleteTemplate(edited.id)).rejects.toMatchObject({ field: 'id' });
+    expect((await x.engine.calls.listTemplates()).map((t) => t.id)).toEqual([edited.id]);
+    await x.engine.calls.deleteTemplate(edited.id);
+    expect(await x.engine.calls.listTemplates()).toEqual([]);
+    await expect(x.engine.calls.deleteTemplate(edited.id)).rejects.toMatchObject({ field: 'id' });
   });
 
   it('templates go to Markdown files and come back; a bad file names its line and adds nothing', async () => {
@@ -73,27 +77,27 @@ describe('researcher templates', () => {
     const dir = await mkdtemp(join(tmpdir(), 'templates-'));
     try {
       const body = '---\nnot: front matter\n---\n## Steps to reproduce\n\n1. {{asset}}\n';
-      await x.engine.saveTemplate({ name: 'SSRF: cloud "metadata"', body });
-      const written = await x.engine.exportTemplates(dir);
+      await x.engine.calls.saveTemplate({ name: 'SSRF: cloud "metadata"', body });
+      const written = await x.engine.calls.exportTemplates(dir);
       expect(written).toEqual({ savedTo: dir, count: 1 });
       const [file = ''] = await readdir(dir);
       expect(file).toBe('SSRF_ cloud _metadata_.md');
-      await x.engine.deleteTemplate((await x.engine.listTemplates())[0]?.id ?? '');
+      await x.engine.calls.deleteTemplate((await x.engine.calls.listTemplates())[0]?.id ?? '');
 
-      const back = await x.engine.importTemplates([dir]);
+      const back = await x.engine.calls.importTemplates([dir]);
       expect(back.problems).toEqual([]);
-      expect((await x.engine.listTemplates()).map((t) => [t.name, t.body])).toEqual([
+      expect((await x.engine.calls.listTemplates()).map((t) => [t.name, t.body])).toEqual([
         ['SSRF: cloud "metadata"', body],
       ]);
       // Importing again: the name is taken, said at its line; a broken file too; nothing added.
       await writeFile(join(dir, 'broken.md'), '---\ntemplate: [x\nmore: y\n---\nbody\n');
-      const again = await x.engine.importTemplates([dir]);
+      const again = await x.engine.calls.importTemplates([dir]);
       expect(again.created).toEqual([]);
       expect(again.problems.map((p) => [p.file, p.line, p.field])).toEqual([
         [file, 2, 'template'],
         ['broken.md', 2, 'template'],
       ]);
-      expect(await x.engine.listTemplates()).toHaveLength(1);
+      expect(await x.engine.calls.listTemplates()).toHaveLength(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

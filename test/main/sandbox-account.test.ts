@@ -82,8 +82,8 @@ describe('sandbox account across restarts', () => {
     expect(JSON.parse(stored)).toEqual({ sandbox: { port: Number(new URL(firstUrl).port) } });
     expect(stored).not.toMatch(/sbx_/);
     // Something the next start must find again: a local draft.
-    await app.engine.syncNow();
-    draftId = (await app.engine.createDraft('sandbox-playground')).reportId;
+    await app.engine.calls.syncNow();
+    draftId = (await app.engine.calls.createDraft('sandbox-playground')).reportId;
   });
 
   it('next start: the sandbox comes back first (same port when free), then the account', async () => {
@@ -91,7 +91,7 @@ describe('sandbox account across restarts', () => {
     const account = await app.sandbox.restore();
     expect(account).toMatchObject({ sandbox: true, serverUrl: firstUrl, me: { uid: 'dana' } });
     expect(app.sandbox.url).toBe(firstUrl);
-    const reports = await app.engine.listReports({});
+    const reports = await app.engine.calls.listReports({});
     expect(reports.items.map((r) => r.id)).toContain(draftId);
   });
 
@@ -114,7 +114,7 @@ describe('sandbox account across restarts', () => {
       };
       expect(stored.sandbox.port).toBe(Number(new URL(account?.serverUrl ?? '').port));
       // The local mirror is the same one: the draft of the first run is still there.
-      const reports = await app.engine.listReports({});
+      const reports = await app.engine.calls.listReports({});
       expect(reports.items.map((r) => r.id)).toContain(draftId);
       // The sandbox's own state (its dataDir) survived: the server still knows ada.
       expect((await fetchWorldAccounts(app.sandbox.url ?? '')).map((a) => a.uid)).toContain('ada');

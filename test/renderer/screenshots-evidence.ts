@@ -8,27 +8,16 @@ import type { AppHost } from '../app/host';
 import { curlFixtures, fixtureSecrets } from '../evidence/fixtures/http';
 import { pngWithGpsOf } from '../evidence/fixtures/images';
 import { fakeJwt, randomFrom } from '../support/fake-secrets';
+import { templateDescription } from '../support/fixtures';
 import { goTo } from './support/ui';
 
 const DESCRIPTION = (steps: string): string =>
-  [
-    '## Steps to reproduce',
-    '',
-    steps,
-    '',
-    '## Expected behavior',
-    '',
-    'Only the owner of an order can read it.',
-    '',
-    '## Actual behavior',
-    '',
-    'Any signed-in customer reads any order, with its address.',
-    '',
-    '## Security impact',
-    '',
-    'Names, addresses and phone numbers of every customer are exposed.',
-    '',
-  ].join('\n');
+  templateDescription({
+    'Steps to reproduce': steps,
+    'Expected behavior': 'Only the owner of an order can read it.',
+    'Actual behavior': 'Any signed-in customer reads any order, with its address.',
+    'Security impact': 'Names, addresses and phone numbers of every customer are exposed.',
+  });
 
 export interface EvidenceScenes {
   credentials: string;
@@ -64,25 +53,21 @@ export async function seedEvidence(host: AppHost): Promise<EvidenceScenes> {
 
   // First, while nothing is held for credentials (settled() waits for an empty outbox): one
   // more payout (another program, still being approved) for the Payouts screen.
-  const paid = await e.createDraft('globex-api');
-  await e.saveDraft(paid.reportId, {
+  const paid = await host.writeDraft('globex-api', {
     title: 'GraphQL introspection leaks internal mutations',
     asset: 'https://api.globex.example/graphql',
     description: DESCRIPTION('1. Send the standard introspection query.'),
     cvss_vector: '',
   });
-  await host.settled();
-  await e.submit(paid.reportId);
-  await host.settled();
-  await host.sandbox.act(paid.reportId, {
+  await host.submitSettled(paid);
+  await host.sandbox.act(paid, {
     actor: 'founder',
     status: 'accepted',
     message: 'Valid.',
   });
-  await host.sandbox.payout(paid.reportId, { status: 'approving', amount_cents: 75_000 });
+  await host.sandbox.payout(paid, { status: 'approving', amount_cents: 75_000 });
   // 1. Credentials: a bearer JWT and a cookie in the description, a session log with a cookie.
-  const credentials = await e.createDraft('sandbox-playground');
-  await e.saveDraft(credentials.reportId, {
+  const credentials = await host.writeDraft('sandbox-playground', {
     title: 'Order details readable by any customer',
     asset: 'https://eu.shop.playground.example/api/orders',
     description: DESCRIPTION(
@@ -100,11 +85,10 @@ export async function seedEvidence(host: AppHost): Promise<EvidenceScenes> {
     'session.log',
     `GET /api/orders/1002 HTTP/1.1\nHost: eu.shop.playground.example\nCookie: sid=${randomFrom('abcdef0123456789', 32)}\n`,
   );
-  await e.attachFiles(credentials.reportId, [{ file: await host.tokenFor(log) }]);
+  await e.attachFiles(credentials, [{ file: await host.tokenFor(log) }]);
 
   // 2. HTTP evidence: a curl command ("Copy as cURL") imported as a redacted code block.
-  const http = await e.createDraft('sandbox-playground');
-  await e.saveDraft(http.reportId, {
+  const http = await host.writeDraft('sandbox-playground', {
     title: 'Negative quantity lowers the cart total',
     asset: 'https://api.playground.example/v2/cart',
     description: DESCRIPTION('1. Add any item to the cart.\n2. Send the request below.'),
@@ -114,11 +98,10 @@ export async function seedEvidence(host: AppHost): Promise<EvidenceScenes> {
   const at = DESCRIPTION('1. Add any item to the cart.\n2. Send the request below.').indexOf(
     '## Expected',
   );
-  await e.importHttpEvidence(http.reportId, { text: curl?.command ?? '', insertAt: at });
+  await e.importHttpEvidence(http, { text: curl?.command ?? '', insertAt: at });
 
   // 3. Scope: an asset that matches an exclusion.
-  const scope = await e.createDraft('sandbox-playground');
-  await e.saveDraft(scope.reportId, {
+  const scope = await host.writeDraft('sandbox-playground', {
     title: 'Stored XSS in the legacy storefront search',
     asset: 'https://legacy.shop.playground.example/search',
     description: DESCRIPTION('1. Search for `<svg onload=alert(1)>`.'),
@@ -126,8 +109,7 @@ export async function seedEvidence(host: AppHost): Promise<EvidenceScenes> {
   });
 
   // 4. Duplicate hint: close to the submitted open-redirect report of acme-web.
-  const similar = await e.createDraft('acme-web');
-  await e.saveDraft(similar.reportId, {
+  const similar = await host.writeDraft('acme-web', {
     title: 'Open redirect in the login next parameter',
     asset: 'https://app.acme.example/login',
     description: DESCRIPTION('1. Open `/login?next=//evil.example`.\n2. Sign in.'),
@@ -135,26 +117,25 @@ export async function seedEvidence(host: AppHost): Promise<EvidenceScenes> {
   });
 
   // 5. An evidence image: dropped with its GPS position, shown without it.
-  const image = await e.createDraft('sandbox-playground');
   const steps = '1. Open the order page of another customer.';
-  await e.saveDraft(image.reportId, {
+  const image = await host.writeDraft('sandbox-playground', {
     title: 'Order page shows another customer’s address',
     asset: 'https://eu.shop.playground.example/orders/1002',
     description: DESCRIPTION(steps),
     cvss_vector: '',
   });
   const png = await host.file('order-page.png', screenshotPng());
-  await e.attachFiles(image.reportId, [
+  await e.attachFiles(image, [
     { file: await host.tokenFor(png), insertAt: DESCRIPTION(steps).indexOf('## Expected') },
   ]);
 
   await e.syncNow();
   return {
-    credentials: credentials.reportId,
-    http: http.reportId,
-    scope: scope.reportId,
-    similar: similar.reportId,
-    image: image.reportId,
+    credentials: credentials,
+    http: http,
+    scope: scope,
+    similar: similar,
+    image: image,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { ROOT } from '../app/build';
 import { AppHost } from '../app/host';
+import { templateDescription } from '../support/fixtures';
 import { openApp, startSuite, type Suite } from './support/app';
 import { goTo, until } from './support/ui';
 import { seedEvidence, shootEvidence } from './screenshots-evidence';
@@ -18,24 +19,12 @@ import { seedEvidence, shootEvidence } from './screenshots-evidence';
 const OUT = join(ROOT, 'docs/screenshots');
 const CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N';
 const describe = (steps: string, impact: string): string =>
-  [
-    '## Steps to reproduce',
-    '',
-    steps,
-    '',
-    '## Expected behavior',
-    '',
-    'The `next` parameter only accepts paths on the same site.',
-    '',
-    '## Actual behavior',
-    '',
-    'The browser follows any absolute URL after the login succeeds.',
-    '',
-    '## Security impact',
-    '',
-    impact,
-    '',
-  ].join('\n');
+  templateDescription({
+    'Steps to reproduce': steps,
+    'Expected behavior': 'The `next` parameter only accepts paths on the same site.',
+    'Actual behavior': 'The browser follows any absolute URL after the login succeeds.',
+    'Security impact': impact,
+  });
 
 async function shot(page: Page, name: string, theme: string): Promise<void> {
   await page.waitForTimeout(400);
@@ -55,8 +44,7 @@ async function seed(
   const program = 'acme-web';
   const evidence = await host.file('redirect-poc.txt', 'GET /login?next=https://evil.example\n');
 
-  const sub = await e.createDraft(program);
-  await e.saveDraft(sub.reportId, {
+  const sub = await host.writeDraft(program, {
     title: 'Open redirect after login via the next parameter',
     asset: 'https://app.acme.example/login',
     description: describe(
@@ -65,34 +53,27 @@ async function seed(
     ),
     cvss_vector: CVSS,
   });
-  await e.attachFiles(sub.reportId, [{ file: await host.tokenFor(evidence) }]);
-  await host.settled();
-  await e.submit(sub.reportId);
-  await host.settled();
-  await host.sandbox.act(sub.reportId, {
-    actor: 'agent',
-    status: 'needs_info',
-    message: 'Thanks! Which browser and version did you use?',
-  });
+  await e.attachFiles(sub, [{ file: await host.tokenFor(evidence) }]);
+  await host.submitSettled(sub);
+  await host.sandbox.askForInformation(sub, 'Thanks! Which browser and version did you use?');
   await e.syncNow();
   const shot = await host.file('browser-version.txt', 'Firefox 140.0 (64-bit), Linux\n');
-  await e.postMessage(sub.reportId, {
+  await e.postMessage(sub, {
     body: 'Firefox 140 on Linux, default settings. The log is attached.',
     files: [await host.tokenFor(shot)],
   });
   await host.settled();
-  await host.sandbox.act(sub.reportId, {
+  await host.sandbox.act(sub, {
     actor: 'founder',
     status: 'accepted',
     message: 'Confirmed and fixed in release 4.2. Thank you for the clear report!',
   });
   for (const status of ['approving', 'transferred', 'received']) {
-    await host.sandbox.payout(sub.reportId, { status, amount_cents: 250_000 });
+    await host.sandbox.payout(sub, { status, amount_cents: 250_000 });
   }
   await e.syncNow();
 
-  const draft = await e.createDraft('sandbox-playground');
-  await e.saveDraft(draft.reportId, {
+  const draft = await host.writeDraft('sandbox-playground', {
     title: 'Stored XSS in the profile display name',
     asset: 'https://playground.sandbox.example/profile',
     description: describe(
@@ -105,20 +86,19 @@ async function seed(
     'team-page.png',
     Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'),
   );
-  const [file] = await e.attachFiles(draft.reportId, [{ file: await host.tokenFor(png) }]);
-  const withLink = (await e.getReport(draft.reportId))?.draft?.content;
+  const [file] = await e.attachFiles(draft, [{ file: await host.tokenFor(png) }]);
+  const withLink = (await e.getReport(draft))?.draft?.content;
   if (withLink && file) {
-    await e.saveDraft(draft.reportId, {
+    await e.saveDraft(draft, {
       ...withLink,
       description: withLink.description.replace(
         '2. Open the team page.',
-        `2. Open the team page.\n\n![team-page.png](/reports/${draft.reportId}/files/${file.fileId})`,
+        `2. Open the team page.\n\n![team-page.png](/reports/${draft}/files/${file.fileId})`,
       ),
     });
   }
 
-  const incomplete = await e.createDraft('globex-api');
-  await e.saveDraft(incomplete.reportId, {
+  const incomplete = await host.writeDraft('globex-api', {
     title: 'Rate limit bypass on the token endpoint',
     asset: 'https://api.globex.example/oauth/token',
     description:
@@ -127,8 +107,7 @@ async function seed(
   });
 
   // A conflict: the server copy changed (another device) while this one edited the same fields.
-  const conflict = await e.createDraft('umbrella-cloud');
-  await e.saveDraft(conflict.reportId, {
+  const conflict = await host.writeDraft('umbrella-cloud', {
     title: 'Public bucket listing of build artifacts',
     asset: 's3://umbrella-artifacts',
     description: describe(
@@ -138,10 +117,10 @@ async function seed(
     cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
   });
   await host.settled();
-  const server = await host.sandbox.api<Report>('GET', `/api/reports/${conflict.reportId}`, {
+  const server = await host.sandbox.api<Report>('GET', `/api/reports/${conflict}`, {
     token: host.key,
   });
-  await host.sandbox.api('PUT', `/api/reports/${conflict.reportId}`, {
+  await host.sandbox.api('PUT', `/api/reports/${conflict}`, {
     token: host.key,
     body: {
       program_id: 'umbrella-cloud',
@@ -152,24 +131,24 @@ async function seed(
       revision: server.body.revision,
     },
   });
-  const local = (await e.getReport(conflict.reportId))?.draft?.content;
+  const local = (await e.getReport(conflict))?.draft?.content;
   if (local)
-    await e.saveDraft(conflict.reportId, {
+    await e.saveDraft(conflict, {
       ...local,
       title: 'Anonymous listing of the artifacts bucket',
     });
   await host.settled().catch(() => undefined);
   await until(
     'the conflict',
-    async () => ((await e.getReport(conflict.reportId))?.draft?.conflicts.length ?? 0) > 0,
+    async () => ((await e.getReport(conflict))?.draft?.conflicts.length ?? 0) > 0,
     15_000,
   );
   await e.syncNow();
   return {
-    submitted: sub.reportId,
-    draft: draft.reportId,
-    incomplete: incomplete.reportId,
-    conflict: conflict.reportId,
+    submitted: sub,
+    draft: draft,
+    incomplete: incomplete,
+    conflict: conflict,
   };
 }
 

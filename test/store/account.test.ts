@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Me } from '../../src/shared/api';
-import { makeReport, tempStore, type TempStore } from './fixtures';
+import { makeReport, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const me: Me = {
   uid: 'u1',

@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore } from '../../src/core/store';
-import { makeMessage, makeReport, summaryOf, tempStore, type TempStore } from './fixtures';
+import { makeMessage, makeReport, summaryOf, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('change counters', () => {
   it('the inbox counter moves with what the inbox reads, and only with that', () => {

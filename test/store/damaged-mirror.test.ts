@@ -104,26 +104,22 @@ function openRows(store: Store): unknown[] {
   }));
 }
 
+/** Overwrites the 4 KiB page in the middle of the file with bytes SQLite cannot read. */
+function garbleMiddlePage(f: string): void {
+  const bytes = readFileSync(f);
+  const middle = Math.floor(bytes.length / 2 / 4096) * 4096;
+  for (let i = 0; i < 4096; i++) bytes[middle + i] = (i * 131 + 7) & 0xff;
+  writeFileSync(f, bytes);
+}
+
 /** Each damage, and how the opening comes to read every page (or not: the size tells). */
 const damages: [string, (f: string) => void, 'no check' | 'a call met it' | 'an unclean stop'][] = [
   ['truncated to half', (f) => truncateSync(f, Math.floor(readFileSync(f).length / 2)), 'no check'],
-  [
-    'garbled 4 KiB in its middle',
-    (f) => {
-      const bytes = readFileSync(f);
-      const middle = Math.floor(bytes.length / 2 / 4096) * 4096;
-      for (let i = 0; i < 4096; i++) bytes[middle + i] = (i * 131 + 7) & 0xff;
-      writeFileSync(f, bytes);
-    },
-    'a call met it',
-  ],
+  ['garbled 4 KiB in its middle', garbleMiddlePage, 'a call met it'],
   [
     'garbled 4 KiB in its middle after an unclean stop',
     (f) => {
-      const bytes = readFileSync(f);
-      const middle = Math.floor(bytes.length / 2 / 4096) * 4096;
-      for (let i = 0; i < 4096; i++) bytes[middle + i] = (i * 131 + 7) & 0xff;
-      writeFileSync(f, bytes);
+      garbleMiddlePage(f);
       writeFileSync(`${f}.open`, ''); // the last run's mark, never removed
     },
     'an unclean stop',

@@ -1,9 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempStore, type TempStore } from './fixtures';
+import { describe, expect, it } from 'vitest';
+import { useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const content = (title: string) => ({
   title,

@@ -1,17 +1,33 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempStore, type TempStore } from './fixtures';
+import { useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 function sourceFile(name: string, bytes: Buffer): string {
   const path = join(t.dir, name);
   writeFileSync(path, bytes);
   return path;
+}
+
+/** A text file of `reportId` added to the store from a source file named `name`. */
+function addText(
+  reportId: string,
+  fileId: string,
+  name: string,
+  bytes: Buffer | string,
+  purpose?: 'message',
+) {
+  return t.store.evidence.add({
+    reportId,
+    fileId,
+    name,
+    contentType: 'text/plain',
+    ...(purpose ? { purpose } : {}),
+    sourcePath: sourceFile(name, typeof bytes === 'string' ? Buffer.from(bytes) : bytes),
+  });
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -31,20 +47,8 @@ describe('evidence', () => {
 
   it('dedupes identical content from different sources and reports', async () => {
     const bytes = Buffer.from('same evidence');
-    const a = await t.store.evidence.add({
-      reportId: 'R1',
-      fileId: 'f1',
-      name: 'a.txt',
-      contentType: 'text/plain',
-      sourcePath: sourceFile('a.txt', bytes),
-    });
-    const b = await t.store.evidence.add({
-      reportId: 'R2',
-      fileId: 'f2',
-      name: 'b.txt',
-      contentType: 'text/plain',
-      sourcePath: sourceFile('b.txt', bytes),
-    });
+    const a = await addText('R1', 'f1', 'a.txt', bytes);
+    const b = await addText('R2', 'f2', 'b.txt', bytes);
     expect(a.sha256).toBe(b.sha256);
     const shard = join(t.dir, 'evidence', a.sha256.slice(0, 2));
     expect(readdirSync(shard)).toEqual([a.sha256]);
@@ -56,24 +60,10 @@ describe('evidence', () => {
 
   it('tracks state and progress; pending uploads of a report exclude uploaded ones', async () => {
     const { evidence } = t.store;
-    const add = (fileId: string, text: string) =>
-      evidence.add({
-        reportId: 'R1',
-        fileId,
-        name: `${fileId}.txt`,
-        contentType: 'text/plain',
-        sourcePath: sourceFile(`${fileId}.txt`, Buffer.from(text)),
-      });
+    const add = (fileId: string, text: string) => addText('R1', fileId, `${fileId}.txt`, text);
     await add('f1', 'one');
     await add('f2', 'two two');
-    await evidence.add({
-      reportId: 'R2',
-      fileId: 'f3',
-      name: 'x',
-      contentType: 'text/plain',
-      purpose: 'message',
-      sourcePath: sourceFile('x', Buffer.from('other report')),
-    });
+    await addText('R2', 'f3', 'x', 'other report', 'message');
     expect(evidence.get('f1')).toMatchObject({ state: 'queued', uploadedBytes: 0, size: 3 });
     evidence.setState('f2', 'uploading');
     evidence.setProgress('f2', 4);
@@ -111,20 +101,8 @@ describe('evidence', () => {
 
   it('collects files no report links to, after the grace period', async () => {
     const { evidence } = t.store;
-    const kept = await evidence.add({
-      reportId: 'R1',
-      fileId: 'f1',
-      name: 'a',
-      contentType: 'text/plain',
-      sourcePath: sourceFile('a', Buffer.from('kept')),
-    });
-    const dropped = await evidence.add({
-      reportId: 'R1',
-      fileId: 'f2',
-      name: 'b',
-      contentType: 'text/plain',
-      sourcePath: sourceFile('b', Buffer.from('dropped')),
-    });
+    const kept = await addText('R1', 'f1', 'a', 'kept');
+    const dropped = await addText('R1', 'f2', 'b', 'dropped');
     evidence.remove('f2');
     expect(await evidence.collectGarbage()).toBe(0);
     const old = new Date(Date.now() - 2 * 3600_000);

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,35 @@ export function tempStore(): TempStore {
     },
   };
   return temp;
+}
+
+/**
+ * A fresh temporary store for each test of the file (`tempStore`), removed after it: the boot
+ * code of every store test. Read its fields inside a test; between tests there is none.
+ */
+export function useTempStore(): Readonly<TempStore> {
+  let temp: TempStore | null = null;
+  beforeEach(() => {
+    temp = tempStore();
+  });
+  afterEach(() => temp?.cleanup());
+  const now = (): TempStore => {
+    if (!temp) throw new Error('The temporary store exists only while a test runs.');
+    return temp;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get file() {
+      return now().file;
+    },
+    get store() {
+      return now().store;
+    },
+    reopen: () => now().reopen(),
+    cleanup: () => now().cleanup(),
+  };
 }
 
 export function iso(minutesAfterEpoch: number): string {

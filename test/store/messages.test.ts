@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messageFingerprint } from '../../src/core/store';
-import { makeMessage, makeReport, tempStore, type TempStore } from './fixtures';
+import { makeMessage, makeReport, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('messages', () => {
   it('keeps the thread oldest first and replaces it whole', () => {

@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore } from '../../src/core/store';
-import { tempStore, type TempStore } from './fixtures';
+import { useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('migration 3: one vocabulary', () => {
   it('renames queued draft saves, drops their unused payload and reshapes conflicts', () => {

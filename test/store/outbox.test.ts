@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messageFingerprint } from '../../src/core/store';
-import { tempStore, type TempStore } from './fixtures';
+import { useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('outbox', () => {
   it("runs a report's entries strictly in order, one at a time", () => {

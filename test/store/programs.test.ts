@@ -1,9 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { iso, makeProgram, makeProgramSummary, tempStore, type TempStore } from './fixtures';
+import { describe, expect, it } from 'vitest';
+import { iso, makeProgram, makeProgramSummary, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const NOW = new Date(Date.parse(iso(0)) + 40 * 24 * 3600 * 1000);
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000).toISOString();

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReportListQuery } from '../../src/core/store';
 import { QUEUE_SCAN_LIMIT } from '../../src/core/store/report-search';
 import type { Report, ReportStatus } from '../../src/shared/api';
-import { iso, makeReport, tempStore, type TempStore } from './fixtures';
+import { iso, makeReport, useTempStore } from './fixtures';
 
 /**
  * A search with a status or program filter is answered by FTS5 from the index's facets
  * (report-facets.ts). The index's facets must follow every change of status or program, and a
  * search must never show a report under a filter it no longer fits, nor count one it does not show.
  */
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const STATUSES: ReportStatus[] = ['triaging', 'needs_info', 'accepted', 'human_review', 'draft'];
 /** Program ids as the server may send them: punctuation, non-ASCII, one a prefix of another. */

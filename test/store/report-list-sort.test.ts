@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore } from '../../src/core/store';
 import type { ReportListQuery, ReportListRow } from '../../src/core/store';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import type { ReportSort } from '../../src/shared/bridge/views';
 import { compareBinary, compareNoCase } from '../../src/core/store/report-order';
 import { parseCvss31 } from '../../src/shared/rules/cvss';
-import { iso, makeProgram, makeReport, tempStore, type TempStore } from './fixtures';
+import { iso, makeProgram, makeReport, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'; // 9.8
 const MEDIUM = 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N'; // 5.4

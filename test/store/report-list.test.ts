@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore } from '../../src/core/store';
 import type { ReportListQuery } from '../../src/core/store';
 import type { ReportStatus } from '../../src/shared/api';
-import { iso, makeProgram, makeReport, tempStore, type TempStore } from './fixtures';
+import { iso, makeProgram, makeReport, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const content = (title: string, description = 'Steps.') => ({
   title,

@@ -1,9 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { iso, listed, makeReport, summaryOf, tempStore, type TempStore } from './fixtures';
+import { describe, expect, it } from 'vitest';
+import { iso, listed, makeReport, summaryOf, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('reports', () => {
   it('stores the full report exactly as the API returned it', () => {

@@ -1,14 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { redactKeys } from '../../src/shared/api/redact';
-import { makeReport, tempStore, type TempStore } from './fixtures';
+import { makeReport, useTempStore } from './fixtures';
 
 // Shaped like a real key: prefix, underscore, 43 characters.
 const FAKE_KEY = `sbx_${'A1b2C3d4E5'.repeat(4)}xyz`;
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('secrets never reach the database', () => {
   it('no column anywhere is meant to hold a key, token, secret or password', () => {
@@ -60,6 +58,6 @@ describe('secrets never reach the database', () => {
     const bytes = readFileSync(t.file).toString('latin1');
     expect(bytes).toContain('[redacted]');
     expect(bytes).not.toContain(FAKE_KEY);
-    t.store = t.reopen();
+    t.reopen();
   });
 });

@@ -1,20 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/core/store';
 import { INDEX_BATCH } from '../../src/core/store/fts-index';
 import { QUEUE_SCAN_LIMIT } from '../../src/core/store/report-search';
-import {
-  iso,
-  listed,
-  makeMessage,
-  makeReport,
-  summaryOf,
-  tempStore,
-  type TempStore,
-} from './fixtures';
+import { iso, listed, makeMessage, makeReport, summaryOf, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const ids = (hits: { id: string }[]): string[] => hits.map((h) => h.id);

@@ -1,17 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toFtsMatch } from '../../src/core/store';
-import {
-  listed,
-  makeMessage,
-  makeProgram,
-  makeReport,
-  tempStore,
-  type TempStore,
-} from './fixtures';
+import { listed, makeMessage, makeProgram, makeReport, useTempStore } from './fixtures';
 
-let t: TempStore;
-beforeEach(() => (t = tempStore()));
-afterEach(() => t.cleanup());
+const t = useTempStore();
 
 describe('toFtsMatch', () => {
   it('quotes every token and prefix-matches the last one', () => {

@@ -256,6 +256,11 @@ export class SandboxClient {
     return this.control('POST', `/__sandbox/reports/${reportId}/act`, body);
   }
 
+  /** The triage agent moves the report to needs_info with `question` in its thread. */
+  askForInformation(reportId: string, question: string): Promise<unknown> {
+    return this.act(reportId, { actor: 'agent', status: 'needs_info', message: question });
+  }
+
   payout(reportId: string, body: { status: string; amount_cents?: number }): Promise<unknown> {
     return this.control('POST', `/__sandbox/reports/${reportId}/payout`, body);
   }

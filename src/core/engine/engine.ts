@@ -17,9 +17,10 @@ import { NewerDataError, NotSignedInError, SignInError } from './errors';
 import { SchemaTooNewError } from '../store';
 import { setAside, type MirrorRecovery } from '../store/open-mirror';
 import { EngineEvents } from '../events/engine-events';
+import { callsByName } from '../../shared/bridge/calls-by-name';
 import {
+  ENGINE_CALLS,
   routeOf,
-  SESSION_CALLS,
   type EngineOwnName,
   type SameMeaning,
   type SessionCalls,
@@ -60,19 +61,22 @@ export type EngineCalls = SessionCalls & Pick<Engine, EngineOwnName>;
 const sameMeaning: SameMeaning<EngineCalls> = true;
 void sameMeaning;
 
-// The session's calls are installed from the table (constructor): in-process users (tests,
-// benchmarks, the browser tests' bridge) call `engine.saveDraft(...)` as the process does.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface Engine extends SessionCalls {}
-
 /**
  * The engine behind the desktop app: sign-in with the key in the OS keychain, the offline
  * mirror, the outbox and the sync. It never imports Electron; main, tests, benchmarks and the
  * browser test bridge drive it through these calls and its events.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Engine {
   readonly events = new EngineEvents();
+  /**
+   * Every call of the engine by name, routed by the bridge's table as the engine process routes
+   * them (routes.ts): in-process users (tests, benchmarks, the browser tests' bridge) write
+   * `engine.calls.saveDraft(...)` as main writes `client.calls.saveDraft(...)`. Async: signed
+   * out, a session's call rejects (NotSignedInError) instead of throwing.
+   */
+  readonly calls: EngineCalls = callsByName(ENGINE_CALLS, async (name, args) =>
+    routeOf(this, name)?.(...args),
+  );
   readonly #options: EngineOptions;
   #record: AccountRecord | null = null;
   /** Kept in this process only, to start the session again on a checked mirror. */
@@ -87,12 +91,6 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     this.#options = options;
-    for (const name of SESSION_CALLS) {
-      Object.defineProperty(this, name, {
-        // Async: signed out, the call rejects (NotSignedInError) instead of throwing.
-        value: async (...args: unknown[]) => routeOf(this, name)?.(...args),
-      });
-    }
   }
 
   /** Restores the signed-in account, if any; works offline (the mirror answers). */

@@ -65,9 +65,6 @@ export type SessionCalls = {
     ? Promised<GroupTarget<GroupOf<K>>[K]>
     : { error: 'the group has no method of the call name' };
 };
-export const SESSION_CALLS = (Object.keys(ENGINE_ROUTES) as EngineRoutedName[]).filter(
-  (name): name is SessionRoutedName => ENGINE_ROUTES[name] !== 'engine',
-);
 
 /** Calls the engine answers itself, by name (see Engine). */
 export type EngineOwnName = Exclude<EngineCallName, SessionRoutedName>;

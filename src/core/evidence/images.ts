@@ -27,7 +27,12 @@ import { emptyTiff, onlyOrientation, orientationOf, orientationTiff } from './ex
 import { heifMetadata, stripHeif, type HeifTools } from './image-heif';
 import { gifMetadata, stripGif } from './image-gif';
 import { jpegMetadata, stripJpeg } from './image-jpeg';
-import { containerImageOf, rasterTypeOf } from './image-kinds';
+import {
+  containerImageOf,
+  rasterTypeOf,
+  type ContainerImage,
+  type RasterType,
+} from './image-kinds';
 import { pngMetadata, stripPng } from './image-png';
 import { stripTiff, tiffMetadata } from './image-tiff';
 import { stripWebp, webpMetadata } from './image-webp';
@@ -54,27 +59,7 @@ export function imageMetadataBlocks(bytes: Buffer): string[] {
 }
 
 function metadataBlocks(bytes: Buffer): string[] {
-  switch (rasterTypeOf(bytes)) {
-    case 'image/jpeg':
-      return jpegMetadata(bytes);
-    case 'image/png':
-      return pngMetadata(bytes);
-    case 'image/webp':
-      return webpMetadata(bytes);
-    case 'image/gif':
-      return gifMetadata(bytes);
-    case null:
-      break;
-  }
-  switch (containerImageOf(bytes)) {
-    case 'image/heic':
-    case 'image/avif':
-      return heifMetadata(bytes, HEIF_TOOLS);
-    case 'image/tiff':
-      return tiffMetadata(bytes);
-    default:
-      return [];
-  }
+  return formatOf(bytes)?.metadata(bytes) ?? [];
 }
 
 /**
@@ -95,27 +80,35 @@ export function stripImageMetadata(bytes: Buffer): Promise<Buffer> {
 }
 
 function strip(bytes: Buffer): Buffer {
-  switch (rasterTypeOf(bytes)) {
-    case 'image/jpeg':
-      return stripJpeg(bytes);
-    case 'image/png':
-      return stripPng(bytes);
-    case 'image/webp':
-      return stripWebp(bytes);
-    case 'image/gif':
-      return stripGif(bytes);
-    case null:
-      break;
-  }
-  switch (containerImageOf(bytes)) {
-    case 'image/heic':
-    case 'image/avif':
-      return stripHeif(bytes, HEIF_TOOLS);
-    case 'image/tiff':
-      return stripTiff(bytes);
-    default:
-      return bytes;
-  }
+  return formatOf(bytes)?.strip(bytes) ?? bytes;
+}
+
+/** What the app reads and removes in each image format it knows, by the type its bytes say. */
+interface ImageFormat {
+  /** The metadata blocks left, by name. */
+  metadata(bytes: Buffer): string[];
+  /** The image without them (orientation kept). */
+  strip(bytes: Buffer): Buffer;
+}
+
+const HEIF: ImageFormat = {
+  metadata: (bytes) => heifMetadata(bytes, HEIF_TOOLS),
+  strip: (bytes) => stripHeif(bytes, HEIF_TOOLS),
+};
+
+const FORMATS: Record<RasterType | ContainerImage, ImageFormat> = {
+  'image/jpeg': { metadata: jpegMetadata, strip: stripJpeg },
+  'image/png': { metadata: pngMetadata, strip: stripPng },
+  'image/webp': { metadata: webpMetadata, strip: stripWebp },
+  'image/gif': { metadata: gifMetadata, strip: stripGif },
+  'image/heic': HEIF,
+  'image/avif': HEIF,
+  'image/tiff': { metadata: tiffMetadata, strip: stripTiff },
+};
+
+function formatOf(bytes: Buffer): ImageFormat | null {
+  const type = rasterTypeOf(bytes) ?? containerImageOf(bytes);
+  return type ? FORMATS[type] : null;
 }
 
 /** The upload limit: larger files are refused by the caller anyway, so they are not read here. */

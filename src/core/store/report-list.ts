@@ -1,5 +1,6 @@
 import type { ReportStatus } from './api-types';
 import type { Db } from './database';
+import type { StoredReportRow } from './report-rows';
 import { compareLeading, type ReportSort } from './report-order';
 import { createReportHits } from './report-hits';
 import { createReportSearcher } from './report-search';
@@ -36,15 +37,13 @@ export interface ReportListQuery {
   limit: number;
 }
 
-export interface ReportListRow {
-  id: string;
-  program_id: string;
-  program_name: string;
-  status: ReportStatus;
-  display_status: string;
+/** The stored row's columns the list shows, and what the local draft and the outbox add. */
+export interface ReportListRow extends Pick<
+  StoredReportRow,
+  'id' | 'program_id' | 'program_name' | 'status' | 'display_status' | 'updated_at'
+> {
   /** The local draft's title when there is one (what the user last typed). */
   title: string;
-  updated_at: string | null;
   /** The CVSS base score the list sorts by: the local draft's while there is one. */
   severity_score: number | null;
   /** A draft made offline that the server has not acknowledged yet. */

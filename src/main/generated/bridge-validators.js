@@ -645,11 +645,11 @@ return errors === 0;
 }
 validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const createDraft_0 = validate25;
-const schema36 = {"type":"string","maxLength":80,"minLength":1,"pattern":"^[a-z0-9-]{1,80}$","$id":"createDraft_0"};
+export const saveDraft_1 = validate25;
+const schema36 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000},"description":{"type":"string","maxLength":120000},"cvss_vector":{"type":"string","maxLength":400}},"required":["title","asset","description","cvss_vector"],"additionalProperties":false,"$id":"saveDraft_1"};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="createDraft_0" */;
+/*# sourceURL="saveDraft_1" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate25.evaluated;
@@ -660,39 +660,126 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(typeof data === "string"){
-if(func63(data) > 80){
-validate25.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters",schema:80,parentSchema:schema36,data}];
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.asset === undefined) || (!(func0.call(data, "asset")))) && (missing0 = "asset"))) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))) || (((data.cvss_vector === undefined) || (!(func0.call(data, "cvss_vector")))) && (missing0 = "cvss_vector"))){
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema36.required,parentSchema:schema36,data}];
 return false;
 }
 else {
-if(func63(data) < 1){
-validate25.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema36,data}];
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "title") || (key0 === "asset")) || (key0 === "description")) || (key0 === "cvss_vector"))){
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func63(data0) > 720){
+validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema36.properties.title,data:data0}];
 return false;
 }
+}
 else {
-if(!pattern4.test(data)){
-validate25.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]{1,80}$"},message:"must match pattern \""+"^[a-z0-9-]{1,80}$"+"\"",schema:"^[a-z0-9-]{1,80}$",parentSchema:schema36,data}];
+validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.title.type,parentSchema:schema36.properties.title,data:data0}];
 return false;
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.asset !== undefined && func0.call(data, "asset")){
+let data1 = data.asset;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func63(data1) > 4000){
+validate25.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema36.properties.asset,data:data1}];
+return false;
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data}];
+validate25.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.asset.type,parentSchema:schema36.properties.asset,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined && func0.call(data, "description")){
+let data2 = data.description;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func63(data2) > 120000){
+validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema36.properties.description,data:data2}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.description.type,parentSchema:schema36.properties.description,data:data2}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cvss_vector !== undefined && func0.call(data, "cvss_vector")){
+let data3 = data.cvss_vector;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func63(data3) > 400){
+validate25.errors = [{instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema36.properties.cvss_vector,data:data3}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.cvss_vector.type,parentSchema:schema36.properties.cvss_vector,data:data3}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data}];
 return false;
 }
 }
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const saveDraft_0 = validate26;
-const schema37 = {"type":"string","format":"uuid","$id":"saveDraft_0"};
+export const resolveConflicts_1 = validate26;
+const schema37 = {"type":"object","properties":{"title":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]},"asset":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]},"description":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]},"cvss_vector":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]}},"required":[],"additionalProperties":false,"$id":"resolveConflicts_1"};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="saveDraft_0" */;
+/*# sourceURL="resolveConflicts_1" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate26.evaluated;
@@ -703,337 +790,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate26.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema37,data}];
-return false;
-}
-}
-else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data}];
-return false;
-}
-}
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const saveDraft_1 = validate27;
-const schema38 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000},"description":{"type":"string","maxLength":120000},"cvss_vector":{"type":"string","maxLength":400}},"required":["title","asset","description","cvss_vector"],"additionalProperties":false,"$id":"saveDraft_1"};
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="saveDraft_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.asset === undefined) || (!(func0.call(data, "asset")))) && (missing0 = "asset"))) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))) || (((data.cvss_vector === undefined) || (!(func0.call(data, "cvss_vector")))) && (missing0 = "cvss_vector"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema38.required,parentSchema:schema38,data}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!((((key0 === "title") || (key0 === "asset")) || (key0 === "description")) || (key0 === "cvss_vector"))){
-validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func63(data0) > 720){
-validate27.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema38.properties.title,data:data0}];
-return false;
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.title.type,parentSchema:schema38.properties.title,data:data0}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.asset !== undefined && func0.call(data, "asset")){
-let data1 = data.asset;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func63(data1) > 4000){
-validate27.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema38.properties.asset,data:data1}];
-return false;
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.asset.type,parentSchema:schema38.properties.asset,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data2 = data.description;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func63(data2) > 120000){
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema38.properties.description,data:data2}];
-return false;
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.description.type,parentSchema:schema38.properties.description,data:data2}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cvss_vector !== undefined && func0.call(data, "cvss_vector")){
-let data3 = data.cvss_vector;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func63(data3) > 400){
-validate27.errors = [{instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema38.properties.cvss_vector,data:data3}];
-return false;
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.cvss_vector.type,parentSchema:schema38.properties.cvss_vector,data:data3}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data}];
-return false;
-}
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const saveDraft_2 = validate28;
-const schema39 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000},"description":{"type":"string","maxLength":120000},"cvss_vector":{"type":"string","maxLength":400}},"required":["title","asset","description","cvss_vector"],"additionalProperties":false,"$id":"saveDraft_2"};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="saveDraft_2" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.asset === undefined) || (!(func0.call(data, "asset")))) && (missing0 = "asset"))) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))) || (((data.cvss_vector === undefined) || (!(func0.call(data, "cvss_vector")))) && (missing0 = "cvss_vector"))){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema39.required,parentSchema:schema39,data}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!((((key0 === "title") || (key0 === "asset")) || (key0 === "description")) || (key0 === "cvss_vector"))){
-validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func63(data0) > 720){
-validate28.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema39.properties.title,data:data0}];
-return false;
-}
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.title.type,parentSchema:schema39.properties.title,data:data0}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.asset !== undefined && func0.call(data, "asset")){
-let data1 = data.asset;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func63(data1) > 4000){
-validate28.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema39.properties.asset,data:data1}];
-return false;
-}
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.asset.type,parentSchema:schema39.properties.asset,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data2 = data.description;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func63(data2) > 120000){
-validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema39.properties.description,data:data2}];
-return false;
-}
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.description.type,parentSchema:schema39.properties.description,data:data2}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cvss_vector !== undefined && func0.call(data, "cvss_vector")){
-let data3 = data.cvss_vector;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func63(data3) > 400){
-validate28.errors = [{instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema39.properties.cvss_vector,data:data3}];
-return false;
-}
-}
-else {
-validate28.errors = [{instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cvss_vector.type,parentSchema:schema39.properties.cvss_vector,data:data3}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data}];
-return false;
-}
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const resolveConflicts_0 = validate29;
-const schema40 = {"type":"string","format":"uuid","$id":"resolveConflicts_0"};
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="resolveConflicts_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate29.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema40,data}];
-return false;
-}
-}
-else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.type,parentSchema:schema40,data}];
-return false;
-}
-}
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const resolveConflicts_1 = validate30;
-const schema41 = {"type":"object","properties":{"title":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]},"asset":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]},"description":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]},"cvss_vector":{"anyOf":[{"type":"string","enum":["ours","theirs"]},{"type":"object","properties":{"custom":{"type":"string","maxLength":120000}},"required":["custom"],"additionalProperties":false}]}},"required":[],"additionalProperties":false,"$id":"resolveConflicts_1"};
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="resolveConflicts_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((((key0 === "title") || (key0 === "asset")) || (key0 === "description")) || (key0 === "cvss_vector"))){
-validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data}];
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data}];
 return false;
 break;
 }
@@ -1046,7 +807,7 @@ const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.title.anyOf[0].type,parentSchema:schema41.properties.title.anyOf[0],data:data0};
+const err0 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.title.anyOf[0].type,parentSchema:schema37.properties.title.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1056,7 +817,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data0 === "ours") || (data0 === "theirs"))){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.title.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.title.anyOf[0].enum,parentSchema:schema41.properties.title.anyOf[0],data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema37.properties.title.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema37.properties.title.anyOf[0].enum,parentSchema:schema37.properties.title.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1072,7 +833,7 @@ if(errors === _errs6){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if(((data0.custom === undefined) || (!(func0.call(data0, "custom")))) && (missing0 = "custom")){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema41.properties.title.anyOf[1].required,parentSchema:schema41.properties.title.anyOf[1],data:data0};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema37.properties.title.anyOf[1].required,parentSchema:schema37.properties.title.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1085,7 +846,7 @@ else {
 const _errs8 = errors;
 for(const key1 of Object.keys(data0)){
 if(!(key1 === "custom")){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.title.anyOf[1],data:data0};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.title.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1103,7 +864,7 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data1 === "string"){
 if(func63(data1) > 120000){
-const err4 = {instancePath:instancePath+"/title/custom",schemaPath:"#/properties/title/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema41.properties.title.anyOf[1].properties.custom,data:data1};
+const err4 = {instancePath:instancePath+"/title/custom",schemaPath:"#/properties/title/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema37.properties.title.anyOf[1].properties.custom,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1114,7 +875,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/title/custom",schemaPath:"#/properties/title/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.title.anyOf[1].properties.custom.type,parentSchema:schema41.properties.title.anyOf[1].properties.custom,data:data1};
+const err5 = {instancePath:instancePath+"/title/custom",schemaPath:"#/properties/title/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.title.anyOf[1].properties.custom.type,parentSchema:schema37.properties.title.anyOf[1].properties.custom,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1129,7 +890,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.title.anyOf[1].type,parentSchema:schema41.properties.title.anyOf[1],data:data0};
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.title.anyOf[1].type,parentSchema:schema37.properties.title.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1142,7 +903,7 @@ errors++;
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.title.anyOf,parentSchema:schema41.properties.title,data:data0};
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.title.anyOf,parentSchema:schema37.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1150,7 +911,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate30.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 }
 else {
@@ -1177,7 +938,7 @@ const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.asset.anyOf[0].type,parentSchema:schema41.properties.asset.anyOf[0],data:data2};
+const err8 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.asset.anyOf[0].type,parentSchema:schema37.properties.asset.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1187,7 +948,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data2 === "ours") || (data2 === "theirs"))){
-const err9 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.asset.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.asset.anyOf[0].enum,parentSchema:schema41.properties.asset.anyOf[0],data:data2};
+const err9 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema37.properties.asset.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema37.properties.asset.anyOf[0].enum,parentSchema:schema37.properties.asset.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1203,7 +964,7 @@ if(errors === _errs15){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.custom === undefined) || (!(func0.call(data2, "custom")))) && (missing1 = "custom")){
-const err10 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema41.properties.asset.anyOf[1].required,parentSchema:schema41.properties.asset.anyOf[1],data:data2};
+const err10 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema37.properties.asset.anyOf[1].required,parentSchema:schema37.properties.asset.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1216,7 +977,7 @@ else {
 const _errs17 = errors;
 for(const key2 of Object.keys(data2)){
 if(!(key2 === "custom")){
-const err11 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.asset.anyOf[1],data:data2};
+const err11 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.asset.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1234,7 +995,7 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data3 === "string"){
 if(func63(data3) > 120000){
-const err12 = {instancePath:instancePath+"/asset/custom",schemaPath:"#/properties/asset/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema41.properties.asset.anyOf[1].properties.custom,data:data3};
+const err12 = {instancePath:instancePath+"/asset/custom",schemaPath:"#/properties/asset/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema37.properties.asset.anyOf[1].properties.custom,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1245,7 +1006,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/asset/custom",schemaPath:"#/properties/asset/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.asset.anyOf[1].properties.custom.type,parentSchema:schema41.properties.asset.anyOf[1].properties.custom,data:data3};
+const err13 = {instancePath:instancePath+"/asset/custom",schemaPath:"#/properties/asset/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.asset.anyOf[1].properties.custom.type,parentSchema:schema37.properties.asset.anyOf[1].properties.custom,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1260,7 +1021,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.asset.anyOf[1].type,parentSchema:schema41.properties.asset.anyOf[1],data:data2};
+const err14 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.asset.anyOf[1].type,parentSchema:schema37.properties.asset.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1273,7 +1034,7 @@ errors++;
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
-const err15 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.asset.anyOf,parentSchema:schema41.properties.asset,data:data2};
+const err15 = {instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.asset.anyOf,parentSchema:schema37.properties.asset,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1281,7 +1042,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate30.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 }
 else {
@@ -1308,7 +1069,7 @@ const _errs21 = errors;
 let valid5 = false;
 const _errs22 = errors;
 if(typeof data4 !== "string"){
-const err16 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.description.anyOf[0].type,parentSchema:schema41.properties.description.anyOf[0],data:data4};
+const err16 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.description.anyOf[0].type,parentSchema:schema37.properties.description.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1318,7 +1079,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!((data4 === "ours") || (data4 === "theirs"))){
-const err17 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.description.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.description.anyOf[0].enum,parentSchema:schema41.properties.description.anyOf[0],data:data4};
+const err17 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema37.properties.description.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema37.properties.description.anyOf[0].enum,parentSchema:schema37.properties.description.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1334,7 +1095,7 @@ if(errors === _errs24){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing2;
 if(((data4.custom === undefined) || (!(func0.call(data4, "custom")))) && (missing2 = "custom")){
-const err18 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema41.properties.description.anyOf[1].required,parentSchema:schema41.properties.description.anyOf[1],data:data4};
+const err18 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema37.properties.description.anyOf[1].required,parentSchema:schema37.properties.description.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1347,7 +1108,7 @@ else {
 const _errs26 = errors;
 for(const key3 of Object.keys(data4)){
 if(!(key3 === "custom")){
-const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.description.anyOf[1],data:data4};
+const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.description.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1365,7 +1126,7 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data5 === "string"){
 if(func63(data5) > 120000){
-const err20 = {instancePath:instancePath+"/description/custom",schemaPath:"#/properties/description/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema41.properties.description.anyOf[1].properties.custom,data:data5};
+const err20 = {instancePath:instancePath+"/description/custom",schemaPath:"#/properties/description/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema37.properties.description.anyOf[1].properties.custom,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1376,7 +1137,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/description/custom",schemaPath:"#/properties/description/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.description.anyOf[1].properties.custom.type,parentSchema:schema41.properties.description.anyOf[1].properties.custom,data:data5};
+const err21 = {instancePath:instancePath+"/description/custom",schemaPath:"#/properties/description/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.description.anyOf[1].properties.custom.type,parentSchema:schema37.properties.description.anyOf[1].properties.custom,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1391,7 +1152,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.description.anyOf[1].type,parentSchema:schema41.properties.description.anyOf[1],data:data4};
+const err22 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.description.anyOf[1].type,parentSchema:schema37.properties.description.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1404,7 +1165,7 @@ errors++;
 var _valid2 = _errs24 === errors;
 valid5 = valid5 || _valid2;
 if(!valid5){
-const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.description.anyOf,parentSchema:schema41.properties.description,data:data4};
+const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.description.anyOf,parentSchema:schema37.properties.description,data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1412,7 +1173,7 @@ else {
 vErrors.push(err23);
 }
 errors++;
-validate30.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 }
 else {
@@ -1439,7 +1200,7 @@ const _errs30 = errors;
 let valid7 = false;
 const _errs31 = errors;
 if(typeof data6 !== "string"){
-const err24 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.cvss_vector.anyOf[0].type,parentSchema:schema41.properties.cvss_vector.anyOf[0],data:data6};
+const err24 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.cvss_vector.anyOf[0].type,parentSchema:schema37.properties.cvss_vector.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1449,7 +1210,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data6 === "ours") || (data6 === "theirs"))){
-const err25 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.cvss_vector.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.cvss_vector.anyOf[0].enum,parentSchema:schema41.properties.cvss_vector.anyOf[0],data:data6};
+const err25 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema37.properties.cvss_vector.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema37.properties.cvss_vector.anyOf[0].enum,parentSchema:schema37.properties.cvss_vector.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1465,7 +1226,7 @@ if(errors === _errs33){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing3;
 if(((data6.custom === undefined) || (!(func0.call(data6, "custom")))) && (missing3 = "custom")){
-const err26 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/1/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema41.properties.cvss_vector.anyOf[1].required,parentSchema:schema41.properties.cvss_vector.anyOf[1],data:data6};
+const err26 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/1/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema37.properties.cvss_vector.anyOf[1].required,parentSchema:schema37.properties.cvss_vector.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1478,7 +1239,7 @@ else {
 const _errs35 = errors;
 for(const key4 of Object.keys(data6)){
 if(!(key4 === "custom")){
-const err27 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.cvss_vector.anyOf[1],data:data6};
+const err27 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.cvss_vector.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1496,7 +1257,7 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data7 === "string"){
 if(func63(data7) > 120000){
-const err28 = {instancePath:instancePath+"/cvss_vector/custom",schemaPath:"#/properties/cvss_vector/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema41.properties.cvss_vector.anyOf[1].properties.custom,data:data7};
+const err28 = {instancePath:instancePath+"/cvss_vector/custom",schemaPath:"#/properties/cvss_vector/anyOf/1/properties/custom/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema37.properties.cvss_vector.anyOf[1].properties.custom,data:data7};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1507,7 +1268,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/cvss_vector/custom",schemaPath:"#/properties/cvss_vector/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.cvss_vector.anyOf[1].properties.custom.type,parentSchema:schema41.properties.cvss_vector.anyOf[1].properties.custom,data:data7};
+const err29 = {instancePath:instancePath+"/cvss_vector/custom",schemaPath:"#/properties/cvss_vector/anyOf/1/properties/custom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.cvss_vector.anyOf[1].properties.custom.type,parentSchema:schema37.properties.cvss_vector.anyOf[1].properties.custom,data:data7};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1522,7 +1283,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.cvss_vector.anyOf[1].type,parentSchema:schema41.properties.cvss_vector.anyOf[1],data:data6};
+const err30 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.cvss_vector.anyOf[1].type,parentSchema:schema37.properties.cvss_vector.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1535,7 +1296,7 @@ errors++;
 var _valid3 = _errs33 === errors;
 valid7 = valid7 || _valid3;
 if(!valid7){
-const err31 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.cvss_vector.anyOf,parentSchema:schema41.properties.cvss_vector,data:data6};
+const err31 = {instancePath:instancePath+"/cvss_vector",schemaPath:"#/properties/cvss_vector/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.cvss_vector.anyOf,parentSchema:schema37.properties.cvss_vector,data:data6};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1543,7 +1304,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
-validate30.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 }
 else {
@@ -1568,56 +1329,23 @@ var valid0 = true;
 }
 }
 else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data}];
 return false;
 }
 }
-validate30.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const attachFiles_0 = validate31;
-const schema42 = {"type":"string","format":"uuid","$id":"attachFiles_0"};
+export const attachFiles_1 = validate27;
+const schema38 = {"type":"array","items":{"type":"object","properties":{"file":{"type":"string","format":"uuid"},"insertAt":{"type":"integer","minimum":0,"maximum":120000}},"required":["file"],"additionalProperties":false},"maxItems":50,"$id":"attachFiles_1"};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="attachFiles_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate31.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema42,data}];
-return false;
-}
-}
-else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data}];
-return false;
-}
-}
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const attachFiles_1 = validate32;
-const schema43 = {"type":"array","items":{"type":"object","properties":{"file":{"type":"string","format":"uuid"},"insertAt":{"type":"integer","minimum":0,"maximum":120000}},"required":["file"],"additionalProperties":false},"maxItems":50,"$id":"attachFiles_1"};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="attachFiles_1" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1627,7 +1355,7 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 50){
-validate32.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema43,data}];
+validate27.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema38,data}];
 return false;
 }
 else {
@@ -1640,14 +1368,14 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if(((data0.file === undefined) || (!(func0.call(data0, "file")))) && (missing0 = "file")){
-validate32.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema43.items.required,parentSchema:schema43.items,data:data0}];
+validate27.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema38.items.required,parentSchema:schema38.items,data:data0}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 of Object.keys(data0)){
 if(!((key0 === "file") || (key0 === "insertAt"))){
-validate32.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema43.items,data:data0}];
+validate27.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38.items,data:data0}];
 return false;
 break;
 }
@@ -1660,12 +1388,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0.test(data1))){
-validate32.errors = [{instancePath:instancePath+"/" + i0+"/file",schemaPath:"#/items/properties/file/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema43.items.properties.file,data:data1}];
+validate27.errors = [{instancePath:instancePath+"/" + i0+"/file",schemaPath:"#/items/properties/file/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema38.items.properties.file,data:data1}];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/" + i0+"/file",schemaPath:"#/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.items.properties.file.type,parentSchema:schema43.items.properties.file,data:data1}];
+validate27.errors = [{instancePath:instancePath+"/" + i0+"/file",schemaPath:"#/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.items.properties.file.type,parentSchema:schema38.items.properties.file,data:data1}];
 return false;
 }
 }
@@ -1680,18 +1408,18 @@ if(data0.insertAt !== undefined && func0.call(data0, "insertAt")){
 let data2 = data0.insertAt;
 const _errs6 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate32.errors = [{instancePath:instancePath+"/" + i0+"/insertAt",schemaPath:"#/items/properties/insertAt/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.items.properties.insertAt.type,parentSchema:schema43.items.properties.insertAt,data:data2}];
+validate27.errors = [{instancePath:instancePath+"/" + i0+"/insertAt",schemaPath:"#/items/properties/insertAt/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.items.properties.insertAt.type,parentSchema:schema38.items.properties.insertAt,data:data2}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 120000 || isNaN(data2)){
-validate32.errors = [{instancePath:instancePath+"/" + i0+"/insertAt",schemaPath:"#/items/properties/insertAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120000},message:"must be <= 120000",schema:120000,parentSchema:schema43.items.properties.insertAt,data:data2}];
+validate27.errors = [{instancePath:instancePath+"/" + i0+"/insertAt",schemaPath:"#/items/properties/insertAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120000},message:"must be <= 120000",schema:120000,parentSchema:schema38.items.properties.insertAt,data:data2}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate32.errors = [{instancePath:instancePath+"/" + i0+"/insertAt",schemaPath:"#/items/properties/insertAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema43.items.properties.insertAt,data:data2}];
+validate27.errors = [{instancePath:instancePath+"/" + i0+"/insertAt",schemaPath:"#/items/properties/insertAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.items.properties.insertAt,data:data2}];
 return false;
 }
 }
@@ -1707,7 +1435,281 @@ var valid1 = true;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.items.type,parentSchema:schema43.items,data:data0}];
+validate27.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.items.type,parentSchema:schema38.items,data:data0}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema38.type,parentSchema:schema38,data}];
+return false;
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const postMessage_1 = validate28;
+const schema39 = {"type":"object","properties":{"body":{"type":"string","maxLength":48000},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":["body","files"],"additionalProperties":false,"$id":"postMessage_1"};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="postMessage_1" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.body === undefined) || (!(func0.call(data, "body")))) && (missing0 = "body")) || (((data.files === undefined) || (!(func0.call(data, "files")))) && (missing0 = "files"))){
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema39.required,parentSchema:schema39,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!((key0 === "body") || (key0 === "files"))){
+validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.body !== undefined && func0.call(data, "body")){
+let data0 = data.body;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func63(data0) > 48000){
+validate28.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 48000},message:"must NOT have more than 48000 characters",schema:48000,parentSchema:schema39.properties.body,data:data0}];
+return false;
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.body.type,parentSchema:schema39.properties.body,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.files !== undefined && func0.call(data, "files")){
+let data1 = data.files;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 50){
+validate28.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema39.properties.files,data:data1}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+validate28.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema39.properties.files.items,data:data2}];
+return false;
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.files.items.type,parentSchema:schema39.properties.files.items,data:data2}];
+return false;
+}
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.files.type,parentSchema:schema39.properties.files,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const retryEntry_0 = validate29;
+const schema40 = {"type":"integer","minimum":1,"maximum":9007199254740991,"$id":"retryEntry_0"};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="retryEntry_0" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.type,parentSchema:schema40,data}];
+return false;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data > 9007199254740991 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema40,data}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema40,data}];
+return false;
+}
+}
+}
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const openExternal_0 = validate30;
+const schema41 = {"type":"string","maxLength":4096,"minLength":1,"$id":"openExternal_0"};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="openExternal_0" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(func63(data) > 4096){
+validate30.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema41,data}];
+return false;
+}
+else {
+if(func63(data) < 1){
+validate30.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema41,data}];
+return false;
+}
+}
+}
+else {
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data}];
+return false;
+}
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const openWebsite_0 = validate31;
+const schema42 = {"type":"string","enum":["sign-up","verify-email","payment-onboarding","api-keys"],"$id":"openWebsite_0"};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="openWebsite_0" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data}];
+return false;
+}
+if(!((((data === "sign-up") || (data === "verify-email")) || (data === "payment-onboarding")) || (data === "api-keys"))){
+validate31.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values",schema:schema42.enum,parentSchema:schema42,data}];
+return false;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const redactFindings_1 = validate32;
+const schema43 = {"type":"array","items":{"type":"string","maxLength":200,"minLength":1},"maxItems":1000,"$id":"redactFindings_1"};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="redactFindings_1" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(Array.isArray(data)){
+if(data.length > 1000){
+validate32.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema43,data}];
+return false;
+}
+else {
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func63(data0) > 200){
+validate32.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema43.items,data:data0}];
+return false;
+}
+else {
+if(func63(data0) < 1){
+validate32.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema43.items,data:data0}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.items.type,parentSchema:schema43.items,data:data0}];
 return false;
 }
 }
@@ -1728,11 +1730,11 @@ return errors === 0;
 }
 validate32.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const removeFile_0 = validate33;
-const schema44 = {"type":"string","format":"uuid","$id":"removeFile_0"};
+export const keepFinding_1 = validate33;
+const schema44 = {"type":"string","maxLength":200,"minLength":1,"$id":"keepFinding_1"};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="removeFile_0" */;
+/*# sourceURL="keepFinding_1" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate33.evaluated;
@@ -1743,11 +1745,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
 if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate33.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema44,data}];
+if(func63(data) > 200){
+validate33.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema44,data}];
 return false;
+}
+else {
+if(func63(data) < 1){
+validate33.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema44,data}];
+return false;
+}
 }
 }
 else {
@@ -1755,17 +1762,16 @@ validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{ty
 return false;
 }
 }
-}
 validate33.errors = vErrors;
 return errors === 0;
 }
 validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const removeFile_1 = validate34;
-const schema45 = {"type":"string","format":"uuid","$id":"removeFile_1"};
+export const keepFinding_2 = validate34;
+const schema45 = {"type":"boolean","$id":"keepFinding_2"};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="removeFile_1" */;
+/*# sourceURL="keepFinding_2" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate34.evaluated;
@@ -1775,30 +1781,20 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate34.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema45,data}];
+if(typeof data !== "boolean"){
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.type,parentSchema:schema45,data}];
 return false;
-}
-}
-else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.type,parentSchema:schema45,data}];
-return false;
-}
-}
 }
 validate34.errors = vErrors;
 return errors === 0;
 }
 validate34.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const getChecklist_0 = validate35;
-const schema46 = {"type":"string","format":"uuid","$id":"getChecklist_0"};
+export const importHttpEvidence_1 = validate35;
+const schema46 = {"type":"object","properties":{"text":{"type":"string","maxLength":10485760},"name":{"type":"string","maxLength":255},"insertAt":{"type":"integer","minimum":0,"maximum":120000}},"required":["text"],"additionalProperties":false,"$id":"importHttpEvidence_1"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="getChecklist_0" */;
+/*# sourceURL="importHttpEvidence_1" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate35.evaluated;
@@ -1809,29 +1805,110 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate35.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema46,data}];
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
+validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema46.required,parentSchema:schema46,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!(((key0 === "text") || (key0 === "name")) || (key0 === "insertAt"))){
+validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.text !== undefined && func0.call(data, "text")){
+let data0 = data.text;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func63(data0) > 10485760){
+validate35.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 10485760},message:"must NOT have more than 10485760 characters",schema:10485760,parentSchema:schema46.properties.text,data:data0}];
 return false;
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.type,parentSchema:schema46,data}];
+validate35.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.text.type,parentSchema:schema46.properties.text,data:data0}];
 return false;
 }
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined && func0.call(data, "name")){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func63(data1) > 255){
+validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema46.properties.name,data:data1}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.name.type,parentSchema:schema46.properties.name,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.insertAt !== undefined && func0.call(data, "insertAt")){
+let data2 = data.insertAt;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate35.errors = [{instancePath:instancePath+"/insertAt",schemaPath:"#/properties/insertAt/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.insertAt.type,parentSchema:schema46.properties.insertAt,data:data2}];
+return false;
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 120000 || isNaN(data2)){
+validate35.errors = [{instancePath:instancePath+"/insertAt",schemaPath:"#/properties/insertAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120000},message:"must be <= 120000",schema:120000,parentSchema:schema46.properties.insertAt,data:data2}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate35.errors = [{instancePath:instancePath+"/insertAt",schemaPath:"#/properties/insertAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.insertAt,data:data2}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data}];
+return false;
 }
 }
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const submit_0 = validate36;
-const schema47 = {"type":"string","format":"uuid","$id":"submit_0"};
+export const exportReports_0 = validate36;
+const schema47 = {"type":"array","items":{"type":"string","format":"uuid"},"maxItems":10000,"minItems":1,"$id":"exportReports_0"};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="submit_0" */;
+/*# sourceURL="exportReports_0" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate36.evaluated;
@@ -1842,29 +1919,59 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate36.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema47,data}];
+if(Array.isArray(data)){
+if(data.length > 10000){
+validate36.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items",schema:10000,parentSchema:schema47,data}];
+return false;
+}
+else {
+if(data.length < 1){
+validate36.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema47,data}];
+return false;
+}
+else {
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs1 = errors;
+if(errors === _errs1){
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(!(formats0.test(data0))){
+validate36.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema47.items,data:data0}];
 return false;
 }
 }
 else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data}];
+validate36.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.items.type,parentSchema:schema47.items,data:data0}];
 return false;
 }
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.type,parentSchema:schema47,data}];
+return false;
 }
 }
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const withdraw_0 = validate37;
-const schema48 = {"type":"string","format":"uuid","$id":"withdraw_0"};
+export const importReports_0 = validate37;
+const schema48 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importReports_0"};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="withdraw_0" */;
+/*# sourceURL="importReports_0" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate37.evaluated;
@@ -1875,102 +1982,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate37.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema48,data}];
-return false;
-}
-}
-else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.type,parentSchema:schema48,data}];
-return false;
-}
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const postMessage_0 = validate38;
-const schema49 = {"type":"string","format":"uuid","$id":"postMessage_0"};
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="postMessage_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate38.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema49,data}];
-return false;
-}
-}
-else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.type,parentSchema:schema49,data}];
-return false;
-}
-}
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const postMessage_1 = validate39;
-const schema50 = {"type":"object","properties":{"body":{"type":"string","maxLength":48000},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":["body","files"],"additionalProperties":false,"$id":"postMessage_1"};
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="postMessage_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.body === undefined) || (!(func0.call(data, "body")))) && (missing0 = "body")) || (((data.files === undefined) || (!(func0.call(data, "files")))) && (missing0 = "files"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema50.required,parentSchema:schema50,data}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
-if(!((key0 === "body") || (key0 === "files"))){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data}];
+if(!((key0 === "pick") || (key0 === "files"))){
+validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.body !== undefined && func0.call(data, "body")){
-let data0 = data.body;
+if(data.pick !== undefined && func0.call(data, "pick")){
+let data0 = data.pick;
 const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func63(data0) > 48000){
-validate39.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 48000},message:"must NOT have more than 48000 characters",schema:48000,parentSchema:schema50.properties.body,data:data0}];
+if(typeof data0 !== "string"){
+validate37.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.pick.type,parentSchema:schema48.properties.pick,data:data0}];
 return false;
 }
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.body.type,parentSchema:schema50.properties.body,data:data0}];
+if(!((data0 === "files") || (data0 === "folder"))){
+validate37.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema48.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.pick.enum,parentSchema:schema48.properties.pick,data:data0}];
 return false;
-}
 }
 var valid0 = _errs2 === errors;
 }
@@ -1984,7 +2015,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 50){
-validate39.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema50.properties.files,data:data1}];
+validate37.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema48.properties.files,data:data1}];
 return false;
 }
 else {
@@ -1997,12 +2028,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0.test(data2))){
-validate39.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema50.properties.files.items,data:data2}];
+validate37.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema48.properties.files.items,data:data2}];
 return false;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.files.items.type,parentSchema:schema50.properties.files.items,data:data2}];
+validate37.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.files.items.type,parentSchema:schema48.properties.files.items,data:data2}];
 return false;
 }
 }
@@ -2015,7 +2046,226 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.files.type,parentSchema:schema50.properties.files,data:data1}];
+validate37.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema48.properties.files.type,parentSchema:schema48.properties.files,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data}];
+return false;
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const saveTemplate_0 = validate38;
+const schema49 = {"type":"object","properties":{"name":{"type":"string","maxLength":400},"body":{"type":"string","maxLength":120000},"id":{"type":"string","format":"uuid"},"fromReportId":{"type":"string","format":"uuid"}},"required":["name","body"],"additionalProperties":false,"$id":"saveTemplate_0"};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="saveTemplate_0" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.body === undefined) || (!(func0.call(data, "body")))) && (missing0 = "body"))){
+validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema49.required,parentSchema:schema49,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "name") || (key0 === "body")) || (key0 === "id")) || (key0 === "fromReportId"))){
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined && func0.call(data, "name")){
+let data0 = data.name;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func63(data0) > 400){
+validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema49.properties.name,data:data0}];
+return false;
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.name.type,parentSchema:schema49.properties.name,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.body !== undefined && func0.call(data, "body")){
+let data1 = data.body;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func63(data1) > 120000){
+validate38.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema49.properties.body,data:data1}];
+return false;
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.body.type,parentSchema:schema49.properties.body,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined && func0.call(data, "id")){
+let data2 = data.id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats0.test(data2))){
+validate38.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema49.properties.id,data:data2}];
+return false;
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.id.type,parentSchema:schema49.properties.id,data:data2}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fromReportId !== undefined && func0.call(data, "fromReportId")){
+let data3 = data.fromReportId;
+const _errs8 = errors;
+if(errors === _errs8){
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!(formats0.test(data3))){
+validate38.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema49.properties.fromReportId,data:data3}];
+return false;
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.fromReportId.type,parentSchema:schema49.properties.fromReportId,data:data3}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data}];
+return false;
+}
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const startFromTemplate_2 = validate39;
+const schema50 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000}},"required":["title","asset"],"additionalProperties":false,"$id":"startFromTemplate_2"};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="startFromTemplate_2" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.asset === undefined) || (!(func0.call(data, "asset")))) && (missing0 = "asset"))){
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema50.required,parentSchema:schema50,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!((key0 === "title") || (key0 === "asset"))){
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func63(data0) > 720){
+validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema50.properties.title,data:data0}];
+return false;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.title.type,parentSchema:schema50.properties.title,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.asset !== undefined && func0.call(data, "asset")){
+let data1 = data.asset;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func63(data1) > 4000){
+validate39.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema50.properties.asset,data:data1}];
+return false;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.asset.type,parentSchema:schema50.properties.asset,data:data1}];
 return false;
 }
 }
@@ -2038,1333 +2288,30 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const markThreadRead_0 = validate40;
-const schema51 = {"type":"string","format":"uuid","$id":"markThreadRead_0"};
-
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="markThreadRead_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate40.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema51,data}];
-return false;
-}
-}
-else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data}];
-return false;
-}
-}
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const downloadFile_0 = validate41;
-const schema52 = {"type":"string","format":"uuid","$id":"downloadFile_0"};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="downloadFile_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate41.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema52,data}];
-return false;
-}
-}
-else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.type,parentSchema:schema52,data}];
-return false;
-}
-}
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const downloadFile_1 = validate42;
-const schema53 = {"type":"string","format":"uuid","$id":"downloadFile_1"};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="downloadFile_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate42.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema53,data}];
-return false;
-}
-}
-else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data}];
-return false;
-}
-}
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const retryEntry_0 = validate43;
-const schema54 = {"type":"integer","minimum":1,"maximum":9007199254740991,"$id":"retryEntry_0"};
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="retryEntry_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.type,parentSchema:schema54,data}];
-return false;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data > 9007199254740991 || isNaN(data)){
-validate43.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema54,data}];
-return false;
-}
-else {
-if(data < 1 || isNaN(data)){
-validate43.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54,data}];
-return false;
-}
-}
-}
-}
-validate43.errors = vErrors;
-return errors === 0;
-}
-validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const discardEntry_0 = validate44;
-const schema55 = {"type":"integer","minimum":1,"maximum":9007199254740991,"$id":"discardEntry_0"};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="discardEntry_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.type,parentSchema:schema55,data}];
-return false;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data > 9007199254740991 || isNaN(data)){
-validate44.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema55,data}];
-return false;
-}
-else {
-if(data < 1 || isNaN(data)){
-validate44.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema55,data}];
-return false;
-}
-}
-}
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const openExternal_0 = validate45;
-const schema56 = {"type":"string","maxLength":4096,"minLength":1,"$id":"openExternal_0"};
-
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="openExternal_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(func63(data) > 4096){
-validate45.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema56,data}];
-return false;
-}
-else {
-if(func63(data) < 1){
-validate45.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56,data}];
-return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
-return false;
-}
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const openWebsite_0 = validate46;
-const schema57 = {"type":"string","enum":["sign-up","verify-email","payment-onboarding","api-keys"],"$id":"openWebsite_0"};
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="openWebsite_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data}];
-return false;
-}
-if(!((((data === "sign-up") || (data === "verify-email")) || (data === "payment-onboarding")) || (data === "api-keys"))){
-validate46.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values",schema:schema57.enum,parentSchema:schema57,data}];
-return false;
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const scanEvidence_0 = validate47;
-const schema58 = {"type":"string","format":"uuid","$id":"scanEvidence_0"};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="scanEvidence_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate47.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema58,data}];
-return false;
-}
-}
-else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
-return false;
-}
-}
-}
-validate47.errors = vErrors;
-return errors === 0;
-}
-validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const redactFindings_0 = validate48;
-const schema59 = {"type":"string","format":"uuid","$id":"redactFindings_0"};
-
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="redactFindings_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate48.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema59,data}];
-return false;
-}
-}
-else {
-validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data}];
-return false;
-}
-}
-}
-validate48.errors = vErrors;
-return errors === 0;
-}
-validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const redactFindings_1 = validate49;
-const schema60 = {"type":"array","items":{"type":"string","maxLength":200,"minLength":1},"maxItems":1000,"$id":"redactFindings_1"};
-
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="redactFindings_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(Array.isArray(data)){
-if(data.length > 1000){
-validate49.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema60,data}];
-return false;
-}
-else {
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(func63(data0) > 200){
-validate49.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema60.items,data:data0}];
-return false;
-}
-else {
-if(func63(data0) < 1){
-validate49.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.items,data:data0}];
-return false;
-}
-}
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.items.type,parentSchema:schema60.items,data:data0}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-}
-else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.type,parentSchema:schema60,data}];
-return false;
-}
-}
-validate49.errors = vErrors;
-return errors === 0;
-}
-validate49.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-export const keepFinding_0 = validate50;
-const schema61 = {"type":"string","format":"uuid","$id":"keepFinding_0"};
-
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="keepFinding_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate50.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema61,data}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.type,parentSchema:schema61,data}];
-return false;
-}
-}
-}
-validate50.errors = vErrors;
-return errors === 0;
-}
-validate50.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const keepFinding_1 = validate51;
-const schema62 = {"type":"string","maxLength":200,"minLength":1,"$id":"keepFinding_1"};
-
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="keepFinding_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(func63(data) > 200){
-validate51.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema62,data}];
-return false;
-}
-else {
-if(func63(data) < 1){
-validate51.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62,data}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.type,parentSchema:schema62,data}];
-return false;
-}
-}
-validate51.errors = vErrors;
-return errors === 0;
-}
-validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const keepFinding_2 = validate52;
-const schema63 = {"type":"boolean","$id":"keepFinding_2"};
-
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="keepFinding_2" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "boolean"){
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema63.type,parentSchema:schema63,data}];
-return false;
-}
-validate52.errors = vErrors;
-return errors === 0;
-}
-validate52.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const importHttpEvidence_0 = validate53;
-const schema64 = {"type":"string","format":"uuid","$id":"importHttpEvidence_0"};
-
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="importHttpEvidence_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate53.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema64,data}];
-return false;
-}
-}
-else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data}];
-return false;
-}
-}
-}
-validate53.errors = vErrors;
-return errors === 0;
-}
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const importHttpEvidence_1 = validate54;
-const schema65 = {"type":"object","properties":{"text":{"type":"string","maxLength":10485760},"name":{"type":"string","maxLength":255},"insertAt":{"type":"integer","minimum":0,"maximum":120000}},"required":["text"],"additionalProperties":false,"$id":"importHttpEvidence_1"};
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="importHttpEvidence_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema65.required,parentSchema:schema65,data}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!(((key0 === "text") || (key0 === "name")) || (key0 === "insertAt"))){
-validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.text !== undefined && func0.call(data, "text")){
-let data0 = data.text;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func63(data0) > 10485760){
-validate54.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 10485760},message:"must NOT have more than 10485760 characters",schema:10485760,parentSchema:schema65.properties.text,data:data0}];
-return false;
-}
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.text.type,parentSchema:schema65.properties.text,data:data0}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-let data1 = data.name;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func63(data1) > 255){
-validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema65.properties.name,data:data1}];
-return false;
-}
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.name.type,parentSchema:schema65.properties.name,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.insertAt !== undefined && func0.call(data, "insertAt")){
-let data2 = data.insertAt;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate54.errors = [{instancePath:instancePath+"/insertAt",schemaPath:"#/properties/insertAt/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.insertAt.type,parentSchema:schema65.properties.insertAt,data:data2}];
-return false;
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 120000 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/insertAt",schemaPath:"#/properties/insertAt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120000},message:"must be <= 120000",schema:120000,parentSchema:schema65.properties.insertAt,data:data2}];
-return false;
-}
-else {
-if(data2 < 0 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/insertAt",schemaPath:"#/properties/insertAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.insertAt,data:data2}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data}];
-return false;
-}
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const getEvidenceImage_0 = validate55;
-const schema66 = {"type":"string","format":"uuid","$id":"getEvidenceImage_0"};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="getEvidenceImage_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate55.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema66,data}];
-return false;
-}
-}
-else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.type,parentSchema:schema66,data}];
-return false;
-}
-}
-}
-validate55.errors = vErrors;
-return errors === 0;
-}
-validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const getEvidenceImage_1 = validate56;
-const schema67 = {"type":"string","format":"uuid","$id":"getEvidenceImage_1"};
-
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="getEvidenceImage_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate56.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema67,data}];
-return false;
-}
-}
-else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.type,parentSchema:schema67,data}];
-return false;
-}
-}
-}
-validate56.errors = vErrors;
-return errors === 0;
-}
-validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const findSimilarReports_0 = validate57;
-const schema68 = {"type":"string","format":"uuid","$id":"findSimilarReports_0"};
-
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="findSimilarReports_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate57.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema68,data}];
-return false;
-}
-}
-else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data}];
-return false;
-}
-}
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const exportReports_0 = validate58;
-const schema69 = {"type":"array","items":{"type":"string","format":"uuid"},"maxItems":10000,"minItems":1,"$id":"exportReports_0"};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="exportReports_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(Array.isArray(data)){
-if(data.length > 10000){
-validate58.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items",schema:10000,parentSchema:schema69,data}];
-return false;
-}
-else {
-if(data.length < 1){
-validate58.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema69,data}];
-return false;
-}
-else {
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(!(formats0.test(data0))){
-validate58.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema69.items,data:data0}];
-return false;
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.items.type,parentSchema:schema69.items,data:data0}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-}
-}
-else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.type,parentSchema:schema69,data}];
-return false;
-}
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-validate58.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-export const saveReportPdf_0 = validate59;
-const schema70 = {"type":"string","format":"uuid","$id":"saveReportPdf_0"};
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="saveReportPdf_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate59.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema70,data}];
-return false;
-}
-}
-else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data}];
-return false;
-}
-}
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const importReports_0 = validate60;
-const schema71 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importReports_0"};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="importReports_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!((key0 === "pick") || (key0 === "files"))){
-validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.pick !== undefined && func0.call(data, "pick")){
-let data0 = data.pick;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate60.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.pick.type,parentSchema:schema71.properties.pick,data:data0}];
-return false;
-}
-if(!((data0 === "files") || (data0 === "folder"))){
-validate60.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema71.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.pick.enum,parentSchema:schema71.properties.pick,data:data0}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.files !== undefined && func0.call(data, "files")){
-let data1 = data.files;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 50){
-validate60.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema71.properties.files,data:data1}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-validate60.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema71.properties.files.items,data:data2}];
-return false;
-}
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.files.items.type,parentSchema:schema71.properties.files.items,data:data2}];
-return false;
-}
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.files.type,parentSchema:schema71.properties.files,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data}];
-return false;
-}
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const saveTemplate_0 = validate61;
-const schema72 = {"type":"object","properties":{"name":{"type":"string","maxLength":400},"body":{"type":"string","maxLength":120000},"id":{"type":"string","format":"uuid"},"fromReportId":{"type":"string","format":"uuid"}},"required":["name","body"],"additionalProperties":false,"$id":"saveTemplate_0"};
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="saveTemplate_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.body === undefined) || (!(func0.call(data, "body")))) && (missing0 = "body"))){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema72.required,parentSchema:schema72,data}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!((((key0 === "name") || (key0 === "body")) || (key0 === "id")) || (key0 === "fromReportId"))){
-validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func63(data0) > 400){
-validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters",schema:400,parentSchema:schema72.properties.name,data:data0}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.name.type,parentSchema:schema72.properties.name,data:data0}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.body !== undefined && func0.call(data, "body")){
-let data1 = data.body;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func63(data1) > 120000){
-validate61.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 120000},message:"must NOT have more than 120000 characters",schema:120000,parentSchema:schema72.properties.body,data:data1}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.body.type,parentSchema:schema72.properties.body,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
-let data2 = data.id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema72.properties.id,data:data2}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.id.type,parentSchema:schema72.properties.id,data:data2}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.fromReportId !== undefined && func0.call(data, "fromReportId")){
-let data3 = data.fromReportId;
-const _errs8 = errors;
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-validate61.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema72.properties.fromReportId,data:data3}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/fromReportId",schemaPath:"#/properties/fromReportId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.fromReportId.type,parentSchema:schema72.properties.fromReportId,data:data3}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data}];
-return false;
-}
-}
-validate61.errors = vErrors;
-return errors === 0;
-}
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const deleteTemplate_0 = validate62;
-const schema73 = {"type":"string","format":"uuid","$id":"deleteTemplate_0"};
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="deleteTemplate_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate62.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema73,data}];
-return false;
-}
-}
-else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.type,parentSchema:schema73,data}];
-return false;
-}
-}
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const startFromTemplate_0 = validate63;
-const schema74 = {"type":"string","maxLength":80,"minLength":1,"pattern":"^[a-z0-9-]{1,80}$","$id":"startFromTemplate_0"};
-
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="startFromTemplate_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(func63(data) > 80){
-validate63.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters",schema:80,parentSchema:schema74,data}];
-return false;
-}
-else {
-if(func63(data) < 1){
-validate63.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema74,data}];
-return false;
-}
-else {
-if(!pattern4.test(data)){
-validate63.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]{1,80}$"},message:"must match pattern \""+"^[a-z0-9-]{1,80}$"+"\"",schema:"^[a-z0-9-]{1,80}$",parentSchema:schema74,data}];
-return false;
-}
-}
-}
-}
-else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.type,parentSchema:schema74,data}];
-return false;
-}
-}
-validate63.errors = vErrors;
-return errors === 0;
-}
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const startFromTemplate_1 = validate64;
-const schema75 = {"type":"string","format":"uuid","$id":"startFromTemplate_1"};
-
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="startFromTemplate_1" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.test(data))){
-validate64.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema75,data}];
-return false;
-}
-}
-else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data}];
-return false;
-}
-}
-}
-validate64.errors = vErrors;
-return errors === 0;
-}
-validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const startFromTemplate_2 = validate65;
-const schema76 = {"type":"object","properties":{"title":{"type":"string","maxLength":720},"asset":{"type":"string","maxLength":4000}},"required":["title","asset"],"additionalProperties":false,"$id":"startFromTemplate_2"};
-
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="startFromTemplate_2" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.asset === undefined) || (!(func0.call(data, "asset")))) && (missing0 = "asset"))){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema76.required,parentSchema:schema76,data}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!((key0 === "title") || (key0 === "asset"))){
-validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func63(data0) > 720){
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 720},message:"must NOT have more than 720 characters",schema:720,parentSchema:schema76.properties.title,data:data0}];
-return false;
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.title.type,parentSchema:schema76.properties.title,data:data0}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.asset !== undefined && func0.call(data, "asset")){
-let data1 = data.asset;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func63(data1) > 4000){
-validate65.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema76.properties.asset,data:data1}];
-return false;
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/asset",schemaPath:"#/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.asset.type,parentSchema:schema76.properties.asset,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data}];
-return false;
-}
-}
-validate65.errors = vErrors;
-return errors === 0;
-}
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const importTemplates_0 = validate66;
-const schema77 = {"type":"object","properties":{"pick":{"type":"string","enum":["files","folder"]},"files":{"type":"array","items":{"type":"string","format":"uuid"},"maxItems":50}},"required":[],"additionalProperties":false,"$id":"importTemplates_0"};
-
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="importTemplates_0" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate66.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 of Object.keys(data)){
-if(!((key0 === "pick") || (key0 === "files"))){
-validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.pick !== undefined && func0.call(data, "pick")){
-let data0 = data.pick;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate66.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.pick.type,parentSchema:schema77.properties.pick,data:data0}];
-return false;
-}
-if(!((data0 === "files") || (data0 === "folder"))){
-validate66.errors = [{instancePath:instancePath+"/pick",schemaPath:"#/properties/pick/enum",keyword:"enum",params:{allowedValues: schema77.properties.pick.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.pick.enum,parentSchema:schema77.properties.pick,data:data0}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.files !== undefined && func0.call(data, "files")){
-let data1 = data.files;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 50){
-validate66.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema77.properties.files,data:data1}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-validate66.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema77.properties.files.items,data:data2}];
-return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.files.items.type,parentSchema:schema77.properties.files.items,data:data2}];
-return false;
-}
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.properties.files.type,parentSchema:schema77.properties.files,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data}];
-return false;
-}
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
+export const createDraft_0 = getProgram_0;
+export const saveDraft_0 = getReport_0;
+export const saveDraft_2 = saveDraft_1;
+export const resolveConflicts_0 = getReport_0;
+export const attachFiles_0 = getReport_0;
+export const removeFile_0 = getReport_0;
+export const removeFile_1 = getReport_0;
+export const getChecklist_0 = getReport_0;
+export const submit_0 = getReport_0;
+export const withdraw_0 = getReport_0;
+export const postMessage_0 = getReport_0;
+export const markThreadRead_0 = getReport_0;
+export const downloadFile_0 = getReport_0;
+export const downloadFile_1 = getReport_0;
+export const discardEntry_0 = retryEntry_0;
+export const scanEvidence_0 = getReport_0;
+export const redactFindings_0 = getReport_0;
+export const keepFinding_0 = getReport_0;
+export const importHttpEvidence_0 = getReport_0;
+export const getEvidenceImage_0 = getReport_0;
+export const getEvidenceImage_1 = getReport_0;
+export const findSimilarReports_0 = getReport_0;
+export const saveReportPdf_0 = getReport_0;
+export const deleteTemplate_0 = getReport_0;
+export const startFromTemplate_0 = getProgram_0;
+export const startFromTemplate_1 = getReport_0;
+export const importTemplates_0 = importReports_0;

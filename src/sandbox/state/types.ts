@@ -10,8 +10,8 @@ import type {
   Message,
   PaymentsAccountStatus,
   Payout,
+  Program,
   ReportStatus,
-  Rewards,
   Submission,
 } from '../api-types';
 
@@ -47,15 +47,11 @@ export interface KeyRecord {
   seq: number;
 }
 
-export interface PolicyFields {
-  description: string;
-  scope: string;
-  exclusions: string;
-  rules: string;
-  eligibility: string;
-  disclosure: string;
-  rewards: Rewards;
-}
+/** A program's policy, as the API document defines it (`Program`). */
+export type PolicyFields = Pick<
+  Program,
+  'description' | 'scope' | 'exclusions' | 'rules' | 'eligibility' | 'disclosure' | 'rewards'
+>;
 
 export interface ProgramRecord extends PolicyFields {
   id: string;

@@ -107,22 +107,39 @@ export function useAppPerTest(file: string): AppPerTest {
   return {
     async open(options = {}) {
       if (!suite) throw new Error('the browser is not started yet: open the app inside a test');
-      const { colorScheme, hash, viewport, signedIn, beforeWindow, ...hostOptions } = options;
-      host = await AppHost.open(hostOptions);
-      if (signedIn !== false) await host.signIn();
-      await beforeWindow?.(host);
-      const app = await openApp(suite, host, {
-        ...(colorScheme ? { colorScheme } : {}),
-        ...(hash ? { hash } : {}),
-        ...(viewport ? { viewport } : {}),
+      const { beforeWindow, hash, ...rest } = options;
+      current = await openHostAndWindow(suite, rest, async (opened) => {
+        host = opened;
+        await beforeWindow?.(opened);
+        return hash;
       });
-      current = { host, app, page: app.page };
       return current;
     },
     get current() {
       return current;
     },
   };
+}
+
+/**
+ * A sandbox and main process (signed in unless told otherwise), then its window: `beforeWindow`
+ * runs in between (an earlier run of the app) and may name the hash the window opens at.
+ */
+async function openHostAndWindow(
+  suite: Suite,
+  options: HostOptions & Omit<PageOptions, 'hash'> & { signedIn?: boolean },
+  beforeWindow: (host: AppHost) => Promise<string | undefined>,
+): Promise<OpenApp> {
+  const { colorScheme, viewport, signedIn, ...hostOptions } = options;
+  const host = await AppHost.open(hostOptions);
+  if (signedIn !== false) await host.signIn();
+  const hash = await beforeWindow(host);
+  const app = await openApp(suite, host, {
+    ...(colorScheme ? { colorScheme } : {}),
+    ...(hash ? { hash } : {}),
+    ...(viewport ? { viewport } : {}),
+  });
+  return { host, app, page: app.page };
 }
 
 export type AppPerFileOptions = HostOptions &
@@ -147,16 +164,11 @@ export function useAppPerFile(
   let current: OpenApp | undefined;
   beforeAll(async () => {
     suite = await startSuite();
-    const { colorScheme, viewport, signedIn, beforeWindow, ...hostOptions } = options;
-    host = await AppHost.open(hostOptions);
-    if (signedIn !== false) await host.signIn();
-    const hash = await beforeWindow?.(host);
-    const app = await openApp(suite, host, {
-      ...(colorScheme ? { colorScheme } : {}),
-      ...(hash ? { hash } : {}),
-      ...(viewport ? { viewport } : {}),
+    const { beforeWindow, ...rest } = options;
+    current = await openHostAndWindow(suite, rest, (made) => {
+      host = made;
+      return beforeWindow?.(made) ?? Promise.resolve(undefined);
     });
-    current = { host, app, page: app.page };
     opened(current);
   }, 240_000);
   afterEach(async (ctx) => {

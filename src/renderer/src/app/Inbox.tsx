@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useSession } from '../stores/session';
-import { navigate, useRouter } from '../stores/router';
+import { useRouter } from '../stores/router';
 import type { InboxItem } from '../../../shared/bridge/views';
+import { RouteLink } from '../components/RouteLink';
 
 const NONE: InboxItem[] = [];
 
@@ -104,16 +105,12 @@ export function Inbox() {
             <ul className="inbox-list">
               {inbox.map((item) => (
                 <li key={item.reportId}>
-                  <a
-                    href={`#/reports/${encodeURIComponent(item.reportId)}`}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      setOpen(false);
-                      navigate({ name: 'report', reportId: item.reportId });
-                    }}
+                  <RouteLink
+                    to={{ name: 'report', reportId: item.reportId }}
+                    onFollow={() => setOpen(false)}
                   >
                     {item.title.trim() || 'Untitled report'}
-                  </a>{' '}
+                  </RouteLink>{' '}
                   <span className="muted">{itemText(item.unread, item.needsInfo)}</span>
                 </li>
               ))}

@@ -95,19 +95,14 @@ export function runCommand(
 }
 
 /** Every list page again, without `updated_since` (menu: Account → Resync everything). */
-export async function resyncEverything(): Promise<void> {
-  try {
-    await bridge.resyncEverything();
-  } catch (e) {
-    reportError(e);
-  } finally {
-    void useSession.getState().refreshStatus();
-  }
-}
+export const resyncEverything = (): Promise<void> => syncing(() => bridge.resyncEverything());
 
-export async function syncNow(): Promise<void> {
+export const syncNow = (): Promise<void> => syncing(() => bridge.syncNow());
+
+/** A sync the researcher asked for: a failure is reported, the status read again either way. */
+async function syncing(sync: () => Promise<void>): Promise<void> {
   try {
-    await bridge.syncNow();
+    await sync();
   } catch (e) {
     reportError(e);
   } finally {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { bridge } from '../../bridge';
 import { fieldErrorOf, thrownErrorView } from '../../lib/errors';
 import { useSession } from '../../stores/session';
@@ -105,40 +105,30 @@ export function FirstRun() {
       </section>
       <form className="card" aria-labelledby="server-heading" onSubmit={connect} noValidate>
         <h2 id="server-heading">Connect to a server</h2>
-        <label className="field">
-          <span>Server URL</span>
-          <input
-            type="url"
-            value={serverUrl}
-            onChange={(e) => setServerUrl(e.target.value)}
-            placeholder="https://"
-            aria-invalid={fieldErrors.serverUrl ? true : undefined}
-            aria-describedby={fieldErrors.serverUrl ? 'server-url-error' : undefined}
-            autoComplete="url"
-          />
-        </label>
-        {fieldErrors.serverUrl ? (
-          <p id="server-url-error" className="field-error">
-            Server URL: {fieldErrors.serverUrl}
-          </p>
-        ) : null}
-        <label className="field">
-          <span>API key</span>
-          <input
-            type="password"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.target.value)}
-            aria-invalid={fieldErrors.apiKey ? true : undefined}
-            aria-describedby={fieldErrors.apiKey ? 'api-key-error' : undefined}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        </label>
-        {fieldErrors.apiKey ? (
-          <p id="api-key-error" className="field-error">
-            API key: {fieldErrors.apiKey}
-          </p>
-        ) : null}
+        <CheckedField label="Server URL" errorId="server-url-error" error={fieldErrors.serverUrl}>
+          {(aria) => (
+            <input
+              type="url"
+              value={serverUrl}
+              onChange={(e) => setServerUrl(e.target.value)}
+              placeholder="https://"
+              {...aria}
+              autoComplete="url"
+            />
+          )}
+        </CheckedField>
+        <CheckedField label="API key" errorId="api-key-error" error={fieldErrors.apiKey}>
+          {(aria) => (
+            <input
+              type="password"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              {...aria}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </CheckedField>
         <button type="submit" disabled={busy}>
           Connect
         </button>
@@ -148,5 +138,41 @@ export function FirstRun() {
         </p>
       </form>
     </main>
+  );
+}
+
+/** What ties an input to its error for screen readers, while there is one. */
+interface ErrorAria {
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** A labelled input and, when sign-in named this field, its error below it, tied to it. */
+function CheckedField({
+  label,
+  errorId,
+  error,
+  children,
+}: {
+  label: string;
+  errorId: string;
+  error: string | undefined;
+  children: (aria: ErrorAria) => ReactNode;
+}) {
+  return (
+    <>
+      <label className="field">
+        <span>{label}</span>
+        {children({
+          'aria-invalid': error ? true : undefined,
+          'aria-describedby': error ? errorId : undefined,
+        })}
+      </label>
+      {error ? (
+        <p id={errorId} className="field-error">
+          {label}: {error}
+        </p>
+      ) : null}
+    </>
   );
 }

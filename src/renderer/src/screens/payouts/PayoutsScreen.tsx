@@ -8,7 +8,7 @@ import type {
 import { bridge, onBridge } from '../../bridge';
 import { formatCents, formatTime } from '../../lib/format';
 import { reportError } from '../../stores/notices';
-import { navigate } from '../../stores/router';
+import { RouteLink } from '../../components/RouteLink';
 
 const STEP_LABELS: Record<PayoutStepName, string> = {
   approved: 'Approved',
@@ -140,15 +140,9 @@ export function PayoutsScreen() {
               {view.rows.map((row) => (
                 <tr key={row.reportId}>
                   <th scope="row">
-                    <a
-                      href={`#/reports/${encodeURIComponent(row.reportId)}`}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        navigate({ name: 'report', reportId: row.reportId });
-                      }}
-                    >
+                    <RouteLink to={{ name: 'report', reportId: row.reportId }}>
                       {row.title}
-                    </a>
+                    </RouteLink>
                   </th>
                   <td>{row.programName}</td>
                   <td className="num">{formatCents(row.amountCents)}</td>

@@ -11,6 +11,7 @@ import { Markdown } from '../../components/Markdown';
 import { DisabledReason } from '../../components/DisabledReason';
 import { formatTime, formatUsd, humanize } from '../../lib/format';
 import { ProgramBadges, newReportBlocker } from './ProgramBadges';
+import { RouteLink } from '../../components/RouteLink';
 
 const POLICY_SECTIONS = [
   { field: 'scope', title: 'Scope' },
@@ -95,15 +96,7 @@ export function ProgramScreen({ programId }: { programId: string }) {
   return (
     <div className="screen program-screen">
       <p className="breadcrumb">
-        <a
-          href="#/programs"
-          onClick={(e) => {
-            e.preventDefault();
-            navigate({ name: 'programs' });
-          }}
-        >
-          ← All programs
-        </a>
+        <RouteLink to={{ name: 'programs' }}>← All programs</RouteLink>
       </p>
       <h1>{program.name}</h1>
       <div className="row-meta">

@@ -11,7 +11,7 @@ import type { ReportSort } from '../../../../shared/bridge/views';
 import { listSelection, useReports } from '../../stores/reports';
 import { useCommand } from '../../stores/commands';
 import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
-import { navigate, pendingSearchFocus } from '../../stores/router';
+import { pendingSearchFocus } from '../../stores/router';
 import { useReadOnlyReason, useSession } from '../../stores/session';
 import { formatMirror, STATUS_LABELS } from '../../lib/format';
 import { PaneSeparator } from '../../components/PaneSeparator';
@@ -22,6 +22,7 @@ import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
 import { ReportFilesBar } from './ReportFilesBar';
 import { countOf } from '../../../../shared/words/count';
+import { RouteLink } from '../../components/RouteLink';
 
 const isMac = /Mac/u.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
@@ -332,15 +333,7 @@ export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
         >
           {narrow ? (
             <p className="breadcrumb">
-              <a
-                href="#/reports"
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate({ name: 'reports' });
-                }}
-              >
-                ← All reports
-              </a>
+              <RouteLink to={{ name: 'reports' }}>← All reports</RouteLink>
             </p>
           ) : null}
           {selectedId ? (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ProgramSummary } from '../../../../shared/api';
 import type { TemplateView } from '../../../../shared/bridge/report-file-views';
 import { bridge } from '../../bridge';
@@ -198,15 +198,17 @@ function EditTemplate({
   );
   const [error, setError] = useState<string | null>(null);
   return (
-    <form
-      className="template-form"
-      onSubmit={(e) => {
-        e.preventDefault();
+    <TemplateForm
+      submit={() =>
         bridge
           .saveTemplate({ ...(template ? { id: template.id } : {}), name, body })
           .then((saved) => onDone(`Saved template “${saved.name}”`))
-          .catch((err: unknown) => setError(errorText(err)));
-      }}
+      }
+      submitLabel="Save template"
+      cancelLabel="Cancel"
+      onCancel={() => onDone(null)}
+      error={error}
+      onError={setError}
     >
       <label>
         Template name
@@ -220,14 +222,7 @@ function EditTemplate({
         Placeholders: {'{{asset}}'}, {'{{program}}'}, {'{{program_id}}'}, {'{{title}}'},{' '}
         {'{{date}}'}. Sections under the program’s headings fill those headings.
       </p>
-      {error ? <p role="alert">{error}</p> : null}
-      <button type="submit" className="primary">
-        Save template
-      </button>
-      <button type="button" onClick={() => onDone(null)}>
-        Cancel
-      </button>
-    </form>
+    </TemplateForm>
   );
 }
 
@@ -255,15 +250,18 @@ function UseTemplate({
     );
   }, []);
   return (
-    <form
-      className="template-form"
-      onSubmit={(e) => {
-        e.preventDefault();
+    <TemplateForm
+      submit={() =>
         bridge
           .startFromTemplate(programId, template.id, { title, asset })
           .then((draft) => onStarted(draft.reportId))
-          .catch((err: unknown) => setError(errorText(err)));
-      }}
+      }
+      submitLabel="Start report"
+      canSubmit={programId !== ''}
+      cancelLabel="Back"
+      onCancel={onBack}
+      error={error}
+      onError={setError}
     >
       <p>New report from “{template.name}”</p>
       <label>
@@ -284,12 +282,48 @@ function UseTemplate({
         Report asset
         <input value={asset} onChange={(e) => setAsset(e.target.value)} />
       </label>
+    </TemplateForm>
+  );
+}
+
+/**
+ * The form of the edit and use steps: submitting runs `submit` (a bridge call), whose failure
+ * shows in the form, under its fields; the second button leaves the step.
+ */
+function TemplateForm({
+  submit,
+  submitLabel,
+  canSubmit = true,
+  cancelLabel,
+  onCancel,
+  error,
+  onError,
+  children,
+}: {
+  submit(): Promise<void>;
+  submitLabel: string;
+  canSubmit?: boolean;
+  cancelLabel: string;
+  onCancel(): void;
+  error: string | null;
+  onError(message: string): void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="template-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit().catch((err: unknown) => onError(errorText(err)));
+      }}
+    >
+      {children}
       {error ? <p role="alert">{error}</p> : null}
-      <button type="submit" className="primary" disabled={!programId}>
-        Start report
+      <button type="submit" className="primary" disabled={!canSubmit}>
+        {submitLabel}
       </button>
-      <button type="button" onClick={onBack}>
-        Back
+      <button type="button" onClick={onCancel}>
+        {cancelLabel}
       </button>
     </form>
   );

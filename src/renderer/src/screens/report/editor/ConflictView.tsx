@@ -3,6 +3,7 @@ import type { ConflictChoice, DraftField, FieldConflict } from '../../../../../s
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
+import { DisabledReason } from '../../../components/DisabledReason';
 
 const FIELD_TITLES: Record<DraftField, string> = {
   title: 'Title',
@@ -15,6 +16,35 @@ type Choice = { kind: 'ours' } | { kind: 'theirs' } | { kind: 'custom'; text: st
 
 function toConflictChoice(c: Choice): ConflictChoice {
   return c.kind === 'custom' ? { custom: c.text } : c.kind;
+}
+
+const SIDES = {
+  ours: { heading: 'Your version', keep: 'Keep mine' },
+  theirs: { heading: 'Server version', keep: 'Keep theirs' },
+} as const;
+
+/** One version of a field in conflict, and the button that keeps it. */
+function ConflictSide({
+  side,
+  text,
+  choice,
+  onChoose,
+}: {
+  side: keyof typeof SIDES;
+  text: string;
+  choice: Choice | undefined;
+  onChoose(c: Choice): void;
+}) {
+  const chosen = choice?.kind === side;
+  return (
+    <div className={`conflict-side${chosen ? ' chosen' : ''}`}>
+      <h4>{SIDES[side].heading}</h4>
+      <pre className="conflict-text">{text || '(empty)'}</pre>
+      <button type="button" aria-pressed={chosen} onClick={() => onChoose({ kind: side })}>
+        {SIDES[side].keep}
+      </button>
+    </div>
+  );
 }
 
 function FieldConflictView({
@@ -32,28 +62,8 @@ function FieldConflictView({
     <fieldset className="conflict-field">
       <legend>{name}</legend>
       <div className="conflict-sides">
-        <div className={`conflict-side${choice?.kind === 'ours' ? ' chosen' : ''}`}>
-          <h4>Your version</h4>
-          <pre className="conflict-text">{conflict.ours || '(empty)'}</pre>
-          <button
-            type="button"
-            aria-pressed={choice?.kind === 'ours'}
-            onClick={() => onChoose({ kind: 'ours' })}
-          >
-            Keep mine
-          </button>
-        </div>
-        <div className={`conflict-side${choice?.kind === 'theirs' ? ' chosen' : ''}`}>
-          <h4>Server version</h4>
-          <pre className="conflict-text">{conflict.theirs || '(empty)'}</pre>
-          <button
-            type="button"
-            aria-pressed={choice?.kind === 'theirs'}
-            onClick={() => onChoose({ kind: 'theirs' })}
-          >
-            Keep theirs
-          </button>
-        </div>
+        <ConflictSide side="ours" text={conflict.ours} choice={choice} onChoose={onChoose} />
+        <ConflictSide side="theirs" text={conflict.theirs} choice={choice} onChoose={onChoose} />
       </div>
       {editing ? (
         <label className="field">
@@ -138,11 +148,7 @@ export function ConflictView({
         >
           Save resolution
         </button>
-        {reason ? (
-          <span id="resolution-reason" className="disabled-reason">
-            {reason}
-          </span>
-        ) : null}
+        <DisabledReason id="resolution-reason" reason={reason} />
       </div>
     </section>
   );

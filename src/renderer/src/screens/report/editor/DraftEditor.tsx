@@ -17,7 +17,6 @@ import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
 import { useReport } from '../../../stores/report';
 import { useReadOnlyReason, useSession } from '../../../stores/session';
-import { navigate } from '../../../stores/router';
 import { ConflictView } from './ConflictView';
 import { CvssCalculator } from './CvssCalculator';
 import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
@@ -38,6 +37,7 @@ import {
   type HttpItem,
 } from '../evidence/http-import';
 import { OutboxPanel } from '../OutboxPanel';
+import { RouteLink } from '../../../components/RouteLink';
 
 function FieldError({ id, messages }: { id: string; messages: string[] }) {
   if (messages.length === 0) return null;
@@ -187,15 +187,9 @@ export function DraftEditor({
   return (
     <div className="screen draft-editor">
       <p className="breadcrumb">
-        <a
-          href={`#/programs/${encodeURIComponent(draft.programId)}`}
-          onClick={(e) => {
-            e.preventDefault();
-            navigate({ name: 'program', programId: draft.programId });
-          }}
-        >
+        <RouteLink to={{ name: 'program', programId: draft.programId }}>
           ← {detail.report?.program_name ?? draft.programId}
-        </a>
+        </RouteLink>
       </p>
       <h1>{fields.title.trim() || 'Untitled draft'}</h1>
       <p className="muted save-state" aria-live="polite">

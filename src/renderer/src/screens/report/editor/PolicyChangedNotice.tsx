@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { bridge } from '../../../bridge';
-import { navigate } from '../../../stores/router';
 import { useSession } from '../../../stores/session';
+import { RouteLink } from '../../../components/RouteLink';
 
 /**
  * The program's policy changed since this draft was started (a scope or a rule may have moved):
@@ -33,15 +33,7 @@ export function PolicyChangedNotice({
     <p className="callout policy-changed" role="note">
       The program&apos;s policy changed since you started this draft (version {startedUnder} →{' '}
       {current}). Check the scope and rules before you submit.{' '}
-      <a
-        href={`#/programs/${encodeURIComponent(programId)}`}
-        onClick={(e) => {
-          e.preventDefault();
-          navigate({ name: 'program', programId });
-        }}
-      >
-        Read the policy
-      </a>
+      <RouteLink to={{ name: 'program', programId }}>Read the policy</RouteLink>
     </p>
   );
 }

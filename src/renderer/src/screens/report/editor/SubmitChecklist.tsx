@@ -5,6 +5,7 @@ import { Dialog } from '../../../components/Dialog';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { DuplicateHint } from '../evidence/DuplicateHint';
+import { DisabledReason } from '../../../components/DisabledReason';
 
 interface SubmitChecklistProps {
   reportId: string;
@@ -80,11 +81,7 @@ export function SubmitChecklist({
         <button type="button" onClick={onClose}>
           Close
         </button>
-        {reason ? (
-          <span id="submit-reason" className="disabled-reason">
-            {reason}
-          </span>
-        ) : null}
+        <DisabledReason id="submit-reason" reason={reason} />
       </div>
     </Dialog>
   );

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import type { SimilarReportView } from '../../../../../shared/bridge/evidence-views';
 import { bridge } from '../../../bridge';
 import { STATUS_LABELS } from '../../../lib/format';
-import { navigate } from '../../../stores/router';
 import { ownValue } from '../../../../../shared/lookup/own';
+import { RouteLink } from '../../../components/RouteLink';
 
 /**
  * Before submit (issue 13, part 4): the researcher's own reports for the same program whose
@@ -31,15 +31,9 @@ export function DuplicateHint({ reportId }: { reportId: string }) {
       <ul aria-label="Similar reports">
         {similar.map((s) => (
           <li key={s.id}>
-            <a
-              href={`#/reports/${encodeURIComponent(s.id)}`}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate({ name: 'report', reportId: s.id });
-              }}
-            >
+            <RouteLink to={{ name: 'report', reportId: s.id }}>
               {s.title || 'Untitled draft'}
-            </a>{' '}
+            </RouteLink>{' '}
             <span className={`status status-${s.status}`}>
               {ownValue(STATUS_LABELS, s.status) ?? s.status}
             </span>
