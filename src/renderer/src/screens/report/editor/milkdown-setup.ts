@@ -33,7 +33,7 @@ import { pastePlugin } from './paste';
 import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
-import { formattingKeys } from './formatting';
+import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
 
 /**
@@ -81,6 +81,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
         ['image', imagePlaceholderView] satisfies [string, NodeViewConstructor],
       ]);
       configureMarkdownOutput(ctx);
+      configureFormattingKeys(ctx);
       // Tables without padding: the column widths of one save would differ from the next for
       // the same cells (wide characters), and a triager reads the rendered table anyway.
       ctx.set(remarkGFMPlugin.options.key, { tablePipeAlign: false });
