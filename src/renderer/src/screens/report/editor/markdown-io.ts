@@ -15,6 +15,7 @@ import { $remark } from '@milkdown/kit/utils';
 import { writeBreak, writeLink, writeText } from './autolink-output';
 import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
+import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
 
 interface MdNode {
   type: string;
@@ -108,6 +109,7 @@ export function configureMarkdownOutput(ctx: Ctx): void {
         text: writeText as Handle,
         link: writeLink as Handle,
         break: writeBreak(handlers.break ?? (defaultHandlers.break as Handle)),
+        [UNLINKED_ADDRESS_NODE]: writeUnlinkedAddress,
       },
     };
   });

@@ -29,7 +29,9 @@ import {
   serializeWithoutEmptyParagraphs,
   warmUpEscapePass,
 } from './markdown-io';
+import { remarkFlattenNestedMarks } from './nested-marks';
 import { pastePlugin } from './paste';
+import { remarkUnlinkedAddresses, unlinkedAddressSchema } from './unlinked-urls';
 import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
@@ -90,7 +92,10 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(commonmarkWithoutEmptyLineTags)
     .use(gfm)
     .use(remarkNullTitles)
+    .use(remarkFlattenNestedMarks)
     .use(remarkTypedAutolinks)
+    .use(unlinkedAddressSchema)
+    .use(remarkUnlinkedAddresses)
     .use(history)
     .use($prose(() => selectionSyncPlugin()))
     .use($prose((ctx) => pastePlugin(ctx)))
