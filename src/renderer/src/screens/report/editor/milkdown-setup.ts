@@ -12,7 +12,12 @@ import {
   rootCtx,
   serializerCtx,
 } from '@milkdown/kit/core';
-import { commonmark, remarkPreserveEmptyLinePlugin } from '@milkdown/kit/preset/commonmark';
+import {
+  commonmark,
+  linkSchema,
+  remarkPreserveEmptyLinePlugin,
+} from '@milkdown/kit/preset/commonmark';
+import { linkWithParts, remarkAdjacentLinks } from './adjacent-links';
 import { gfm, remarkGFMPlugin } from '@milkdown/kit/preset/gfm';
 import { history } from '@milkdown/kit/plugin/history';
 import { clipboard } from '@milkdown/kit/plugin/clipboard';
@@ -43,9 +48,16 @@ import { selectionSyncPlugin } from './selection-sync';
  * the triager and, worse, made an empty template section look written: empty lines stay empty.
  */
 const emptyLineTags: readonly unknown[] = remarkPreserveEmptyLinePlugin;
-const commonmarkWithoutEmptyLineTags = commonmark.filter(
-  (plugin) => !emptyLineTags.includes(plugin),
-);
+const commonmarkWithoutEmptyLineTags = commonmark
+  .filter((plugin) => !emptyLineTags.includes(plugin))
+  // In its place: the marks' order decides how they nest when written.
+  .map((plugin) =>
+    plugin === linkSchema.ctx
+      ? linkWithParts.ctx
+      : plugin === linkSchema.mark
+        ? linkWithParts.mark
+        : plugin,
+  );
 
 export interface DescriptionEditorOptions {
   root: HTMLElement;
@@ -93,6 +105,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(gfm)
     .use(remarkNullTitles)
     .use(remarkFlattenNestedMarks)
+    .use(remarkAdjacentLinks)
     .use(remarkTypedAutolinks)
     .use(unlinkedAddressSchema)
     .use(remarkUnlinkedAddresses)
