@@ -36,7 +36,21 @@ function seen(markdown: string): string {
       )
   );
 }
-const sameReading = (a: string, b: string): boolean => seen(a) === seen(b);
+/**
+ * Emphasis, strong or strikethrough inside one of its own kind looks as the outer one alone (the
+ * editor reads it so, as one mark): only the outermost tag of each kind is kept.
+ */
+function withoutNestedMarks(html: string): string {
+  const depth = new Map<string, number>();
+  return html.replace(/<(\/?)(em|strong|del)>/g, (tag, close: string, name: string) => {
+    const before = depth.get(name) ?? 0;
+    const after = close ? before - 1 : before + 1;
+    depth.set(name, after);
+    return (close ? after === 0 : before === 0) ? tag : '';
+  });
+}
+const sameReading = (a: string, b: string): boolean =>
+  withoutNestedMarks(seen(a)) === withoutNestedMarks(seen(b));
 
 interface RoundTrip {
   first: string;

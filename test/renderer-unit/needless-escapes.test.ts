@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  WARM_UP_SLICE_CHARS,
   escapeWarmUp,
   withoutNeedlessEscapes,
 } from '../../src/renderer/src/screens/report/editor/needless-escapes';
@@ -52,16 +53,55 @@ describe('needless escapes', () => {
   });
 
   it('weighs a long description in steps while idle, and its first pass then parses nothing new', () => {
-    const markdown = fc.sample(reportText, { numRuns: 15, seed: 7 }).join('\n\n');
-    const step = escapeWarmUp(markdown);
-    // No time left: one block per step (the first step only plans).
+    const blocks = fc.sample(reportText, { numRuns: 15, seed: 7 });
+    const step = escapeWarmUp(blocks.map((b) => () => b));
+    // No time left: one unit (a piece written, or one block weighed) per step.
     let steps = 1;
     while (!step(() => false)) steps++;
-    expect(steps).toBeGreaterThan(5);
-    // Every block's result is remembered: a warm-up of the same text has nothing left to do.
-    expect(escapeWarmUp(markdown)(() => false)).toBe(true);
+    expect(steps).toBeGreaterThan(blocks.length);
+    // Every block's result is remembered: a warm-up of the same pieces has only writing left.
+    const again = escapeWarmUp(blocks.map((b) => () => b));
+    let writes = 1;
+    while (!again(() => false)) writes++;
+    expect(writes).toBe(blocks.length);
+    const markdown = blocks.join('\n\n');
     const out = withoutNeedlessEscapes(markdown);
     expect(withoutNeedlessEscapes(out)).toBe(out);
     expect(out.length).toBeLessThan(markdown.length);
+  });
+
+  it('bounds each step by work, not by the time it is told it has: a 27 KB description in slices', () => {
+    // The description the editor bench opens: report texts with payloads, about 27 KB.
+    const blocks: string[] = [];
+    for (const text of fc.sample(reportText, { numRuns: 2_000, seed: 2_722 })) {
+      if (blocks.join('\n\n').length >= 27_000) break;
+      blocks.push(text.trimEnd());
+    }
+    const largest = Math.max(...blocks.map((b) => b.length));
+    const written: number[][] = [];
+    let slice: number[] = [];
+    const step = escapeWarmUp(
+      blocks.map((b) => () => {
+        slice.push(b.length);
+        return b;
+      }),
+    );
+    // Unlimited idle time: each step still stops after its share of work.
+    let done = false;
+    while (!done) {
+      slice = [];
+      done = step(() => true);
+      written.push(slice);
+    }
+    const total = blocks.reduce((n, b) => n + b.length, 0);
+    expect(written.flat()).toHaveLength(blocks.length);
+    expect(written.length).toBeGreaterThanOrEqual(
+      Math.floor(total / (WARM_UP_SLICE_CHARS + largest)),
+    );
+    for (const sizes of written) {
+      // Within the budget, but for the one unit that crossed it.
+      const sum = sizes.reduce((n, b) => n + b, 0);
+      expect(sum - (sizes.at(-1) ?? 0)).toBeLessThan(WARM_UP_SLICE_CHARS);
+    }
   });
 });

@@ -32,11 +32,10 @@ export const GENERATED_CASES = 300;
 const SEED = Number(process.env.PROPERTY_SEED) || 5;
 
 /**
- * CommonMark examples whose round trip changes the text, with why. ProseMirror cannot nest a mark
- * in itself, so emphasis inside emphasis of the same kind is flattened (and then written back
- * with different delimiters).
+ * CommonMark examples whose round trip changes the text, with why (none now: emphasis nested in
+ * its own kind, example 432, is read into the outer one and written back stable).
  */
-const KNOWN_UNSTABLE = new Map<number, string>([[432, 'strong emphasis nested in itself']]);
+const KNOWN_UNSTABLE = new Map<number, string>();
 
 /** GFM's own examples of its extensions (test/fixtures/real/SOURCES.md). */
 const GFM_EXAMPLES = JSON.parse(
@@ -288,7 +287,8 @@ describe('editor round trip (Chromium)', () => {
     const results = await roundTrips(inputs);
     expect(problems(inputs, results, () => false)).toEqual([]);
     expect(results.map((r) => r.first.split('\n')[2])).toEqual([
-      '| admin caféhttps://x.comlogin2. | ok |',
+      // (Escaped in the Markdown, the address stays unlinked: unlinked-urls.ts.)
+      '| admin caféhttps\\://x.comlogin2. | ok |',
       '| a.b+c@sub.example.co   \\http://x.com | ok |',
       '| see https://x.com/a_b_c/(d) | ok |',
       '| www.x.com/path. | ok |',
@@ -342,6 +342,69 @@ describe('editor round trip (Chromium)', () => {
     expect(results.map((r) => r.first)).toEqual(inputs.map((input) => `${input}\n`));
   });
 
+  it('emphasis nested in emphasis of its own kind keeps its reach (the 10,000-text run, seed 22)', async () => {
+    // ProseMirror holds one mark of a kind: closing the inner one took the outer one off the rest
+    // of its text ("c" was no longer emphasized). The inner one is read into the outer one.
+    const cases: [string, string][] = [
+      ['*a *b* c*', '*a b c*\n'],
+      ['a*b _it_ a*b', 'a*b it a*b\n'],
+      ['_foo _bar_ baz_', '_foo bar baz_\n'],
+      ['**foo **bar****', '**foo bar**\n'],
+      ['~~a ~~b~~ c~~', '~~a b c~~\n'],
+      ['*foo **bar *baz* bim** bop*', '*foo **bar baz bim** bop*\n'],
+      // Mixed kinds were and stay as typed.
+      ['*a **b** c*', '*a **b** c*\n'],
+      ['***x***', '***x***\n'],
+    ];
+    const results = await roundTrips(cases.map(([input]) => input));
+    expect(results.map((r) => r.first)).toEqual(cases.map(([, written]) => written));
+    expect(results.every((r) => r.first === r.second)).toBe(true);
+  });
+
+  it('an address the Markdown kept from being a link stays unlinked; a typed one is written bare', async () => {
+    // A defanged address (`https\\://evil.example`) opened from the service must not become a
+    // live link on the next save; an address a reader links anyway is written bare, as typed.
+    const cases: [string, string][] = [
+      ['日本語https\\://evil.example', '日本語https\\://evil.example\n'],
+      ['x www\\.evil.example_', 'x www\\.evil.example_\n'],
+      ['#1https\\://x.com then', '#1https\\://x.com then\n'],
+      ['see https\\://x.com', 'see https://x.com\n'],
+      ['see https://x.com and a@b.co', 'see https://x.com and a@b.co\n'],
+      // No address at all (a domain may not end in "_"): no escape makes one of it.
+      ['a.b+c@sub.example.co_', 'a.b+c@sub.example.co_\n'],
+      ['a\\@b.co_it_', 'a@b.co_it_\n'],
+    ];
+    const results = await roundTrips(cases.map(([input]) => input));
+    expect(results.map((r) => r.first)).toEqual(cases.map(([, written]) => written));
+    expect(
+      problems(
+        cases.map(([input]) => input),
+        results,
+        () => false,
+      ),
+    ).toEqual([]);
+  });
+
+  it('two links to the same address side by side stay two links (a file linked twice)', async () => {
+    const file =
+      '/reports/1b4e28ba-2fa1-41d2-883f-0016d3cca427/files/6fa459ea-ee8a-4ca4-894e-db77e160355e';
+    const cases: [string, string][] = [
+      [`[poc.txt](${file})[poc.txt](${file})`, `[poc.txt](${file})[poc.txt](${file})\n`],
+      ['[a](/u)[b](/u)[c](/u)', '[a](/u)[b](/u)[c](/u)\n'],
+      ['[a](/u "t")[b](/u "t") x', '[a](/u "t")[b](/u "t") x\n'],
+      ['<https://example.com><https://example.com>', '<https://example.com>https://example.com\n'],
+    ];
+    const results = await roundTrips(cases.map(([input]) => input));
+    expect(results.map((r) => r.first)).toEqual(cases.map(([, written]) => written));
+    expect(
+      problems(
+        cases.map(([input]) => input),
+        results,
+        () => false,
+      ),
+    ).toEqual([]);
+  });
+
   it('the six texts of 10,000 (seed 22) that changed on a second pass are stable', async () => {
     // `]` before `[` ends a literal autolink (`https://x.com[shot][]` links `https://x.com[shot`);
     // a closing `*` after a URL is trailing punctuation for the link as for the text; a hard
@@ -358,11 +421,13 @@ describe('editor round trip (Chromium)', () => {
       ],
       [
         'a*b the <https://example.com> _it_ ![shot][1], a\\@b.co a*b\n',
-        'a*b the https://example.com* _it_ ![shot][1], a@b.co ab\n',
+        // (The emphasis from the first `*` to the last, with `_it_` in it, keeps its reach.)
+        'a*b the https://example.com it ![shot][1], a@b.co a*b\n',
       ],
       [
         '> *日本語caféhttps\\://x.com  \n> www.x.com/path\n',
-        '> *日本語caféhttps://x.com  \n> www.x.com/path\n',
+        // (An address the Markdown kept unlinked stays so.)
+        '> *日本語caféhttps\\://x.com\\\n> www.x.com/path\n',
       ],
       [
         '| Request | Result |\n| --- | --- |\n| http://x.com\\| 2. | ok |\n',

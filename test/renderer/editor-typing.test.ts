@@ -165,7 +165,7 @@ describe('renderer: typing in the description editor', () => {
       15_000,
     );
     // Keyboard only: Shift+Tab from a paragraph reaches the toolbar (one stop), arrows move. (In a
-    // list item Shift+Tab lifts the item, as in the platforms' editors.)
+    // nested list item Shift+Tab outdents the item, as in the platforms' editors.)
     await description(page).getByText(LAST_LINE, { exact: true }).click();
     await page.keyboard.press('Shift+Tab');
     await until('the toolbar focused', () =>
@@ -181,6 +181,80 @@ describe('renderer: typing in the description editor', () => {
     expect(await button('Quote').getAttribute('tabindex')).toBe('0');
     expect(await markdown()).not.toContain('](javascript:');
   });
+
+  it('Heading and Quote toggle back by their shortcuts as by their buttons; Shift+Tab outdents only a nested list item', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const editor = description(page);
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    const button = (name: string): Locator => toolbar.getByRole('button', { name, exact: true });
+    const line = editor.getByText('toggled line', { exact: true });
+    const tagOfLine = (): Promise<string> =>
+      line.evaluate((el) => (el as unknown as { tagName: string }).tagName);
+    const quotes = (): Promise<number> => editor.locator('blockquote').count();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('toggled line');
+    // Each heading level's shortcut makes that level, and a second press makes the line a
+    // paragraph again; another level's shortcut changes the level; the button does the same.
+    const steps: [() => Promise<void>, string][] = [
+      [() => page.keyboard.press('Control+Alt+2'), 'H2'],
+      [() => page.keyboard.press('Control+Alt+2'), 'P'],
+      [() => page.keyboard.press('Control+Alt+3'), 'H3'],
+      [() => page.keyboard.press('Control+Alt+3'), 'P'],
+      [() => page.keyboard.press('Control+Alt+1'), 'H1'],
+      [() => button('Heading').click(), 'H2'],
+      [() => button('Heading').click(), 'P'],
+    ];
+    for (const [act, tag] of steps) {
+      await act();
+      await until(`the line a ${tag}`, async () => (await tagOfLine()) === tag);
+    }
+    // Quote: on, then off again (never a quote in a quote), by shortcut and by button.
+    for (const act of [
+      () => page.keyboard.press('Control+Shift+b'),
+      () => button('Quote').click(),
+    ]) {
+      await act();
+      await until('the line quoted', async () => (await quotes()) === 1);
+      await act();
+      await until('the quote gone', async () => (await quotes()) === 0);
+    }
+    expect(await tagOfLine()).toBe('P');
+    // A list: Tab nests the second item, Shift+Tab outdents it; at the top level Shift+Tab leaves
+    // the list whole and moves the focus back to the toolbar, as from any line.
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- first');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('second');
+    await until(
+      'the second item nested',
+      async () => (await editor.locator('li li').count()) === 1,
+    );
+    await page.keyboard.press('Shift+Tab');
+    await until('the item outdented', async () => (await editor.locator('li li').count()) === 0);
+    expect(await editor.locator('ul > li').count()).toBe(2);
+    await page.keyboard.press('Shift+Tab');
+    await until('the toolbar focused', () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { activeElement: { closest(s: string): unknown } | null };
+        };
+        return !!g.document.activeElement?.closest('[role=toolbar]');
+      }),
+    );
+    expect(await editor.locator('ul > li').count()).toBe(2);
+    expect(await editor.locator('li li').count()).toBe(0);
+    // Saved as two items of one top-level list (tight or loose, as the writer chooses).
+    const tail = `${COMPLETE_DESCRIPTION.trimEnd()}\n\ntoggled line\n\n`;
+    await until('the list saved', async () => (await markdown()).startsWith(tail), 15_000);
+    await until('both items saved', async () =>
+      /^\* first\n\n?\* second\n$/.test((await markdown()).slice(tail.length)),
+    ).catch(async (error: unknown) => {
+      expect((await markdown()).slice(tail.length)).toBe('* first\n* second\n');
+      throw error;
+    });
+  }, 60_000);
 
   it('leaves a code block at the end of the description with ArrowDown, and with Enter on an empty last line', async () => {
     const { page, markdown } = await draftAtEnd();

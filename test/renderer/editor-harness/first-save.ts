@@ -8,6 +8,9 @@ export interface FirstSave {
   againMs: number;
   /** The longest frame (requestAnimationFrame delta) while the editor sat idle before the save. */
   longestFrameMs: number;
+  /** The longest idle callback (one slice of the warm-up) and how many ran. */
+  longestSliceMs: number;
+  slices: number;
   /** The backslash escapes the serializer wrote, before the pass. */
   escapes: number;
   chars: number;

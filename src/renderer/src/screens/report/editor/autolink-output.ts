@@ -6,6 +6,7 @@
 import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
 import type { Break, Link, Nodes, Parents, Text } from 'mdast';
 import { autolinkSpans, isLiteralAutolink } from './autolinks';
+import { UNLINKED_ADDRESS_NODE } from './unlinked-urls';
 
 // CommonMark's autolinks (`<…>`): what `<text>` must look like to read back as a link.
 // eslint-disable-next-line no-control-regex -- CommonMark excludes control characters
@@ -74,6 +75,20 @@ function followedBy(state: State, info: Info): string {
   return state.stack.includes('tableCell') && info.after === '|' ? ' |' : info.after;
 }
 
+/** An e-mail address up to the end of the text before an escaped "_" or "-". */
+const ADDRESS_BEFORE = /[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/;
+
+/**
+ * `a@b.co_` is no address (GFM: a domain may not end in "_" or "-"), but escaped, `a@b.co\_`,
+ * the escape ends the domain before the "_" and a reader links `a@b.co`: that escape is left out.
+ */
+function withoutAddressCuttingEscapes(written: string): string {
+  if (!written.includes('@')) return written;
+  return written.replace(/\\([_-])/g, (escaped, mark: string, offset: number) =>
+    ADDRESS_BEFORE.test(written.slice(0, offset).replace(/\\(?=[_-])/g, '')) ? mark : escaped,
+  );
+}
+
 /** Writes a text node: autolink spans as typed, the text around them escaped as usual. */
 export function writeText(
   node: Text,
@@ -82,9 +97,12 @@ export function writeText(
   info: Info,
 ): string {
   const escape = (value: string, before: string, after: string): string =>
-    value === '' ? '' : state.safe(value, { ...info, before, after });
-  // A link's own text is not a link again.
-  const inLink = state.stack.includes('link') || state.stack.includes('autolink');
+    value === '' ? '' : withoutAddressCuttingEscapes(state.safe(value, { ...info, before, after }));
+  // A link's own text is not a link again; an address opened unlinked stays so (unlinked-urls.ts).
+  const inLink =
+    state.stack.includes('link') ||
+    state.stack.includes('autolink') ||
+    (state.stack as string[]).includes(UNLINKED_ADDRESS_NODE);
   // In a table cell, an address running into a pipe is written as text (the pipe escaped, which a
   // reader then keeps in the address: the link handler writes that one back as it is).
   const inCell = state.stack.includes('tableCell');

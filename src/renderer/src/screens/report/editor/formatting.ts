@@ -1,12 +1,15 @@
 /**
  * The description editor's formatting actions, one definition each: the toolbar's buttons and
- * their keyboard shortcuts (Milkdown's own keymaps for most; Mod-k for a link and Mod-Alt-t for a
- * table are added by `formattingKeys`), and what each does to the document.
+ * their keyboard shortcuts (`formattingKeys` binds every button's keys, Mod-Alt-1…6 for the
+ * heading levels and Shift-Tab/Mod-[ for outdenting a list item, ahead of Milkdown's own keymaps),
+ * and what each does to the document. Heading and Quote toggle, by button and by key alike.
  */
 import { commandsCtx, editorViewCtx, type Editor } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import {
   createCodeBlockCommand,
+  liftListItemCommand,
+  listItemKeymap,
   toggleEmphasisCommand,
   toggleInlineCodeCommand,
   toggleLinkCommand,
@@ -19,7 +22,8 @@ import {
 } from '@milkdown/kit/preset/commonmark';
 import { insertTableCommand } from '@milkdown/kit/preset/gfm';
 import { keymap } from '@milkdown/kit/prose/keymap';
-import { TextSelection, type Plugin } from '@milkdown/kit/prose/state';
+import { TextSelection, type EditorState, type Plugin } from '@milkdown/kit/prose/state';
+import { liftTarget } from '@milkdown/kit/prose/transform';
 
 export type FormatAction =
   | 'bold'
@@ -125,47 +129,86 @@ export function runFormat(
 }
 
 function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
-  {
-    const commands = ctx.get(commandsCtx);
-    const view = ctx.get(editorViewCtx);
-    switch (action) {
-      case 'bold':
-        commands.call(toggleStrongCommand.key);
-        break;
-      case 'italic':
-        commands.call(toggleEmphasisCommand.key);
-        break;
-      case 'code':
-        commands.call(toggleInlineCodeCommand.key);
-        break;
-      case 'link':
-        insertLink(ctx, href ?? '');
-        break;
-      case 'heading':
-        if (view.state.selection.$from.parent.type.name === 'heading') {
-          commands.call(turnIntoTextCommand.key);
-        } else {
-          commands.call(wrapInHeadingCommand.key, 2);
-        }
-        break;
-      case 'bullet-list':
-        commands.call(wrapInBulletListCommand.key);
-        break;
-      case 'numbered-list':
-        commands.call(wrapInOrderedListCommand.key);
-        break;
-      case 'quote':
-        commands.call(wrapInBlockquoteCommand.key);
-        break;
-      case 'code-block':
-        commands.call(createCodeBlockCommand.key);
-        break;
-      case 'table':
-        commands.call(insertTableCommand.key, { row: 2, col: 2 });
-        break;
-    }
-    view.focus();
+  const commands = ctx.get(commandsCtx);
+  const view = ctx.get(editorViewCtx);
+  switch (action) {
+    case 'bold':
+      commands.call(toggleStrongCommand.key);
+      break;
+    case 'italic':
+      commands.call(toggleEmphasisCommand.key);
+      break;
+    case 'code':
+      commands.call(toggleInlineCodeCommand.key);
+      break;
+    case 'link':
+      insertLink(ctx, href ?? '');
+      break;
+    case 'heading':
+      toggleHeading(ctx, TOOLBAR_HEADING_LEVEL);
+      break;
+    case 'bullet-list':
+      commands.call(wrapInBulletListCommand.key);
+      break;
+    case 'numbered-list':
+      commands.call(wrapInOrderedListCommand.key);
+      break;
+    case 'quote':
+      toggleQuote(ctx);
+      break;
+    case 'code-block':
+      commands.call(createCodeBlockCommand.key);
+      break;
+    case 'table':
+      commands.call(insertTableCommand.key, { row: 2, col: 2 });
+      break;
   }
+  view.focus();
+}
+
+/** The level of the toolbar's Heading (its shortcut is that level's, Mod-Alt-2). */
+const TOOLBAR_HEADING_LEVEL = 2;
+const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
+
+/** A heading of `level` where the caret is, or back to a paragraph when it already is one. */
+function toggleHeading(ctx: Ctx, level: number): void {
+  const commands = ctx.get(commandsCtx);
+  const block = ctx.get(editorViewCtx).state.selection.$from.parent;
+  if (block.type.name === 'heading' && block.attrs.level === level) {
+    commands.call(turnIntoTextCommand.key);
+  } else {
+    commands.call(wrapInHeadingCommand.key, level);
+  }
+}
+
+/**
+ * The selected blocks out of the quote they are in (the quote is split around them when it holds
+ * more), or into a new quote when they are in none: a second Quote undoes the first, never nests.
+ */
+function toggleQuote(ctx: Ctx): void {
+  const view = ctx.get(editorViewCtx);
+  const { state } = view;
+  const { $from, $to } = state.selection;
+  const quote = state.schema.nodes.blockquote;
+  const range = $from.blockRange($to, (node) => node.type === quote);
+  const target = range ? liftTarget(range) : null;
+  if (range && target !== null) {
+    view.dispatch(state.tr.lift(range, target).scrollIntoView());
+    return;
+  }
+  ctx.get(commandsCtx).call(wrapInBlockquoteCommand.key);
+}
+
+/**
+ * Whether the selection is in a list nested in another list's item: only such an item is
+ * outdented. At the top level Shift-Tab leaves the list as it is (ProseMirror's lift would turn
+ * the item into a paragraph, breaking the list silently) and moves the focus back, as in a form.
+ */
+function inNestedList(state: EditorState): boolean {
+  const { $from, $to } = state.selection;
+  const item = state.schema.nodes.list_item;
+  const range = $from.blockRange($to, (node) => node.firstChild?.type === item);
+  return !!range && range.depth >= 1 && $from.node(range.depth - 1).type === item;
 }
 
 /** A link on the selected text, or the address itself as a linked text where nothing is selected. */
@@ -188,16 +231,37 @@ function insertLink(ctx: Ctx, href: string): void {
   }
 }
 
-/** Mod-k asks for a link's address; Mod-Alt-t inserts a table. */
+/**
+ * Milkdown's own Shift-Tab and Mod-[ lift a top-level list item out of its list; they are left to
+ * `formattingKeys`. Call in `Editor.config`.
+ */
+export function configureFormattingKeys(ctx: Ctx): void {
+  ctx.update(listItemKeymap.key, (prev) => ({ ...prev, LiftListItem: { shortcuts: [] } }));
+}
+
+/**
+ * Every toolbar button's shortcut runs what the button does (Mod-k asks for the link's address);
+ * Mod-Alt-1…6 toggle a heading of that level; Shift-Tab and Mod-[ outdent a nested list item.
+ * Placed before Milkdown's keymaps, these win where both bind a key.
+ */
 export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
-  return keymap({
-    'Mod-k': () => {
-      askForLink();
+  const bindings: Record<string, (state: EditorState) => boolean> = {};
+  for (const level of HEADING_LEVELS) {
+    bindings[`Mod-Alt-${level}`] = () => {
+      toggleHeading(ctx, level);
       return true;
-    },
-    'Mod-Alt-t': () => {
-      formatIn(ctx, 'table');
+    };
+  }
+  for (const button of FORMAT_BUTTONS) {
+    bindings[button.keys] = () => {
+      if (button.action === 'link') askForLink();
+      else formatIn(ctx, button.action);
       return true;
-    },
-  });
+    };
+  }
+  const outdent = (state: EditorState): boolean =>
+    inNestedList(state) && ctx.get(commandsCtx).call(liftListItemCommand.key);
+  bindings['Shift-Tab'] = outdent;
+  bindings['Mod-['] = outdent;
+  return keymap(bindings);
 }

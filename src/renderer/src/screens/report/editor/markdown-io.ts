@@ -13,8 +13,9 @@ import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { writeBreak, writeLink, writeText } from './autolink-output';
-import { escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
+import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
+import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
 
 interface MdNode {
   type: string;
@@ -108,6 +109,7 @@ export function configureMarkdownOutput(ctx: Ctx): void {
         text: writeText as Handle,
         link: writeLink as Handle,
         break: writeBreak(handlers.break ?? (defaultHandlers.break as Handle)),
+        [UNLINKED_ADDRESS_NODE]: writeUnlinkedAddress,
       },
     };
   });
@@ -161,12 +163,34 @@ export function markdownBeforeEscapePass(ctx: Ctx, doc: ProseNode): string {
   return written(doc);
 }
 
+/**
+ * The document's top-level blocks in runs of about `WARM_UP_SLICE_CHARS` of text: the warm-up
+ * writes one run at a time (the whole document at once was one long frame; one block at a time,
+ * hundreds of idle callbacks for the empty lines and short paragraphs of a long report).
+ */
+export function warmUpPieces(doc: ProseNode): ProseNode[][] {
+  const pieces: ProseNode[][] = [];
+  let run: ProseNode[] = [];
+  let size = 0;
+  doc.forEach((block) => {
+    if (run.length > 0 && size + block.nodeSize > WARM_UP_SLICE_CHARS) {
+      pieces.push(run);
+      run = [];
+      size = 0;
+    }
+    run.push(block);
+    size += block.nodeSize;
+  });
+  if (run.length > 0) pieces.push(run);
+  return pieces;
+}
+
 /** Leaves this much of an idle period to the browser: a block weighed may run a little over. */
 const IDLE_MARGIN_MS = 4;
 
 /**
  * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
- * a few blocks per idle period, so the first save of a long description does not parse every
+ * a few blocks per idle period (within its deadline and `WARM_UP_SLICE_CHARS`), so the first save of a long description does not parse every
  * block at once on the keystroke's thread. Stops when the editor is destroyed.
  */
 export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
@@ -179,10 +203,18 @@ export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => bo
       setTimeout(() => run(() => false), 50);
     }
   };
-  let step: ((hasTime: () => boolean) => boolean) | null = null;
+  const written = (blocks: ProseNode[]): string =>
+    blocks.length === 0 ? '' : markdownBeforeEscapePass(ctx, doc.copy(Fragment.from(blocks)));
+  const definitions: ProseNode[] = [];
+  doc.forEach((block) => {
+    if (block.type.name === 'footnote_definition') definitions.push(block);
+  });
+  const step = escapeWarmUp(
+    warmUpPieces(doc).map((blocks) => () => written(blocks)),
+    () => written(definitions),
+  );
   const next = (hasTime: () => boolean): void => {
     if (isDestroyed()) return;
-    step ??= escapeWarmUp(markdownBeforeEscapePass(ctx, doc));
     if (!step(hasTime)) whenIdle(next);
   };
   whenIdle(next);

@@ -12,7 +12,12 @@ import {
   rootCtx,
   serializerCtx,
 } from '@milkdown/kit/core';
-import { commonmark, remarkPreserveEmptyLinePlugin } from '@milkdown/kit/preset/commonmark';
+import {
+  commonmark,
+  linkSchema,
+  remarkPreserveEmptyLinePlugin,
+} from '@milkdown/kit/preset/commonmark';
+import { linkWithParts, remarkAdjacentLinks } from './adjacent-links';
 import { gfm, remarkGFMPlugin } from '@milkdown/kit/preset/gfm';
 import { history } from '@milkdown/kit/plugin/history';
 import { clipboard } from '@milkdown/kit/plugin/clipboard';
@@ -29,11 +34,13 @@ import {
   serializeWithoutEmptyParagraphs,
   warmUpEscapePass,
 } from './markdown-io';
+import { remarkFlattenNestedMarks } from './nested-marks';
 import { pastePlugin } from './paste';
+import { remarkUnlinkedAddresses, unlinkedAddressSchema } from './unlinked-urls';
 import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
-import { formattingKeys } from './formatting';
+import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
 
 /**
@@ -41,9 +48,16 @@ import { selectionSyncPlugin } from './selection-sync';
  * the triager and, worse, made an empty template section look written: empty lines stay empty.
  */
 const emptyLineTags: readonly unknown[] = remarkPreserveEmptyLinePlugin;
-const commonmarkWithoutEmptyLineTags = commonmark.filter(
-  (plugin) => !emptyLineTags.includes(plugin),
-);
+const commonmarkWithoutEmptyLineTags = commonmark
+  .filter((plugin) => !emptyLineTags.includes(plugin))
+  // In its place: the marks' order decides how they nest when written.
+  .map((plugin) =>
+    plugin === linkSchema.ctx
+      ? linkWithParts.ctx
+      : plugin === linkSchema.mark
+        ? linkWithParts.mark
+        : plugin,
+  );
 
 export interface DescriptionEditorOptions {
   root: HTMLElement;
@@ -81,6 +95,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
         ['image', imagePlaceholderView] satisfies [string, NodeViewConstructor],
       ]);
       configureMarkdownOutput(ctx);
+      configureFormattingKeys(ctx);
       // Tables without padding: the column widths of one save would differ from the next for
       // the same cells (wide characters), and a triager reads the rendered table anyway.
       ctx.set(remarkGFMPlugin.options.key, { tablePipeAlign: false });
@@ -89,7 +104,11 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(commonmarkWithoutEmptyLineTags)
     .use(gfm)
     .use(remarkNullTitles)
+    .use(remarkFlattenNestedMarks)
+    .use(remarkAdjacentLinks)
     .use(remarkTypedAutolinks)
+    .use(unlinkedAddressSchema)
+    .use(remarkUnlinkedAddresses)
     .use(history)
     .use($prose(() => selectionSyncPlugin()))
     .use($prose((ctx) => pastePlugin(ctx)))

@@ -63,7 +63,13 @@ function normalized(node: Node, inline: boolean): unknown {
   return out;
 }
 
-const reading = (markdown: string): string => JSON.stringify(normalized(read(markdown), false));
+/** Characters parsed so far (the warm-up measures its steps' work by it). */
+let parsedChars = 0;
+
+function reading(markdown: string): string {
+  parsedChars += markdown.length;
+  return JSON.stringify(normalized(read(markdown), false));
+}
 
 /** Offsets of the backslashes that escape an ASCII punctuation character. */
 function escapeOffsets(markdown: string): number[] {
@@ -202,9 +208,13 @@ interface Plan {
 function planOf(markdown: string): Plan {
   const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
   const texts = spans.map((b) => markdown.slice(b.start, b.end));
+  return { spans, texts, context: contextOf(texts) };
+}
+
+/** The definitions among `texts` (footnotes, links), as each block is read with them. */
+function contextOf(texts: readonly string[]): string {
   const definitions = texts.filter((t) => DEFINITION.test(t)).join('\n\n');
-  const context = definitions === '' ? '' : `\n\n${definitions}\n`;
-  return { spans, texts, context };
+  return definitions === '' ? '' : `\n\n${definitions}\n`;
 }
 
 /** Whether a block's escapes are weighed at all (definitions are kept as written). */
@@ -244,30 +254,57 @@ export function withoutNeedlessEscapes(markdown: string): string {
 }
 
 /**
- * The work `withoutNeedlessEscapes(markdown)` would do, in steps: each call weighs blocks while
- * `hasTime()` says so (at least one) and answers whether all are done. Run while the renderer is
- * idle after a long description opens, its first save then finds every block's result ready
- * instead of parsing them all at once (hundreds of milliseconds for a long report with payloads).
+ * The most work one warm-up step does, in characters written or parsed, however much idle time
+ * it is given: a step may run over this by one piece or block at most (the unit it cannot split).
  */
-export function escapeWarmUp(markdown: string): (hasTime: () => boolean) => boolean {
-  let pending: Pending[] | null = null;
+export const WARM_UP_SLICE_CHARS = 1_000;
+
+/**
+ * The work `withoutNeedlessEscapes` would do on a document, in steps: `pieces` write the
+ * document's parts (runs of its top-level blocks) when called, so that writing is spread over the
+ * steps too; `definitions` writes its definitions (footnotes), which every block is read with. Each call writes pieces and weighs their blocks while `hasTime()` says so and at most
+ * `WARM_UP_SLICE_CHARS` of work (at least one unit), and answers whether all is done. Run while
+ * the renderer is idle after a long description opens, its first save then finds every block's
+ * result ready instead of parsing them all at once.
+ */
+export function escapeWarmUp(
+  pieces: readonly (() => string)[],
+  definitions: () => string = () => '',
+): (hasTime: () => boolean) => boolean {
+  let next = 0;
+  const pending: Pending[] = [];
+  let context: string | null = null;
   return (hasTime) => {
-    if (pending === null) {
-      if (escapeOffsets(markdown).length === 0) {
-        pending = [];
-      } else {
-        const { texts, context } = planOf(markdown);
-        pending = texts
-          .filter(weighed)
-          .map((text) => ({ text, context }))
-          .filter((block) => !memo.has(keyOf(block)));
-      }
-      if (!hasTime()) return pending.length === 0;
+    let work = 0;
+    if (context === null) {
+      const written = definitions();
+      work += written.length;
+      context = written === '' ? '' : contextOf(planOf(written).texts);
     }
     do {
       const block = pending.shift();
-      if (block) resultOf(block);
-    } while (pending.length > 0 && hasTime());
-    return pending.length === 0;
+      if (block) {
+        // Weighing a block parses it once per variant tried: its work is all it parsed.
+        const before = parsedChars;
+        resultOf(block);
+        work += Math.max(block.text.length, parsedChars - before);
+        continue;
+      }
+      const piece = pieces[next++];
+      if (!piece) break;
+      const markdown = piece();
+      work += markdown.length;
+      if (escapeOffsets(markdown).length === 0) continue;
+      const { texts } = planOf(markdown);
+      for (const text of texts) {
+        const candidate = { text, context };
+        if (weighed(text) && !memo.has(keyOf(candidate))) pending.push(candidate);
+      }
+    } while (
+      (pending.length > 0 || next < pieces.length) &&
+      work < WARM_UP_SLICE_CHARS &&
+      hasTime()
+    );
+    return pending.length === 0 && next >= pieces.length;
   };
 }
