@@ -20,6 +20,12 @@ import { reportError } from './notices';
 export const REPORT_BLOCK = 200;
 /** Blocks kept while scrolling (the ones nearest the view); others are fetched again if needed. */
 export const KEPT_BLOCKS = 24;
+/**
+ * Rows beyond those in view whose block is fetched already: a scroll reaches the next block with
+ * its rows there, instead of placeholders swapped for rows a moment later (twice the work in the
+ * frames a block arrives).
+ */
+export const FETCH_AHEAD = REPORT_BLOCK / 2;
 /** While a search could not see every report yet (just written, being indexed), ask again. */
 const INDEXING_RETRY_MS = 1_000;
 
@@ -206,8 +212,9 @@ export const useReports = create<ReportsState>((set, get) => {
     },
     ensureRange(first, last) {
       view = { first, last };
-      const { blocks, generation } = get();
-      for (const block of blocksOf(first, last)) {
+      const { blocks, generation, total } = get();
+      const end = total === null ? last + FETCH_AHEAD : Math.min(total - 1, last + FETCH_AHEAD);
+      for (const block of blocksOf(Math.max(0, first - FETCH_AHEAD), Math.max(last, end))) {
         if (!blocks[block]) void fetchBlock(block, generation);
       }
     },
