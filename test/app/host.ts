@@ -41,6 +41,9 @@ export interface RecordedCall {
   name: string;
   /** Arguments as the page sent them; an API key is replaced by "<key>". */
   args: unknown[];
+  /** When the call reached the harness, and when its answer left for the page (ms, Node's clock). */
+  sentAt?: number;
+  answeredAt?: number;
 }
 
 /** Everything a window's page did that the hostile-content tests forbid, recorded from outside. */
@@ -443,13 +446,16 @@ export class AppHost {
       '__electronInvokeWire',
       async (source, channel: string, args: unknown[]) => {
         const name = channel.replace(/^bridge:call:/, '');
-        if (name !== channel) this.calls.push({ name, args: redact(name, args) });
+        const call: RecordedCall = { name, args: redact(name, args), sentAt: performance.now() };
+        if (name !== channel) this.calls.push(call);
         // The preload asking main for a dropped file's token (the path is not recorded).
         if (channel === DROP_CHANNEL) this.calls.push({ name: 'tokenForFile', args: [] });
-        const value = await app.invoke(win.id, channel, args, {
-          url: source.frame.url(),
-          parent: source.frame.parentFrame() !== null,
-        });
+        const value = await app
+          .invoke(win.id, channel, args, {
+            url: source.frame.url(),
+            parent: source.frame.parentFrame() !== null,
+          })
+          .finally(() => (call.answeredAt = performance.now()));
         return encodeIpc(value);
       },
     );

@@ -51,6 +51,10 @@ describe('renderer: the reports list pages as it scrolls', () => {
       (host?.calls ?? [])
         .filter((c) => c.name === 'listReports')
         .map((c) => (c.args[0] as { offset?: number }).offset ?? 0);
+    // The first block was asked for beside the account, before its answer: not one round trip
+    // after it.
+    const first = (name: string) => host.calls.find((c) => c.name === name);
+    expect(first('listReports')?.sentAt).toBeLessThan(first('getAccount')?.answeredAt ?? 0);
     // Only the first block so far, each call one block.
     expect(new Set(offsets())).toEqual(new Set([0]));
     for (const call of host.calls.filter((c) => c.name === 'listReports'))
