@@ -15,6 +15,9 @@
  * app starts, as after an earlier session. Before issue 11 (its figures, the app then ran the
  * engine in main): at 10,000 reports 71 of 1,066 frames over 16 ms (p95 33 ms; a plain list 5
  * of 933) and a first paint of 454 ms.
+ * Issue 21: main's answers reach the page as JSON (test/app/ipc-wire.ts); Playwright's own
+ * serialization of a 200-row block had cost the page 23-29 ms of CPU per block, about 50 of the
+ * 68 slow frames then measured at 10,000 (a plain list: 4), which Electron's IPC does not cost.
  * Run alone with `bash scripts/with-keyring.sh npx tsx bench/renderer.ts`, or `npm run bench`;
  * `BENCH_RENDERER_SIZES=10000` for a quick run.
  */

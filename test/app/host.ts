@@ -23,6 +23,7 @@ import { Engine } from '../../src/core/engine';
 import { KeychainSecretStore } from '../../src/core/secrets';
 import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
 import { ROOT } from './build';
+import { encodeIpc } from './ipc-wire';
 import { preloadScript, type StandInPageGlobals } from './page-preload';
 
 export interface HostOptions {
@@ -41,6 +42,9 @@ export interface RecordedCall {
   name: string;
   /** Arguments as the page sent them; an API key is replaced by "<key>". */
   args: unknown[];
+  /** When the call reached the harness, and when its answer left for the page (ms, Node's clock). */
+  sentAt?: number;
+  answeredAt?: number;
 }
 
 /** Everything a window's page did that the hostile-content tests forbid, recorded from outside. */
@@ -452,17 +456,22 @@ export class AppHost {
   async #wire(win: WindowInfo, page: Page, context: BrowserContext): Promise<void> {
     const app = this.start();
     this.#pages.set(win.id, page);
+    // Answers cross as one JSON string (ipc-wire.ts), as cheap for the page as a structured clone.
     await page.exposeBinding(
-      '__electronInvoke',
+      '__electronInvokeWire',
       async (source, channel: string, args: unknown[]) => {
         const name = channel.replace(/^bridge:call:/, '');
-        if (name !== channel) this.calls.push({ name, args: redact(name, args) });
+        const call: RecordedCall = { name, args: redact(name, args), sentAt: performance.now() };
+        if (name !== channel) this.calls.push(call);
         // The preload asking main for a dropped file's token (the path is not recorded).
         if (channel === DROP_CHANNEL) this.calls.push({ name: 'tokenForFile', args: [] });
-        return app.invoke(win.id, channel, args, {
-          url: source.frame.url(),
-          parent: source.frame.parentFrame() !== null,
-        });
+        const value = await app
+          .invoke(win.id, channel, args, {
+            url: source.frame.url(),
+            parent: source.frame.parentFrame() !== null,
+          })
+          .finally(() => (call.answeredAt = performance.now()));
+        return encodeIpc(value);
       },
     );
     await page.addInitScript(NAME_SHIM);

@@ -2,16 +2,20 @@
  * What Electron does in a window before the page's own scripts run, imitated in Chromium: the
  * app's built preload (`out/preload/index.cjs`, from the window's `webPreferences.preload`) runs
  * with a `require('electron')` whose `contextBridge`, `ipcRenderer` and `webUtils` reach main
- * through the harness (the `__electronInvoke` binding, and `__electronEmit` for main's sends).
+ * through the harness (the `__electronInvokeWire` binding behind `__electronInvoke`, and
+ * `__electronEmit` for main's sends).
  *
  * Not imitated: context isolation (the preload shares the page's world, so page scripts could
  * reach `__electronInvoke`), and the structured clone of IPC (arguments cross as Playwright's
- * serialization of plain data).
+ * serialization of plain data; answers as one JSON string with tags, see ipc-wire.ts).
  */
+import { decodeIpc } from './ipc-wire';
 
 /** Page-side globals the harness sets or reads. */
 export interface StandInPageGlobals {
   __electronInvoke(channel: string, args: unknown[]): Promise<unknown>;
+  /** The harness's binding behind `__electronInvoke`: the answer encoded (ipc-wire.ts). */
+  __electronInvokeWire(channel: string, args: unknown[]): Promise<string>;
   __electronEmit(channel: string, args: unknown[]): void;
   /** Files a page script made, given a path by a drill that plays a page able to forge one. */
   __standInFiles: WeakMap<object, string>;
@@ -28,6 +32,7 @@ export function preloadScript(preloadSource: string): string {
   const listeners = new Map();
   const files = new WeakMap();
   const dropped = [];
+  const decodeIpc = ${decodeIpc.toString()};
   const define = (name, value) =>
     Object.defineProperty(g, name, { value, writable: false, configurable: false });
   const electron = {
@@ -64,6 +69,9 @@ export function preloadScript(preloadSource: string): string {
       },
     },
   };
+  define('__electronInvoke', async (channel, args) =>
+    decodeIpc(await g.__electronInvokeWire(channel, args)),
+  );
   define('__standInFiles', files);
   define('__standInDropped', dropped);
   define('__electronEmit', (channel, args) => {

@@ -53,6 +53,25 @@ describe('draft autosave', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
+  it('keystrokes in the description tell the editor once that a save is pending, not each time', async () => {
+    const { autosave, editor, saves } = setup();
+    const seen: unknown[] = [];
+    autosave.subscribe((snapshot) => seen.push(snapshot));
+    for (const text of ['a', 'ab', 'abc', 'abcd']) {
+      editor.text = `${BASE.description}${text}`;
+      autosave.schedule();
+    }
+    expect(seen).toHaveLength(1);
+    expect(autosave.snapshot.saveState).toBe('pending');
+    const pending = autosave.snapshot;
+    autosave.schedule();
+    expect(autosave.snapshot).toBe(pending);
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(saves.map((s) => s.content.description)).toEqual([`${BASE.description}abcd`]);
+    expect(autosave.snapshot.saveState).toBe('saved');
+    expect(autosave.snapshot.descriptionLength).toBe(`${BASE.description}abcd`.length);
+  });
+
   it('a save the full disk refused is tried again by itself, said once, until it lands', async () => {
     let refusals = 3;
     const landed: DraftContent[] = [];

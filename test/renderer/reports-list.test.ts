@@ -51,10 +51,21 @@ describe('renderer: the reports list pages as it scrolls', () => {
       (host?.calls ?? [])
         .filter((c) => c.name === 'listReports')
         .map((c) => (c.args[0] as { offset?: number }).offset ?? 0);
+    // The first block was asked for beside the account, before its answer: not one round trip
+    // after it.
+    const first = (name: string) => host.calls.find((c) => c.name === name);
+    expect(first('listReports')?.sentAt).toBeLessThan(first('getAccount')?.answeredAt ?? 0);
     // Only the first block so far, each call one block.
     expect(new Set(offsets())).toEqual(new Set([0]));
     for (const call of host.calls.filter((c) => c.name === 'listReports'))
       expect((call.args[0] as { limit?: number }).limit).toBe(BLOCK);
+
+    // Within half a block of the next block (row 751), that block is fetched before any of its
+    // rows is in view: scrolling on shows rows, not placeholders.
+    await scrollTo(list, 750 * ROW);
+    await until('row 751 shown', () => rowsShown(page, list, [751, 752]));
+    await until('the block of row 801 asked for ahead', async () => offsets().includes(800));
+    expect(await list.locator('[aria-posinset="801"]').count()).toBe(0);
 
     // Scrolled to row 801: its block (and the one above, for the overscan) is fetched.
     await scrollTo(list, 800 * ROW);

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useSession } from '../stores/session';
 import { useRouter } from '../stores/router';
+import { useReports } from '../stores/reports';
 import { useTheme } from './theme';
 import { useBridgeEvents } from './useBridgeEvents';
 import { Shell } from './Shell';
@@ -66,6 +67,9 @@ export function App() {
   const loadAccount = useSession((s) => s.loadAccount);
   const refreshStatus = useSession((s) => s.refreshStatus);
   useEffect(() => {
+    // The reports list's first rows are asked for beside the account, not after its answer.
+    const { route } = useRouter.getState();
+    if (route.name === 'reports') useReports.getState().prefetch();
     void loadAccount();
   }, [loadAccount]);
   useEffect(() => {

@@ -205,6 +205,10 @@ export class DraftAutosave {
   }
 
   #set(change: Partial<AutosaveSnapshot>): void {
+    // Nothing new (every keystroke in the description says 'pending' again): the same snapshot,
+    // so the draft editor does not render again for each keystroke.
+    const current = this.#snapshot as unknown as Record<string, unknown>;
+    if (Object.entries(change).every(([key, value]) => Object.is(current[key], value))) return;
     this.#snapshot = { ...this.#snapshot, ...change };
     for (const listener of this.#listeners) listener(this.#snapshot);
   }
