@@ -41,6 +41,11 @@ describe("the harness's IPC answers (ipc-wire.ts)", () => {
     expect(decodeIpc(encodeIpc(undefined))).toBeUndefined();
   });
 
+  it('refuses a function or a symbol, as a structured clone does', () => {
+    expect(() => encodeIpc({ items: [{ open: () => 1 }] })).toThrow(/could not be cloned.*"open"/);
+    expect(() => encodeIpc({ kind: Symbol('x') })).toThrow(/could not be cloned.*"kind"/);
+  });
+
   it('refuses an object holding its tag key instead of misreading it', () => {
     expect(() => encodeIpc({ nested: { [IPC_TAG]: 'u' } })).toThrow(/tag key at "nested"/);
   });

@@ -21,6 +21,10 @@ export function encodeIpc(value: unknown): string {
       [IPC_TAG]: t,
       ...extra,
     });
+    // What a structured clone refuses, Electron's IPC refuses: an answer holding one is a bug.
+    if (typeof raw === 'function' || typeof raw === 'symbol') {
+      throw new Error(`An object could not be cloned: a ${typeof raw} at "${key}"`);
+    }
     if (raw === undefined) return tag('u');
     if (typeof raw === 'bigint') return tag('b', { v: raw.toString() });
     if (typeof raw === 'number' && !Number.isFinite(raw)) return tag('n', { v: String(raw) });
