@@ -21,6 +21,11 @@ import { anyDescription, COMMONMARK_EXAMPLES, FILE_IDS, REPORT_ID } from './supp
 
 /** Runs per generated property (the closing note of issue 9 counts them). */
 export const GENERATED_RUNS = 400;
+/**
+ * These runs are CPU-bound (about 7–14 s on a quiet machine; past the default 30 s on a loaded
+ * one). They check correctness, not speed, so they get room.
+ */
+const PROPERTY_RUN = { timeout: 120_000 };
 const NEW_FILE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 function ids(markdown: string): string[] {
@@ -81,7 +86,7 @@ function checkRules(markdown: string, at: number): void {
   expect(offset >= 0 && offset <= markdown.length).toBe(true);
 }
 
-describe('rules over generated descriptions', () => {
+describe('rules over generated descriptions', PROPERTY_RUN, () => {
   it('never throw, and keep their promises', () => {
     fc.assert(
       fc.property(anyDescription, fc.nat({ max: 4000 }), (markdown, at) => {
@@ -107,7 +112,7 @@ describe('rules over generated descriptions', () => {
   });
 });
 
-describe('rules over the CommonMark examples', () => {
+describe('rules over the CommonMark examples', PROPERTY_RUN, () => {
   it(`never throw on any of the ${COMMONMARK_EXAMPLES.length} examples, at every kind of offset`, () => {
     for (const example of COMMONMARK_EXAMPLES) {
       const md = example.markdown;
