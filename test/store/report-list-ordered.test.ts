@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ReportListQuery } from '../../src/core/store';
+import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/core/store';
 import { createReportHits } from '../../src/core/store/report-hits';
 import { BUCKET_MS } from '../../src/core/store/report-index-key';
 import { createReportListRepository } from '../../src/core/store/report-list';
@@ -203,5 +203,78 @@ describe('a search read from the index in the list order', () => {
     // Newest first: the last written reports.
     const newest = reports.slice(-20).map((r) => r.id);
     expect(ids({ search: 'token', limit: 20 })).toEqual(newest.reverse());
+  });
+
+  it('an old mirror (version 13) upgrades, is indexed again in the background and searches the same', () => {
+    const file = `${t.file}.v13`;
+    const v13 = openDatabase(file, { migrations: migrations.slice(0, 13) });
+    const insert = v13.sqlite.prepare<[string, string, string, string, string, number]>(
+      `INSERT INTO reports (id, program_id, program_name, status, display_status, title, revision,
+         updated_ms) VALUES (?, ?, ?, ?, 'x', ?, 1, ?) RETURNING seq`,
+    );
+    const document = v13.sqlite.prepare<[number, string]>(
+      'INSERT INTO report_documents (seq, report_json) VALUES (?, ?)',
+    );
+    const message = v13.sqlite.prepare<[string, string]>(
+      `INSERT INTO messages (report_id, id, position, author, body, attachments_json, fingerprint)
+       VALUES (?, 'm1', 0, 'triage', ?, '[]', 'f')`,
+    );
+    for (const [i, r] of world(700).entries()) {
+      const ms = Date.parse(r.updated_at ?? '');
+      const { seq } = insert.get(r.id, r.program_id, r.program_name, r.status, r.title, ms) as {
+        seq: number;
+      };
+      document.run(seq, JSON.stringify({ id: r.id, description: r.description, asset: r.asset }));
+      if (i % 6 === 0) message.run(r.id, `Triage: the ${pick(WORDS, i + 2)} is reproducible`);
+    }
+    // Indexed as version 13 did: rowid = seq.
+    v13.sqlite.exec(`
+      INSERT INTO reports_fts (rowid, title, description, messages, facets, asset)
+      SELECT seq, title, description, messages, facets, asset FROM report_fts_source;
+      DELETE FROM reports_fts_pending;`);
+    // What version 13 listed for each search: its hits by rowid, newest first, then by id.
+    const before = new Map<string, string[]>();
+    const oldSearch = v13.sqlite.prepare<[string, string, string], string>(
+      `SELECT id FROM reports WHERE seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?)
+         AND (? = '' OR status = ?) ORDER BY updated_ms DESC, id`,
+    );
+    const searcher = createReportSearcher(v13);
+    for (const search of SEARCHES) {
+      const fts = searcher.prepare(search)?.fts ?? '';
+      for (const status of ['', 'accepted'])
+        before.set(`${search}|${status}`, oldSearch.pluck().all(fts, status, status));
+    }
+    expect(before.get('token|')?.length).toBeGreaterThan(100);
+    v13.close();
+
+    const v14 = openStore({ file, dataDir: t.dir });
+    try {
+      expect(v14.db.schemaVersion()).toBe(migrations.length);
+      // Every report queued for the new index; a search says how many it could not see yet.
+      expect(v14.searchIndex.pending()).toBe(700);
+      expect(v14.reportList.page({ search: 'token', offset: 0, limit: 10 }).indexing).toBe(700);
+      v14.searchIndex.flush();
+      v14.db.sqlite.exec("INSERT INTO reports_fts (reports_fts) VALUES ('integrity-check')");
+      for (const search of SEARCHES) {
+        for (const status of ['', 'accepted']) {
+          const query = { search, ...(status ? { status: [status as ReportStatus] } : {}) };
+          const want = before.get(`${search}|${status}`);
+          const label = JSON.stringify(query);
+          const first = v14.reportList.page({ ...query, offset: 0, limit: 200 });
+          expect(
+            first.rows.map((r) => r.id),
+            label,
+          ).toEqual(want?.slice(0, 200));
+          expect(first.total, label).toBe(want?.length);
+          const all = v14.reportList.page({ ...query, offset: 0, limit: 10_000 });
+          expect(
+            all.rows.map((r) => r.id),
+            label,
+          ).toEqual(want);
+        }
+      }
+    } finally {
+      v14.close();
+    }
   });
 });
