@@ -24,7 +24,9 @@ import { keyOf, mergedWindow } from './report-list-merge';
  * status, a narrow search) reads its rows instead and sorts them. The drafts made offline are few
  * and merged in by their key. Counts per status come from `report_status_counts` and per program
  * from `report_program_counts` (kept by triggers); a search is FTS5 for what the index holds and
- * JavaScript for what it does not yet (report-search.ts).
+ * JavaScript for what it does not yet (report-search.ts). A search's first pages in the `updated`
+ * order read the index in that order (report-list-ordered.ts); the others read the set of its
+ * hits (report-hits.ts).
  */
 export interface ReportListQuery {
   /** Only these statuses (none: every status). */
