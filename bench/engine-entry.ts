@@ -8,6 +8,8 @@
 import { Engine, type EngineOptions } from '../src/core/engine';
 import { serveEngine } from '../src/core/host/engine-host';
 import { KeychainSecretStore } from '../src/core/secrets';
+import type { ReportListRepository, Store } from '../src/core/store';
+import { createReportListRepository } from '../src/core/store/report-list';
 import { parentPort, type ParentPort } from '../src/shared/process/parent-port';
 import { SandboxLinkedClock } from './engine-clock';
 
@@ -23,7 +25,8 @@ export interface BenchEngineConfig {
 
 export type ToBenchEngine =
   | { type: 'bench-index-idle' | 'bench-mirror-state'; id: number }
-  | { type: 'bench-clock-hold'; id: number; held: boolean };
+  | { type: 'bench-clock-hold'; id: number; held: boolean }
+  | { type: 'bench-list-order'; id: number; indexOrder: boolean };
 export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number | MirrorState };
 
 /** What the mirror bench asks the engine's mirror directly (it must not open reports to know). */
@@ -66,6 +69,32 @@ function mirrorState(): MirrorState {
   return { ...counts, needsInfoPending, mirroring: counts.listed > counts.current };
 }
 
+const lists = new WeakMap<
+  Store,
+  { inOrder: ReportListRepository; fromHits: ReportListRepository }
+>();
+
+/**
+ * The store's reports list from now on: its own (a search's first pages read from the index in
+ * the list's order), or one that reads every search from the set of its hits, as before
+ * migration 14 (store/report-list-ordered.ts). The UI bench measures both in turn.
+ */
+function useListOrder(indexOrder: boolean): void {
+  const store = engine?.session.store;
+  if (!store) return;
+  let both = lists.get(store);
+  if (!both) {
+    both = {
+      inOrder: store.reportList,
+      fromHits: createReportListRepository(store.db, { indexOrder: false }),
+    };
+    lists.set(store, both);
+  }
+  (store as { reportList: ReportListRepository }).reportList = indexOrder
+    ? both.inOrder
+    : both.fromHits;
+}
+
 const withBench: ParentPort = {
   postMessage: (message) => port.postMessage(message),
   onMessage: (listener) =>
@@ -74,6 +103,12 @@ const withBench: ParentPort = {
       if (message.type === 'bench-clock-hold') {
         const { id, held } = message as ToBenchEngine & { held: boolean };
         linked?.hold(held);
+        port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
+        return;
+      }
+      if (message.type === 'bench-list-order') {
+        const { id, indexOrder } = message as ToBenchEngine & { indexOrder: boolean };
+        useListOrder(indexOrder);
         port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
         return;
       }

@@ -5,12 +5,13 @@
  * every matching row (limit MAX_SAFE_INTEGER) and sliced in JavaScript, merged drafts and the
  * outbox in JavaScript, and indexed the whole search-index queue before a search (`flush`).
  * Only the list query reads the current schema, whose `reports_list` index serves the same
- * ORDER BY as the `reports_by_update` it replaced.
+ * ORDER BY as the `reports_by_update` it replaced, and whose search index's rowids are keys.
  */
 import type { ReportListItemView, ReportQuery } from '../src/shared/bridge/views';
 import type { StoredReportRow as StoredItem, Store } from '../src/core/store';
 import type { ReportStatus } from '../src/shared/api';
 import { toFtsMatch } from '../src/core/store';
+import { seqOfKeySql } from '../src/core/store/report-index-key';
 
 interface Row extends Omit<StoredItem, 'has_payout' | 'needs_info_seen' | 'stale' | 'has_full'> {
   needs_info_seen: number;
@@ -28,7 +29,10 @@ function oldStoreList(store: Store, status: ReportStatus[], search: string | und
   if (status.length) where.push(`status IN (${status.map(() => '?').join(', ')})`);
   if (match !== null) {
     store.searchIndex.flush();
-    where.push('seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?)');
+    // The index's rowids are keys of the list's order since migration 14 (report-index-key.ts).
+    where.push(
+      `seq IN (SELECT ${seqOfKeySql('rowid')} FROM reports_fts WHERE reports_fts MATCH ?)`,
+    );
     params.push(match);
   }
   params.push(Number.MAX_SAFE_INTEGER, 0);

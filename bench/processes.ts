@@ -54,6 +54,11 @@ export interface EngineProcess {
   mirrorState(): Promise<MirrorState>;
   /** Holds the linked clock at real pace (engine-clock.ts), or lets it skip waits again. */
   holdClock(held: boolean): Promise<void>;
+  /**
+   * Lists a search's first pages from the index in the list's order (true, the app's own), or
+   * from the set of its hits as before migration 14 (false).
+   */
+  listOrder(indexOrder: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,7 +86,7 @@ export async function startEngineProcess(
   await client.whenReady();
   const ask = <T extends FromBenchEngine['value']>(
     type: ToBenchEngine['type'],
-    extra: { held?: boolean } = {},
+    extra: { held?: boolean; indexOrder?: boolean } = {},
   ): Promise<T> =>
     new Promise((resolve) => {
       const id = nextId++;
@@ -93,6 +98,7 @@ export async function startEngineProcess(
     indexIdle: () => ask<number>('bench-index-idle'),
     mirrorState: () => ask<MirrorState>('bench-mirror-state'),
     holdClock: async (held) => void (await ask<number>('bench-clock-hold', { held })),
+    listOrder: async (indexOrder) => void (await ask<number>('bench-list-order', { indexOrder })),
     close: () => client.close(30_000),
   };
 }

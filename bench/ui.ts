@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReportListPageView, StatusView } from '../src/shared/bridge/views';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
-import { formatResults, percentile, type BenchResult } from './result';
+import { formatResults, median, percentile, type BenchResult } from './result';
 import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
 import {
   idleStalls,
@@ -45,6 +45,7 @@ import {
 import {
   collectGarbage,
   PAGE,
+  queries,
   RUNS,
   SAVE_PAUSE_MS,
   SAVES,
@@ -108,12 +109,17 @@ const LABELS: Record<keyof CallSet, string> = {
   save: `save a draft (${SAVES}, ${SAVE_PAUSE_MS} ms apart as the editor saves)`,
 };
 
+interface SearchWays {
+  inOrder: { p95: number; median: number };
+  fromHits: { p95: number; median: number };
+}
+
 async function callsAfter(
   engine: EngineProcess,
   n: number,
   ids: string[],
   draftId: string,
-): Promise<CallSet & { bare: Timed }> {
+): Promise<CallSet & { bare: Timed; ways: SearchWays }> {
   const call = (name: Parameters<EngineProcess['client']['call']>[0], ...args: unknown[]) =>
     engine.client.call(name, args);
   const bare = await timeCalls(watch, RUNS, () => call('getAccount'));
@@ -122,7 +128,33 @@ async function callsAfter(
     open: (i) => call('getReport', ids[i % ids.length]),
     save: (id, content) => call('saveDraft', id, content),
   });
-  return { bare, ...calls };
+  return { bare, ...calls, ways: await searchBothWays(engine, n) };
+}
+
+/**
+ * A new search each call, read the app's way (its first page from the index in the list's
+ * order) and as before migration 14 (from the set of every hit), interleaved call by call in
+ * the same engine and mirror, so that both see the same machine. Each way's searches alternate
+ * their words, so none is the one that way just made.
+ */
+async function searchBothWays(engine: EngineProcess, n: number): Promise<SearchWays> {
+  const query = queries(n).search;
+  const times = { inOrder: [] as number[], fromHits: [] as number[] };
+  const warm = 5;
+  await collectGarbage();
+  for (let i = 0; i < warm + RUNS; i++) {
+    const ways =
+      i % 2 === 0 ? (['inOrder', 'fromHits'] as const) : (['fromHits', 'inOrder'] as const);
+    for (const way of ways) {
+      await engine.listOrder(way === 'inOrder');
+      const t0 = performance.now();
+      await engine.client.call('listReports', [query(i)]);
+      if (i >= warm) times[way].push(performance.now() - t0);
+    }
+  }
+  await engine.listOrder(true);
+  const figures = (list: number[]) => ({ p95: percentile(list, 95), median: median(list) });
+  return { inOrder: figures(times.inOrder), fromHits: figures(times.fromHits) };
 }
 
 /** The engine process drains on its own; main lists and searches meanwhile. */
@@ -269,7 +301,11 @@ function unsharedFigure(stalls: Watched): BenchResult {
   };
 }
 
-function callFigures(n: number, before: CallSet, after: CallSet & { bare: Timed }): BenchResult[] {
+function callFigures(
+  n: number,
+  before: CallSet,
+  after: CallSet & { bare: Timed; ways: SearchWays },
+): BenchResult[] {
   const results: BenchResult[] = [
     {
       name: `${count(n)} reports: bare protocol round trip (getAccount), p95 (baseline of this block)`,
@@ -303,8 +339,30 @@ function callFigures(n: number, before: CallSet, after: CallSet & { bare: Timed 
         unit: 'ms',
       },
     );
+    if (key === 'search') results.push(...searchWayFigures(n, after.ways));
   }
   return results;
+}
+
+function searchWayFigures(n: number, ways: SearchWays): BenchResult[] {
+  const { inOrder, fromHits } = ways;
+  return [
+    {
+      name: `  a new search, interleaved: first page from the index in the list's order (the app), p95 (median ${inOrder.median.toFixed(2)} ms; baseline: from the set of every hit, as before migration 14)`,
+      value: inOrder.p95,
+      unit: 'ms',
+      baseline: fromHits.p95,
+      ratio: inOrder.p95 / fromHits.p95,
+      ...(n >= 100_000
+        ? { target: `< ${TARGET_CALL_MS} ms`, ok: inOrder.p95 < TARGET_CALL_MS }
+        : {}),
+    },
+    {
+      name: `    from the set of every hit (before migration 14), p95 (median ${fromHits.median.toFixed(2)} ms)`,
+      value: fromHits.p95,
+      unit: 'ms',
+    },
+  ];
 }
 
 function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {

@@ -95,7 +95,10 @@ describe('a filtered search is FTS5 over the facets of status and program', () =
       return next.status !== r.status || next.program_id !== r.program_id;
     });
     expect(moved.length).toBeGreaterThan(50);
-    expect(t.store.searchIndex.pending()).toBe(moved.length);
+    // Each changed report is queued: its facets, or its update time (the index's rowids follow
+    // the list's order, report-index-key.ts), changed.
+    expect(moved.length).toBeLessThan(changed.length);
+    expect(t.store.searchIndex.pending()).toBe(changed.length);
     checkAll(reports, 'changed, queued');
     t.store.searchIndex.flush();
     checkAll(reports, 'changed, indexed');

@@ -1,8 +1,10 @@
 import type { Db } from './database';
+import { indexKeySql } from './report-index-key';
 
 /**
  * Indexes the reports queued in `reports_fts_pending` (see migration 2): each queued report once,
- * in batches of one transaction each, ascending rowids (the cheapest order for FTS5).
+ * in batches of one transaction each, ascending rowids (the cheapest order for FTS5; a rowid is
+ * the report's place in the list's order, report-index-key.ts).
  *
  * The triggers queue a report in the write's own transaction; after the write commits, the queue
  * is drained on the next turns of the event loop, one step per turn, so a 100,000-report queue
@@ -57,12 +59,23 @@ export function createReportIndexer(db: Db): ReportIndexer {
      FROM reports_fts_pending p LEFT JOIN reports r ON r.seq = p.seq
      ORDER BY p.seq LIMIT ?`,
   );
-  const deleteIndexed = sqlite.prepare<[number]>('DELETE FROM reports_fts WHERE rowid = ?');
+  // A report is indexed under a key of its update time (report-index-key.ts), kept in
+  // `reports_fts_rowids`: the old version is deleted by the rowid it was indexed under.
+  const deleteIndexed = sqlite.prepare<[number]>(
+    'DELETE FROM reports_fts WHERE rowid = (SELECT fts_rowid FROM reports_fts_rowids WHERE seq = ?)',
+  );
   const insertUpTo = sqlite.prepare<[number]>(
     `INSERT INTO reports_fts (rowid, title, description, messages, facets, asset)
-     SELECT s.seq, s.title, s.description, s.messages, s.facets, s.asset
-     FROM reports_fts_pending p CROSS JOIN report_fts_source s ON s.seq = p.seq
-     WHERE p.seq <= ? ORDER BY p.seq`,
+     SELECT ${indexKeySql('r')}, s.title, s.description, s.messages, s.facets, s.asset
+     FROM reports_fts_pending p CROSS JOIN reports r ON r.seq = p.seq
+       CROSS JOIN report_fts_source s ON s.seq = p.seq
+     WHERE p.seq <= ? ORDER BY 1`,
+  );
+  const keepKeysUpTo = sqlite.prepare<[number]>(
+    `INSERT INTO reports_fts_rowids (seq, fts_rowid)
+     SELECT r.seq, ${indexKeySql('r')}
+     FROM reports_fts_pending p CROSS JOIN reports r ON r.seq = p.seq WHERE p.seq <= ?
+     ON CONFLICT (seq) DO UPDATE SET fts_rowid = excluded.fts_rowid`,
   );
   const dequeueUpTo = sqlite.prepare<[number]>('DELETE FROM reports_fts_pending WHERE seq <= ?');
   const mergeStep = sqlite.prepare(
@@ -91,6 +104,7 @@ export function createReportIndexer(db: Db): ReportIndexer {
       for (const row of batch)
         if (row.indexed === 1 && row.present === 1) deleteIndexed.run(row.seq);
       insertUpTo.run(last.seq);
+      keepKeysUpTo.run(last.seq);
       dequeueUpTo.run(last.seq);
       return batch.length;
     });

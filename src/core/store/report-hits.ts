@@ -1,7 +1,7 @@
 import type { Db } from './database';
-import { facetExpression, type ReportFacets } from './report-facets';
-import type { ReportSearch } from './report-search';
-import { searchParams } from './report-search';
+import type { ReportFacets } from './report-facets';
+import { seqOfKeySql } from './report-index-key';
+import { facetedSearchParams, type ReportSearch } from './report-search';
 
 /**
  * The reports a search matches with the list's filter (status, program), as a table of their
@@ -56,8 +56,8 @@ export function createReportHits(db: Db): ReportHits {
     program: string | null;
   }>(
     `INSERT OR IGNORE INTO ${table} (seq)
-     SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts
-       AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
+     SELECT ${seqOfKeySql('rowid')} FROM reports_fts WHERE reports_fts MATCH @fts
+       AND NOT (@skipQueued AND ${seqOfKeySql('rowid')} IN (SELECT seq FROM reports_fts_pending))
      UNION ALL SELECT k.seq FROM json_each(@extra) e CROSS JOIN reports k ON k.seq = e.value
        WHERE (@statuses = '[]' OR k.status IN (SELECT value FROM json_each(@statuses)))
          AND (@program IS NULL OR k.program_id = @program)`,
@@ -72,14 +72,7 @@ export function createReportHits(db: Db): ReportHits {
 
   return {
     load(search, facets) {
-      const params = searchParams(search);
-      const facet = facetExpression(facets);
-      const fill = {
-        ...params,
-        fts: facet === null ? params.fts : `${params.fts} AND ${facet}`,
-        statuses: JSON.stringify(facets.statuses),
-        program: facets.program,
-      };
+      const fill = facetedSearchParams(search, facets);
       const key = [
         fill.fts,
         fill.skipQueued,

@@ -1,6 +1,7 @@
 import type { ReportStatus } from './api-types';
 import { NO_FACETS } from './report-facets';
 import type { ReportHits } from './report-hits';
+import { ORDERED_ROWS, type OrderedSearch } from './report-list-ordered';
 import type { ReportSearch } from './report-search';
 import type { ListStatements, Params, Plan, Shape, SqlRow } from './report-list-sql';
 import {
@@ -43,11 +44,55 @@ export interface Filters {
  */
 
 export function mirroredPart(
+  deps: {
+    statements: ListStatements;
+    memos: SearchMemos;
+    hitSet: ReportHits;
+    /** The index read in the list's order (report-list-ordered.ts); null: never. */
+    ordered: OrderedSearch | null;
+  },
+  sort: ReportSort,
+  filters: Filters,
+  counts: Partial<Record<ReportStatus, number>>,
+): MirroredPart {
+  const { statuses, program, search } = filters;
+  // A search in the default order whose hits the index holds under their current keys: its first
+  // pages are read from the index in order, without the set of every hit.
+  if (deps.ordered && search !== null && sort === 'updated' && search.indexing === 0) {
+    const ordered = deps.ordered;
+    const facets = { statuses, program };
+    const total = ordered.count(search, facets);
+    const rest = () => hitsPart(deps, sort, filters, counts);
+    return {
+      total,
+      read(window) {
+        if (window.limit <= 0 || window.offset >= total) return [];
+        const end = window.offset + window.limit;
+        if (end > ORDERED_ROWS) return rest().read(window);
+        const seqs = ordered.candidates(search, facets, end);
+        return deps.statements.candidatesPage().all({
+          seqs: JSON.stringify(seqs),
+          offset: window.offset,
+          limit: window.limit,
+        });
+      },
+    };
+  }
+  return hitsPart(deps, sort, filters, counts);
+}
+
+interface MirroredPart {
+  total: number;
+  read(window: { offset: number; limit: number }): SqlRow[];
+}
+
+/** The mirrored part read from its index walks, a search from the set of its hits. */
+function hitsPart(
   deps: { statements: ListStatements; memos: SearchMemos; hitSet: ReportHits },
   sort: ReportSort,
   filters: Filters,
   counts: Partial<Record<ReportStatus, number>>,
-): { total: number; read(window: { offset: number; limit: number }): SqlRow[] } {
+): MirroredPart {
   const { statuses, program, search } = filters;
   const params: Params = {
     ...namedValues('s', statuses),

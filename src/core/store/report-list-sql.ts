@@ -137,6 +137,20 @@ function accessOf(
   return { index: ORDERS[shape.sort].index, conditions };
 }
 
+/** The rows of a page whose keys `keys` selects (`seq`), in `order`. */
+function pageOf(keys: string, order: (t: string) => string): string {
+  return `
+    WITH page AS (${keys})
+    SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
+      coalesce(d.title, r.title) AS title, r.updated_at, r.updated_ms, r.severity_score,
+      0 AS local_only, ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
+      d.conflict_json IS NOT NULL AS conflict,
+      r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
+    FROM page CROSS JOIN reports r ON r.seq = page.seq
+    LEFT JOIN drafts d ON d.report_id = r.id
+    ORDER BY ${order('r')}`;
+}
+
 export type ListStatements = ReturnType<typeof createListStatements>;
 
 export function createListStatements(db: Db, hitSet: ReportHits) {
@@ -192,18 +206,25 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
   function mirroredPage(shape: Shape) {
     return statement<SqlRow>(`page:${shapeKey(shape)}`, () => {
       const order = ORDERS[shape.sort].by;
-      return `
-        WITH page AS (
-          SELECT k.seq FROM ${walked(shape)}
-          ORDER BY ${order('k')} LIMIT @limit OFFSET @offset)
-        SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
-          coalesce(d.title, r.title) AS title, r.updated_at, r.updated_ms, r.severity_score,
-          0 AS local_only, ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
-          d.conflict_json IS NOT NULL AS conflict,
-          r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
-        FROM page CROSS JOIN reports r ON r.seq = page.seq
-        LEFT JOIN drafts d ON d.report_id = r.id
-        ORDER BY ${order('r')}`;
+      return pageOf(
+        `SELECT k.seq FROM ${walked(shape)} ORDER BY ${order('k')} LIMIT @limit OFFSET @offset`,
+        order,
+      );
+    });
+  }
+
+  /**
+   * A window of the `updated` order among some reports (`@seqs`, JSON: the candidates of
+   * report-list-ordered.ts), sorted here.
+   */
+  function candidatesPage() {
+    return statement<SqlRow>('page:candidates', () => {
+      const order = ORDERS.updated.by;
+      return pageOf(
+        `SELECT k.seq FROM json_each(@seqs) c CROSS JOIN reports k ON k.seq = c.value
+         ORDER BY ${order('k')} LIMIT @limit OFFSET @offset`,
+        order,
+      );
     });
   }
 
@@ -279,6 +300,7 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
     localRows,
     localCount,
     mirroredPage,
+    candidatesPage,
     pointAfter,
     countMatching,
     programCount,

@@ -7,6 +7,7 @@ import { createReportSearcher } from './report-search';
 import { createListStatements, toRow, type Params, type SqlRow } from './report-list-sql';
 import { createSearchMemos } from './report-list-resume';
 import { mirroredPart } from './report-list-plan';
+import { createOrderedSearch } from './report-list-ordered';
 import { keyOf, mergedWindow } from './report-list-merge';
 
 /**
@@ -23,7 +24,9 @@ import { keyOf, mergedWindow } from './report-list-merge';
  * status, a narrow search) reads its rows instead and sorts them. The drafts made offline are few
  * and merged in by their key. Counts per status come from `report_status_counts` and per program
  * from `report_program_counts` (kept by triggers); a search is FTS5 for what the index holds and
- * JavaScript for what it does not yet (report-search.ts).
+ * JavaScript for what it does not yet (report-search.ts). A search's first pages in the `updated`
+ * order read the index in that order (report-list-ordered.ts); the others read the set of its
+ * hits (report-hits.ts).
  */
 export interface ReportListQuery {
   /** Only these statuses (none: every status). */
@@ -82,11 +85,24 @@ export interface ReportListRepository {
   countByStatus(): Partial<Record<ReportStatus, number>>;
 }
 
-export function createReportListRepository(db: Db): ReportListRepository {
+export interface ReportListOptions {
+  /**
+   * Read a search's first pages in the default order from the search index in that order
+   * (report-list-ordered.ts); default true. False keeps the set of every hit for every page: the
+   * tests and the bench compare both.
+   */
+  indexOrder?: boolean;
+}
+
+export function createReportListRepository(
+  db: Db,
+  options: ReportListOptions = {},
+): ReportListRepository {
   const searcher = createReportSearcher(db);
   const hitSet = createReportHits(db);
   const statements = createListStatements(db, hitSet);
   const memos = createSearchMemos(hitSet);
+  const ordered = (options.indexOrder ?? true) ? createOrderedSearch(db, hitSet) : null;
   const { countByStatus, listPrograms, localCount, localRows } = statements;
 
   return {
@@ -117,7 +133,7 @@ export function createReportListRepository(db: Db): ReportListRepository {
       if (localAll > 0) counts.draft = (counts.draft ?? 0) + localAll;
 
       const rest = mirroredPart(
-        { statements, memos, hitSet },
+        { statements, memos, hitSet, ordered },
         sort,
         { statuses, program, search },
         mirrored,

@@ -1,6 +1,7 @@
 import type { Db } from './database';
 import { ftsExpression } from './fts-query';
-import { TEXT_COLUMNS } from './report-facets';
+import { facetExpression, TEXT_COLUMNS, type ReportFacets } from './report-facets';
+import { seqOfKeySql } from './report-index-key';
 import { matchesColumns, matchScore, parseSearch, type SearchWord } from './text-match';
 
 /**
@@ -116,8 +117,8 @@ export function createReportSearcher(db: Db): ReportSearcher {
  */
 export function matchCondition(alias: string): string {
   return `${alias}.seq IN (
-    SELECT rowid FROM reports_fts WHERE reports_fts MATCH @fts
-      AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
+    SELECT ${seqOfKeySql('rowid')} FROM reports_fts WHERE reports_fts MATCH @fts
+      AND NOT (@skipQueued AND ${seqOfKeySql('rowid')} IN (SELECT seq FROM reports_fts_pending))
     UNION ALL SELECT value FROM json_each(@extra))`;
 }
 
@@ -130,5 +131,23 @@ export function searchParams(search: ReportSearch): {
     fts: search.fts,
     skipQueued: search.skipQueued,
     extra: JSON.stringify([...search.queuedHits.map((hit) => hit.seq), ...search.draftHits]),
+  };
+}
+
+/**
+ * `searchParams` narrowed by the list's filter: the index's hits by the facets it holds
+ * (report-facets.ts), the rows matched without it (`extra`) by `statuses` and `program`.
+ */
+export function facetedSearchParams(
+  search: ReportSearch,
+  facets: ReportFacets,
+): { fts: string; skipQueued: number; extra: string; statuses: string; program: string | null } {
+  const params = searchParams(search);
+  const facet = facetExpression(facets);
+  return {
+    ...params,
+    fts: facet === null ? params.fts : `${params.fts} AND ${facet}`,
+    statuses: JSON.stringify(facets.statuses),
+    program: facets.program,
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from './database';
 import { toFtsMatch } from './fts-query';
+import { seqOfKeySql } from './report-index-key';
 import { createReportSearcher } from './report-search';
 
 export type SearchKind = 'report' | 'program';
@@ -36,10 +37,11 @@ export function createSearchRepository(db: Db): SearchRepository {
     { id: string; rank: number }
   >(`
     SELECT r.id, f.rank FROM
-      (SELECT rowid, ${reportRank} AS rank FROM reports_fts WHERE reports_fts MATCH @fts
-         AND NOT (@skipQueued AND rowid IN (SELECT seq FROM reports_fts_pending))
+      (SELECT ${seqOfKeySql('rowid')} AS seq, ${reportRank} AS rank FROM reports_fts
+         WHERE reports_fts MATCH @fts
+         AND NOT (@skipQueued AND ${seqOfKeySql('rowid')} IN (SELECT seq FROM reports_fts_pending))
        ORDER BY rank LIMIT @limit) f
-    JOIN reports r ON r.seq = f.rowid ORDER BY f.rank, r.id`);
+    JOIN reports r ON r.seq = f.seq ORDER BY f.rank, r.id`);
   const idsOf = sqlite.prepare<[string], { seq: number; id: string }>(
     'SELECT seq, id FROM reports WHERE seq IN (SELECT value FROM json_each(?))',
   );
