@@ -4,7 +4,16 @@ import { KeychainSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
 import { useAppPerTest, type OpenOptions } from './support/app';
 import { openReport, submittedOnServer } from './support/reports';
-import { caretAtEndOf, connection, expectNoText, expectText, goTo, nav, until } from './support/ui';
+import {
+  caretAtEndOf,
+  connection,
+  expectNoText,
+  expectText,
+  goTo,
+  nav,
+  reasonFor,
+  until,
+} from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
 /**
@@ -90,9 +99,7 @@ describe('renderer: screens', () => {
     const newReport = page.getByRole('button', { name: 'New report', exact: true });
     await newReport.waitFor();
     expect(await newReport.isDisabled()).toBe(true);
-    const reasonId = (await newReport.getAttribute('aria-describedby')) ?? '';
-    expect(reasonId).not.toBe('');
-    await expectText(page.locator(`[id="${reasonId}"]`), /clos/i);
+    await expectText(await reasonFor(page, newReport), /clos/i);
     await expectText(list.or(page.getByRole('main')), /Intake closed/);
   });
 
@@ -220,8 +227,7 @@ describe('renderer: screens', () => {
     const newReport = page.getByRole('button', { name: 'New report', exact: true });
     await newReport.waitFor();
     expect(await newReport.isDisabled()).toBe(true);
-    const reasonId = (await newReport.getAttribute('aria-describedby')) ?? '';
-    await expectText(page.locator(`[id="${reasonId}"]`), /read/i);
+    await expectText(await reasonFor(page, newReport), /read/i);
     await nav(page, 'Account').click();
     await expectText(page.getByRole('main'), /Key scope: read/);
   });

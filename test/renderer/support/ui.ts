@@ -51,6 +51,13 @@ export async function isEnabled(locator: Locator): Promise<boolean> {
   return (await locator.count()) > 0 && (await locator.isEnabled());
 }
 
+/** What a control's `aria-describedby` names: the reason a disabled button gives for itself. */
+export async function reasonFor(page: Page, control: Locator): Promise<Locator> {
+  const id = (await control.getAttribute('aria-describedby')) ?? '';
+  expect(id, 'the control names no reason').not.toBe('');
+  return page.locator(`[id="${id}"]`);
+}
+
 /** The point just right of the last character of `text` inside `scope`, in page coordinates. */
 export async function pointAfterText(
   scope: Locator,
