@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { secureWebPreferences } from '../../src/main/security';
+import { SECURE_WEB_PREFERENCES } from '../main/web-preferences';
 import type { DraftContent, EvidenceView } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
@@ -26,9 +26,7 @@ describe('the built app', () => {
     const main = host.start();
     const [win] = [...main.windows.values()];
     const { preload, ...prefs } = win?.options.webPreferences ?? {};
-    const { preload: expectedPreload, ...expected } = secureWebPreferences('');
-    void expectedPreload;
-    expect(prefs).toEqual(expected);
+    expect(prefs).toEqual(SECURE_WEB_PREFERENCES);
     expect(preload).toMatch(/out\/preload\/index\.cjs$/);
     expect(win?.url).toBe(host.rendererUrl);
     const engines = main.running('engine.js');
