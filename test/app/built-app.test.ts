@@ -5,7 +5,7 @@ import type { DraftContent, EvidenceView } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
-import { until } from '../renderer/support/ui';
+import { goTo, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
 /**
@@ -119,12 +119,7 @@ describe('the built app', () => {
   it('a dropped file reaches the engine through the preload as a token; the page never sees its path', async () => {
     const { host, page } = await open();
     const { reportId } = await host.engine.createDraft(host.programs.open.id);
-    await page.evaluate(
-      (id) =>
-        ((globalThis as unknown as { location: { hash: string } }).location.hash =
-          `#/reports/${id}`),
-      reportId,
-    );
+    await goTo(page, `#/reports/${reportId}`);
     const editor = page.getByRole('textbox', { name: 'Description', exact: true });
     await editor.waitFor();
     const bytes = 'HTTP/1.1 302 Found\nLocation: http://evil.example/\n';

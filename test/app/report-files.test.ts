@@ -7,7 +7,7 @@ import { fileLinkTarget } from '../../src/shared/rules';
 import type { ReportDetailView } from '../../src/shared/bridge/views';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
-import { until } from '../renderer/support/ui';
+import { goTo, hashOf, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
 /**
@@ -51,9 +51,7 @@ describe('reports as Markdown files, through the built app', () => {
     const { host, page } = await apps.open();
     const reportId = await draft(host);
     out = await mkdtemp(join(tmpdir(), 'export-'));
-    await page.evaluate((id) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
-    }, reportId);
+    await goTo(page, `#/reports/${reportId}`);
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.getByRole('button', { name: 'Export report…' }).waitFor();
 
@@ -91,16 +89,9 @@ describe('reports as Markdown files, through the built app', () => {
       .waitFor();
     await until(
       'the imported draft opened',
-      async () =>
-        (await page.evaluate(
-          () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-        )) !== `#/reports/${reportId}`,
+      async () => (await hashOf(page)) !== `#/reports/${reportId}`,
     );
-    const newId = (
-      await page.evaluate(
-        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-      )
-    ).replace('#/reports/', '');
+    const newId = (await hashOf(page)).replace('#/reports/', '');
     const after = await host.engine.getReport(newId);
     expect(after?.draft?.content.title).toBe(before?.draft?.content.title);
     expect(after?.draft?.content.asset).toBe(before?.draft?.content.asset);
@@ -125,9 +116,7 @@ describe('reports as Markdown files, through the built app', () => {
       `---\ntitle: IDOR\nprogram: no-such-program\nasset: https://x.example\n---\n## Steps to reproduce\n\n![shot](files/missing.png)\n`,
     );
     const total = (await host.engine.listReports({})).total;
-    await page.evaluate(() => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
-    });
+    await goTo(page, '#/reports');
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     host.pickInDialog([good, bad]);
     await bar.getByRole('button', { name: 'Import Markdown…' }).click();
@@ -153,9 +142,7 @@ describe('reports as Markdown files, through the built app', () => {
         '## Security impact\n\nPhishing with a trusted link to https://login.example.com.\n',
       cvss_vector: '',
     });
-    await page.evaluate((id) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
-    }, reportId);
+    await goTo(page, `#/reports/${reportId}`);
     const editor = page.getByRole('textbox', { name: 'Description', exact: true });
     // From the start of the last section's heading to the end: that section alone.
     await editor.getByRole('heading', { name: 'Security impact' }).click();
@@ -196,9 +183,7 @@ describe('reports as Markdown files, through the built app', () => {
         '## Security impact\n\nPhishing with a trusted link.\n',
       cvss_vector: '',
     });
-    await page.evaluate((id) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
-    }, reportId);
+    await goTo(page, `#/reports/${reportId}`);
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.getByRole('button', { name: 'Templates…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Templates' });
@@ -217,16 +202,10 @@ describe('reports as Markdown files, through the built app', () => {
     await dialog.getByLabel('Report asset').fill('https://signup.example.com');
     await dialog.getByRole('button', { name: 'Start report' }).click();
     await until('the new draft opened', async () => {
-      const hash = await page.evaluate(
-        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-      );
+      const hash = await hashOf(page);
       return hash.startsWith('#/reports/') && hash !== `#/reports/${reportId}`;
     });
-    const newId = (
-      await page.evaluate(
-        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-      )
-    ).replace('#/reports/', '');
+    const newId = (await hashOf(page)).replace('#/reports/', '');
     const started = await host.engine.getReport(newId);
     expect(started?.draft?.programId).toBe(program.id);
     expect(started?.draft?.content).toMatchObject({
@@ -244,9 +223,7 @@ describe('reports as Markdown files, through the built app', () => {
 
   it('a report file dropped on the bar is imported as a draft (read through main’s token, never a path from the page)', async () => {
     const { host, page } = await apps.open();
-    await page.evaluate(() => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
-    });
+    await goTo(page, '#/reports');
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.waitFor();
     const bytes = `---\nprogram: ${host.programs.open.id}\ntitle: "CSRF on /settings: \\"email\\" change"\nasset: https://app.example.com\n---\n## Steps to reproduce\n\n<form action="https://app.example.com/settings" method="POST">\n`;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from './support/app';
-import { goTo, until } from './support/ui';
+import { goTo, themeOf, until } from './support/ui';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
@@ -69,19 +69,10 @@ describe('renderer: accessibility (axe-core)', () => {
         await page.waitForTimeout(200);
         found[screen] = await seriousFindings(page);
       };
-      const themeNow = () =>
-        page.evaluate(
-          () =>
-            (
-              globalThis as unknown as {
-                document: { documentElement: { dataset: { theme?: string } } };
-              }
-            ).document.documentElement.dataset.theme,
-        );
       // The first-run screen has no theme toggle: the theme follows the system's colour scheme,
       // set on <html> by an effect after the first render (CI once read it before that).
       await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
-      await until(`the ${theme} theme is applied`, async () => (await themeNow()) === theme);
+      await until(`the ${theme} theme is applied`, async () => (await themeOf(page)) === theme);
       await check('first run');
 
       await page.getByRole('textbox', { name: 'Server URL', exact: true }).fill(host.sandbox.url);

@@ -12,6 +12,7 @@ import {
   goTo,
   nav,
   reasonFor,
+  themeOf,
   until,
 } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
@@ -175,22 +176,13 @@ describe('renderer: screens', () => {
 
   it('theme: "Toggle theme" flips <html data-theme> and the choice survives a reload', async () => {
     const { page } = await open();
-    const theme = () =>
-      page.evaluate(
-        () =>
-          (
-            globalThis as unknown as {
-              document: { documentElement: { dataset: { theme?: string } } };
-            }
-          ).document.documentElement.dataset.theme,
-      );
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    expect(await theme()).toBe('light');
+    expect(await themeOf(page)).toBe('light');
     await page.getByRole('button', { name: 'Toggle theme', exact: true }).click();
-    expect(await theme()).toBe('dark');
+    expect(await themeOf(page)).toBe('dark');
     await page.reload();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    expect(await theme()).toBe('dark');
+    expect(await themeOf(page)).toBe('dark');
   });
 
   it('keyboard: Ctrl+1/2/3 switch screens, Ctrl+F focuses the search', async () => {

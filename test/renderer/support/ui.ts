@@ -129,6 +129,25 @@ export async function goTo(page: Page, hash: string): Promise<void> {
   }, hash);
 }
 
+/** The route the page shows now, as its location hash (`#/reports/<id>`). */
+export function hashOf(page: Page): Promise<string> {
+  return page.evaluate(
+    () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+  );
+}
+
+/** The theme the page shows: `<html data-theme>`. */
+export function themeOf(page: Page): Promise<string | undefined> {
+  return page.evaluate(
+    () =>
+      (
+        globalThis as unknown as {
+          document: { documentElement: { dataset: { theme?: string } } };
+        }
+      ).document.documentElement.dataset.theme,
+  );
+}
+
 /** A paste into an element, the way a browser dispatches it: one clipboard entry per MIME type. */
 export async function pasteInto(target: Locator, data: Record<string, string>): Promise<void> {
   await target.evaluate((el, entries) => {
