@@ -311,6 +311,22 @@ export class SandboxClient {
     await this.control('PATCH', `/__sandbox/programs/${id}`, body);
   }
 
+  /** Every report id the key's account holds, page by page through `GET /api/reports`. */
+  async reportIds(token: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: ApiResponse<{ reports: { id: string }[]; next_cursor: string | null }> =
+        await this.api('GET', '/api/reports', {
+          token,
+          query: { limit: 100, ...(cursor ? { cursor } : {}) },
+        });
+      ids.push(...page.body.reports.map((r) => r.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    return ids;
+  }
+
   newAccount(
     body: { email_verified?: boolean; payments_status?: string } = {},
   ): Promise<WorldAccount> {
