@@ -99,11 +99,7 @@ describe('renderer: accessibility (axe-core)', () => {
       await host.settled();
       await e.submit(submitted.reportId);
       await host.settled();
-      await host.sandbox.act(submitted.reportId, {
-        actor: 'agent',
-        status: 'needs_info',
-        message: 'Which account ids did you use?',
-      });
+      await host.sandbox.askForInformation(submitted.reportId, 'Which account ids did you use?');
       await e.syncNow();
       await page.getByRole('button', { name: 'Sync now', exact: true }).click();
       await check('programs');

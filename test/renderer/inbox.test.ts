@@ -48,11 +48,7 @@ describe('renderer: the inbox', () => {
     // The researcher is elsewhere when the question comes.
     await nav(page, 'Programs').click();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    await host.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which account id did you use?',
-    });
+    await host.sandbox.askForInformation(reportId, 'Which account id did you use?');
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await expectText(connection(page), /\b1 unread\b/, 15_000);
     await expectText(connection(page), /\b1 need your action\b/);
@@ -92,11 +88,7 @@ describe('renderer: the inbox', () => {
     await host.settled();
     await nav(page, 'Reports').click();
     await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
-    await host.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'And the second account?',
-    });
+    await host.sandbox.askForInformation(reportId, 'And the second account?');
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await expectText(connection(page), /\b1 need your action\b/, 15_000);
     await until('the notification', () =>

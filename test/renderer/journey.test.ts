@@ -251,11 +251,7 @@ describe('renderer: full researcher journey', () => {
     await expectText(submission, /poc\.txt/);
     expect(await page.getByRole('list', { name: 'Timeline', exact: true }).count()).toBe(1);
 
-    await host.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which browser did you use?',
-    });
+    await host.sandbox.askForInformation(reportId, 'Which browser did you use?');
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await until('the needs-info event', () => (host.events['needs-info'] ?? []).length > 0);
     expect(host.events['needs-info']).toEqual([{ reportId, title: TITLE }]);
