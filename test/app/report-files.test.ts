@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseReportFile } from '../../src/core/report-files/front-matter';
 import { fileLinkTarget } from '../../src/shared/rules';
 import type { ReportDetailView } from '../../src/shared/bridge/views';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
+import { tempDirsPerTest } from '../support/temp-dirs';
 import { goTo, hashOf, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
@@ -17,11 +17,7 @@ import type { AppHost } from './host';
  */
 describe('reports as Markdown files, through the built app', () => {
   const apps = useAppPerTest('report-files');
-  let out: string | null = null;
-  afterEach(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-    out = null;
-  });
+  const tempDir = tempDirsPerTest();
 
   async function draft(host: AppHost): Promise<string> {
     const { reportId } = await host.engine.createDraft(host.programs.open.id);
@@ -50,7 +46,7 @@ describe('reports as Markdown files, through the built app', () => {
   it('exports the open draft to the folder picked in main, and imports that folder back as the same draft', async () => {
     const { host, page } = await apps.open();
     const reportId = await draft(host);
-    out = await mkdtemp(join(tmpdir(), 'export-'));
+    const out = await tempDir('export-');
     await goTo(page, `#/reports/${reportId}`);
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.getByRole('button', { name: 'Export report…' }).waitFor();
@@ -106,7 +102,7 @@ describe('reports as Markdown files, through the built app', () => {
 
   it('a bad file gets a message naming its line, and nothing is imported', async () => {
     const { host, page } = await apps.open();
-    out = await mkdtemp(join(tmpdir(), 'import-'));
+    const out = await tempDir('import-');
     await mkdir(join(out, 'files'));
     const good = join(out, 'good.md');
     const bad = join(out, 'bad.md');
@@ -227,8 +223,7 @@ describe('reports as Markdown files, through the built app', () => {
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.waitFor();
     const bytes = `---\nprogram: ${host.programs.open.id}\ntitle: "CSRF on /settings: \\"email\\" change"\nasset: https://app.example.com\n---\n## Steps to reproduce\n\n<form action="https://app.example.com/settings" method="POST">\n`;
-    const path = join(await mkdtemp(join(tmpdir(), 'drop-')), 'csrf.md');
-    out = path.replace(/\/csrf\.md$/, '');
+    const path = join(await tempDir('drop-'), 'csrf.md');
     await host.dropFiles(bar, [{ path, bytes }]);
     await bar
       .getByRole('status')
