@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { savedDraft } from '../support/drafts';
 import { useAppPerTest } from './support/app';
 import { goTo, themeOf, until } from './support/ui';
 
@@ -80,20 +80,21 @@ describe('renderer: accessibility (axe-core)', () => {
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
       await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
       const e = host.engine;
-      const draft = await e.createDraft('sandbox-playground');
-      await e.saveDraft(draft.reportId, {
-        title: 'Stored XSS in the profile name',
-        asset: 'https://playground.sandbox.test/profile',
-        description: COMPLETE_DESCRIPTION,
-        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N',
-      });
-      const submitted = await e.createDraft('sandbox-playground');
-      await e.saveDraft(submitted.reportId, {
-        title: 'IDOR on invoices',
-        asset: 'https://playground.sandbox.test/invoices',
-        description: COMPLETE_DESCRIPTION,
-        cvss_vector: '',
-      });
+      const playground = 'sandbox-playground';
+      const draft = await savedDraft(
+        host,
+        {
+          title: 'Stored XSS in the profile name',
+          asset: 'https://playground.sandbox.test/profile',
+          cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N',
+        },
+        playground,
+      );
+      const submitted = await savedDraft(
+        host,
+        { title: 'IDOR on invoices', asset: 'https://playground.sandbox.test/invoices' },
+        playground,
+      );
       const evidence = await host.file('invoice-poc.txt', 'GET /invoices/2 as user 1\n');
       await e.attachFiles(submitted.reportId, [{ file: await host.tokenFor(evidence) }]);
       await host.settled();
