@@ -325,14 +325,7 @@ describe('renderer: full researcher journey', () => {
   });
 
   it('sees the decision and the payout received after "Sync now"', async () => {
-    await opened.host.sandbox.act(reportId, {
-      actor: 'founder',
-      status: 'accepted',
-      message: 'Confirmed and fixed, thank you!',
-    });
-    for (const status of ['approving', 'transferred', 'received']) {
-      await opened.host.sandbox.payout(reportId, { status, amount_cents: 125_000 });
-    }
+    await opened.host.sandbox.acceptAndPay(reportId, 'Confirmed and fixed, thank you!', 125_000);
     await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
     const decision = opened.page.getByRole('region', { name: 'Decision', exact: true });
     await expectText(decision, /Accepted/i, 15_000);

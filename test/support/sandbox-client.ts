@@ -265,6 +265,14 @@ export class SandboxClient {
     return this.control('POST', `/__sandbox/reports/${reportId}/payout`, body);
   }
 
+  /** The team accepts the report with `message`; its payout of `amountCents` goes on to received. */
+  async acceptAndPay(reportId: string, message: string, amountCents: number): Promise<void> {
+    await this.act(reportId, { actor: 'founder', status: 'accepted', message });
+    for (const status of ['approving', 'transferred', 'received']) {
+      await this.payout(reportId, { status, amount_cents: amountCents });
+    }
+  }
+
   async faults(body: {
     rate: number;
     statuses?: number[];
