@@ -1,29 +1,9 @@
-import type { Session, WebContents, WebPreferences } from 'electron';
-
 /**
- * Electron's security checklist, in one place so it can be unit-tested without Electron:
- * an isolated, sandboxed renderer without Node; no navigation, no new windows, no webviews,
- * no permissions; external links only for http(s) and mailto, handed to the OS browser.
+ * Electron's security checklist, kept Electron-free so it can be unit-tested: no navigation, no new
+ * windows, no webviews, no permissions; external links only for http(s) and mailto, handed to the
+ * OS browser. The window's own settings (isolated, sandboxed, no Node) are in window.ts.
  */
-export function secureWebPreferences(preloadPath: string): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-    safeDialogs: true,
-    // Middle-click would otherwise try to open a link in a new window (denied anyway).
-    disableBlinkFeatures: 'Auxclick',
-  };
-}
+import type { Session, WebContents } from 'electron';
 
 const EXTERNAL_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 

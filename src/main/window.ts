@@ -20,9 +20,9 @@ export interface WindowOptions {
 }
 
 /**
- * The one app window. The webPreferences are written out here, literally, so the static scanner
- * sees them; `secureWebPreferences()` in security.ts stays the tested source of truth and
- * test/main/window.test.ts asserts that both are equal.
+ * The one app window: an isolated, sandboxed renderer without Node. Its webPreferences are written
+ * out here, literally and only here, so the static scanner (Electronegativity) sees them;
+ * test/main/window.test.ts holds them to Electron's security checklist.
  */
 export function createMainWindow(options: WindowOptions): BrowserWindow {
   const { bounds, minSize = MIN_SIZE } = options;
@@ -48,6 +48,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       navigateOnDragDrop: false,
       spellcheck: false,
       safeDialogs: true,
+      // Middle-click would otherwise try to open a link in a new window (denied anyway).
       disableBlinkFeatures: 'Auxclick',
     },
   });

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { secureWebPreferences } from '../../src/main/security';
+import { SECURE_WEB_PREFERENCES } from '../main/web-preferences';
 import type { DraftContent, EvidenceView } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
-import { until } from '../renderer/support/ui';
+import { goTo, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
 /**
@@ -26,9 +26,7 @@ describe('the built app', () => {
     const main = host.start();
     const [win] = [...main.windows.values()];
     const { preload, ...prefs } = win?.options.webPreferences ?? {};
-    const { preload: expectedPreload, ...expected } = secureWebPreferences('');
-    void expectedPreload;
-    expect(prefs).toEqual(expected);
+    expect(prefs).toEqual(SECURE_WEB_PREFERENCES);
     expect(preload).toMatch(/out\/preload\/index\.cjs$/);
     expect(win?.url).toBe(host.rendererUrl);
     const engines = main.running('engine.js');
@@ -121,12 +119,7 @@ describe('the built app', () => {
   it('a dropped file reaches the engine through the preload as a token; the page never sees its path', async () => {
     const { host, page } = await open();
     const { reportId } = await host.engine.createDraft(host.programs.open.id);
-    await page.evaluate(
-      (id) =>
-        ((globalThis as unknown as { location: { hash: string } }).location.hash =
-          `#/reports/${id}`),
-      reportId,
-    );
+    await goTo(page, `#/reports/${reportId}`);
     const editor = page.getByRole('textbox', { name: 'Description', exact: true });
     await editor.waitFor();
     const bytes = 'HTTP/1.1 302 Found\nLocation: http://evil.example/\n';

@@ -90,10 +90,7 @@ describe('diagnostics: the log and the exported bundle of a full journey', () =>
     const file = await host.file('cache-headers.txt', 'Age: 12\n');
     await host.engine.postMessage(reportId, { body: REPLY, files: [await host.tokenFor(file)] });
     await host.settled();
-    await host.sandbox.act(reportId, { actor: 'founder', status: 'accepted', message: 'Fixed.' });
-    for (const status of ['approving', 'transferred', 'received']) {
-      await host.sandbox.payout(reportId, { status, amount_cents: 90_000 });
-    }
+    await host.sandbox.acceptAndPay(reportId, 'Fixed.', 90_000);
     await host.engine.syncNow();
     await until('the payout', () =>
       (host.events['payout-changed'] ?? []).some((p) => p.status === 'received'),

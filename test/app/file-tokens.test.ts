@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DROP_CHANNEL, type PickedFile } from '../../src/shared/bridge/contract';
 import type { Report } from '../support/sandbox-client';
 import { useAppPerTest } from '../renderer/support/app';
-import { until } from '../renderer/support/ui';
+import { goTo, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 import type { StandInPageGlobals } from './page-preload';
 
@@ -22,12 +22,7 @@ describe('file tokens only from the user’s hand', () => {
 
   async function draftOpen(h: AppHost, page: Page): Promise<string> {
     const { reportId } = await h.engine.createDraft(h.programs.open.id);
-    await page.evaluate(
-      (id) =>
-        ((globalThis as unknown as { location: { hash: string } }).location.hash =
-          `#/reports/${id}`),
-      reportId,
-    );
+    await goTo(page, `#/reports/${reportId}`);
     await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
     return reportId;
   }

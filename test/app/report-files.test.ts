@@ -1,13 +1,13 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseReportFile } from '../../src/core/report-files/front-matter';
 import { fileLinkTarget } from '../../src/shared/rules';
 import type { ReportDetailView } from '../../src/shared/bridge/views';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
-import { until } from '../renderer/support/ui';
+import { tempDirsPerTest } from '../support/temp-dirs';
+import { goTo, hashOf, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
 /**
@@ -17,11 +17,7 @@ import type { AppHost } from './host';
  */
 describe('reports as Markdown files, through the built app', () => {
   const apps = useAppPerTest('report-files');
-  let out: string | null = null;
-  afterEach(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-    out = null;
-  });
+  const tempDir = tempDirsPerTest();
 
   async function draft(host: AppHost): Promise<string> {
     const { reportId } = await host.engine.createDraft(host.programs.open.id);
@@ -50,10 +46,8 @@ describe('reports as Markdown files, through the built app', () => {
   it('exports the open draft to the folder picked in main, and imports that folder back as the same draft', async () => {
     const { host, page } = await apps.open();
     const reportId = await draft(host);
-    out = await mkdtemp(join(tmpdir(), 'export-'));
-    await page.evaluate((id) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
-    }, reportId);
+    const out = await tempDir('export-');
+    await goTo(page, `#/reports/${reportId}`);
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.getByRole('button', { name: 'Export report…' }).waitFor();
 
@@ -91,16 +85,9 @@ describe('reports as Markdown files, through the built app', () => {
       .waitFor();
     await until(
       'the imported draft opened',
-      async () =>
-        (await page.evaluate(
-          () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-        )) !== `#/reports/${reportId}`,
+      async () => (await hashOf(page)) !== `#/reports/${reportId}`,
     );
-    const newId = (
-      await page.evaluate(
-        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-      )
-    ).replace('#/reports/', '');
+    const newId = (await hashOf(page)).replace('#/reports/', '');
     const after = await host.engine.getReport(newId);
     expect(after?.draft?.content.title).toBe(before?.draft?.content.title);
     expect(after?.draft?.content.asset).toBe(before?.draft?.content.asset);
@@ -115,7 +102,7 @@ describe('reports as Markdown files, through the built app', () => {
 
   it('a bad file gets a message naming its line, and nothing is imported', async () => {
     const { host, page } = await apps.open();
-    out = await mkdtemp(join(tmpdir(), 'import-'));
+    const out = await tempDir('import-');
     await mkdir(join(out, 'files'));
     const good = join(out, 'good.md');
     const bad = join(out, 'bad.md');
@@ -125,9 +112,7 @@ describe('reports as Markdown files, through the built app', () => {
       `---\ntitle: IDOR\nprogram: no-such-program\nasset: https://x.example\n---\n## Steps to reproduce\n\n![shot](files/missing.png)\n`,
     );
     const total = (await host.engine.listReports({})).total;
-    await page.evaluate(() => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
-    });
+    await goTo(page, '#/reports');
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     host.pickInDialog([good, bad]);
     await bar.getByRole('button', { name: 'Import Markdown…' }).click();
@@ -153,9 +138,7 @@ describe('reports as Markdown files, through the built app', () => {
         '## Security impact\n\nPhishing with a trusted link to https://login.example.com.\n',
       cvss_vector: '',
     });
-    await page.evaluate((id) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
-    }, reportId);
+    await goTo(page, `#/reports/${reportId}`);
     const editor = page.getByRole('textbox', { name: 'Description', exact: true });
     // From the start of the last section's heading to the end: that section alone.
     await editor.getByRole('heading', { name: 'Security impact' }).click();
@@ -196,9 +179,7 @@ describe('reports as Markdown files, through the built app', () => {
         '## Security impact\n\nPhishing with a trusted link.\n',
       cvss_vector: '',
     });
-    await page.evaluate((id) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = `#/reports/${id}`;
-    }, reportId);
+    await goTo(page, `#/reports/${reportId}`);
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.getByRole('button', { name: 'Templates…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Templates' });
@@ -217,16 +198,10 @@ describe('reports as Markdown files, through the built app', () => {
     await dialog.getByLabel('Report asset').fill('https://signup.example.com');
     await dialog.getByRole('button', { name: 'Start report' }).click();
     await until('the new draft opened', async () => {
-      const hash = await page.evaluate(
-        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-      );
+      const hash = await hashOf(page);
       return hash.startsWith('#/reports/') && hash !== `#/reports/${reportId}`;
     });
-    const newId = (
-      await page.evaluate(
-        () => (globalThis as unknown as { location: { hash: string } }).location.hash,
-      )
-    ).replace('#/reports/', '');
+    const newId = (await hashOf(page)).replace('#/reports/', '');
     const started = await host.engine.getReport(newId);
     expect(started?.draft?.programId).toBe(program.id);
     expect(started?.draft?.content).toMatchObject({
@@ -244,14 +219,11 @@ describe('reports as Markdown files, through the built app', () => {
 
   it('a report file dropped on the bar is imported as a draft (read through main’s token, never a path from the page)', async () => {
     const { host, page } = await apps.open();
-    await page.evaluate(() => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/reports';
-    });
+    await goTo(page, '#/reports');
     const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
     await bar.waitFor();
     const bytes = `---\nprogram: ${host.programs.open.id}\ntitle: "CSRF on /settings: \\"email\\" change"\nasset: https://app.example.com\n---\n## Steps to reproduce\n\n<form action="https://app.example.com/settings" method="POST">\n`;
-    const path = join(await mkdtemp(join(tmpdir(), 'drop-')), 'csrf.md');
-    out = path.replace(/\/csrf\.md$/, '');
+    const path = join(await tempDir('drop-'), 'csrf.md');
     await host.dropFiles(bar, [{ path, bytes }]);
     await bar
       .getByRole('status')

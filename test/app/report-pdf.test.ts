@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
+import { tempDirsPerTest } from '../support/temp-dirs';
 import { until } from '../renderer/support/ui';
 
 const run = promisify(execFile);
@@ -40,11 +40,7 @@ const QUESTION = 'Which admin role did you use to view the note?';
  */
 describe('a report printed as PDF, through the built app', () => {
   const apps = useAppPerTest('report-pdf');
-  let out: string | null = null;
-  afterEach(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-    out = null;
-  });
+  const tempDir = tempDirsPerTest();
 
   it('prints the report view alone (description, evidence, thread) to the place main asks for', async () => {
     const { host, page } = await apps.open();
@@ -87,7 +83,7 @@ describe('a report printed as PDF, through the built app', () => {
     );
     expect(await page.locator('.print-report').count()).toBe(0);
 
-    out = await mkdtemp(join(tmpdir(), 'report-pdf-'));
+    const out = await tempDir('report-pdf-');
     const target = join(out, 'report.pdf');
     host.saveInDialog(target);
     await save.click();

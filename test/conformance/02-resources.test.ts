@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewApiKey, Program, ProgramPage, Report } from '../support/sandbox-client';
+import type { Program, ProgramPage, Report } from '../support/sandbox-client';
 import { pickAccounts, pickPrograms } from '../support/sandbox-client';
 import { freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
@@ -33,10 +33,7 @@ describe('2. Resources and their fields', () => {
     expectTime(submitted.attachments[fileId]?.started_at, 'attachment.started_at');
     const program = ok(await fx.sb.api<Program>('GET', `/api/programs/${fx.open}`));
     expectTime(program.updated_at, 'program.updated_at');
-    const key = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'time' } }),
-      201,
-    );
+    const key = ok(await me.session.createKey({ name: 'time' }), 201);
     expectTime(key.created_at, 'key.created_at');
     expectTime(key.expires_at, 'key.expires_at');
     const thread = ok(await me.w.messages(draft.id)).messages;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyList, Me, NewApiKey } from '../support/sandbox-client';
+import type { ApiKeyList, Me } from '../support/sandbox-client';
 import { expectError, freshAccount, ok, useSandbox } from './helpers';
 
 const fx = useSandbox();
@@ -18,15 +18,9 @@ describe('4. API keys — GET /api/keys', () => {
   it('newest first', async () => {
     const me = await freshAccount(fx.sb);
     await fx.sb.clock(2);
-    const a = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'a' } }),
-      201,
-    );
+    const a = ok(await me.session.createKey({ name: 'a' }), 201);
     await fx.sb.clock(2);
-    const b = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'b' } }),
-      201,
-    );
+    const b = ok(await me.session.createKey({ name: 'b' }), 201);
     const list = ok(await me.session.keys());
     expect(list.keys.slice(0, 2).map((k) => k.id)).toEqual([b.id, a.id]);
   });
@@ -41,10 +35,7 @@ describe('4. API keys — GET /api/keys', () => {
 describe('4. API keys — POST /api/keys', () => {
   it('201 NewApiKey: the secret, its hint, default scope write and expiry in 90 days', async () => {
     const me = await freshAccount(fx.sb);
-    const created = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'ci runner' } }),
-      201,
-    );
+    const created = ok(await me.session.createKey({ name: 'ci runner' }), 201);
     expect(created.name).toBe('ci runner');
     expect(created.scope).toBe('write');
     expect(created.key).toMatch(/^[A-Za-z0-9]+_[A-Za-z0-9_-]{43}$/);
@@ -62,29 +53,16 @@ describe('4. API keys — POST /api/keys', () => {
 
   it('expires_in_days sets the expiry; null means no expiry', async () => {
     const me = await freshAccount(fx.sb);
-    const week = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', {
-        body: { name: 'w', expires_in_days: 7 },
-      }),
-      201,
-    );
+    const week = ok(await me.session.createKey({ name: 'w', expires_in_days: 7 }), 201);
     const life = Date.parse(week.expires_at ?? '') - Date.parse(week.created_at ?? '');
     expect(Math.abs(life - 7 * DAY)).toBeLessThan(5000);
-    const forever = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', {
-        body: { name: 'f', expires_in_days: null },
-      }),
-      201,
-    );
+    const forever = ok(await me.session.createKey({ name: 'f', expires_in_days: null }), 201);
     expect(forever.expires_at).toBeNull();
   });
 
   it('a read-scoped key may GET but gets 403 read_only_key on other methods', async () => {
     const me = await freshAccount(fx.sb);
-    const read = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'r', scope: 'read' } }),
-      201,
-    );
+    const read = ok(await me.session.createKey({ name: 'r', scope: 'read' }), 201);
     expect(read.scope).toBe('read');
     ok(await fx.sb.api('GET', '/api/me', { token: read.key }));
     expectError(
@@ -96,13 +74,8 @@ describe('4. API keys — POST /api/keys', () => {
 
   it('KeyInput bounds: name 1 to 80, scope read/write, expires_in_days 1 to 365 (422 validation_error)', async () => {
     const me = await freshAccount(fx.sb);
-    ok(
-      await me.session.api('POST', '/api/keys', {
-        body: { name: 'n'.repeat(80), expires_in_days: 365 },
-      }),
-      201,
-    );
-    ok(await me.session.api('POST', '/api/keys', { body: { name: 'n', expires_in_days: 1 } }), 201);
+    ok(await me.session.createKey({ name: 'n'.repeat(80), expires_in_days: 365 }), 201);
+    ok(await me.session.createKey({ name: 'n', expires_in_days: 1 }), 201);
     const bad: unknown[] = [
       {},
       { name: '' },
@@ -113,54 +86,39 @@ describe('4. API keys — POST /api/keys', () => {
       { name: 'x', expires_in_days: 1.5 },
     ];
     for (const body of bad) {
-      expectError(await me.session.api('POST', '/api/keys', { body }), 422, 'validation_error');
+      expectError(await me.session.createKey(body), 422, 'validation_error');
     }
   });
 
   it('an API key gets 403 session_required', async () => {
     const me = await freshAccount(fx.sb);
-    expectError(
-      await me.w.api('POST', '/api/keys', { body: { name: 'x' } }),
-      403,
-      'session_required',
-    );
+    expectError(await me.w.createKey({ name: 'x' }), 403, 'session_required');
   });
 
   it('the e-mail must be verified to create a key (403 email_unverified)', async () => {
     const me = await freshAccount(fx.sb, { email_verified: false });
-    expectError(
-      await me.session.api('POST', '/api/keys', { body: { name: 'x' } }),
-      403,
-      'email_unverified',
-    );
+    expectError(await me.session.createKey({ name: 'x' }), 403, 'email_unverified');
   });
 
   it('409 key_limit at 100 keys', async () => {
     const me = await freshAccount(fx.sb);
     const existing = ok(await me.session.keys()).keys.length;
     for (let i = existing; i < 100; i++) {
-      ok(await me.session.api('POST', '/api/keys', { body: { name: `k${i}` } }), 201);
+      ok(await me.session.createKey({ name: `k${i}` }), 201);
     }
     expect(ok(await me.session.keys()).keys).toHaveLength(100);
-    expectError(
-      await me.session.api('POST', '/api/keys', { body: { name: 'one too many' } }),
-      409,
-      'key_limit',
-    );
+    expectError(await me.session.createKey({ name: 'one too many' }), 409, 'key_limit');
     const list = ok(await me.session.keys()).keys;
     expect(list).toHaveLength(100);
     ok(await me.session.api('DELETE', `/api/keys/${list[0]?.id ?? ''}`));
-    ok(await me.session.api('POST', '/api/keys', { body: { name: 'after a delete' } }), 201);
+    ok(await me.session.createKey({ name: 'after a delete' }), 201);
   });
 });
 
 describe('4. API keys — DELETE /api/keys/{key_id}', () => {
   it('returns the remaining ApiKeyList and the key stops working at once', async () => {
     const me = await freshAccount(fx.sb);
-    const created = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'doomed' } }),
-      201,
-    );
+    const created = ok(await me.session.createKey({ name: 'doomed' }), 201);
     ok(await fx.sb.api('GET', '/api/me', { token: created.key }));
     const after = ok(await me.session.api<ApiKeyList>('DELETE', `/api/keys/${created.id}`));
     expect(after.keys.map((k) => k.id)).not.toContain(created.id);

@@ -272,33 +272,20 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     const other = await me.w.draft(fx.programs.open.id);
     const otherWithFile = await me.w.attach(other);
     const foreignFile = Object.keys(otherWithFile.attachments)[0] ?? '';
-    const unknown = `${draftInput('x').description}\n\n${fileLink(draft.id, uuid())}`;
-    expectError(
-      await me.w.save(
+    const links = {
+      'an unknown file id': fileLink(draft.id, uuid()),
+      "another report's file": fileLink(other.id, foreignFile),
+      "another report's file under this report": fileLink(draft.id, foreignFile),
+    };
+    for (const [what, link] of Object.entries(links)) {
+      const description = `${draftInput('x').description}\n\n${link}`;
+      const res = await me.w.save(
         draft.id,
-        draftInput(fx.programs.open.id, { description: unknown, revision: draft.revision }),
-      ),
-      422,
-      'invalid_file_reference',
-    );
-    const foreign = `${draftInput('x').description}\n\n${fileLink(other.id, foreignFile)}`;
-    expectError(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { description: foreign, revision: draft.revision }),
-      ),
-      422,
-      'invalid_file_reference',
-    );
-    const foreignHere = `${draftInput('x').description}\n\n${fileLink(draft.id, foreignFile)}`;
-    expectError(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { description: foreignHere, revision: draft.revision }),
-      ),
-      422,
-      'invalid_file_reference',
-    );
+        draftInput(fx.programs.open.id, { description, revision: draft.revision }),
+      );
+      expect(res.status, what).toBe(422);
+      expectError(res, 422, 'invalid_file_reference');
+    }
   });
 
   it('rule 5: a link to a file still uploading gives 422 invalid_file_reference', async () => {

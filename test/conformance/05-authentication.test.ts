@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Me, NewApiKey } from '../support/sandbox-client';
+import type { Me } from '../support/sandbox-client';
 import { pickAccounts, readKey } from '../support/sandbox-client';
 import { draftInput, expectError, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
 
@@ -94,11 +94,7 @@ describe('5. Authentication — bearer tokens', () => {
     const me = await freshAccount(fx.sb, { payments_status: 'not_started' });
     const someKey = me.account.keys[0]?.id ?? '';
     expectError(await me.w.api('GET', '/api/keys'), 403, 'session_required');
-    expectError(
-      await me.w.api('POST', '/api/keys', { body: { name: 'x' } }),
-      403,
-      'session_required',
-    );
+    expectError(await me.w.createKey({ name: 'x' }), 403, 'session_required');
     expectError(await me.w.api('DELETE', `/api/keys/${someKey}`), 403, 'session_required');
     expectError(await me.w.api('POST', '/api/payments/onboarding'), 403, 'session_required');
     expectError(await me.r.api('GET', '/api/keys'), 403, 'session_required');
@@ -138,10 +134,7 @@ describe('5. Authentication — bearer tokens', () => {
 describe('5. Authentication — when a key stops working (rules 6 and 7)', () => {
   it('a deleted key gives 401', async () => {
     const me = await freshAccount(fx.sb);
-    const created = ok(
-      await me.session.api<NewApiKey>('POST', '/api/keys', { body: { name: 'x' } }),
-      201,
-    );
+    const created = ok(await me.session.createKey({ name: 'x' }), 201);
     ok(await fx.sb.api('GET', '/api/me', { token: created.key }));
     ok(await me.session.api('DELETE', `/api/keys/${created.id}`));
     expectError(await fx.sb.api('GET', '/api/me', { token: created.key }), 401, 'unauthenticated');

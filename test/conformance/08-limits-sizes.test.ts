@@ -64,9 +64,7 @@ describe('8. Limits — sizes', () => {
   it('the JSON body limit holds on other routes too (keys, password reset)', async () => {
     const me = await freshAccount(fx.sb);
     expectError(
-      await me.session.api('POST', '/api/keys', {
-        body: { name: 'k', pad: 'p'.repeat(300 * KiB) },
-      }),
+      await me.session.createKey({ name: 'k', pad: 'p'.repeat(300 * KiB) }),
       413,
       'too_large',
     );

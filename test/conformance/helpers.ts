@@ -11,6 +11,7 @@ import type {
   ErrorBody,
   Me,
   MessageList,
+  NewApiKey,
   Query,
   Report,
   ReportInput,
@@ -170,6 +171,11 @@ export class Researcher {
 
   keys() {
     return this.api<ApiKeyList>('GET', '/api/keys');
+  }
+
+  /** `POST /api/keys` with `body` as sent (a KeyInput, or something the route must refuse). */
+  createKey(body: unknown) {
+    return this.api<NewApiKey>('POST', '/api/keys', { body });
   }
 
   /** Creates a draft and returns it (fails the test unless 200). */

@@ -2,26 +2,20 @@ import { readdir, readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReadOnlyError } from '../../src/core/engine';
 import type { ReportListItemView } from '../../src/shared/bridge/views';
 import { readKey, type Report } from '../support/sandbox-client';
 import { EngineChild } from './child';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { bareHarnessPerTest, COMPLETE_DESCRIPTION } from './harness';
 import { savedDraft } from '../support/drafts';
 
 /** Sign-in and the key: read-only keys, the key never written or printed, a missing keychain. */
 describe('engine account and key', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.sandbox.clearFaults();
-    await h?.close();
-    h = null;
-  });
+  const open = bareHarnessPerTest((h) => h.sandbox.clearFaults());
 
   it('a read key signs in with scope read: writes fail with a clear error, the sync still works', async () => {
-    h = await openHarness();
-    const x = h;
+    const h = await open();
     // Another client with the write key has a report the read-only client should see.
     const id = '6b0f7c1e-2f55-4c3a-9d65-5d1c3f8f2a10';
     const created = await h.sandbox.api<Report>('PUT', `/api/reports/${id}`, {
@@ -43,11 +37,11 @@ describe('engine account and key', () => {
     expect(account.scope).toBe('read');
     expect((await h.engine.getAccount())?.scope).toBe('read');
     const writes: [string, () => Promise<unknown>][] = [
-      ['createDraft', () => x.engine.calls.createDraft(x.programs.open.id)],
+      ['createDraft', () => h.engine.calls.createDraft(h.programs.open.id)],
       [
         'saveDraft',
         () =>
-          x.engine.calls.saveDraft(id, {
+          h.engine.calls.saveDraft(id, {
             title: 'x',
             asset: 'y',
             description: 'z',
@@ -56,12 +50,12 @@ describe('engine account and key', () => {
       ],
       [
         'attachFiles',
-        async () => x.engine.calls.attachFiles(id, [{ path: await x.file('a.txt', 'a') }]),
+        async () => h.engine.calls.attachFiles(id, [{ path: await h.file('a.txt', 'a') }]),
       ],
-      ['removeFile', () => x.engine.calls.removeFile(id, '9a3c1d2e-0f4b-4c5d-8e6f-7a8b9c0d1e2f')],
-      ['submit', () => x.engine.calls.submit(id)],
-      ['withdraw', () => x.engine.calls.withdraw(id)],
-      ['postMessage', () => x.engine.calls.postMessage(id, { body: 'hi', filePaths: [] })],
+      ['removeFile', () => h.engine.calls.removeFile(id, '9a3c1d2e-0f4b-4c5d-8e6f-7a8b9c0d1e2f')],
+      ['submit', () => h.engine.calls.submit(id)],
+      ['withdraw', () => h.engine.calls.withdraw(id)],
+      ['postMessage', () => h.engine.calls.postMessage(id, { body: 'hi', filePaths: [] })],
     ];
     for (const [name, write] of writes) {
       const error = await write().then(
@@ -124,8 +118,7 @@ describe('engine account and key', () => {
     }) as typeof process.stderr.write;
     const seen: unknown[] = [];
     try {
-      h = await openHarness();
-      const x = h;
+      const x = await open();
       const wrongKey = `sbx_${'A'.repeat(43)}`;
       seen.push(
         await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: wrongKey }).catch((e) => e),
@@ -197,8 +190,7 @@ describe('engine account and key', () => {
   });
 
   it('any key of the documented shape is sent to the server to judge; only a malformed one is refused first', async () => {
-    h = await openHarness();
-    const x = h;
+    const x = await open();
     const rest = 'k'.repeat(43);
     const requests = async () => {
       const stats = await x.sandbox.control<{ requests: number }>('GET', '/__sandbox/stats');
@@ -232,7 +224,7 @@ describe('engine account and key', () => {
   });
 
   it('without a keychain (no D-Bus session) connect fails at once with the clear error', async () => {
-    h = await openHarness();
+    const h = await open();
     const dataDir = await mkdtemp(join(tmpdir(), 'engine-nokeychain-'));
     const env = { ...process.env };
     delete env.DBUS_SESSION_BUS_ADDRESS;

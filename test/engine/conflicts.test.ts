@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
-import { Engine } from '../../src/core/engine';
+import { Engine, type EngineOptions } from '../../src/core/engine';
 import { KeychainSecretStore } from '../../src/core/secrets';
 import { FAST_RETRY, harnessPerFile, saveElsewhere, server, type Harness } from './harness';
 import { completeDraft } from '../support/drafts';
@@ -23,6 +23,31 @@ describe('engine: revision conflicts with a second client', () => {
   let h: Harness;
 
   harnessPerFile((opened) => (h = opened));
+
+  /**
+   * Another client of the same account: an engine on a data folder of its own, signed in with the
+   * same key, closed and its folder removed after `use`.
+   */
+  async function withSecondEngine(
+    options: Partial<EngineOptions>,
+    use: (engine: Engine) => Promise<void>,
+  ): Promise<void> {
+    const dataDir = await mkdtemp(join(tmpdir(), 'engine-second-'));
+    const engine = new Engine({
+      dataDir,
+      secrets: new KeychainSecretStore(),
+      retry: FAST_RETRY,
+      cadences: { afterActionMs: 60_000 },
+      ...options,
+    });
+    try {
+      await engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+      await use(engine);
+    } finally {
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
 
   async function newDraft(): Promise<string> {
     const draft = await h.engine.calls.createDraft(h.programs.open.id);
@@ -106,15 +131,7 @@ describe('engine: revision conflicts with a second client', () => {
 
   it('the description edited on different lines by a second engine: a line-level merge', async () => {
     const id = await newDraft();
-    const otherDir = await mkdtemp(join(tmpdir(), 'engine-second-'));
-    const second = new Engine({
-      dataDir: otherDir,
-      secrets: new KeychainSecretStore(),
-      retry: FAST_RETRY,
-      cadences: { afterActionMs: 60_000 },
-    });
-    try {
-      await second.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    await withSecondEngine({}, async (second) => {
       await second.calls.syncNow();
       const theirs = BASE.description.replace(
         'The redirect target is rejected.',
@@ -124,10 +141,7 @@ describe('engine: revision conflicts with a second client', () => {
       expect(seen?.draft?.content.description).toBe(BASE.description);
       await second.calls.saveDraft(id, { ...BASE, description: theirs });
       await second.session.drain();
-    } finally {
-      await second.close();
-      await rm(otherDir, { recursive: true, force: true });
-    }
+    });
     const ours = BASE.description.replace(
       'Session theft through a crafted link.',
       'Session theft through a crafted link sent by e-mail.',
@@ -157,16 +171,7 @@ describe('engine: revision conflicts with a second client', () => {
       }
       return response;
     };
-    const otherDir = await mkdtemp(join(tmpdir(), 'engine-lost-'));
-    const engine = new Engine({
-      dataDir: otherDir,
-      secrets: new KeychainSecretStore(),
-      retry: FAST_RETRY,
-      cadences: { afterActionMs: 60_000 },
-      fetch: losingFetch,
-    });
-    try {
-      await engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    await withSecondEngine({ fetch: losingFetch }, async (engine) => {
       const draft = await engine.calls.createDraft(h.programs.open.id);
       await engine.calls.saveDraft(draft.reportId, BASE);
       await engine.session.drain();
@@ -181,9 +186,6 @@ describe('engine: revision conflicts with a second client', () => {
       expect(view?.draft?.conflicts).toEqual([]);
       expect(view?.outbox.filter((e) => e.state !== 'done')).toEqual([]);
       expect((await server(h, id)).title).toBe('Second edit of the title');
-    } finally {
-      await engine.close();
-      await rm(otherDir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -166,17 +166,7 @@ describe('the reconcile', () => {
       submitted_share: 1,
       ends_at: endsAt,
     });
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: { reports: { id: string }[]; next_cursor: string | null } } =
-        await harness.sandbox.api('GET', '/api/reports', {
-          token: harness.key,
-          query: { limit: 100, ...(cursor ? { cursor } : {}) },
-        });
-      ids.push(...page.body.reports.map((r) => r.id));
-      cursor = page.body.next_cursor;
-    } while (cursor);
+    const ids = await harness.sandbox.reportIds(harness.key);
     const fresh = ids.find((id) => !harness.engine.session.store.reports.getStoredRow(id));
     if (!fresh) throw new Error(`no backdated report for ${title} among ${ids.length}`);
     return fresh;

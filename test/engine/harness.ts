@@ -116,13 +116,27 @@ export async function openConnected(
 export function harnessPerTest(
   before?: (h: Harness) => Promise<void>,
 ): (...args: Parameters<typeof openConnected>) => Promise<Harness> {
+  return closedAfterEach(openConnected, before);
+}
+
+/** Like harnessPerTest, for tests that sign in their own way: the harness is not connected. */
+export function bareHarnessPerTest(
+  before?: (h: Harness) => Promise<void>,
+): (...args: Parameters<typeof openHarness>) => Promise<Harness> {
+  return closedAfterEach(openHarness, before);
+}
+
+function closedAfterEach<A extends unknown[]>(
+  open: (...args: A) => Promise<Harness>,
+  before?: (h: Harness) => Promise<void>,
+): (...args: A) => Promise<Harness> {
   let current: Harness | null = null;
   afterEach(async () => {
     if (current) await before?.(current);
     await current?.close();
     current = null;
   });
-  return async (...args) => (current = await openConnected(...args));
+  return async (...args) => (current = await open(...args));
 }
 
 /** One connected harness for the whole file (not synced yet), closed after it. */

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { COMPLETE_DESCRIPTION, harnessPerTest, openHarness, type Harness } from './harness';
 
 const CONTENT = {
   title: 'Stored XSS in the profile bio',
@@ -10,11 +10,7 @@ const CONTENT = {
 
 /** The inbox, "Sync now" and the outbox's answer to the researcher's edits (issue 9). */
 describe('engine: inbox, Sync now, parked changes', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.close();
-    h = null;
-  });
+  const open = harnessPerTest();
 
   async function submitted(x: Harness): Promise<string> {
     const draft = await x.engine.calls.createDraft(x.programs.open.id);
@@ -26,9 +22,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
   }
 
   it('counts unread triage messages until the thread is opened, and needs_info until it is answered', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     const id = await submitted(x);
     expect((await x.engine.getStatus()).inbox).toEqual([]);
 
@@ -76,9 +70,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
   });
 
   it('a reply discarded before it was sent leaves the question waiting again', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     const id = await submitted(x);
     await x.sandbox.act(id, { actor: 'agent', status: 'needs_info', message: 'Which browser?' });
     await x.engine.calls.syncNow();
@@ -108,9 +100,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
   });
 
   it('a first sync of an account does not fill the inbox with its history', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     const id = await submitted(x);
     await x.sandbox.act(id, { actor: 'founder', status: 'human_review', message: 'Old note.' });
     // Another computer: a new mirror of the same account.
@@ -125,9 +115,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
   });
 
   it('"Sync now" refreshes programs and policies; a draft knows the policy it was started under', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     await x.engine.calls.syncNow();
     const program = x.programs.open.id;
     const before = (await x.engine.calls.getProgram(program))?.policy_version ?? -1;
@@ -145,9 +133,7 @@ describe('engine: inbox, Sync now, parked changes', () => {
   });
 
   it('a save the server refused is sent again when the researcher edits the draft', async () => {
-    h = await openHarness({ email_verified: false, payments_status: 'ready' });
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open({ email_verified: false, payments_status: 'ready' }, { sync: false });
     const draft = await x.engine.calls.createDraft(x.programs.open.id);
     await x.engine.calls.saveDraft(draft.reportId, CONTENT);
     await x.engine.session.drain();

@@ -116,11 +116,7 @@ describe('engine: full researcher journey', () => {
   });
 
   it('notices needs_info once, across a restart', async () => {
-    await h.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which browser did you use?',
-    });
+    await h.sandbox.askForInformation(reportId, 'Which browser did you use?');
     await h.engine.calls.syncNow();
     expect(h.events['needs-info']?.map((e) => e.reportId)).toEqual([reportId]);
     const thread = (await h.engine.calls.getReport(reportId))?.messages ?? [];

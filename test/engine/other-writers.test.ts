@@ -20,6 +20,7 @@ import {
   loseAnswer,
   scriptedFetch,
   type ScriptedFetch,
+  type Step,
 } from './scripted-fetch';
 import { completeDraft } from '../support/drafts';
 
@@ -72,62 +73,52 @@ describe('the outbox with another writer on the same report', () => {
     (await x.engine.calls.getReport(reportId))?.outbox.find((e) => e.state === 'parked');
 
   describe('messages: a match must be one this attempt could have made', () => {
-    it('sends after a 500 although the thread already holds the same text from the website', async () => {
+    const TEXT = 'Any update?';
+
+    /**
+     * The website posts TEXT on a submitted report (then the app syncs, with `syncFirst`); the app
+     * posts the same TEXT, its call answered as `step` says. What the transport saw, and the
+     * researcher's messages on the server after the outbox drained.
+     */
+    async function sameTextAsWebsite(
+      step: (x: Harness, id: string) => Step,
+      options: { syncFirst?: boolean } = {},
+    ): Promise<{ x: Harness; seen: string[]; bodies: string[] }> {
       const transport = scriptedFetch(isMessagePost);
       const x = await open(transport);
       const id = await submitted(x);
-      await websitePost(x, id, 'Any update?');
-      await x.engine.session.syncNow(['reports']);
-
-      transport.script(failBefore);
-      await x.engine.calls.postMessage(id, { body: 'Any update?', filePaths: [] });
+      await websitePost(x, id, TEXT);
+      if (options.syncFirst) await x.engine.session.syncNow(['reports']);
+      transport.script(step(x, id));
+      await x.engine.calls.postMessage(id, { body: TEXT, filePaths: [] });
       await x.engine.session.drain();
+      const bodies = (await researcherMessages(x, id)).map((m) => m.body);
+      return { x, seen: transport.seen, bodies };
+    }
 
-      expect(transport.seen).toHaveLength(2);
-      expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
-        'Any update?',
-        'Any update?',
-      ]);
+    it('sends after a 500 although the thread already holds the same text from the website', async () => {
+      const { x, seen, bodies } = await sameTextAsWebsite(() => failBefore, { syncFirst: true });
+      expect(seen).toHaveLength(2);
+      expect(bodies).toEqual([TEXT, TEXT]);
       expect(outboxEntries(x)).toEqual([]);
     });
 
     it('does not send again when the lost answer was for a post the server carried out', async () => {
-      const transport = scriptedFetch(isMessagePost);
-      const x = await open(transport);
-      const id = await submitted(x);
-      await websitePost(x, id, 'Any update?');
-
-      transport.script(loseAnswer);
-      await x.engine.calls.postMessage(id, { body: 'Any update?', filePaths: [] });
-      await x.engine.session.drain();
-
-      expect(transport.seen).toHaveLength(1);
-      expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
-        'Any update?',
-        'Any update?',
-      ]);
+      const { seen, bodies } = await sameTextAsWebsite(() => loseAnswer);
+      expect(seen).toHaveLength(1);
+      expect(bodies).toEqual([TEXT, TEXT]);
     });
 
     it('counts one identical website post made while its own answer was lost, and sends no third', async () => {
-      const transport = scriptedFetch(isMessagePost);
-      const x = await open(transport);
-      const id = await submitted(x);
-      await websitePost(x, id, 'Any update?');
       // Our post is carried out; before the app hears back (it never does), the website posts
       // the same text. Two identical messages follow the mark: one of them is ours, whichever.
-      transport.script(async (request) => {
+      const { seen, bodies } = await sameTextAsWebsite((x, id) => async (request) => {
         await fetch(request);
-        await websitePost(x, id, 'Any update?');
+        await websitePost(x, id, TEXT);
         throw new TypeError('fetch failed: the connection was reset');
       });
-      await x.engine.calls.postMessage(id, { body: 'Any update?', filePaths: [] });
-      await x.engine.session.drain();
-      expect(transport.seen).toHaveLength(1);
-      expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
-        'Any update?',
-        'Any update?',
-        'Any update?',
-      ]);
+      expect(seen).toHaveLength(1);
+      expect(bodies).toEqual([TEXT, TEXT, TEXT]);
     });
   });
 

@@ -1,21 +1,12 @@
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  truncate,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasImageMetadata } from '../../src/core/evidence/images';
 import { parseReportFile } from '../../src/core/report-files/front-matter';
 import { fileLinkTarget, findFileLinks } from '../../src/shared/rules';
 import type { Report } from '../support/sandbox-client';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { COMPLETE_DESCRIPTION, harnessPerTest, type Harness } from './harness';
+import { tempDirsPerTest } from '../support/temp-dirs';
 
 /**
  * Issue 25 through the engine against the sandbox: a draft with evidence exported to a folder
@@ -27,21 +18,12 @@ const PHOTO = 'test/fixtures/real/images/exifr-img_1771.jpg';
 const VECTOR = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N';
 
 describe('reports as Markdown files', () => {
-  let h: Harness | null = null;
-  let out: string | null = null;
-  afterEach(async () => {
-    await h?.close();
-    h = null;
-    if (out) await rm(out, { recursive: true, force: true });
-    out = null;
-  });
+  const connected = harnessPerTest();
+  const tempDir = tempDirsPerTest();
 
   async function open(): Promise<Harness & { out: string }> {
-    h = await openHarness();
-    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
-    await h.engine.session.syncNow(['reports', 'account', 'programs']);
-    out = await mkdtemp(join(tmpdir(), 'report-files-'));
-    return Object.assign(h, { out });
+    const h = await connected();
+    return Object.assign(h, { out: await tempDir('report-files-') });
   }
 
   /** A draft as researchers write it: a photo with metadata and a text PoC linked in it. */

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CADENCES, SyncScheduler } from '../../src/core/sync';
-import { COMPLETE_DESCRIPTION, openHarness, type Harness } from './harness';
+import { COMPLETE_DESCRIPTION, harnessPerTest, type Harness } from './harness';
 
 /**
  * The sync against the sandbox (rate limits on): its cadence, the poll right after the user's
@@ -22,12 +22,7 @@ const CONTENT = {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('engine sync', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.sandbox.clearFaults();
-    await h?.close();
-    h = null;
-  });
+  const open = harnessPerTest((h) => h.sandbox.clearFaults());
 
   const stats = (x: Harness) => x.sandbox.control<Stats>('GET', '/__sandbox/stats');
   const resetStats = (x: Harness) => x.sandbox.control('DELETE', '/__sandbox/stats');
@@ -42,9 +37,7 @@ describe('engine sync', () => {
 
   it('polls at most once a minute by default, and once shortly after the user submits', async () => {
     expect(DEFAULT_CADENCES.reportsMs).toBeGreaterThanOrEqual(60_000);
-    h = await openHarness(undefined, { engine: { cadences: { afterActionMs: 300 } } });
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { engine: { cadences: { afterActionMs: 300 } }, sync: false });
     // The first pass runs at sign-in; wait for it to finish.
     for (let i = 0; i < 100 && (await x.engine.getStatus()).lastSyncAt === null; i++) {
       await pause(20);
@@ -70,9 +63,7 @@ describe('engine sync', () => {
   });
 
   it('an action during a running poll still gets its poll shortly after', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     await x.engine.calls.syncNow();
     const scheduler = new SyncScheduler(
       {
@@ -100,9 +91,7 @@ describe('engine sync', () => {
   });
 
   it('a poll when nothing changed costs one request', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     await submitted(x);
     await x.engine.calls.syncNow();
     for (let i = 0; i < 3; i++) {
@@ -118,9 +107,7 @@ describe('engine sync', () => {
   });
 
   it('emits report-changed, needs-info once across restarts, decision and payout-changed; follows the payout until received', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     const id = await submitted(x);
     await x.engine.calls.syncNow();
     const changedBefore = (x.events['report-changed'] ?? []).length;
@@ -153,9 +140,7 @@ describe('engine sync', () => {
   });
 
   it('refreshes programs and Me', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     await x.engine.session.syncNow(['programs', 'account']);
     const id = x.programs.open.id;
     expect((await x.engine.calls.getProgram(id))?.intake).toBe('open');
@@ -180,9 +165,7 @@ describe('engine sync', () => {
   });
 
   it('emits offline, online and sync-error events', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     await x.engine.calls.syncNow();
     await x.sandbox.faults({ rate: 1, statuses: [500], seed: 2 });
     await x.engine.calls.syncNow();

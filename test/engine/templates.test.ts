@@ -1,22 +1,15 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openHarness, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest } from './harness';
 
 /** Issue 25: templates kept in the mirror, used for a new draft, edited and deleted. */
 describe('researcher templates', () => {
-  let h: Harness | null = null;
-  afterEach(async () => {
-    await h?.close();
-    h = null;
-  });
+  const open = harnessPerTest();
 
   it('saves a draft’s text with placeholders, starts a new draft from it, edits and deletes it', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
-    await x.engine.session.syncNow(['reports', 'account', 'programs']);
+    const x = await open();
     const program = x.programs.open;
     const draft = await x.engine.calls.createDraft(program.id);
     await x.engine.calls.saveDraft(draft.reportId, {
@@ -71,9 +64,7 @@ describe('researcher templates', () => {
   });
 
   it('templates go to Markdown files and come back; a bad file names its line and adds nothing', async () => {
-    h = await openHarness();
-    const x = h;
-    await x.engine.connect({ serverUrl: x.sandbox.url, apiKey: x.key });
+    const x = await open(undefined, { sync: false });
     const dir = await mkdtemp(join(tmpdir(), 'templates-'));
     try {
       const body = '---\nnot: front matter\n---\n## Steps to reproduce\n\n1. {{asset}}\n';

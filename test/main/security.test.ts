@@ -6,31 +6,11 @@ import {
   isLocalResource,
   isSafeExternalUrl,
   isTrustedSender,
-  secureWebPreferences,
 } from '../../src/main/security';
 import type { Session, WebContents } from 'electron';
 
 // Electron cannot run here: these tests drive the hardening functions with recording stand-ins
 // for the few Electron objects they touch.
-
-describe('window settings (Electron security checklist)', () => {
-  it('isolates and sandboxes the renderer without Node', () => {
-    const prefs = secureWebPreferences('/app/preload.cjs');
-    expect(prefs).toMatchObject({
-      preload: '/app/preload.cjs',
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      disableBlinkFeatures: 'Auxclick',
-    });
-  });
-});
 
 describe('external links', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as electron from 'electron';
 import { askBeforeLosingText, createMainWindow, focusWindow } from '../../src/main/window';
-import { secureWebPreferences } from '../../src/main/security';
+import { SECURE_WEB_PREFERENCES } from './web-preferences';
 import { appPaths } from '../../src/main/paths';
 import type { ElectronMock } from './electron-mock';
 
@@ -12,16 +12,12 @@ describe('the app window', () => {
   const paths = appPaths('/home/u/.config/Bounty Desk', '/opt/app/out/main');
   beforeEach(() => (BrowserWindow.created.length = 0));
 
-  it('is created with exactly the tested secure webPreferences (written literally for the scanner)', () => {
+  it("is created with exactly the webPreferences of Electron's security checklist and the preload", () => {
     createMainWindow(paths);
     const [win] = BrowserWindow.created;
-    expect(win?.options['webPreferences']).toEqual(secureWebPreferences(paths.preloadFile));
-    expect(win?.options['webPreferences']).toMatchObject({
+    expect(win?.options['webPreferences']).toEqual({
       preload: '/opt/app/out/preload/index.cjs',
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      disableBlinkFeatures: 'Auxclick',
+      ...SECURE_WEB_PREFERENCES,
     });
     expect(win?.options['show']).toBe(false);
   });

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { savedDraft } from '../support/drafts';
 import { useAppPerTest } from './support/app';
-import { goTo, until } from './support/ui';
+import { goTo, themeOf, until } from './support/ui';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
@@ -69,19 +69,10 @@ describe('renderer: accessibility (axe-core)', () => {
         await page.waitForTimeout(200);
         found[screen] = await seriousFindings(page);
       };
-      const themeNow = () =>
-        page.evaluate(
-          () =>
-            (
-              globalThis as unknown as {
-                document: { documentElement: { dataset: { theme?: string } } };
-              }
-            ).document.documentElement.dataset.theme,
-        );
       // The first-run screen has no theme toggle: the theme follows the system's colour scheme,
       // set on <html> by an effect after the first render (CI once read it before that).
       await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
-      await until(`the ${theme} theme is applied`, async () => (await themeNow()) === theme);
+      await until(`the ${theme} theme is applied`, async () => (await themeOf(page)) === theme);
       await check('first run');
 
       await page.getByRole('textbox', { name: 'Server URL', exact: true }).fill(host.sandbox.url);
@@ -89,30 +80,27 @@ describe('renderer: accessibility (axe-core)', () => {
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
       await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
       const e = host.engine;
-      const draft = await e.createDraft('sandbox-playground');
-      await e.saveDraft(draft.reportId, {
-        title: 'Stored XSS in the profile name',
-        asset: 'https://playground.sandbox.test/profile',
-        description: COMPLETE_DESCRIPTION,
-        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N',
-      });
-      const submitted = await e.createDraft('sandbox-playground');
-      await e.saveDraft(submitted.reportId, {
-        title: 'IDOR on invoices',
-        asset: 'https://playground.sandbox.test/invoices',
-        description: COMPLETE_DESCRIPTION,
-        cvss_vector: '',
-      });
+      const playground = 'sandbox-playground';
+      const draft = await savedDraft(
+        host,
+        {
+          title: 'Stored XSS in the profile name',
+          asset: 'https://playground.sandbox.test/profile',
+          cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:R/S:C/C:L/I:L/A:N',
+        },
+        playground,
+      );
+      const submitted = await savedDraft(
+        host,
+        { title: 'IDOR on invoices', asset: 'https://playground.sandbox.test/invoices' },
+        playground,
+      );
       const evidence = await host.file('invoice-poc.txt', 'GET /invoices/2 as user 1\n');
       await e.attachFiles(submitted.reportId, [{ file: await host.tokenFor(evidence) }]);
       await host.settled();
       await e.submit(submitted.reportId);
       await host.settled();
-      await host.sandbox.act(submitted.reportId, {
-        actor: 'agent',
-        status: 'needs_info',
-        message: 'Which account ids did you use?',
-      });
+      await host.sandbox.askForInformation(submitted.reportId, 'Which account ids did you use?');
       await e.syncNow();
       await page.getByRole('button', { name: 'Sync now', exact: true }).click();
       await check('programs');

@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { MessageList, Report } from '../../src/shared/api';
 import { TEMPLATE_HEADINGS } from '../../src/shared/api';
-import { useAppPerFile, type AppPage } from './support/app';
-import type { AppHost } from '../app/host';
+import { useAppPerFile } from './support/app';
 import {
   connection,
   expectNoText,
@@ -26,9 +24,6 @@ import {
  * needs_info, a reply with a file, the decision and the payout received.
  */
 describe('renderer: full researcher journey', () => {
-  let host: AppHost;
-  let app: AppPage;
-  let page: Page;
   let reportId = '';
 
   const TITLE = 'Open redirect on the login page';
@@ -45,84 +40,83 @@ describe('renderer: full researcher journey', () => {
   const REPLY_BYTES = 'Firefox 140 on Linux, default settings.\n';
 
   const serverReport = async (): Promise<Report> => {
-    const res = await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, {
-      token: host.key,
+    const res = await opened.host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, {
+      token: opened.host.key,
     });
     expect(res.status).toBe(200);
     return res.body;
   };
   const openReportFromList = async (): Promise<void> => {
-    await nav(page, 'Reports').click();
-    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
-    await page
+    await nav(opened.page, 'Reports').click();
+    await opened.page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await opened.page
       .getByRole('list', { name: 'Reports', exact: true })
       .getByRole('link', { name: new RegExp(`^${TITLE}`) })
       .first()
       .click();
   };
 
-  useAppPerFile(
-    'journey',
-    {
-      account: { email_verified: true, payments_status: 'not_started' },
-      signedIn: false,
-    },
-    (opened) => {
-      ({ host, app, page } = opened);
-    },
-  );
+  const opened = useAppPerFile('journey', {
+    account: { email_verified: true, payments_status: 'not_started' },
+    signedIn: false,
+  });
 
   it('first run: connecting with a server URL and an API key signs in and shows the programs', async () => {
-    await page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
-    await page.getByRole('textbox', { name: 'Server URL', exact: true }).fill(host.sandbox.url);
-    await page.getByRole('textbox', { name: 'API key', exact: true }).fill(host.key);
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    expect(host.calls.map((c) => c.name)).toContain('connect');
-    expect((await host.engine.getAccount())?.me?.uid).toBe(host.account.uid);
-    await expectText(connection(page), /Online/);
+    await opened.page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
+    await opened.page
+      .getByRole('textbox', { name: 'Server URL', exact: true })
+      .fill(opened.host.sandbox.url);
+    await opened.page.getByRole('textbox', { name: 'API key', exact: true }).fill(opened.host.key);
+    await opened.page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await opened.page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    expect(opened.host.calls.map((c) => c.name)).toContain('connect');
+    expect((await opened.host.engine.getAccount())?.me?.uid).toBe(opened.host.account.uid);
+    await expectText(connection(opened.page), /Online/);
     for (const link of ['Programs', 'Reports', 'Account'] as const) {
-      expect(await nav(page, link).count()).toBe(1);
+      expect(await nav(opened.page, link).count()).toBe(1);
     }
   });
 
   it('picks a program: its policy, rewards and "New report"', async () => {
-    const programs = page.getByRole('list', { name: 'Programs', exact: true });
+    const programs = opened.page.getByRole('list', { name: 'Programs', exact: true });
     await programs.getByRole('link', { name: 'Acme Web Platform', exact: true }).click();
     // The description may repeat the name as a heading of its own: the page heading comes first.
-    await page.getByRole('heading', { name: 'Acme Web Platform', exact: true }).first().waitFor();
-    const policy = page.getByRole('region', { name: 'Policy', exact: true });
+    await opened.page
+      .getByRole('heading', { name: 'Acme Web Platform', exact: true })
+      .first()
+      .waitFor();
+    const policy = opened.page.getByRole('region', { name: 'Policy', exact: true });
     for (const heading of ['Scope', 'Exclusions', 'Rules', 'Eligibility', 'Disclosure']) {
       expect(await policy.getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
     }
-    expect(await page.getByRole('table', { name: 'Rewards', exact: true }).count()).toBe(1);
-    expect(await isEnabled(page.getByRole('button', { name: 'New report', exact: true }))).toBe(
-      true,
-    );
+    expect(await opened.page.getByRole('table', { name: 'Rewards', exact: true }).count()).toBe(1);
+    expect(
+      await isEnabled(opened.page.getByRole('button', { name: 'New report', exact: true })),
+    ).toBe(true);
   });
 
   it('writes a draft offline with the template: on disk at once, shown as unsent', async () => {
-    await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 1 });
-    await page.getByRole('button', { name: 'New report', exact: true }).click();
-    const description = page.getByRole('textbox', { name: 'Description', exact: true });
+    await opened.host.sandbox.faults({ rate: 1, reset_connection: true, seed: 1 });
+    await opened.page.getByRole('button', { name: 'New report', exact: true }).click();
+    const description = opened.page.getByRole('textbox', { name: 'Description', exact: true });
     await description.waitFor();
     for (const heading of TEMPLATE_HEADINGS) {
       await description.getByRole('heading', { name: heading, exact: true }).waitFor();
     }
-    await page.getByRole('textbox', { name: 'Title', exact: true }).fill(TITLE);
-    await expectText(page.getByText(`${TITLE.length} / 180`, { exact: true }), /180/);
-    await page.getByRole('textbox', { name: 'Asset', exact: true }).fill(ASSET);
-    await page.getByRole('textbox', { name: 'CVSS vector', exact: true }).fill(CVSS);
+    await opened.page.getByRole('textbox', { name: 'Title', exact: true }).fill(TITLE);
+    await expectText(opened.page.getByText(`${TITLE.length} / 180`, { exact: true }), /180/);
+    await opened.page.getByRole('textbox', { name: 'Asset', exact: true }).fill(ASSET);
+    await opened.page.getByRole('textbox', { name: 'CVSS vector', exact: true }).fill(CVSS);
     for (const heading of TEMPLATE_HEADINGS) {
       await caretAtEndOf(description.getByRole('heading', { name: heading, exact: true }), heading);
-      await page.keyboard.press('Enter');
-      await page.keyboard.type(SECTIONS[heading]);
+      await opened.page.keyboard.press('Enter');
+      await opened.page.keyboard.type(SECTIONS[heading]);
     }
 
     // Autosave: the content reaches the engine's SQLite mirror while the server is unreachable.
     await until('the draft saved locally', async () => {
-      const { items } = await host.engine.listReports({});
-      const draft = items[0] ? await host.engine.getReport(items[0].id) : null;
+      const { items } = await opened.host.engine.listReports({});
+      const draft = items[0] ? await opened.host.engine.getReport(items[0].id) : null;
       reportId = draft?.id ?? '';
       const content = draft?.draft?.content;
       return (
@@ -132,24 +126,24 @@ describe('renderer: full researcher journey', () => {
         Object.values(SECTIONS).every((text) => content.description.includes(text))
       );
     });
-    await expectText(connection(page), /Offline/);
-    await expectText(connection(page), /[1-9]\d* unsent/);
-    expect((await host.engine.getStatus()).unsent).toBeGreaterThan(0);
+    await expectText(connection(opened.page), /Offline/);
+    await expectText(connection(opened.page), /[1-9]\d* unsent/);
+    expect((await opened.host.engine.getStatus()).unsent).toBeGreaterThan(0);
   });
 
   it('drops an evidence file on the editor: hashed, listed as queued, linked at the drop point', async () => {
-    const path = await host.file('poc.txt', EVIDENCE);
-    const description = page.getByRole('textbox', { name: 'Description', exact: true });
+    const path = await opened.host.file('poc.txt', EVIDENCE);
+    const description = opened.page.getByRole('textbox', { name: 'Description', exact: true });
     // Dropped just past the end of the last sentence: the link goes there, not elsewhere.
     const box = await description.boundingBox();
     const end = await pointAfterText(description, SECTIONS['Security impact']);
     if (!box) throw new Error('the editor is not visible');
-    await host.dropFiles(description, [{ path, bytes: EVIDENCE, type: 'text/plain' }], {
+    await opened.host.dropFiles(description, [{ path, bytes: EVIDENCE, type: 'text/plain' }], {
       x: end.x - box.x,
       y: end.y - box.y,
     });
     const sha = createHash('sha256').update(EVIDENCE).digest('hex');
-    const evidence = page.getByRole('list', { name: 'Evidence', exact: true });
+    const evidence = opened.page.getByRole('list', { name: 'Evidence', exact: true });
     const item = evidence.getByRole('listitem').filter({ hasText: 'poc.txt' });
     await expectText(item, new RegExp(sha.slice(0, 12)));
     await expectText(item, /Queued|Uploading/);
@@ -157,18 +151,18 @@ describe('renderer: full researcher journey', () => {
     expect(
       await evidence.getByRole('button', { name: 'Remove poc.txt', exact: true }).count(),
     ).toBe(1);
-    const attach = host.calls.filter((c) => c.name === 'attachFiles');
+    const attach = opened.host.calls.filter((c) => c.name === 'attachFiles');
     // The page hands main a token for the dropped file, never its path.
     expect(attach.at(-1)?.args).toEqual([
       reportId,
       [{ file: expect.stringMatching(/^[0-9a-f-]{36}$/), insertAt: expect.any(Number) }],
     ]);
-    expect(JSON.stringify(host.calls)).not.toContain(path);
+    expect(JSON.stringify(opened.host.calls)).not.toContain(path);
     await until('the link to the file in the draft', async () => {
-      const draft = (await host.engine.getReport(reportId))?.draft;
+      const draft = (await opened.host.engine.getReport(reportId))?.draft;
       return /\]\(\/?reports\/[^)]+\/files\/[^)]+\)/.test(draft?.content.description ?? '');
     });
-    const linked = (await host.engine.getReport(reportId))?.draft?.content.description ?? '';
+    const linked = (await opened.host.engine.getReport(reportId))?.draft?.content.description ?? '';
     const afterLastSentence = new RegExp(
       `login flow\\.\\s?!?\\[poc\\.txt\\]\\(/reports/${reportId}/files/[0-9a-f-]+\\)`,
     );
@@ -176,15 +170,15 @@ describe('renderer: full researcher journey', () => {
   });
 
   it('goes online: the file is uploaded and the draft with its link reaches the server', async () => {
-    await host.sandbox.clearFaults();
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    await expectText(connection(page), /Online/, 15_000);
-    const item = page
+    await opened.host.sandbox.clearFaults();
+    await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await expectText(connection(opened.page), /Online/, 15_000);
+    const item = opened.page
       .getByRole('list', { name: 'Evidence', exact: true })
       .getByRole('listitem')
       .filter({ hasText: 'poc.txt' });
     await expectText(item, /Uploaded/, 15_000);
-    await expectText(connection(page), /\b0 unsent/, 15_000);
+    await expectText(connection(opened.page), /\b0 unsent/, 15_000);
     const report = await serverReport();
     expect(report.status).toBe('draft');
     expect(report.title).toBe(TITLE);
@@ -195,8 +189,8 @@ describe('renderer: full researcher journey', () => {
   });
 
   it('fails the checklist on payments: "Submit report" stays disabled', async () => {
-    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await opened.page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = opened.page.getByRole('dialog', { name: 'Submit checklist', exact: true });
     await dialog.waitFor();
     const payments = dialog.getByRole('listitem').filter({ hasText: 'Payout account ready' });
     await expectText(payments, /Failed/);
@@ -208,24 +202,24 @@ describe('renderer: full researcher journey', () => {
     expect(
       await dialog.getByRole('button', { name: 'Submit report', exact: true }).isDisabled(),
     ).toBe(true);
-    await page.keyboard.press('Escape');
+    await opened.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(host.calls.some((c) => c.name === 'submit')).toBe(false);
+    expect(opened.host.calls.some((c) => c.name === 'submit')).toBe(false);
   });
 
   it('fixes payments from the account screen, then submits', async () => {
-    await host.sandbox.patchAccount(host.account.uid, { payments_status: 'ready' });
-    await nav(page, 'Account').click();
-    await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
-    const main = page.getByRole('main');
+    await opened.host.sandbox.patchAccount(opened.host.account.uid, { payments_status: 'ready' });
+    await nav(opened.page, 'Account').click();
+    await opened.page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
+    const main = opened.page.getByRole('main');
     await expectText(main, /not.started/i);
-    await page.getByRole('button', { name: 'Refresh payments status', exact: true }).click();
+    await opened.page.getByRole('button', { name: 'Refresh payments status', exact: true }).click();
     await expectText(main, /\bready\b/i);
     await expectNoText(main, /not.started/i);
 
     await openReportFromList();
-    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await opened.page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = opened.page.getByRole('dialog', { name: 'Submit checklist', exact: true });
     await dialog.waitFor();
     await expectText(
       dialog.getByRole('listitem').filter({ hasText: 'Payout account ready' }),
@@ -245,46 +239,48 @@ describe('renderer: full researcher journey', () => {
 
   it('shows the report page, then notices needs_info once after "Sync now"', async () => {
     await openReportFromList();
-    await page.getByRole('heading', { name: TITLE, exact: true }).waitFor();
-    await expectText(page.getByRole('main'), /In triage/);
-    const submission = page.getByRole('region', { name: 'Submission', exact: true });
+    await opened.page.getByRole('heading', { name: TITLE, exact: true }).waitFor();
+    await expectText(opened.page.getByRole('main'), /In triage/);
+    const submission = opened.page.getByRole('region', { name: 'Submission', exact: true });
     await expectText(submission, /poc\.txt/);
-    expect(await page.getByRole('list', { name: 'Timeline', exact: true }).count()).toBe(1);
+    expect(await opened.page.getByRole('list', { name: 'Timeline', exact: true }).count()).toBe(1);
 
-    await host.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which browser did you use?',
-    });
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    await until('the needs-info event', () => (host.events['needs-info'] ?? []).length > 0);
-    expect(host.events['needs-info']).toEqual([{ reportId, title: TITLE }]);
+    await opened.host.sandbox.askForInformation(reportId, 'Which browser did you use?');
+    await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the needs-info event', () => (opened.host.events['needs-info'] ?? []).length > 0);
+    expect(opened.host.events['needs-info']).toEqual([{ reportId, title: TITLE }]);
     // main shows it as an OS notification too.
-    expect(host.start().notifications.map((n) => n.options)).toContainEqual({
+    expect(opened.host.start().notifications.map((n) => n.options)).toContainEqual({
       title: 'Needs your input',
       body: `The triage team asks for more about “${TITLE}”.`,
     });
-    await expectText(page.getByRole('main'), /Needs your input/);
-    const messages = page.getByRole('region', { name: 'Messages', exact: true });
+    await expectText(opened.page.getByRole('main'), /Needs your input/);
+    const messages = opened.page.getByRole('region', { name: 'Messages', exact: true });
     const question = messages.getByRole('article', { name: /^agent at / });
     await expectText(question, /Which browser did you use\?/);
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    await until('the sync to finish', async () => !(await host.engine.getStatus()).syncing);
-    expect(host.events['needs-info']).toHaveLength(1);
+    await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the sync to finish', async () => !(await opened.host.engine.getStatus()).syncing);
+    expect(opened.host.events['needs-info']).toHaveLength(1);
   });
 
   it('replies with a file: one message with its attachment, back to triage', async () => {
-    const path = await host.file(REPLY_FILE, REPLY_BYTES);
-    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('Firefox 140 on Linux.');
+    const path = await opened.host.file(REPLY_FILE, REPLY_BYTES);
+    await opened.page
+      .getByRole('textbox', { name: 'Reply', exact: true })
+      .fill('Firefox 140 on Linux.');
     // The file is picked in main's own open dialog.
-    host.pickInDialog([path]);
-    await page.getByRole('button', { name: 'Attach files to reply', exact: true }).click();
-    await expectText(page.getByRole('main'), new RegExp(REPLY_FILE.replace('.', '\\.')));
-    await page.getByRole('button', { name: 'Send reply', exact: true }).click();
+    opened.host.pickInDialog([path]);
+    await opened.page.getByRole('button', { name: 'Attach files to reply', exact: true }).click();
+    await expectText(opened.page.getByRole('main'), new RegExp(REPLY_FILE.replace('.', '\\.')));
+    await opened.page.getByRole('button', { name: 'Send reply', exact: true }).click();
     const thread = async (): Promise<MessageList['messages']> => {
-      const res = await host.sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
-        token: host.key,
-      });
+      const res = await opened.host.sandbox.api<MessageList>(
+        'GET',
+        `/api/reports/${reportId}/messages`,
+        {
+          token: opened.host.key,
+        },
+      );
       expect(res.status).toBe(200);
       return res.body.messages;
     };
@@ -297,60 +293,53 @@ describe('renderer: full researcher journey', () => {
     expect(mine[0]?.attachments.map((a) => a.name)).toEqual([REPLY_FILE]);
     expect((await serverReport()).status).toBe('triaging');
 
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    const messages = page.getByRole('region', { name: 'Messages', exact: true });
+    await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const messages = opened.page.getByRole('region', { name: 'Messages', exact: true });
     const reply = messages.getByRole('article', { name: /^researcher at / });
     await expectText(reply, /Firefox 140 on Linux\./);
-    await expectText(page.getByRole('main'), /In triage/);
+    await expectText(opened.page.getByRole('main'), /In triage/);
   });
 
   it('downloads an attachment of the thread to disk without opening it', async () => {
-    const messages = page.getByRole('region', { name: 'Messages', exact: true });
-    const dir = join(host.dataDir, 'downloads');
+    const messages = opened.page.getByRole('region', { name: 'Messages', exact: true });
+    const dir = join(opened.host.dataDir, 'downloads');
     await mkdir(dir, { recursive: true });
     const target = join(dir, REPLY_FILE);
-    host.saveInDialog(target);
+    opened.host.saveInDialog(target);
     await messages.getByRole('button', { name: `Download ${REPLY_FILE}`, exact: true }).click();
     await until(
       'the downloaded file',
       async () => (await readFile(target, 'utf8').catch(() => '')) === REPLY_BYTES,
     );
     // main asked where to save, offering the attachment's own name in the downloads folder.
-    const save = host.start().dialogs.find((d) => d.kind === 'save');
+    const save = opened.host.start().dialogs.find((d) => d.kind === 'save');
     expect(String(save?.options['defaultPath'])).toMatch(
       new RegExp(`${REPLY_FILE.replace('.', '\\.')}$`),
     );
     await expectText(
-      page.getByRole('status').filter({ hasText: `Saved ${REPLY_FILE} to` }),
+      opened.page.getByRole('status').filter({ hasText: `Saved ${REPLY_FILE} to` }),
       new RegExp(`Saved ${REPLY_FILE.replace('.', '\\.')} to .*downloads`),
     );
-    expect(host.external).toEqual([]);
-    expect(host.start().shell.filter((s) => s.call !== 'openExternal')).toEqual([]);
+    expect(opened.host.external).toEqual([]);
+    expect(opened.host.start().shell.filter((s) => s.call !== 'openExternal')).toEqual([]);
   });
 
   it('sees the decision and the payout received after "Sync now"', async () => {
-    await host.sandbox.act(reportId, {
-      actor: 'founder',
-      status: 'accepted',
-      message: 'Confirmed and fixed, thank you!',
-    });
-    for (const status of ['approving', 'transferred', 'received']) {
-      await host.sandbox.payout(reportId, { status, amount_cents: 125_000 });
-    }
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    const decision = page.getByRole('region', { name: 'Decision', exact: true });
+    await opened.host.sandbox.acceptAndPay(reportId, 'Confirmed and fixed, thank you!', 125_000);
+    await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const decision = opened.page.getByRole('region', { name: 'Decision', exact: true });
     await expectText(decision, /Accepted/i, 15_000);
     await expectText(
-      page.getByRole('region', { name: 'Messages', exact: true }),
+      opened.page.getByRole('region', { name: 'Messages', exact: true }),
       /Confirmed and fixed, thank you!/,
     );
-    const payout = page.getByRole('region', { name: 'Payout', exact: true });
+    const payout = opened.page.getByRole('region', { name: 'Payout', exact: true });
     await expectText(payout, /received/i);
     await expectText(payout, /1,?250(\.00)?/);
-    expect(host.events.decision?.map((e) => [e.reportId, e.outcome])).toEqual([
+    expect(opened.host.events.decision?.map((e) => [e.reportId, e.outcome])).toEqual([
       [reportId, 'accepted'],
     ]);
-    expect(app.guard.pageErrors).toEqual([]);
-    expect(app.guard.dialogs).toEqual([]);
+    expect(opened.app.guard.pageErrors).toEqual([]);
+    expect(opened.app.guard.dialogs).toEqual([]);
   });
 });

@@ -224,11 +224,7 @@ describe('renderer: keyboard only', () => {
     });
 
     // The team asks; Ctrl+R syncs; the reply goes out with Ctrl+Enter.
-    await h.sandbox.act(reportId, {
-      actor: 'agent',
-      status: 'needs_info',
-      message: 'Which browser?',
-    });
+    await h.sandbox.askForInformation(reportId, 'Which browser?');
     await page.keyboard.press('ControlOrMeta+r');
     await page.getByText('Which browser?').waitFor({ timeout: 15_000 });
     await tabTo(page, 'the reply box', (f) => f.tag === 'textarea', 120);

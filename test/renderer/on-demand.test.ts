@@ -74,20 +74,7 @@ describe('renderer: a large account, mid-mirror', () => {
 
   /** A report the server holds with an `updated_at` days before the app's cursor: its id. */
   async function backdated(host: AppHost): Promise<string> {
-    const listed = async (): Promise<string[]> => {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: { body: { reports: { id: string }[]; next_cursor: string | null } } =
-          await host.sandbox.api('GET', '/api/reports', {
-            token: host.key,
-            query: { limit: 100, ...(cursor ? { cursor } : {}) },
-          });
-        ids.push(...page.body.reports.map((r) => r.id));
-        cursor = page.body.next_cursor;
-      } while (cursor);
-      return ids;
-    };
+    const listed = (): Promise<string[]> => host.sandbox.reportIds(host.key);
     const before = new Set(await listed());
     await host.sandbox.control('POST', '/__sandbox/bulk-reports', {
       uid: host.account.uid,

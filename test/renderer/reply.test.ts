@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageList, Report } from '../../src/shared/api';
 import { openReport, submittedOnServer } from './support/reports';
 import { useAppPerTest } from './support/app';
-import { expectText, isEnabled, until } from './support/ui';
+import { expectText, isEnabled, reasonFor, until } from './support/ui';
 
 /**
  * The reply box (issue 10): every file is checked before anything is sent, a refused reply leaves
@@ -32,7 +32,7 @@ describe('renderer: reply box', () => {
     await expectText(files, /empty\.txt \(is empty\)/);
     const send = page.getByRole('button', { name: 'Send reply', exact: true });
     expect(await send.isEnabled()).toBe(false);
-    await expectText(page.locator('#reply-reason'), 'Remove empty.txt: it is empty.');
+    await expectText(await reasonFor(page, send), 'Remove empty.txt: it is empty.');
 
     await files.getByRole('button', { name: 'Remove empty.txt', exact: true }).click();
     await until('"Send reply" enabled', () => isEnabled(send));

@@ -4,7 +4,17 @@ import { KeychainSecretStore } from '../../src/core/secrets';
 import { readKey } from '../support/sandbox-client';
 import { useAppPerTest, type OpenOptions } from './support/app';
 import { openReport, submittedOnServer } from './support/reports';
-import { caretAtEndOf, connection, expectNoText, expectText, goTo, nav, until } from './support/ui';
+import {
+  caretAtEndOf,
+  connection,
+  expectNoText,
+  expectText,
+  goTo,
+  nav,
+  reasonFor,
+  themeOf,
+  until,
+} from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 
 /**
@@ -90,9 +100,7 @@ describe('renderer: screens', () => {
     const newReport = page.getByRole('button', { name: 'New report', exact: true });
     await newReport.waitFor();
     expect(await newReport.isDisabled()).toBe(true);
-    const reasonId = (await newReport.getAttribute('aria-describedby')) ?? '';
-    expect(reasonId).not.toBe('');
-    await expectText(page.locator(`[id="${reasonId}"]`), /clos/i);
+    await expectText(await reasonFor(page, newReport), /clos/i);
     await expectText(list.or(page.getByRole('main')), /Intake closed/);
   });
 
@@ -168,22 +176,13 @@ describe('renderer: screens', () => {
 
   it('theme: "Toggle theme" flips <html data-theme> and the choice survives a reload', async () => {
     const { page } = await open();
-    const theme = () =>
-      page.evaluate(
-        () =>
-          (
-            globalThis as unknown as {
-              document: { documentElement: { dataset: { theme?: string } } };
-            }
-          ).document.documentElement.dataset.theme,
-      );
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    expect(await theme()).toBe('light');
+    expect(await themeOf(page)).toBe('light');
     await page.getByRole('button', { name: 'Toggle theme', exact: true }).click();
-    expect(await theme()).toBe('dark');
+    expect(await themeOf(page)).toBe('dark');
     await page.reload();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
-    expect(await theme()).toBe('dark');
+    expect(await themeOf(page)).toBe('dark');
   });
 
   it('keyboard: Ctrl+1/2/3 switch screens, Ctrl+F focuses the search', async () => {
@@ -220,8 +219,7 @@ describe('renderer: screens', () => {
     const newReport = page.getByRole('button', { name: 'New report', exact: true });
     await newReport.waitFor();
     expect(await newReport.isDisabled()).toBe(true);
-    const reasonId = (await newReport.getAttribute('aria-describedby')) ?? '';
-    await expectText(page.locator(`[id="${reasonId}"]`), /read/i);
+    await expectText(await reasonFor(page, newReport), /read/i);
     await nav(page, 'Account').click();
     await expectText(page.getByRole('main'), /Key scope: read/);
   });

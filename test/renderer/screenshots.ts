@@ -63,14 +63,11 @@ async function seed(
     files: [await host.tokenFor(shot)],
   });
   await host.settled();
-  await host.sandbox.act(sub, {
-    actor: 'founder',
-    status: 'accepted',
-    message: 'Confirmed and fixed in release 4.2. Thank you for the clear report!',
-  });
-  for (const status of ['approving', 'transferred', 'received']) {
-    await host.sandbox.payout(sub, { status, amount_cents: 250_000 });
-  }
+  await host.sandbox.acceptAndPay(
+    sub,
+    'Confirmed and fixed in release 4.2. Thank you for the clear report!',
+    250_000,
+  );
   await e.syncNow();
 
   const draft = await host.writeDraft('sandbox-playground', {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { useAppPerFile } from './support/app';
-import type { AppHost } from '../app/host';
 import { connection, expectText, until } from './support/ui';
 
 /**
@@ -10,36 +8,29 @@ import { connection, expectText, until } from './support/ui';
  * state of the status bar, not an error.
  */
 describe('renderer: Sync now and offline', () => {
-  let host: AppHost;
-  let page: Page;
   let reportId = '';
 
-  useAppPerFile(
-    'sync-now',
-    {
-      beforeWindow: async (h) => {
-        await h.engine.syncNow();
-        reportId = (await h.engine.createDraft(h.programs.open.id)).reportId;
-        return `#/reports/${reportId}`;
-      },
+  const opened = useAppPerFile('sync-now', {
+    beforeWindow: async (h) => {
+      await h.engine.syncNow();
+      reportId = (await h.engine.createDraft(h.programs.open.id)).reportId;
+      return `#/reports/${reportId}`;
     },
-    (opened) => {
-      ({ host, page } = opened);
-    },
-  );
+  });
 
   it('a policy changed on the server: the draft says so after "Sync now", the program page shows it', async () => {
-    await page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
-    const before = (await host.engine.getProgram(host.programs.open.id))?.policy_version ?? 0;
-    await host.sandbox.patchProgram(host.programs.open.id, {
+    await opened.page.getByRole('textbox', { name: 'Description', exact: true }).waitFor();
+    const before =
+      (await opened.host.engine.getProgram(opened.host.programs.open.id))?.policy_version ?? 0;
+    await opened.host.sandbox.patchProgram(opened.host.programs.open.id, {
       policy: { scope: 'Only checkout.example.com is in scope now.' },
     });
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    const note = page.getByRole('note').filter({ hasText: 'policy changed' });
+    await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const note = opened.page.getByRole('note').filter({ hasText: 'policy changed' });
     await expectText(note, new RegExp(`version ${before} → ${before + 1}`), 15_000);
     await note.getByRole('link', { name: 'Read the policy', exact: true }).click();
     await expectText(
-      page.getByRole('region', { name: 'Policy', exact: true }),
+      opened.page.getByRole('region', { name: 'Policy', exact: true }),
       /Only checkout\.example\.com is in scope now\./,
     );
   });
@@ -48,23 +39,25 @@ describe('renderer: Sync now and offline', () => {
     'offline is a calm state: the status says Offline, no error alert',
     { timeout: 60_000 },
     async () => {
-      await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 3 });
+      await opened.host.sandbox.faults({ rate: 1, reset_connection: true, seed: 3 });
       try {
-        await page.getByRole('button', { name: 'Sync now', exact: true }).click();
-        await expectText(connection(page), /Offline/, 20_000);
+        await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
+        await expectText(connection(opened.page), /Offline/, 20_000);
         // The sync ends with its connection error: the status bar says Offline, no alert comes up.
         await until(
           'the failed sync',
-          async () => (await host.engine.getStatus()).lastError !== null,
+          async () => (await opened.host.engine.getStatus()).lastError !== null,
           45_000,
         );
-        expect((await host.engine.getStatus()).lastError?.code).toMatch(/network_error|timeout/);
+        expect((await opened.host.engine.getStatus()).lastError?.code).toMatch(
+          /network_error|timeout/,
+        );
         for (let i = 0; i < 5; i++) {
-          expect(await page.getByRole('alert').count()).toBe(0);
-          await page.waitForTimeout(150);
+          expect(await opened.page.getByRole('alert').count()).toBe(0);
+          await opened.page.waitForTimeout(150);
         }
       } finally {
-        await host.sandbox.clearFaults();
+        await opened.host.sandbox.clearFaults();
       }
     },
   );

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { findFileLinks } from '../../src/shared/rules';
-import { useAppPerFile, type AppPage } from './support/app';
-import type { AppHost } from '../app/host';
+import { useAppPerFile } from './support/app';
 import { caretAtEndOf, expectText, pasteInto, pointAfterText, until } from './support/ui';
 
 /**
@@ -13,9 +12,6 @@ import { caretAtEndOf, expectText, pasteInto, pointAfterText, until } from './su
  * description on the server is exactly what the editor showed.
  */
 describe('renderer: a typed report reaches the program as typed', () => {
-  let host: AppHost;
-  let app: AppPage;
-  let page: Page;
   let reportId = '';
 
   const URL_TYPED = 'https://app.example.com/login?next=//evil.example&x=1';
@@ -24,74 +20,70 @@ describe('renderer: a typed report reaches the program as typed', () => {
   const CODE = 'GET /api/v1/users?id=1';
 
   const description = (): Locator =>
-    page.getByRole('textbox', { name: 'Description', exact: true });
+    opened.page.getByRole('textbox', { name: 'Description', exact: true });
   const heading = (name: string): Locator =>
     description().getByRole('heading', { name, exact: true });
   /** The caret into the section below a template heading, the way a keyboard user gets there. */
   const intoSection = async (name: string): Promise<void> => {
     await caretAtEndOf(heading(name), name);
-    await page.keyboard.press('ArrowDown');
+    await opened.page.keyboard.press('ArrowDown');
   };
   const shownText = async (): Promise<string> =>
     (await description().innerText()).replace(/\s+/g, ' ').trim();
   const draftMarkdown = async (): Promise<string> =>
-    (await host.engine.getReport(reportId))?.draft?.content.description ?? '';
+    (await opened.host.engine.getReport(reportId))?.draft?.content.description ?? '';
   const paste = (data: Record<string, string>): Promise<void> => pasteInto(description(), data);
 
-  useAppPerFile(
-    'typed-report',
-    {
-      beforeWindow: async (h) => {
-        await h.engine.syncNow();
-        return `#/programs/${h.programs.open.id}`;
-      },
+  const opened = useAppPerFile('typed-report', {
+    beforeWindow: async (h) => {
+      await h.engine.syncNow();
+      return `#/programs/${h.programs.open.id}`;
     },
-    (opened) => {
-      ({ host, app, page } = opened);
-    },
-  );
+  });
 
   it('types each section below its heading: URLs, e-mails and domains stay as typed', async () => {
-    await page.getByRole('button', { name: 'New report', exact: true }).click();
+    await opened.page.getByRole('button', { name: 'New report', exact: true }).click();
     await description().waitFor();
-    await page
+    await opened.page
       .getByRole('textbox', { name: 'Title', exact: true })
       .fill('Open redirect after login');
-    await page.getByRole('textbox', { name: 'Asset', exact: true }).fill('https://app.example.com');
+    await opened.page
+      .getByRole('textbox', { name: 'Asset', exact: true })
+      .fill('https://app.example.com');
 
     await intoSection('Steps to reproduce');
-    await page.keyboard.type(`Open ${URL_TYPED} and sign in as ${MAIL}.`);
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('1. Send the login form.');
-    await page.keyboard.press('Enter');
+    await opened.page.keyboard.type(`Open ${URL_TYPED} and sign in as ${MAIL}.`);
+    await opened.page.keyboard.press('Enter');
+    await opened.page.keyboard.type('1. Send the login form.');
+    await opened.page.keyboard.press('Enter');
     // The habit of typing the next number: the list numbers the item itself.
-    await page.keyboard.type(`2. Visit ${DOMAIN} in the same tab.`);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('Send `' + CODE + '` with the session cookie.');
+    await opened.page.keyboard.type(`2. Visit ${DOMAIN} in the same tab.`);
+    await opened.page.keyboard.press('Enter');
+    await opened.page.keyboard.press('Enter');
+    await opened.page.keyboard.type('Send `' + CODE + '` with the session cookie.');
 
     await intoSection('Expected behavior');
-    await page.keyboard.type('The redirect to another site is refused.');
+    await opened.page.keyboard.type('The redirect to another site is refused.');
     await intoSection('Actual behavior');
-    await page.keyboard.type('The browser lands on evil.example, logged in.');
-    await page.keyboard.press('Enter');
+    await opened.page.keyboard.type('The browser lands on evil.example, logged in.');
+    await opened.page.keyboard.press('Enter');
     // HTML pasted from a web page, then a table pasted as Markdown text.
     await paste({
       'text/html':
         '<p>Seen on <b>Chrome</b> <img src="https://evil.example/pixel.png" alt="tracking pixel" onerror="window.__pwned=1"><script>window.__pwned=2</script></p>',
       'text/plain': 'Seen on Chrome',
     });
-    await page.keyboard.press('Enter');
+    await opened.page.keyboard.press('Enter');
     await paste({
       'text/plain':
         '| Request | Result |\n| --- | --- |\n| next=//evil.example | 302 to evil.example |\n',
     });
 
     await intoSection('Security impact');
-    await page.keyboard.type('Phishing pages borrow the trusted login flow.');
+    await opened.page.keyboard.type('Phishing pages borrow the trusted login flow.');
 
     await until('the draft saved locally', async () => {
-      const { items } = await host.engine.listReports({});
+      const { items } = await opened.host.engine.listReports({});
       reportId = items.find((i) => i.title === 'Open redirect after login')?.id ?? '';
       return reportId !== '' && (await draftMarkdown()).includes('trusted login flow');
     });
@@ -108,8 +100,10 @@ describe('renderer: a typed report reaches the program as typed', () => {
       'Seen on **Chrome** [tracking pixel](https://evil.example/pixel.png)',
     );
     expect(markdown).not.toMatch(/<img|<script|onerror|!\[tracking/);
-    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(app.guard.requests.filter((r) => r.includes('evil.example'))).toEqual([]);
+    expect(
+      await opened.page.evaluate(() => (globalThis as { __pwned?: number }).__pwned),
+    ).toBeUndefined();
+    expect(opened.app.guard.requests.filter((r) => r.includes('evil.example'))).toEqual([]);
     // The hints under the headings are never text.
     expect(markdown).not.toContain('What should happen');
     for (const name of [
@@ -123,26 +117,28 @@ describe('renderer: a typed report reaches the program as typed', () => {
   });
 
   it('drops files below the last line, after a word, and two at once: each in its section, never glued', async () => {
-    const poc = await host.file('login.request.txt', 'POST /login HTTP/1.1\n');
-    const har = await host.file('har-capture.har', '{"log":{"entries":[]}}\n');
-    const shot = await host.file('redirect.txt', 'Location: //evil.example\n');
-    const last = await host.file('impact-notes.txt', 'notes\n');
+    const poc = await opened.host.file('login.request.txt', 'POST /login HTTP/1.1\n');
+    const har = await opened.host.file('har-capture.har', '{"log":{"entries":[]}}\n');
+    const shot = await opened.host.file('redirect.txt', 'Location: //evil.example\n');
+    const last = await opened.host.file('impact-notes.txt', 'notes\n');
 
     // Below the last line: the end of the last section, not its heading.
-    await host.dropFiles(description(), [{ path: last, bytes: 'notes\n', type: 'text/plain' }]);
+    await opened.host.dropFiles(description(), [
+      { path: last, bytes: 'notes\n', type: 'text/plain' },
+    ]);
     await until('the first link', async () => (await draftMarkdown()).includes('impact-notes.txt'));
     // Right after a sentence, then two files at once after another one.
     const box = await description().boundingBox();
     if (!box) throw new Error('the editor is not visible');
     const afterRefused = await pointAfterText(description(), 'is refused.');
-    await host.dropFiles(
+    await opened.host.dropFiles(
       description(),
       [{ path: shot, bytes: 'Location: //evil.example\n', type: 'text/plain' }],
       { x: afterRefused.x - box.x, y: afterRefused.y - box.y },
     );
     await until('the second link', async () => (await draftMarkdown()).includes('redirect.txt'));
     const afterCookie = await pointAfterText(description(), 'with the session cookie.');
-    await host.dropFiles(
+    await opened.host.dropFiles(
       description(),
       [
         { path: poc, bytes: 'POST /login HTTP/1.1\n', type: 'text/plain' },
@@ -169,7 +165,7 @@ describe('renderer: a typed report reaches the program as typed', () => {
     await until(
       'every upload done and the draft sent',
       async () => {
-        const detail = await host.engine.getReport(reportId);
+        const detail = await opened.host.engine.getReport(reportId);
         return (
           !!detail &&
           detail.evidence.every((e) => e.state === 'uploaded') &&
@@ -187,8 +183,8 @@ describe('renderer: a typed report reaches the program as typed', () => {
       );
     });
     const shown = await shownText();
-    await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await opened.page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = opened.page.getByRole('dialog', { name: 'Submit checklist', exact: true });
     const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
     await until('"Submit report" enabled', () => submit.isEnabled());
     await submit.click();
@@ -196,8 +192,8 @@ describe('renderer: a typed report reaches the program as typed', () => {
     await until(
       'the server has the submission',
       async () => {
-        const res = await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, {
-          token: host.key,
+        const res = await opened.host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, {
+          token: opened.host.key,
         });
         report = res.body;
         return res.body.status === 'triaging';
@@ -209,7 +205,7 @@ describe('renderer: a typed report reaches the program as typed', () => {
     expect(server.submission?.content.description).toBe(sent);
 
     // The report page shows the frozen description: the same text the researcher saw.
-    const submission = page.getByRole('region', { name: 'Submission', exact: true });
+    const submission = opened.page.getByRole('region', { name: 'Submission', exact: true });
     await expectText(submission, /trusted login flow/, 15_000);
     const rendered = (await submission.locator('.markdown').innerText())
       .replace(/\s+/g, ' ')
@@ -217,10 +213,10 @@ describe('renderer: a typed report reaches the program as typed', () => {
     expect(rendered).toBe(shown);
     // The page opens at its top after submitting.
     expect(
-      await page
+      await opened.page
         .locator('main.content')
         .evaluate((main) => (main as unknown as { scrollTop: number }).scrollTop),
     ).toBe(0);
-    expect(app.guard.pageErrors).toEqual([]);
+    expect(opened.app.guard.pageErrors).toEqual([]);
   });
 });

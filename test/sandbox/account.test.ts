@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addKey } from '../../src/sandbox/state/accounts';
 import { Sbx } from './helpers';
 
@@ -7,11 +7,7 @@ interface KeyList {
 }
 
 describe('sandbox: account, keys, e-mail and password reset (API parts 4, 5, 8)', () => {
-  let sbx: Sbx;
-  beforeAll(async () => {
-    sbx = await Sbx.start({ rateLimits: 'spec', passwordResetPadMs: 120 });
-  });
-  afterAll(() => sbx.close());
+  const sbx = Sbx.perFile({ rateLimits: 'spec', passwordResetPadMs: 120 });
 
   it('keys: session only, created with the secret once, listed newest first, deleted at once', async () => {
     const { account, write } = await sbx.newAccount();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReportBody } from './helpers';
 import { createDraft, Sbx, submit, upload } from './helpers';
 
@@ -7,11 +7,7 @@ async function read(sbx: Sbx, token: string, id: string): Promise<ReportBody> {
 }
 
 describe('sandbox contract: automatic triage agent', () => {
-  let sbx: Sbx;
-  beforeAll(async () => {
-    sbx = await Sbx.start({ agent: 'auto' });
-  });
-  afterAll(() => sbx.close());
+  const sbx = Sbx.perFile({ agent: 'auto' });
 
   it('asks for more information when a report has no evidence file, after a clock delay', async () => {
     const { write } = await sbx.newAccount();

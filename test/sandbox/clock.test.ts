@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDraft, Sbx } from './helpers';
 
 describe('sandbox contract: the sandbox clock', () => {
-  let sbx: Sbx;
-  beforeAll(async () => {
-    sbx = await Sbx.start({ rateLimits: 'spec' });
-  });
-  afterAll(() => sbx.close());
+  const sbx = Sbx.perFile({ rateLimits: 'spec' });
 
   it('moves every timestamp the API shows', async () => {
     const { write } = await sbx.newAccount();

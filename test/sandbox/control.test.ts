@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReportBody } from './helpers';
 import { createDraft, Sbx, submit, upload } from './helpers';
 
 describe('sandbox contract: control routes', () => {
-  let sbx: Sbx;
-  beforeAll(async () => {
-    sbx = await Sbx.start();
-  });
+  const sbx = Sbx.perFile();
   beforeEach(async () => {
     await sbx.call('POST', '/__sandbox/reset');
   });
-  afterAll(() => sbx.close());
 
   it('reset brings back the seeded world and the clock', async () => {
     const before = await sbx.world();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Sbx } from './helpers';
 
 async function statusSequence(sbx: Sbx, token: string, n: number): Promise<number[]> {
@@ -8,16 +8,14 @@ async function statusSequence(sbx: Sbx, token: string, n: number): Promise<numbe
 }
 
 describe('sandbox contract: fault injection', () => {
-  let sbx: Sbx;
+  const sbx = Sbx.perFile();
   let token: string;
   beforeAll(async () => {
-    sbx = await Sbx.start();
     token = (await sbx.account('ada')).keys[0]?.key ?? '';
   });
   beforeEach(async () => {
     await sbx.call('DELETE', '/__sandbox/faults');
   });
-  afterAll(() => sbx.close());
 
   it('is deterministic for a given seed and hits about the given share', async () => {
     const config = { rate: 0.3, statuses: [503, 500], seed: 42 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReportBody } from './helpers';
 import { createDraft, draftInput, DESCRIPTION, Sbx, submit, upload } from './helpers';
 
@@ -35,13 +35,11 @@ const waitFor = async (check: () => Promise<boolean>): Promise<void> => {
 };
 
 describe('sandbox: files (API part 4, Files)', () => {
-  let sbx: Sbx;
+  const sbx = Sbx.perFile({ fileBodyTimeoutMs: 800 });
   let write: string;
   beforeAll(async () => {
-    sbx = await Sbx.start({ fileBodyTimeoutMs: 800 });
     write = (await sbx.newAccount()).write;
   });
-  afterAll(() => sbx.close());
 
   const path = (r: ReportBody, fileId: string, name = 'shot.png'): string =>
     `${sbx.url}/api/reports/${r.id}/files/${fileId}?name=${name}&revision=${r.revision}`;

@@ -1,5 +1,6 @@
 /** Test helpers: a sandbox per suite and small typed HTTP calls against it. */
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox } from '../../src/sandbox';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox';
 import { COMPLETE_DESCRIPTION as DESCRIPTION } from '../support/fixtures';
@@ -16,10 +17,29 @@ export interface Res<T = Record<string, unknown>> {
 }
 
 export class Sbx {
-  private constructor(readonly handle: SandboxHandle) {}
+  #handle: SandboxHandle | undefined;
+
+  private constructor(handle?: SandboxHandle) {
+    this.#handle = handle;
+  }
 
   static async start(options: SandboxOptions = {}): Promise<Sbx> {
     return new Sbx(await startSandbox({ agent: 'manual', rateLimits: 'off', ...options }));
+  }
+
+  /** A sandbox for the whole test file: started before its first test, closed after its last. */
+  static perFile(options: SandboxOptions = {}): Sbx {
+    const sbx = new Sbx();
+    beforeAll(async () => {
+      sbx.#handle = await startSandbox({ agent: 'manual', rateLimits: 'off', ...options });
+    });
+    afterAll(() => sbx.#handle?.close());
+    return sbx;
+  }
+
+  get handle(): SandboxHandle {
+    if (!this.#handle) throw new Error('the sandbox is not started yet: use it inside a test');
+    return this.#handle;
   }
 
   get url(): string {

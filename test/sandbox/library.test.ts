@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Sbx } from './helpers';
 
 describe('sandbox contract: library entry and HTTP basics', () => {
-  let sbx: Sbx;
+  const sbx = Sbx.perFile();
   let write: string;
   beforeAll(async () => {
-    sbx = await Sbx.start();
     write = (await sbx.account('ada')).keys.find((k) => k.scope === 'write')?.key ?? '';
   });
-  afterAll(() => sbx.close());
 
   it('startSandbox resolves to a loopback url on a free port', () => {
     expect(sbx.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReportBody } from './helpers';
 import { createDraft, draftInput, Sbx, submit, upload } from './helpers';
 
@@ -9,11 +9,7 @@ interface Page {
 }
 
 describe('sandbox: reports and revisions (API parts 3 and 4)', () => {
-  let sbx: Sbx;
-  beforeAll(async () => {
-    sbx = await Sbx.start();
-  });
-  afterAll(() => sbx.close());
+  const sbx = Sbx.perFile();
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
     const { write } = await sbx.newAccount();

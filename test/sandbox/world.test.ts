@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Sbx } from './helpers';
 import type { WorldView } from './helpers';
 
 describe('sandbox contract: the seeded world', () => {
-  let sbx: Sbx;
+  const sbx = Sbx.perFile();
   let world: WorldView;
   beforeAll(async () => {
-    sbx = await Sbx.start();
     world = await sbx.world();
   });
-  afterAll(() => sbx.close());
 
   it('is the same deterministic world in every fresh sandbox', async () => {
     const other = await Sbx.start();

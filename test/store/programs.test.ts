@@ -124,4 +124,13 @@ describe('programs', () => {
     expect(t.store.programs.getSummary('old')).toBeNull();
     expect(t.store.search.searchPrograms('acme').map((h) => h.id)).toEqual(['kept']);
   });
+
+  it("stores a full program given as a summary with only the summary's fields of the API document", () => {
+    const program = makeProgram({ id: 'full' });
+    t.store.programs.upsertSummaries([program]);
+    const stored = t.store.programs.getSummary('full');
+    expect(stored).toEqual(makeProgramSummary({ id: 'full' }));
+    expect(stored).not.toHaveProperty('scope');
+    expect(stored).not.toHaveProperty('description');
+  });
 });

@@ -16,14 +16,16 @@ interface DraftMaker {
 }
 
 /**
- * A draft of the open program, saved through the engine with a complete description, an asset
- * and no CVSS vector unless `content` says otherwise: where most report tests start.
+ * A draft of the open program (or of `programId`), saved through the engine with a complete
+ * description, an asset and no CVSS vector unless `content` says otherwise: where most report
+ * tests start.
  */
 export async function savedDraft(
   x: DraftMaker,
   content: Partial<DraftContent> & { title: string },
+  programId = x.programs.open.id,
 ): Promise<{ reportId: string }> {
-  const draft = await x.engine.createDraft(x.programs.open.id);
+  const draft = await x.engine.createDraft(programId);
   await x.engine.saveDraft(draft.reportId, { ...completeDraft(content.title), ...content });
   return draft;
 }

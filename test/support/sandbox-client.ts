@@ -265,6 +265,14 @@ export class SandboxClient {
     return this.control('POST', `/__sandbox/reports/${reportId}/payout`, body);
   }
 
+  /** The team accepts the report with `message`; its payout of `amountCents` goes on to received. */
+  async acceptAndPay(reportId: string, message: string, amountCents: number): Promise<void> {
+    await this.act(reportId, { actor: 'founder', status: 'accepted', message });
+    for (const status of ['approving', 'transferred', 'received']) {
+      await this.payout(reportId, { status, amount_cents: amountCents });
+    }
+  }
+
   async faults(body: {
     rate: number;
     statuses?: number[];
@@ -309,6 +317,22 @@ export class SandboxClient {
     },
   ): Promise<void> {
     await this.control('PATCH', `/__sandbox/programs/${id}`, body);
+  }
+
+  /** Every report id the key's account holds, page by page through `GET /api/reports`. */
+  async reportIds(token: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: ApiResponse<{ reports: { id: string }[]; next_cursor: string | null }> =
+        await this.api('GET', '/api/reports', {
+          token,
+          query: { limit: 100, ...(cursor ? { cursor } : {}) },
+        });
+      ids.push(...page.body.reports.map((r) => r.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    return ids;
   }
 
   newAccount(

@@ -41,12 +41,9 @@ interface DraftRow extends DraftContent {
 
 function toDraft(row: DraftRow): Draft {
   return {
+    ...contentOf(row),
     reportId: row.report_id,
     programId: row.program_id,
-    title: row.title,
-    asset: row.asset,
-    description: row.description,
-    cvss_vector: row.cvss_vector,
     base: parseJson<DraftContent>(row.base_json),
     baseRevision: row.base_revision,
     conflict: parseJson<DraftConflict>(row.conflict_json),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { imageWithoutMetadata } from '../evidence/images';
 import type { Db } from './database';
+import { camelCased } from './sql-values';
 
 export type EvidenceState = 'queued' | 'uploading' | 'uploaded' | 'failed';
 /** A file for the draft itself, or evidence waiting to be sent with a message. */
@@ -89,20 +90,9 @@ interface EvidenceRow {
   updated_at: string;
 }
 
+/** Every column maps by name: `evidence` holds no encoded values. */
 function toFile(row: EvidenceRow): EvidenceFile {
-  return {
-    fileId: row.file_id,
-    reportId: row.report_id,
-    purpose: row.purpose,
-    name: row.name,
-    contentType: row.content_type,
-    size: row.size,
-    sha256: row.sha256,
-    state: row.state,
-    uploadedBytes: row.uploaded_bytes,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+  return camelCased(row);
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -1,6 +1,6 @@
 import type { Db } from './database';
 import { redactedJson } from '../../shared/api/redact';
-import { parseJson } from './sql-values';
+import { camelCased, parseJson } from './sql-values';
 
 /**
  * Where a report's thread ended just before a message post left: the last message's id and the
@@ -108,20 +108,11 @@ interface OutboxRow {
   updated_at: string;
 }
 
-function toEntry(row: OutboxRow): OutboxEntry {
+function toEntry({ payload_json, last_error_json, ...columns }: OutboxRow): OutboxEntry {
   return {
-    id: row.id,
-    reportId: row.report_id,
-    kind: row.kind,
-    payload: JSON.parse(row.payload_json) as OutboxPayloads[OutboxKind],
-    state: row.state,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lastError: parseJson<unknown>(row.last_error_json),
-    localId: row.local_id,
-    bodyHash: row.body_hash,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    ...camelCased(columns),
+    payload: JSON.parse(payload_json) as OutboxPayloads[OutboxKind],
+    lastError: parseJson<unknown>(last_error_json),
   };
 }
 

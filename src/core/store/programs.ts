@@ -8,6 +8,7 @@ import {
   type ProgramFilters,
 } from '../../shared/rules/program-filters';
 import { bit, timeMs } from './sql-values';
+import { pickSchemaFields } from '../../shared/api/schema-fields';
 
 export interface ListProgramsQuery extends ProgramFilters {
   /** Words every program shown has in its name, customer name or id (any case, any order). */
@@ -110,7 +111,7 @@ export function createProgramsRepository(db: Db): ProgramsRepository {
       policy_version: summary.policy_version,
       updated_at: summary.updated_at,
       updated_ms: timeMs(summary.updated_at),
-      summary_json: JSON.stringify(pickSummary(summary)),
+      summary_json: JSON.stringify(pickSchemaFields('ProgramSummary', summary)),
     };
   }
 
@@ -183,23 +184,5 @@ function filterable(program: ProgramSummary): FilterableProgram {
     topRewardUsd: program.reward_range.max,
     intake: program.intake,
     updatedMs: program.updated_at ? timeMs(program.updated_at) : null,
-  };
-}
-
-function pickSummary(program: ProgramSummary): ProgramSummary {
-  return {
-    id: program.id,
-    name: program.name,
-    customer_name: program.customer_name,
-    intake: program.intake,
-    demo: program.demo,
-    summary: program.summary,
-    asset_types: program.asset_types,
-    reward_range: program.reward_range,
-    rewards: program.rewards,
-    policy_version: program.policy_version,
-    updated_at: program.updated_at,
-    private: program.private,
-    pool_paused: program.pool_paused,
   };
 }

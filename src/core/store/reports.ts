@@ -276,7 +276,9 @@ export function createReportsRepository(db: Db): ReportsRepository {
             const same = incoming.revision === stored.revision && updatedMs === stored.updated_ms;
             if (isOlder(incoming, stored) || (same && stored.report_json !== null)) continue;
           }
-          upsertSummary.run({ ...pickSummary(summary), updated_ms: updatedMs });
+          // Named parameters bind only the columns the statement names: a full report's other
+          // fields are not stored here.
+          upsertSummary.run({ ...summary, updated_ms: updatedMs });
           marked.push(summary.id);
         }
       });
@@ -357,22 +359,5 @@ export function createReportsRepository(db: Db): ReportsRepository {
     deleteReport(id) {
       deleteOne.run(id);
     },
-  };
-}
-
-/** Only the ReportSummary fields: a full report passed as a summary must not leak extra keys. */
-function pickSummary(summary: ReportSummary): ReportSummary {
-  return {
-    id: summary.id,
-    program_id: summary.program_id,
-    program_name: summary.program_name,
-    status: summary.status,
-    display_status: summary.display_status,
-    title: summary.title,
-    revision: summary.revision,
-    created_at: summary.created_at,
-    updated_at: summary.updated_at,
-    submitted_at: summary.submitted_at,
-    withdrawn_at: summary.withdrawn_at,
   };
 }

@@ -4,9 +4,7 @@ import type { RequestContext, Route } from '../router';
 import { addKey } from '../state/accounts';
 import { requireVerified } from '../state/reports';
 import { toApiKey } from '../state/serialize';
-import type { KeyInput } from '../api-types';
-import { parseBody } from '../validation';
-import { accountOf, jsonBody } from './reports';
+import { accountOf, withBody } from './reports';
 
 export const KEY_LIMIT = 100;
 
@@ -29,9 +27,8 @@ export const keyRoutes: Route[] = [
     method: 'POST',
     template: '/api/keys',
     auth: 'session',
-    async handle(ctx) {
+    handle: withBody('KeyInput', (ctx, input) => {
       const account = accountOf(ctx);
-      const input = parseBody<KeyInput>('KeyInput', await jsonBody(ctx));
       requireVerified(account);
       if (ctx.env.world.keysOf(account.uid).length >= KEY_LIMIT) {
         throw new ApiError(409, 'key_limit', `An account holds at most ${KEY_LIMIT} keys.`);
@@ -43,7 +40,7 @@ export const keyRoutes: Route[] = [
         fixture: false,
       });
       return { status: 201, body: { ...toApiKey(record), key } };
-    },
+    }),
   },
   {
     method: 'DELETE',

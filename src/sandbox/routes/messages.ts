@@ -1,11 +1,9 @@
 /** The triage thread: `GET` and `POST /api/reports/{report_id}/messages`. */
-import type { MessageInput } from '../api-types';
 import { validationError } from '../errors';
 import type { Route } from '../router';
 import { postResearcherMessage } from '../state/reports';
 import { toReport } from '../state/serialize';
-import { parseBody } from '../validation';
-import { accountOf, jsonBody, ownReport, reportIdOf } from './reports';
+import { accountOf, ownReport, reportIdOf, withBody } from './reports';
 
 export const messageRoutes: Route[] = [
   {
@@ -20,9 +18,8 @@ export const messageRoutes: Route[] = [
     method: 'POST',
     template: '/api/reports/{report_id}/messages',
     auth: 'user',
-    async handle(ctx) {
+    handle: withBody('MessageInput', (ctx, input) => {
       const id = reportIdOf(ctx);
-      const input = parseBody<MessageInput>('MessageInput', await jsonBody(ctx));
       const body = input.body ?? '';
       const files = input.files ?? [];
       if (body.trim() === '' && files.length === 0) {
@@ -37,6 +34,6 @@ export const messageRoutes: Route[] = [
       );
       if (startedTurn) ctx.env.agent.turnQueued(id);
       return { status: 200, body: toReport(report) };
-    },
+    }),
   },
 ];

@@ -1,8 +1,8 @@
 /** Report routes of part 4: list, read, create/save, submit, withdraw. */
-import type { ReportInput } from '../api-types';
 import { notFound, validationError } from '../errors';
 import { readJson } from '../http-io';
-import type { RequestContext, Route } from '../router';
+import type { Reply, RequestContext, Route } from '../router';
+import type { components, SchemaName } from '../../shared/api';
 import { saveReport, submitReport, withdrawReport } from '../state/reports';
 import { toReport, toSummary } from '../state/serialize';
 import type { ReportRecord } from '../state/types';
@@ -28,6 +28,17 @@ export function ownReport(ctx: RequestContext): ReportRecord {
 
 export const jsonBody = (ctx: RequestContext): Promise<unknown> =>
   readJson(ctx.req, ctx.env.options.jsonBodyTimeoutMs);
+
+/**
+ * A handler of a JSON body that the contract's schema `name` describes: the body is read and
+ * checked first (`422 validation_error` naming the field), and `handle` gets it typed by the schema.
+ */
+export function withBody<N extends SchemaName>(
+  name: N,
+  handle: (ctx: RequestContext, input: components['schemas'][N]) => Reply,
+): Route['handle'] {
+  return async (ctx) => handle(ctx, parseBody(name, await jsonBody(ctx)));
+}
 
 export const reportRoutes: Route[] = [
   {
@@ -77,28 +88,26 @@ export const reportRoutes: Route[] = [
     method: 'PUT',
     template: '/api/reports/{report_id}',
     auth: 'user',
-    async handle(ctx) {
+    handle: withBody('ReportInput', (ctx, input) => {
       const id = reportIdOf(ctx);
-      const input = parseBody<ReportInput>('ReportInput', await jsonBody(ctx));
       if (input.cvss_vector && !isValidCvss31Vector(input.cvss_vector)) {
         throw validationError('cvss_vector: must be a valid CVSS 3.1 base vector');
       }
       const report = saveReport(ctx.env.world, accountOf(ctx), id, input);
       return { status: 200, body: toReport(report) };
-    },
+    }),
   },
   {
     method: 'POST',
     template: '/api/reports/{report_id}/submit',
     auth: 'user',
-    async handle(ctx) {
+    handle: withBody('SubmitInput', (ctx, input) => {
       const id = reportIdOf(ctx);
-      const input = parseBody<{ revision: number }>('SubmitInput', await jsonBody(ctx));
       const before = ctx.env.world.reportOf(accountOf(ctx).uid, id)?.status;
       const report = submitReport(ctx.env.world, accountOf(ctx), id, input.revision);
       if (before === 'draft' && report.status === 'triaging') ctx.env.agent.turnQueued(id);
       return { status: 200, body: toReport(report) };
-    },
+    }),
   },
   {
     method: 'POST',

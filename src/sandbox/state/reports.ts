@@ -212,10 +212,7 @@ export function submitReport(
   };
   r.submit_revision = revision;
   r.submitted_at = at;
-  r.revision += 1;
-  world.setStatus(r, 'triaging');
-  world.touch(r, ms);
-  return r;
+  return researcherMove(world, r, 'triaging', ms);
 }
 
 /**
@@ -235,8 +232,21 @@ export function withdrawReport(
   }
   const ms = world.stamp();
   r.withdrawn_at = isoOf(ms);
+  return researcherMove(world, r, 'withdrawn', ms);
+}
+
+/**
+ * A move of the researcher's own (submit, withdraw): unlike the agent's and the team's moves, it
+ * makes a new revision of the report.
+ */
+function researcherMove(
+  world: World,
+  r: ReportRecord,
+  status: ReportStatus,
+  ms: number,
+): ReportRecord {
   r.revision += 1;
-  world.setStatus(r, 'withdrawn');
+  world.setStatus(r, status);
   world.touch(r, ms);
   return r;
 }

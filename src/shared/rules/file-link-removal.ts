@@ -2,6 +2,7 @@
 import type { Nodes } from 'mdast';
 import { collectFileLinks, type FileLink } from './file-links';
 import { endOffset, startOffset } from './markdown';
+import { mergeOverlapping } from './spans';
 
 interface Edit {
   start: number;
@@ -72,16 +73,8 @@ export function removeFileLinks(markdown: string, fileId: string): string {
 }
 
 function mergeOverlaps(edits: Edit[]): Edit[] {
-  const sorted = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: Edit[] = [];
-  for (const e of sorted) {
-    const prev = out[out.length - 1];
-    if (prev && e.start < prev.end) {
-      // Only widened deletions can overlap (two deletions on one line); keep the wider.
-      if (e.end > prev.end) out[out.length - 1] = { start: prev.start, end: e.end, text: '' };
-      continue;
-    }
-    out.push(e);
-  }
-  return out;
+  // Only widened deletions can overlap (two deletions on one line): the union is deleted.
+  return mergeOverlapping(edits, (kept, next) =>
+    next.end > kept.end ? { start: kept.start, end: next.end, text: '' } : kept,
+  );
 }

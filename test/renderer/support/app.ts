@@ -151,14 +151,11 @@ export type AppPerFileOptions = HostOptions &
 
 /**
  * One app for the whole file (the tests continue one another's state): a browser, a sandbox and
- * main process, signed in unless told otherwise, and its window; `opened` hands them to the
- * file's variables. A failing test leaves a picture in test-results/; all is closed after.
+ * main process, signed in unless told otherwise, and its window. The object returned holds them
+ * once the file's first test runs. A failing test leaves a picture in test-results/; all is closed
+ * after.
  */
-export function useAppPerFile(
-  file: string,
-  options: AppPerFileOptions,
-  opened: (app: OpenApp) => void,
-): void {
+export function useAppPerFile(file: string, options: AppPerFileOptions): OpenApp {
   let suite: Suite | undefined;
   let host: AppHost | undefined;
   let current: OpenApp | undefined;
@@ -169,7 +166,6 @@ export function useAppPerFile(
       host = made;
       return beforeWindow?.(made) ?? Promise.resolve(undefined);
     });
-    opened(current);
   }, 240_000);
   afterEach(async (ctx) => {
     await keepFailureShot(current?.page, file, ctx.task);
@@ -179,6 +175,21 @@ export function useAppPerFile(
     await host?.close();
     await suite?.close();
   });
+  const opened = (): OpenApp => {
+    if (!current) throw new Error('the app is not open yet: use it inside a test');
+    return current;
+  };
+  return {
+    get host() {
+      return opened().host;
+    },
+    get app() {
+      return opened().app;
+    },
+    get page() {
+      return opened().page;
+    },
+  };
 }
 
 /** A `beforeWindow` step: `count` reports on the account (half of them submitted), then `then`. */

@@ -51,6 +51,13 @@ export async function isEnabled(locator: Locator): Promise<boolean> {
   return (await locator.count()) > 0 && (await locator.isEnabled());
 }
 
+/** What a control's `aria-describedby` names: the reason a disabled button gives for itself. */
+export async function reasonFor(page: Page, control: Locator): Promise<Locator> {
+  const id = (await control.getAttribute('aria-describedby')) ?? '';
+  expect(id, 'the control names no reason').not.toBe('');
+  return page.locator(`[id="${id}"]`);
+}
+
 /** The point just right of the last character of `text` inside `scope`, in page coordinates. */
 export async function pointAfterText(
   scope: Locator,
@@ -120,6 +127,25 @@ export async function goTo(page: Page, hash: string): Promise<void> {
   await page.evaluate((h) => {
     (globalThis as unknown as { location: { hash: string } }).location.hash = h;
   }, hash);
+}
+
+/** The route the page shows now, as its location hash (`#/reports/<id>`). */
+export function hashOf(page: Page): Promise<string> {
+  return page.evaluate(
+    () => (globalThis as unknown as { location: { hash: string } }).location.hash,
+  );
+}
+
+/** The theme the page shows: `<html data-theme>`. */
+export function themeOf(page: Page): Promise<string | undefined> {
+  return page.evaluate(
+    () =>
+      (
+        globalThis as unknown as {
+          document: { documentElement: { dataset: { theme?: string } } };
+        }
+      ).document.documentElement.dataset.theme,
+  );
 }
 
 /** A paste into an element, the way a browser dispatches it: one clipboard entry per MIME type. */

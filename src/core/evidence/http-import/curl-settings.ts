@@ -4,6 +4,7 @@
  * reads them: a later option overrides or adds to an earlier one.
  */
 import type { CurlOption } from './curl-getopt';
+import { ownValue } from '../../../shared/lookup/own';
 
 /** A header line as `-H` takes it: `Name: value`, `Name:` (drop), `Name;` (empty). */
 export type CustomHeader = { name: string; value: string; drop: boolean };
@@ -67,6 +68,42 @@ function customHeader(line: string): CustomHeader | null {
   return null;
 }
 
+type SettingOf<T> = {
+  [K in keyof CurlSettings]: CurlSettings[K] extends T ? K : never;
+}[keyof CurlSettings];
+
+/** Switches (`yes` on, `--no-…` off) that set one setting each. */
+const SWITCHES: Readonly<Record<string, SettingOf<boolean>>> = {
+  head: 'head',
+  get: 'get',
+  'path-as-is': 'pathAsIs',
+  globoff: 'globOff',
+  'tr-encoding': 'trEncoding',
+  proxytunnel: 'tunnel',
+  compressed: 'compressed',
+};
+
+/** Options whose value is the setting, as typed. */
+const AS_TYPED: Readonly<Record<string, SettingOf<string | null>>> = {
+  request: 'method',
+  user: 'user',
+  'user-agent': 'userAgent',
+  'oauth2-bearer': 'bearer',
+  'upload-file': 'upload',
+  'request-target': 'target',
+  'proxy-user': 'proxyUser',
+};
+
+/** The protocol version each option asks for. */
+const VERSIONS: Readonly<Record<string, string>> = {
+  'http1.0': 'HTTP/1.0',
+  'http1.1': 'HTTP/1.1',
+  http2: 'HTTP/2',
+  'http2-prior-knowledge': 'HTTP/2',
+  http3: 'HTTP/3',
+  'http3-only': 'HTTP/3',
+};
+
 /**
  * The settings of one set of options. `file` gives a file's contents (or a placeholder naming
  * it), `fileNotes` collects the files the command reads, and `urls` gets the `--url` values.
@@ -110,10 +147,13 @@ export function curlSettings(
     s.data = (s.data ?? '') + text;
   };
   for (const { name, value } of options) {
+    const on = ownValue(SWITCHES, name);
+    const typed = ownValue(AS_TYPED, name);
+    const version = ownValue(VERSIONS, name);
+    if (on !== undefined) s[on] = value === 'yes';
+    else if (typed !== undefined) s[typed] = value;
+    else if (version !== undefined) s.version = version;
     switch (name) {
-      case 'request':
-        s.method = value;
-        break;
       case 'header': {
         const h = customHeader(value);
         if (h) s.custom.push(h);
@@ -150,53 +190,17 @@ export function curlSettings(
         if (value.includes('=')) s.cookies.push(value);
         else fileNotes.push(value);
         break;
-      case 'user':
-        s.user = value;
-        break;
-      case 'user-agent':
-        s.userAgent = value;
-        break;
       case 'referer':
         s.referer = value.replace(/;auto$/, '');
-        break;
-      case 'oauth2-bearer':
-        s.bearer = value;
-        break;
-      case 'head':
-        s.head = value === 'yes';
-        break;
-      case 'get':
-        s.get = value === 'yes';
-        break;
-      case 'upload-file':
-        s.upload = value;
-        break;
-      case 'path-as-is':
-        s.pathAsIs = value === 'yes';
-        break;
-      case 'globoff':
-        s.globOff = value === 'yes';
         break;
       case 'url':
         urls.push(value);
         break;
-      case 'request-target':
-        s.target = value;
-        break;
       case 'range':
         s.range = value.includes('-') ? value : `${value}-`;
         break;
-      case 'proxy-user':
-        s.proxyUser = value;
-        break;
-      case 'tr-encoding':
-        s.trEncoding = value === 'yes';
-        break;
       case 'proxy':
         s.proxy = value === '' ? null : value;
-        break;
-      case 'proxytunnel':
-        s.tunnel = value === 'yes';
         break;
       case 'continue-at':
         s.resumeAt = /^\d+$/.test(value) ? value : null;
@@ -210,23 +214,6 @@ export function curlSettings(
         break;
       case 'basic':
         if (value === 'yes') s.challenge = false;
-        break;
-      case 'compressed':
-        s.compressed = value === 'yes';
-        break;
-      case 'http1.0':
-        s.version = 'HTTP/1.0';
-        break;
-      case 'http1.1':
-        s.version = 'HTTP/1.1';
-        break;
-      case 'http2':
-      case 'http2-prior-knowledge':
-        s.version = 'HTTP/2';
-        break;
-      case 'http3':
-      case 'http3-only':
-        s.version = 'HTTP/3';
         break;
     }
   }

@@ -13,6 +13,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { redactionMark } from './mark';
 import { scanText, type ScanOptions, type SecretFinding } from './scan';
+import { mergeOverlapping } from '../../../shared/rules/spans';
 
 /** How much text one rules pass reads (plus the overlap carried from the previous window). */
 export const WINDOW_CHARS = 1024 * 1024;
@@ -70,17 +71,9 @@ function countLines(text: string, from: number, to: number): number {
 
 /** Findings of several windows as one list: the same span once, a cut-short span in the whole. */
 function mergeWindows(found: SecretFinding[]): SecretFinding[] {
-  const sorted = [...found].sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: SecretFinding[] = [];
-  for (const f of sorted) {
-    const last = out[out.length - 1];
-    if (last && f.start < last.end) {
-      if (f.end - f.start > last.end - last.start) out[out.length - 1] = f;
-      continue;
-    }
-    out.push(f);
-  }
-  return out;
+  return mergeOverlapping(found, (kept, next) =>
+    next.end - next.start > kept.end - kept.start ? next : kept,
+  );
 }
 
 /** Scans a text file of any size in overlapping windows; bounded memory. */

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Dialog } from './Dialog';
-import { DisabledReason } from './DisabledReason';
+import { ReasonedButton } from './ReasonedButton';
 
 /**
  * A destructive action behind a confirmation: the button (disabled with its reason when it cannot
@@ -12,7 +12,6 @@ export function ConfirmAction({
   title,
   confirmLabel,
   reason,
-  reasonId,
   onConfirm,
   children,
 }: {
@@ -24,7 +23,6 @@ export function ConfirmAction({
   confirmLabel: string;
   /** Why it cannot run now, or null. */
   reason: string | null;
-  reasonId: string;
   onConfirm(): Promise<void>;
   /** What happens, in the dialog. */
   children: ReactNode;
@@ -32,16 +30,9 @@ export function ConfirmAction({
   const [confirming, setConfirming] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        className="danger"
-        disabled={reason !== null}
-        aria-describedby={reason ? reasonId : undefined}
-        onClick={() => setConfirming(true)}
-      >
+      <ReasonedButton className="danger" reason={reason} onClick={() => setConfirming(true)}>
         {label}
-      </button>
-      <DisabledReason id={reasonId} reason={reason} />
+      </ReasonedButton>
       {confirming ? (
         <Dialog title={title} alert onClose={() => setConfirming(false)}>
           {children}

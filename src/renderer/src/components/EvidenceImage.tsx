@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { evidenceImageUrl } from '../lib/evidence-images';
+import { useLoaded } from '../lib/useLoaded';
 
 /** An evidence image of a report from its local copy, or nothing (see lib/evidence-images.ts). */
 export function EvidenceImage({
@@ -12,15 +13,7 @@ export function EvidenceImage({
   alt: string;
 }) {
   const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void evidenceImageUrl(reportId, fileId).then((found) => {
-      if (live) setUrl(found);
-    });
-    return () => {
-      live = false;
-    };
-  }, [reportId, fileId]);
+  useLoaded(() => evidenceImageUrl(reportId, fileId), setUrl, [reportId, fileId]);
   if (!url) return null;
   // Bytes the browser cannot decode (a truncated file) show nothing rather than a broken icon.
   return <img className="evidence-image" src={url} alt={alt} onError={() => setUrl(null)} />;

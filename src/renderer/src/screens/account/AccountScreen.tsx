@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { bridge } from '../../bridge';
 import { useSession, useReadOnlyReason } from '../../stores/session';
 import { reportError } from '../../stores/notices';
-import { DisabledReason } from '../../components/DisabledReason';
 import { WebsiteLink } from '../../components/WebsiteLink';
 import { formatCountdown, formatTime, humanize } from '../../lib/format';
 import { useVerificationSends } from './useVerificationSends';
+import { ReasonedButton } from '../../components/ReasonedButton';
 
 function VerificationButton({ verified }: { verified: boolean }) {
   const readOnly = useReadOnlyReason();
@@ -39,15 +39,9 @@ function VerificationButton({ verified }: { verified: boolean }) {
   }
   return (
     <div className="action-row">
-      <button
-        type="button"
-        disabled={reason !== null || busy}
-        aria-describedby={reason ? 'verify-reason' : undefined}
-        onClick={() => void send()}
-      >
+      <ReasonedButton reason={reason} busy={busy} onClick={() => void send()}>
         Send verification e-mail
-      </button>
-      <DisabledReason id="verify-reason" reason={reason} />
+      </ReasonedButton>
       {result ? <span role="status">{result}</span> : null}
     </div>
   );

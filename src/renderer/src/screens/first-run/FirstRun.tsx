@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { bridge } from '../../bridge';
 import { fieldErrorOf, thrownErrorView } from '../../lib/errors';
 import { useSession } from '../../stores/session';
@@ -7,6 +7,7 @@ import { WebsiteLink } from '../../components/WebsiteLink';
 import { serverUrlProblem } from '../../../../shared/api/server-url';
 import { newerDataSentence } from '../../../../shared/errors/newer-data';
 import type { ErrorView, StorageView } from '../../../../shared/bridge/views';
+import { useLoaded } from '../../lib/useLoaded';
 
 type Field = 'serverUrl' | 'apiKey';
 
@@ -29,19 +30,12 @@ export function FirstRun() {
   const [error, setError] = useState<ErrorView | null>(null);
   const [busy, setBusy] = useState(false);
   const [newerData, setNewerData] = useState<StorageView['newerData']>(null);
-  useEffect(() => {
-    let live = true;
-    // The signed-in account's data may be a newer app's: then it was not opened at all.
-    void bridge
-      .getStatus()
-      .then((status) => {
-        if (live) setNewerData(status.storage.newerData);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
+  // The signed-in account's data may be a newer app's: then it was not opened at all.
+  useLoaded(
+    () => bridge.getStatus(),
+    (status) => setNewerData(status.storage.newerData),
+    [],
+  );
 
   async function run(
     action: () => Promise<Awaited<ReturnType<typeof bridge.connectSandbox>>>,

@@ -8,10 +8,10 @@ import { reportError } from '../../stores/notices';
 import { useReadOnlyReason, useSession } from '../../stores/session';
 import { useCommand } from '../../stores/commands';
 import { Markdown } from '../../components/Markdown';
-import { DisabledReason } from '../../components/DisabledReason';
 import { formatTime, formatUsd, humanize } from '../../lib/format';
 import { ProgramBadges, newReportBlocker } from './ProgramBadges';
 import { RouteLink } from '../../components/RouteLink';
+import { ReasonedButton } from '../../components/ReasonedButton';
 
 const POLICY_SECTIONS = [
   { field: 'scope', title: 'Scope' },
@@ -61,16 +61,9 @@ function NewReportButton({ program }: { program: Program }) {
   useCommand('new-report', () => void create());
   return (
     <div className="action-row">
-      <button
-        type="button"
-        className="primary"
-        disabled={reason !== null || busy}
-        aria-describedby={reason ? 'new-report-reason' : undefined}
-        onClick={() => void create()}
-      >
+      <ReasonedButton className="primary" reason={reason} busy={busy} onClick={() => void create()}>
         New report
-      </button>
-      <DisabledReason id="new-report-reason" reason={reason} />
+      </ReasonedButton>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ProgramSummary } from '../../../../shared/api';
 import { bridge } from '../../bridge';
 import { Dialog } from '../../components/Dialog';
@@ -6,6 +6,7 @@ import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { useReadOnlyReason } from '../../stores/session';
 import { newReportBlocker } from '../programs/ProgramBadges';
+import { useLoaded } from '../../lib/useLoaded';
 
 /** Programs are listed 50 a page; more than this many pages is not a real account. */
 const MAX_PAGES = 20;
@@ -30,21 +31,10 @@ export function NewReportDialog({ onClose }: { onClose(): void }) {
   const readOnly = useReadOnlyReason();
   const [programs, setPrograms] = useState<ProgramSummary[] | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    openPrograms().then(
-      (found) => {
-        if (live) setPrograms(found);
-      },
-      (e: unknown) => {
-        reportError(e);
-        if (live) setPrograms([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  useLoaded(openPrograms, setPrograms, [], (e) => {
+    reportError(e);
+    setPrograms([]);
+  });
 
   async function start(program: ProgramSummary): Promise<void> {
     if (busy || readOnly) return;

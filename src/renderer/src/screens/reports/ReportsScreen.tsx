@@ -15,7 +15,7 @@ import { pendingSearchFocus } from '../../stores/router';
 import { useReadOnlyReason, useSession } from '../../stores/session';
 import { formatMirror, STATUS_LABELS } from '../../lib/format';
 import { PaneSeparator } from '../../components/PaneSeparator';
-import { DisabledReason } from '../../components/DisabledReason';
+import { ReasonedButton } from '../../components/ReasonedButton';
 import { ReportScreen } from '../report/ReportScreen';
 import { ScreenBoundary } from '../../components/ScreenBoundary';
 import { NewReportDialog } from './NewReportDialog';
@@ -169,20 +169,15 @@ function MirrorProgress() {
 function NewReportButton({ onClick }: { onClick(): void }) {
   const readOnly = useReadOnlyReason();
   return (
-    <>
-      <button
-        type="button"
-        className="primary"
-        disabled={readOnly !== null}
-        aria-describedby={readOnly ? 'reports-new-reason' : undefined}
-        aria-keyshortcuts={isMac ? 'Meta+N' : 'Control+N'}
-        title={`New report (${MOD}N)`}
-        onClick={onClick}
-      >
-        New report
-      </button>
-      <DisabledReason id="reports-new-reason" reason={readOnly} />
-    </>
+    <ReasonedButton
+      className="primary"
+      reason={readOnly}
+      aria-keyshortcuts={isMac ? 'Meta+N' : 'Control+N'}
+      title={`New report (${MOD}N)`}
+      onClick={onClick}
+    >
+      New report
+    </ReasonedButton>
   );
 }
 

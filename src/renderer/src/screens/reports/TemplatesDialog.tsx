@@ -7,6 +7,7 @@ import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { useReadOnlyReason } from '../../stores/session';
 import { openPrograms } from './NewReportDialog';
+import { useLoaded } from '../../lib/useLoaded';
 
 type Mode =
   | { kind: 'list' }
@@ -38,15 +39,7 @@ export function TemplatesDialog({
       reportError(e);
     }
   };
-  useEffect(() => {
-    let live = true;
-    bridge.listTemplates().then((list) => {
-      if (live) setTemplates(list);
-    }, reportError);
-    return () => {
-      live = false;
-    };
-  }, []);
+  useLoaded(() => bridge.listTemplates(), setTemplates, [], reportError);
 
   async function saveFromDraft(name: string): Promise<void> {
     if (!draftId) return;

@@ -3,7 +3,7 @@ import type { ConflictChoice, DraftField, FieldConflict } from '../../../../../s
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
-import { DisabledReason } from '../../../components/DisabledReason';
+import { ReasonedButton } from '../../../components/ReasonedButton';
 
 const FIELD_TITLES: Record<DraftField, string> = {
   title: 'Title',
@@ -139,16 +139,9 @@ export function ConflictView({
         />
       ))}
       <div className="action-row">
-        <button
-          type="button"
-          className="primary"
-          disabled={busy || reason !== null}
-          aria-describedby={reason ? 'resolution-reason' : undefined}
-          onClick={() => void save()}
-        >
+        <ReasonedButton className="primary" reason={reason} busy={busy} onClick={() => void save()}>
           Save resolution
-        </button>
-        <DisabledReason id="resolution-reason" reason={reason} />
+        </ReasonedButton>
       </div>
     </section>
   );

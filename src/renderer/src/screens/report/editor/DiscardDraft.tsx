@@ -23,7 +23,6 @@ export function DiscardDraft({
       title="Discard this draft?"
       confirmLabel="Discard"
       reason={reason}
-      reasonId="discard-reason"
       onConfirm={discard}
     >
       <p>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { bridge } from '../../../bridge';
 import { useSession } from '../../../stores/session';
 import { RouteLink } from '../../../components/RouteLink';
+import { useLoaded } from '../../../lib/useLoaded';
 
 /**
  * The program's policy changed since this draft was started (a scope or a rule may have moved):
@@ -16,18 +17,11 @@ export function PolicyChangedNotice({
 }) {
   const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);
   const [current, setCurrent] = useState<number | null>(null);
-  useEffect(() => {
-    let live = true;
-    bridge
-      .getProgram(programId)
-      .then((p) => {
-        if (live) setCurrent(p?.policy_version ?? null);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [programId, lastSyncAt]);
+  useLoaded(
+    () => bridge.getProgram(programId),
+    (p) => setCurrent(p?.policy_version ?? null),
+    [programId, lastSyncAt],
+  );
   if (startedUnder === null || current === null || current <= startedUnder) return null;
   return (
     <p className="callout policy-changed" role="note">

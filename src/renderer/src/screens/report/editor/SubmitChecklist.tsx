@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/Dialog';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { DuplicateHint } from '../evidence/DuplicateHint';
-import { DisabledReason } from '../../../components/DisabledReason';
+import { ReasonedButton } from '../../../components/ReasonedButton';
 
 interface SubmitChecklistProps {
   reportId: string;
@@ -69,19 +69,17 @@ export function SubmitChecklist({
       </ul>
       <DuplicateHint reportId={reportId} />
       <div className="action-row">
-        <button
-          type="button"
+        <ReasonedButton
           className="primary"
-          disabled={busy || reason !== null}
-          aria-describedby={reason ? 'submit-reason' : undefined}
+          reason={reason}
+          busy={busy}
           onClick={() => void submit()}
         >
           Submit report
-        </button>
+        </ReasonedButton>
         <button type="button" onClick={onClose}>
           Close
         </button>
-        <DisabledReason id="submit-reason" reason={reason} />
       </div>
     </Dialog>
   );

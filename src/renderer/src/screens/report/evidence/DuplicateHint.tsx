@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SimilarReportView } from '../../../../../shared/bridge/evidence-views';
 import { bridge } from '../../../bridge';
 import { STATUS_LABELS } from '../../../lib/format';
 import { ownValue } from '../../../../../shared/lookup/own';
 import { RouteLink } from '../../../components/RouteLink';
+import { useLoaded } from '../../../lib/useLoaded';
 
 /**
  * Before submit (issue 13, part 4): the researcher's own reports for the same program whose
@@ -11,18 +12,7 @@ import { RouteLink } from '../../../components/RouteLink';
  */
 export function DuplicateHint({ reportId }: { reportId: string }) {
   const [similar, setSimilar] = useState<SimilarReportView[]>([]);
-  useEffect(() => {
-    let live = true;
-    bridge
-      .findSimilarReports(reportId)
-      .then((found) => {
-        if (live) setSimilar(found);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [reportId]);
+  useLoaded(() => bridge.findSimilarReports(reportId), setSimilar, [reportId]);
   if (similar.length === 0) return null;
   return (
     <section aria-labelledby="similar-heading" className="similar-reports">

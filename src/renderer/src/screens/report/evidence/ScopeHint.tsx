@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { matchAsset, parseScope, type ScopeRules } from '../../../../../shared/scope/scope';
 import { bridge } from '../../../bridge';
+import { useLoaded } from '../../../lib/useLoaded';
 
 /**
  * Under the asset field (issue 13, part 3): the program's scope line the asset matches, or a
@@ -17,18 +18,11 @@ export function ScopeHint({
   id: string;
 }) {
   const [rules, setRules] = useState<ScopeRules | null>(null);
-  useEffect(() => {
-    let live = true;
-    bridge
-      .getProgram(programId)
-      .then((program) => {
-        if (live) setRules(program ? parseScope(program.scope, program.exclusions) : null);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [programId]);
+  useLoaded(
+    () => bridge.getProgram(programId),
+    (program) => setRules(program ? parseScope(program.scope, program.exclusions) : null),
+    [programId],
+  );
   const match = useMemo(() => (rules ? matchAsset(rules, asset) : null), [rules, asset]);
   if (!match || match.status === 'unknown') return null;
   return (

@@ -7,6 +7,7 @@ import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
+import { useLoaded } from '../../../lib/useLoaded';
 
 interface SecretFindingsProps {
   reportId: string;
@@ -108,18 +109,7 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
     [reportId],
   );
 
-  useEffect(() => {
-    let live = true;
-    bridge
-      .scanEvidence(reportId)
-      .then((view) => {
-        if (live) setScan(view);
-      })
-      .catch(reportError);
-    return () => {
-      live = false;
-    };
-  }, [reportId, detail]);
+  useLoaded(() => bridge.scanEvidence(reportId), setScan, [reportId, detail], reportError);
 
   async function act(change: () => Promise<SecretScanView>, touchesDraft: boolean): Promise<void> {
     setBusy(true);

@@ -2,11 +2,11 @@ import { useState, type DragEvent } from 'react';
 import { LIMITS } from '../../../../../shared/api';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
-import { DisabledReason } from '../../../components/DisabledReason';
 import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { ReplyPreview } from './ReplyPreview';
+import { ReasonedButton } from '../../../components/ReasonedButton';
 
 /** The reply: text, files by drag-and-drop or picker, sent with Ctrl/Cmd+Enter or the button. */
 export function ReplyBox({
@@ -139,16 +139,9 @@ export function ReplyBox({
         <button type="button" disabled={!!disabledReason} onClick={() => void pick()}>
           Attach files to reply
         </button>
-        <button
-          type="button"
-          className="primary"
-          disabled={reason !== null || busy}
-          aria-describedby={reason ? 'reply-reason' : undefined}
-          onClick={() => void send()}
-        >
+        <ReasonedButton className="primary" reason={reason} busy={busy} onClick={() => void send()}>
           Send reply
-        </button>
-        <DisabledReason id="reply-reason" reason={reason} />
+        </ReasonedButton>
         {sent && waiting ? <span role="status">{sent}</span> : null}
         {refused ? (
           <span role="status">

@@ -178,7 +178,6 @@ function WithdrawButton({ reportId, reason }: { reportId: string; reason: string
       title="Withdraw this report?"
       confirmLabel="Withdraw"
       reason={reason}
-      reasonId="withdraw-reason"
       onConfirm={withdraw}
     >
       <p>
