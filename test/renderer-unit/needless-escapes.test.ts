@@ -104,4 +104,26 @@ describe('needless escapes', () => {
       expect(sum - (sizes.at(-1) ?? 0)).toBeLessThan(WARM_UP_SLICE_CHARS);
     }
   });
+
+  it('resumes a block that needs many parses in the next step instead of weighing it whole', () => {
+    // One block with escapes some of which change the reading (`\*a\*` would become emphasis),
+    // so weighing it halves its escapes over many parses: 38 ms in one idle slice before
+    // (issue 22); now one parse per unit, resumed by the next step.
+    const block = Array.from({ length: 24 }, (_, i) => `x${i} \\*a\\* \\[REDACTED:k${i}] y`).join(
+      ' ',
+    );
+    const units = escapeWarmUp([() => block], () => '[zz]: https://example.com');
+    let steps = 1;
+    while (!units(() => false)) steps++;
+    // The write, the reading to keep, then one step per variant tried.
+    expect(steps).toBeGreaterThan(8);
+    // With all the time in the world, a step still parses at most about WARM_UP_SLICE_CHARS.
+    const sliced = escapeWarmUp([() => `${block} z`], () => '[zy]: https://example.com');
+    let slices = 1;
+    while (!sliced(() => true)) slices++;
+    expect(slices).toBeGreaterThan(1);
+    const out = withoutNeedlessEscapes(`${block}\n`);
+    expect(out).toContain('[REDACTED:k0]');
+    expect(out).toContain('\\*a\\*');
+  });
 });

@@ -185,12 +185,13 @@ export function warmUpPieces(doc: ProseNode): ProseNode[][] {
   return pieces;
 }
 
-/** Leaves this much of an idle period to the browser: a block weighed may run a little over. */
+/** Leaves this much of an idle period to the browser: the parse under way may run a little over. */
 const IDLE_MARGIN_MS = 4;
 
 /**
  * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
- * a few blocks per idle period (within its deadline and `WARM_UP_SLICE_CHARS`), so the first save of a long description does not parse every
+ * a few parses per idle period (within its deadline and `WARM_UP_SLICE_CHARS`; a block's weighing
+ * resumes in the next period), so the first save of a long description does not parse every
  * block at once on the keystroke's thread. Stops when the editor is destroyed.
  */
 export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
