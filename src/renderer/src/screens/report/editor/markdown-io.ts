@@ -6,13 +6,20 @@
  *   (Milkdown's schema requires a string and would throw, dropping the rest of the document);
  * - empty paragraphs (the editor's empty lines, the sections still to write) are not written.
  */
-import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
+import {
+  defaultHandlers,
+  type Handle,
+  type Info,
+  type Join,
+  type State,
+} from 'mdast-util-to-markdown';
 import type { Nodes, Parents } from 'mdast';
 import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { writeBreak, writeLink, writeText } from './autolink-output';
+import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
 import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
@@ -96,12 +103,36 @@ export const remarkTypedAutolinks = $remark(
     },
 );
 
+/** A paragraph that is one line of raw HTML: what the editor makes of an HTML block. */
+function isHtmlLine(node: Nodes): boolean {
+  if (node.type !== 'paragraph' || node.children.length !== 1) return false;
+  const only = node.children[0];
+  return only?.type === 'html' && !only.value.includes('\n');
+}
+
+/**
+ * A line of raw HTML right under a list item's text (`- a` then `<br />` unindented) is read by
+ * the editor's parser (micromark) as an HTML block inside the item. (CommonMark reads such a tag,
+ * which cannot interrupt a paragraph, as a lazy line of the item's paragraph; the two show alike.)
+ * The editor holds it as a paragraph of its own, which the writer parted from the text above by a
+ * blank line: the list became loose, and an HTML line in it a block shown apart. In a tight item
+ * the line follows the text at once, as typed, and is read as that text's next line either way.
+ */
+const joinHtmlLineInTightItem: Join = (left, right, parent) =>
+  parent.type === 'listItem' &&
+  parent.spread === false &&
+  left.type === 'paragraph' &&
+  isHtmlLine(right as Nodes)
+    ? 0
+    : undefined;
+
 /** Sets the serializer options; call in `Editor.config`. */
 export function configureMarkdownOutput(ctx: Ctx): void {
   ctx.update(remarkStringifyOptionsCtx, (prev) => {
     const handlers = (prev.handlers ?? {}) as Record<string, Handle>;
     return {
       ...prev,
+      join: [...(prev.join ?? []), joinHtmlLineInTightItem, joinAfterKeptDefinition],
       handlers: {
         ...handlers,
         // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
@@ -110,6 +141,7 @@ export function configureMarkdownOutput(ctx: Ctx): void {
         link: writeLink as Handle,
         break: writeBreak(handlers.break ?? (defaultHandlers.break as Handle)),
         [UNLINKED_ADDRESS_NODE]: writeUnlinkedAddress,
+        [KEPT_DEFINITION]: writeKeptDefinition,
       },
     };
   });
