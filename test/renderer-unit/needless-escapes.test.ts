@@ -32,12 +32,24 @@ describe('needless escapes', () => {
       '\\*not emphasis\\*\n',
       'a \\<!-- hidden --> b\n',
       '\\[REDACTED:x]\n\n[redacted:x]: https://evil.example\n',
+      // Definitions anywhere give labels: in a quote, in a list item, right after another.
+      '\\[REDACTED:x]\n\n> [redacted:x]: https://evil.example\n',
+      '\\[Shot  One]\n\n- [a]: /a\n  [shot one]: /b\n',
+      'See \\[^1]\n\n[^1]: a footnote\n',
     ]) {
       const out = withoutNeedlessEscapes(kept);
       // (`\*not emphasis\*` may lose one of its two escapes: either alone reads the same.)
       if (kept.startsWith('\\*')) expect(out).toMatch(/\\\*/);
       else expect(out).toBe(kept);
     }
+  });
+
+  it('among many definitions, keeps the escape one of them needs and drops the others', () => {
+    const definitions = Array.from({ length: 40 }, (_, i) => `[d${i}]: https://x.com/${i}`);
+    const markdown = `Key \\[REDACTED:k] and \\[d7]\n\n${definitions.join('\n')}\n`;
+    expect(withoutNeedlessEscapes(markdown)).toBe(
+      `Key [REDACTED:k] and \\[d7]\n\n${definitions.join('\n')}\n`,
+    );
   });
 
   it('only takes backslashes away, never throws, and a second pass changes nothing (generated texts)', () => {

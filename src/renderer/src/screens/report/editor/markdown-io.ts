@@ -238,9 +238,12 @@ export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => bo
   };
   const written = (blocks: ProseNode[]): string =>
     blocks.length === 0 ? '' : markdownBeforeEscapePass(ctx, doc.copy(Fragment.from(blocks)));
+  // Footnotes and link definitions (kept in quotes and list items too): the labels a block may use.
   const definitions: ProseNode[] = [];
-  doc.forEach((block) => {
-    if (block.type.name === 'footnote_definition') definitions.push(block);
+  doc.descendants((node) => {
+    const name = node.type.name;
+    if (name === 'footnote_definition' || name === 'link_definition') definitions.push(node);
+    return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
   });
   const step = escapeWarmUp(
     warmUpPieces(doc).map((blocks) => () => written(blocks)),

@@ -203,7 +203,7 @@ const DEFINITION = /^ {0,3}\[[^\]]+\]:/;
 const memo = new Map<string, string>();
 const MEMO_LIMIT = 2_000;
 
-/** A block with escapes to weigh, and the document's definitions it is read with. */
+/** A block with escapes to weigh, and the definitions it is read with. */
 interface Pending {
   text: string;
   context: string;
@@ -212,19 +212,41 @@ interface Pending {
 interface Plan {
   spans: Span[];
   texts: string[];
-  context: string;
+  labels: string[];
 }
 
 function planOf(markdown: string): Plan {
   const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
   const texts = spans.map((b) => markdown.slice(b.start, b.end));
-  return { spans, texts, context: contextOf(texts) };
+  return { spans, texts, labels: definedLabels(markdown) };
 }
 
-/** The definitions among `texts` (footnotes, links), as each block is read with them. */
-function contextOf(texts: readonly string[]): string {
-  const definitions = texts.filter((t) => DEFINITION.test(t)).join('\n\n');
-  return definitions === '' ? '' : `\n\n${definitions}\n`;
+/** A line that may begin a definition (`[1]: …`, `[^1]: …`), in a quote or list item too. */
+const DEFINITION_LINE =
+  /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*\[((?:[^\\\]\n]|\\.){1,999})\]:/gm;
+
+/**
+ * The labels the document's definitions (links, footnotes) give: whether an escape dropped makes
+ * a reference depends only on them. A line taken for a definition that is none only keeps an
+ * escape that could have gone.
+ */
+export function definedLabels(markdown: string): string[] {
+  return [...markdown.matchAll(DEFINITION_LINE)].map((m) => m[1] ?? '');
+}
+
+/** Labels compared as references match them: case and runs of whitespace aside. */
+const folded = (text: string): string =>
+  text.replace(/\\/g, '').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
+
+/**
+ * The definitions `text` is read with: one stand-in for each defined label that its text could
+ * refer to, so a parse is of the block and a line or two, not of every definition of the document
+ * (and the result is remembered for the block whatever else the document defines).
+ */
+function contextFor(text: string, labels: readonly string[]): string {
+  const own = folded(text);
+  const used = [...new Set(labels)].filter((label) => own.includes(folded(label)));
+  return used.length === 0 ? '' : `\n\n${used.map((label) => `[${label}]: #`).join('\n')}\n`;
 }
 
 /** Whether a block's escapes are weighed at all (definitions are kept as written). */
@@ -254,14 +276,14 @@ function resultOf(block: Pending): string {
  */
 export function withoutNeedlessEscapes(markdown: string): string {
   if (escapeOffsets(markdown).length === 0) return markdown;
-  const { spans, texts, context } = planOf(markdown);
+  const { spans, texts, labels } = planOf(markdown);
   let out = '';
   let at = 0;
   spans.forEach((span, i) => {
     if (span.start < at) return;
     const text = texts[i] ?? '';
     out += markdown.slice(at, span.start);
-    out += weighed(text) ? resultOf({ text, context }) : text;
+    out += weighed(text) ? resultOf({ text, context: contextFor(text, labels) }) : text;
     at = span.end;
   });
   return out + markdown.slice(at);
@@ -283,7 +305,7 @@ interface Weighing {
 /**
  * The work `withoutNeedlessEscapes` would do on a document, in steps: `pieces` write the
  * document's parts (runs of its top-level blocks) when called, so that writing is spread over the
- * steps too; `definitions` writes its definitions (footnotes), which every block is read with.
+ * steps too; `definitions` writes its definitions (footnotes, links), whose labels the blocks are read with.
  * Each call writes pieces and weighs their blocks, one parse at a time, while `hasTime()` says so
  * and at most `WARM_UP_SLICE_CHARS` of work (at least one unit), and answers whether all is done;
  * a block's weighing left half done goes on in the next call. Run while the renderer is idle
@@ -297,14 +319,14 @@ export function escapeWarmUp(
   let next = 0;
   const pending: Pending[] = [];
   let current: Weighing | null = null;
-  let context: string | null = null;
+  let labels: string[] | null = null;
   const unfinished = (): boolean => current !== null || pending.length > 0 || next < pieces.length;
   return (hasTime) => {
     let work = 0;
-    if (context === null) {
+    if (labels === null) {
       const written = definitions();
       work += written.length;
-      context = written === '' ? '' : contextOf(planOf(written).texts);
+      labels = definedLabels(written);
     }
     do {
       if (current && memo.has(current.key)) current = null; // a save weighed it meanwhile
@@ -333,7 +355,7 @@ export function escapeWarmUp(
       if (escapeOffsets(markdown).length === 0) continue;
       const { texts } = planOf(markdown);
       for (const text of texts) {
-        const candidate = { text, context };
+        const candidate = { text, context: contextFor(text, labels) };
         if (weighed(text) && !memo.has(keyOf(candidate))) pending.push(candidate);
       }
       // (A step that only closed a weighing has done no unit yet: it goes on.)
