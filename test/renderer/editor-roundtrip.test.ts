@@ -457,6 +457,11 @@ describe('editor round trip (Chromium)', () => {
     // loose and the tag a block of its own (about 15 of the 20 that read differently).
     const cases: [string, string][] = [
       ['- a\n<br />\n', '* a\n  <br />\n'],
+      ['- [ ] a\n<br />\n', '* [ ] a\n  <br />\n'],
+      // Trailing spaces end the item's text, not a hard break: the next save writes the same.
+      ['- a\n<br />  \n', '* a\n  <br />\n'],
+      // In a loose list the line stays a block of its own, as it is read there.
+      ['- a\n\n- b\n<br />\n', '* a\n\n* b\n\n  <br />\n'],
       ['- a  \n<img src=x onerror=alert(1)>\n\nb\n', '* a\n  <img src=x onerror=alert(1)>\n\nb\n'],
       [
         '* 127.0.0.1:8080 日本語\n* C#   the admin, login\n<br />\n## Actual behavior\n',
@@ -488,6 +493,11 @@ describe('editor round trip (Chromium)', () => {
         '> [a]: https://x.com "T"\n> b [a](https://x.com "T")\n',
       ],
       ['- a\n- b\n\n  [ref]: /url\n- d\n', '* a\n* b\n\n  [ref]: /url\n* d\n'],
+      // A setext heading's text may start right under the definition.
+      [
+        '[shot]: https://example.com/shot.png\n<br />\nSetup\n===\n',
+        '[shot]: https://example.com/shot.png\n<br />\nSetup\n=====\n',
+      ],
       // A line that could be read as the definition's title is kept apart from it.
       ['[1]: /x\n"q" and\n', '[1]: /x\n\n"q" and\n'],
     ];

@@ -51,7 +51,8 @@ export function keepDefinitions(node: MdNode, source: string): void {
     children.push({
       type: KEPT_DEFINITION,
       value: sourceOf(child, source),
-      tight: endLine !== undefined && startLine === endLine + 1,
+      // (A setext heading read from the same lines as the definition starts where it starts.)
+      tight: endLine !== undefined && startLine !== undefined && startLine <= endLine + 1,
     });
   });
   node.children = children;

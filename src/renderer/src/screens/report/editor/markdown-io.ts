@@ -110,21 +110,51 @@ function isHtmlLine(node: Nodes): boolean {
   return only?.type === 'html' && !only.value.includes('\n');
 }
 
+/** Set by `writeList` on an HTML line that follows its item's text at once (`joinsText`). */
+const JOINS_TEXT = 'bountyDeskJoinsText';
+
+const flagged = (node: Nodes): boolean =>
+  (node.data as Record<string, unknown> | undefined)?.[JOINS_TEXT] === true;
+
+function flag(node: Nodes): void {
+  const data: Record<string, unknown> = { ...node.data, [JOINS_TEXT]: true };
+  (node as { data?: unknown }).data = data;
+}
+
 /**
  * A line of raw HTML right under a list item's text (`- a` then `<br />` unindented) is read by
  * the editor's parser (micromark) as an HTML block inside the item. (CommonMark reads such a tag,
- * which cannot interrupt a paragraph, as a lazy line of the item's paragraph; the two show alike.)
- * The editor holds it as a paragraph of its own, which the writer parted from the text above by a
- * blank line: the list became loose, and an HTML line in it a block shown apart. In a tight item
- * the line follows the text at once, as typed, and is read as that text's next line either way.
+ * which cannot interrupt a paragraph, as a lazy line of the item's paragraph; in a tight list the
+ * two show alike.) The editor holds it as a paragraph of its own, which the writer parted from
+ * the text above by a blank line: the list became loose, and the tag a block shown apart. In a
+ * tight list (no blank line in or between its items) the line follows the text at once, as typed,
+ * and is read as that text's last line; so without its trailing spaces, which a paragraph's end
+ * drops (the next save then writes the same).
  */
-const joinHtmlLineInTightItem: Join = (left, right, parent) =>
-  parent.type === 'listItem' &&
-  parent.spread === false &&
-  left.type === 'paragraph' &&
-  isHtmlLine(right as Nodes)
-    ? 0
-    : undefined;
+function writeList(list: Handle): Handle {
+  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
+    if (node.type === 'list') {
+      const loose = node.spread === true || node.children.some((item) => item.spread === true);
+      for (const item of loose ? [] : node.children) {
+        item.children.forEach((child, i) => {
+          if (i === 0 || !isHtmlLine(child) || item.children[i - 1]?.type !== 'paragraph') return;
+          flag(child);
+          if (child.type === 'paragraph') child.children.forEach(flag);
+        });
+      }
+    }
+    return list(node, parent, state, info);
+  };
+}
+
+const joinHtmlLineInTightItem: Join = (_left, right) => (flagged(right as Nodes) ? 0 : undefined);
+
+function writeHtml(html: Handle): Handle {
+  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
+    const written = html(node, parent, state, info);
+    return flagged(node) ? written.trimEnd() : written;
+  };
+}
 
 /** Sets the serializer options; call in `Editor.config`. */
 export function configureMarkdownOutput(ctx: Ctx): void {
@@ -138,6 +168,8 @@ export function configureMarkdownOutput(ctx: Ctx): void {
         // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
         // typed `&amp; ` or `<b> ` reached the program as `&` or as HTML.
         text: writeText as Handle,
+        list: writeList(handlers.list ?? (defaultHandlers.list as Handle)),
+        html: writeHtml(handlers.html ?? (defaultHandlers.html as Handle)),
         link: writeLink as Handle,
         break: writeBreak(handlers.break ?? (defaultHandlers.break as Handle)),
         [UNLINKED_ADDRESS_NODE]: writeUnlinkedAddress,
