@@ -251,6 +251,11 @@ export function warmUpPieces(doc: ProseNode): ProseNode[][] {
 
 /** Leaves this much of an idle period to the browser: the parse under way may run a little over. */
 const IDLE_MARGIN_MS = 4;
+/**
+ * At most this long per idle period, however long the browser offers (up to 50 ms): with the unit
+ * under way, a slice stays within one frame (16 ms) on a loaded machine too.
+ */
+const SLICE_TIME_MS = 8;
 
 /**
  * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
@@ -261,9 +266,17 @@ const IDLE_MARGIN_MS = 4;
 export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
   const whenIdle = (run: (hasTime: () => boolean) => void): void => {
     if (typeof requestIdleCallback === 'function') {
-      requestIdleCallback((deadline) => run(() => deadline.timeRemaining() > IDLE_MARGIN_MS), {
-        timeout: 2_000,
-      });
+      requestIdleCallback(
+        (deadline) => {
+          const started = performance.now();
+          run(
+            () =>
+              deadline.timeRemaining() > IDLE_MARGIN_MS &&
+              performance.now() - started < SLICE_TIME_MS,
+          );
+        },
+        { timeout: 2_000 },
+      );
     } else {
       setTimeout(() => run(() => false), 50);
     }
