@@ -15,42 +15,7 @@ import { buildEditorHarness } from '../test/renderer/editor-harness/build';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../test/renderer/support/app';
 import { COMMONMARK_EXAMPLES } from '../test/rules/support/descriptions';
 import { reportText } from '../test/rules/support/report-text';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { createElement } from 'react';
-import { renderMarkdown } from '../src/renderer/src/components/markdown/render-markdown';
-
-/**
- * What a reader sees: the app's renderer (CommonMark + GFM, references resolved, raw HTML as
- * text) as HTML, whitespace runs as one space (trailing spaces, hard-break forms and setext or
- * ATX headings all read the same).
- */
-function seen(markdown: string): string {
-  return (
-    renderToStaticMarkup(createElement('div', null, renderMarkdown(markdown)))
-      // Raw HTML is shown as its text: a typed `<b>` stored as typed reads as the same text.
-      .replace(/<span class="md-raw-html">([^<]*)<\/span>/g, '$1')
-      .replace(/\s+/g, ' ')
-      .replace(
-        / ?(<\/?(?:p|li|ul|ol|h\d|blockquote|pre|table|thead|tbody|tr|td|th|hr|br)\b[^>]*>) ?/g,
-        '$1',
-      )
-  );
-}
-/**
- * Emphasis, strong or strikethrough inside one of its own kind looks as the outer one alone (the
- * editor reads it so, as one mark): only the outermost tag of each kind is kept.
- */
-function withoutNestedMarks(html: string): string {
-  const depth = new Map<string, number>();
-  return html.replace(/<(\/?)(em|strong|del)>/g, (tag, close: string, name: string) => {
-    const before = depth.get(name) ?? 0;
-    const after = close ? before - 1 : before + 1;
-    depth.set(name, after);
-    return (close ? after === 0 : before === 0) ? tag : '';
-  });
-}
-const sameReading = (a: string, b: string): boolean =>
-  withoutNestedMarks(seen(a)) === withoutNestedMarks(seen(b));
+import { sameReading } from '../test/renderer/support/same-reading';
 
 interface RoundTrip {
   first: string;

@@ -182,6 +182,34 @@ describe('renderer: typing in the description editor', () => {
     expect(await markdown()).not.toContain('](javascript:');
   });
 
+  it('a list button toggles: a second click takes the item out of the list, the other kind switches it; lists are written tight', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    const button = (name: string): Locator => toolbar.getByRole('button', { name, exact: true });
+    const saved = async (part: string): Promise<void> =>
+      until(
+        `saved: ${JSON.stringify(part)}`,
+        async () => (await markdown()).includes(part),
+        15_000,
+      ).catch(async (error: unknown) => {
+        expect(await markdown()).toContain(part);
+        throw error;
+      });
+    await page.keyboard.press('Enter');
+    await button('Bulleted list').click();
+    await page.keyboard.type('first item');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('second item');
+    // Tight, as typed: no blank line between the items.
+    await saved(`${LAST_LINE}\n\n* first item\n* second item\n`);
+    // The other kind: the same list, numbered.
+    await button('Numbered list').click();
+    await saved(`${LAST_LINE}\n\n1. first item\n2. second item\n`);
+    // Its own kind again: the item leaves the list (it was wrapped in a second list before).
+    await button('Numbered list').click();
+    await saved(`${LAST_LINE}\n\n1. first item\n\nsecond item\n`);
+  }, 120_000);
+
   it('Heading and Quote toggle back by their shortcuts as by their buttons; Shift+Tab outdents only a nested list item', async () => {
     const { page, markdown } = await draftAtEnd();
     const editor = description(page);

@@ -54,9 +54,19 @@ function load(e: Editor, markdown: string): string {
   return markdownOf(e);
 }
 
-/** Visible text: each block on its own line, runs of whitespace as one space. */
+/**
+ * Visible text: each block on its own line, runs of whitespace as one space. Link reference
+ * definitions, which the editor keeps as the lines they are (a reader sees nothing of them, only
+ * the links they resolve), are left out.
+ */
 function visibleText(root: HTMLElement): string {
-  return root.innerText.replace(/\s+/g, ' ').trim();
+  const definitions = [...root.querySelectorAll<HTMLElement>('[data-type="link-definition"]')];
+  for (const d of definitions) d.style.display = 'none';
+  try {
+    return root.innerText.replace(/\s+/g, ' ').trim();
+  } finally {
+    for (const d of definitions) d.style.display = '';
+  }
 }
 
 async function roundTrip(markdown: string): Promise<RoundTrip> {

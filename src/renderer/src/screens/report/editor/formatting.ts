@@ -24,6 +24,8 @@ import { insertTableCommand } from '@milkdown/kit/preset/gfm';
 import { keymap } from '@milkdown/kit/prose/keymap';
 import { TextSelection, type EditorState, type Plugin } from '@milkdown/kit/prose/state';
 import { liftTarget } from '@milkdown/kit/prose/transform';
+import type { Node as ProseNode } from '@milkdown/kit/prose/model';
+import type { EditorView } from '@milkdown/kit/prose/view';
 
 export type FormatAction =
   | 'bold'
@@ -148,10 +150,10 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       toggleHeading(ctx, TOOLBAR_HEADING_LEVEL);
       break;
     case 'bullet-list':
-      commands.call(wrapInBulletListCommand.key);
+      toggleList(ctx, 'bullet_list');
       break;
     case 'numbered-list':
-      commands.call(wrapInOrderedListCommand.key);
+      toggleList(ctx, 'ordered_list');
       break;
     case 'quote':
       toggleQuote(ctx);
@@ -179,6 +181,53 @@ function toggleHeading(ctx: Ctx, level: number): void {
   } else {
     commands.call(wrapInHeadingCommand.key, level);
   }
+}
+
+const LISTS = ['bullet_list', 'ordered_list'];
+
+/**
+ * A list of `kind` around the selected blocks, as the platforms' editors toggle it: in a list of
+ * that kind already, the selected items leave it (a second click undoes the first instead of
+ * nesting a list in the item); in a list of the other kind, that list becomes one of this kind.
+ * A new list is tight (no blank line between items), as researchers type one.
+ */
+function toggleList(ctx: Ctx, kind: 'bullet_list' | 'ordered_list'): void {
+  const view = ctx.get(editorViewCtx);
+  const { $from } = view.state.selection;
+  for (let depth = $from.depth; depth > 0; depth--) {
+    const list = $from.node(depth);
+    if (!LISTS.includes(list.type.name)) continue;
+    if (list.type.name === kind) {
+      ctx.get(commandsCtx).call(liftListItemCommand.key);
+    } else {
+      const type = view.state.schema.nodes[kind];
+      if (type) view.dispatch(view.state.tr.setNodeMarkup($from.before(depth), type, list.attrs));
+    }
+    return;
+  }
+  const before = view.state.doc;
+  ctx
+    .get(commandsCtx)
+    .call(kind === 'bullet_list' ? wrapInBulletListCommand.key : wrapInOrderedListCommand.key);
+  tightenNewList(view, before);
+}
+
+/** The list just made (its items' `spread` defaults to loose) as a tight one. */
+function tightenNewList(view: EditorView, before: ProseNode): void {
+  if (view.state.doc.eq(before)) return;
+  const { $from } = view.state.selection;
+  const tr = view.state.tr;
+  for (let depth = $from.depth; depth > 0; depth--) {
+    const list = $from.node(depth);
+    if (!LISTS.includes(list.type.name)) continue;
+    const start = $from.before(depth);
+    if (list.attrs.spread !== undefined) tr.setNodeAttribute(start, 'spread', false);
+    list.forEach((item, offset) => {
+      if (item.attrs.spread === true) tr.setNodeAttribute(start + 1 + offset, 'spread', false);
+    });
+    break;
+  }
+  if (tr.docChanged) view.dispatch(tr);
 }
 
 /**

@@ -6,13 +6,20 @@
  *   (Milkdown's schema requires a string and would throw, dropping the rest of the document);
  * - empty paragraphs (the editor's empty lines, the sections still to write) are not written.
  */
-import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
+import {
+  defaultHandlers,
+  type Handle,
+  type Info,
+  type Join,
+  type State,
+} from 'mdast-util-to-markdown';
 import type { Nodes, Parents } from 'mdast';
 import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { writeBreak, writeLink, writeText } from './autolink-output';
+import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
 import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
@@ -96,20 +103,77 @@ export const remarkTypedAutolinks = $remark(
     },
 );
 
+/** A paragraph that is one line of raw HTML: what the editor makes of an HTML block. */
+function isHtmlLine(node: Nodes): boolean {
+  if (node.type !== 'paragraph' || node.children.length !== 1) return false;
+  const only = node.children[0];
+  return only?.type === 'html' && !only.value.includes('\n');
+}
+
+/** Set by `writeList` on an HTML line that follows its item's text at once (`joinsText`). */
+const JOINS_TEXT = 'bountyDeskJoinsText';
+
+const flagged = (node: Nodes): boolean =>
+  (node.data as Record<string, unknown> | undefined)?.[JOINS_TEXT] === true;
+
+function flag(node: Nodes): void {
+  const data: Record<string, unknown> = { ...node.data, [JOINS_TEXT]: true };
+  (node as { data?: unknown }).data = data;
+}
+
+/**
+ * A line of raw HTML right under a list item's text (`- a` then `<br />` unindented) is read by
+ * the editor's parser (micromark) as an HTML block inside the item. (CommonMark reads such a tag,
+ * which cannot interrupt a paragraph, as a lazy line of the item's paragraph; in a tight list the
+ * two show alike.) The editor holds it as a paragraph of its own, which the writer parted from
+ * the text above by a blank line: the list became loose, and the tag a block shown apart. In a
+ * tight list (no blank line in or between its items) the line follows the text at once, as typed,
+ * and is read as that text's last line; so without its trailing spaces, which a paragraph's end
+ * drops (the next save then writes the same).
+ */
+function writeList(list: Handle): Handle {
+  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
+    if (node.type === 'list') {
+      const loose = node.spread === true || node.children.some((item) => item.spread === true);
+      for (const item of loose ? [] : node.children) {
+        item.children.forEach((child, i) => {
+          if (i === 0 || !isHtmlLine(child) || item.children[i - 1]?.type !== 'paragraph') return;
+          flag(child);
+          if (child.type === 'paragraph') child.children.forEach(flag);
+        });
+      }
+    }
+    return list(node, parent, state, info);
+  };
+}
+
+const joinHtmlLineInTightItem: Join = (_left, right) => (flagged(right as Nodes) ? 0 : undefined);
+
+function writeHtml(html: Handle): Handle {
+  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
+    const written = html(node, parent, state, info);
+    return flagged(node) ? written.trimEnd() : written;
+  };
+}
+
 /** Sets the serializer options; call in `Editor.config`. */
 export function configureMarkdownOutput(ctx: Ctx): void {
   ctx.update(remarkStringifyOptionsCtx, (prev) => {
     const handlers = (prev.handlers ?? {}) as Record<string, Handle>;
     return {
       ...prev,
+      join: [...(prev.join ?? []), joinHtmlLineInTightItem, joinAfterKeptDefinition],
       handlers: {
         ...handlers,
         // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
         // typed `&amp; ` or `<b> ` reached the program as `&` or as HTML.
         text: writeText as Handle,
+        list: writeList(handlers.list ?? (defaultHandlers.list as Handle)),
+        html: writeHtml(handlers.html ?? (defaultHandlers.html as Handle)),
         link: writeLink as Handle,
         break: writeBreak(handlers.break ?? (defaultHandlers.break as Handle)),
         [UNLINKED_ADDRESS_NODE]: writeUnlinkedAddress,
+        [KEPT_DEFINITION]: writeKeptDefinition,
       },
     };
   });
@@ -185,29 +249,46 @@ export function warmUpPieces(doc: ProseNode): ProseNode[][] {
   return pieces;
 }
 
-/** Leaves this much of an idle period to the browser: a block weighed may run a little over. */
+/** Leaves this much of an idle period to the browser: the parse under way may run a little over. */
 const IDLE_MARGIN_MS = 4;
+/**
+ * At most this long per idle period, however long the browser offers (up to 50 ms): with the unit
+ * under way, a slice stays within one frame (16 ms) on a loaded machine too.
+ */
+const SLICE_TIME_MS = 8;
 
 /**
  * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
- * a few blocks per idle period (within its deadline and `WARM_UP_SLICE_CHARS`), so the first save of a long description does not parse every
+ * a few parses per idle period (within its deadline and `WARM_UP_SLICE_CHARS`; a block's weighing
+ * resumes in the next period), so the first save of a long description does not parse every
  * block at once on the keystroke's thread. Stops when the editor is destroyed.
  */
 export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
   const whenIdle = (run: (hasTime: () => boolean) => void): void => {
     if (typeof requestIdleCallback === 'function') {
-      requestIdleCallback((deadline) => run(() => deadline.timeRemaining() > IDLE_MARGIN_MS), {
-        timeout: 2_000,
-      });
+      requestIdleCallback(
+        (deadline) => {
+          const started = performance.now();
+          run(
+            () =>
+              deadline.timeRemaining() > IDLE_MARGIN_MS &&
+              performance.now() - started < SLICE_TIME_MS,
+          );
+        },
+        { timeout: 2_000 },
+      );
     } else {
       setTimeout(() => run(() => false), 50);
     }
   };
   const written = (blocks: ProseNode[]): string =>
     blocks.length === 0 ? '' : markdownBeforeEscapePass(ctx, doc.copy(Fragment.from(blocks)));
+  // Footnotes and link definitions (kept in quotes and list items too): the labels a block may use.
   const definitions: ProseNode[] = [];
-  doc.forEach((block) => {
-    if (block.type.name === 'footnote_definition') definitions.push(block);
+  doc.descendants((node) => {
+    const name = node.type.name;
+    if (name === 'footnote_definition' || name === 'link_definition') definitions.push(node);
+    return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
   });
   const step = escapeWarmUp(
     warmUpPieces(doc).map((blocks) => () => written(blocks)),

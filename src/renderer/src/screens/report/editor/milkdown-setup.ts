@@ -35,6 +35,7 @@ import {
   warmUpEscapePass,
 } from './markdown-io';
 import { remarkFlattenNestedMarks } from './nested-marks';
+import { keptDefinitionSchema, remarkKeptDefinitions } from './kept-definitions';
 import { pastePlugin } from './paste';
 import { remarkUnlinkedAddresses, unlinkedAddressSchema } from './unlinked-urls';
 import { sectionsPlugin } from './sections';
@@ -101,8 +102,11 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
       ctx.set(remarkGFMPlugin.options.key, { tablePipeAlign: false });
     })
     .use(swallowRepeatedListMarker)
+    // Before the preset, which drops definitions once it has resolved the references.
+    .use(remarkKeptDefinitions)
     .use(commonmarkWithoutEmptyLineTags)
     .use(gfm)
+    .use(keptDefinitionSchema)
     .use(remarkNullTitles)
     .use(remarkFlattenNestedMarks)
     .use(remarkAdjacentLinks)

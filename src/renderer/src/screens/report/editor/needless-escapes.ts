@@ -63,11 +63,7 @@ function normalized(node: Node, inline: boolean): unknown {
   return out;
 }
 
-/** Characters parsed so far (the warm-up measures its steps' work by it). */
-let parsedChars = 0;
-
 function reading(markdown: string): string {
-  parsedChars += markdown.length;
   return JSON.stringify(normalized(read(markdown), false));
 }
 
@@ -89,29 +85,43 @@ function without(markdown: string, offsets: ReadonlySet<number>): string {
   return out;
 }
 
-/** One block's escapes dropped where its reading stays (`context`: the definitions it may use). */
-function dropInBlock(block: string, context: string): string {
+/**
+ * One block's escapes dropped where its reading stays (`context`: the definitions it may use), one
+ * parse per step: each `next()` parses once and yields the characters it parsed, so the idle
+ * warm-up can stop between any two parses and resume in the next idle period (a block with many
+ * escapes takes up to `MAX_PARSES` parses, too long for one frame). The result is the return value.
+ */
+function* weighing(block: string, context: string): Generator<number, string, void> {
   const offsets = escapeOffsets(block);
   if (offsets.length === 0) return block;
-  const target = reading(block + context);
+  const whole = block + context;
+  const target = reading(whole);
+  yield whole.length;
   const dropped = new Set<number>();
-  let parses = 0;
-  // All at once first (the usual case), then halves of what changed the reading.
-  const attempt = (group: number[]): void => {
-    if (group.length === 0 || parses >= MAX_PARSES) return;
-    parses++;
-    const next = new Set([...dropped, ...group]);
-    if (reading(without(block, next) + context) === target) {
+  // All at once first (the usual case), then halves of what changed the reading, depth first.
+  const groups: number[][] = [offsets];
+  for (let parses = 0; parses < MAX_PARSES; parses++) {
+    const group = groups.pop();
+    if (!group) break;
+    const variant = without(block, new Set([...dropped, ...group])) + context;
+    const same = reading(variant) === target;
+    yield variant.length;
+    if (same) {
       for (const offset of group) dropped.add(offset);
-      return;
+    } else if (group.length > 1) {
+      const half = group.length >> 1;
+      groups.push(group.slice(half), group.slice(0, half));
     }
-    if (group.length === 1) return;
-    const half = group.length >> 1;
-    attempt(group.slice(0, half));
-    attempt(group.slice(half));
-  };
-  attempt(offsets);
+  }
   return dropped.size === 0 ? block : without(block, dropped);
+}
+
+/** A weighing run to its end at once (a save needs the result now). */
+function dropInBlock(block: string, context: string): string {
+  const steps = weighing(block, context);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 }
 
 interface Span {
@@ -193,7 +203,7 @@ const DEFINITION = /^ {0,3}\[[^\]]+\]:/;
 const memo = new Map<string, string>();
 const MEMO_LIMIT = 2_000;
 
-/** A block with escapes to weigh, and the document's definitions it is read with. */
+/** A block with escapes to weigh, and the definitions it is read with. */
 interface Pending {
   text: string;
   context: string;
@@ -202,19 +212,41 @@ interface Pending {
 interface Plan {
   spans: Span[];
   texts: string[];
-  context: string;
+  labels: string[];
 }
 
 function planOf(markdown: string): Plan {
   const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
   const texts = spans.map((b) => markdown.slice(b.start, b.end));
-  return { spans, texts, context: contextOf(texts) };
+  return { spans, texts, labels: definedLabels(markdown) };
 }
 
-/** The definitions among `texts` (footnotes, links), as each block is read with them. */
-function contextOf(texts: readonly string[]): string {
-  const definitions = texts.filter((t) => DEFINITION.test(t)).join('\n\n');
-  return definitions === '' ? '' : `\n\n${definitions}\n`;
+/** A line that may begin a definition (`[1]: …`, `[^1]: …`), in a quote or list item too. */
+const DEFINITION_LINE =
+  /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*\[((?:[^\\\]\n]|\\.){1,999})\]:/gm;
+
+/**
+ * The labels the document's definitions (links, footnotes) give: whether an escape dropped makes
+ * a reference depends only on them. A line taken for a definition that is none only keeps an
+ * escape that could have gone.
+ */
+export function definedLabels(markdown: string): string[] {
+  return [...markdown.matchAll(DEFINITION_LINE)].map((m) => m[1] ?? '');
+}
+
+/** Labels compared as references match them: case and runs of whitespace aside. */
+const folded = (text: string): string =>
+  text.replace(/\\/g, '').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
+
+/**
+ * The definitions `text` is read with: one stand-in for each defined label that its text could
+ * refer to, so a parse is of the block and a line or two, not of every definition of the document
+ * (and the result is remembered for the block whatever else the document defines).
+ */
+function contextFor(text: string, labels: readonly string[]): string {
+  const own = folded(text);
+  const used = [...new Set(labels)].filter((label) => own.includes(folded(label)));
+  return used.length === 0 ? '' : `\n\n${used.map((label) => `[${label}]: #`).join('\n')}\n`;
 }
 
 /** Whether a block's escapes are weighed at all (definitions are kept as written). */
@@ -222,13 +254,17 @@ const weighed = (text: string): boolean => !DEFINITION.test(text) && escapeOffse
 
 const keyOf = ({ text, context }: Pending): string => `${context}\u0000${text}`;
 
+function remember(key: string, result: string): void {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, result);
+}
+
 function resultOf(block: Pending): string {
   const key = keyOf(block);
   let result = memo.get(key);
   if (result === undefined) {
     result = dropInBlock(block.text, block.context);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, result);
+    remember(key, result);
   }
   return result;
 }
@@ -240,14 +276,14 @@ function resultOf(block: Pending): string {
  */
 export function withoutNeedlessEscapes(markdown: string): string {
   if (escapeOffsets(markdown).length === 0) return markdown;
-  const { spans, texts, context } = planOf(markdown);
+  const { spans, texts, labels } = planOf(markdown);
   let out = '';
   let at = 0;
   spans.forEach((span, i) => {
     if (span.start < at) return;
     const text = texts[i] ?? '';
     out += markdown.slice(at, span.start);
-    out += weighed(text) ? resultOf({ text, context }) : text;
+    out += weighed(text) ? resultOf({ text, context: contextFor(text, labels) }) : text;
     at = span.end;
   });
   return out + markdown.slice(at);
@@ -255,17 +291,26 @@ export function withoutNeedlessEscapes(markdown: string): string {
 
 /**
  * The most work one warm-up step does, in characters written or parsed, however much idle time
- * it is given: a step may run over this by one piece or block at most (the unit it cannot split).
+ * it is given: a step may run over this by one unit at most (a piece written, or one parse of a
+ * block being weighed: the units it cannot split).
  */
 export const WARM_UP_SLICE_CHARS = 1_000;
+
+/** A block being weighed by the warm-up: its weighing resumes where the last step left it. */
+interface Weighing {
+  key: string;
+  steps: Generator<number, string, void>;
+}
 
 /**
  * The work `withoutNeedlessEscapes` would do on a document, in steps: `pieces` write the
  * document's parts (runs of its top-level blocks) when called, so that writing is spread over the
- * steps too; `definitions` writes its definitions (footnotes), which every block is read with. Each call writes pieces and weighs their blocks while `hasTime()` says so and at most
- * `WARM_UP_SLICE_CHARS` of work (at least one unit), and answers whether all is done. Run while
- * the renderer is idle after a long description opens, its first save then finds every block's
- * result ready instead of parsing them all at once.
+ * steps too; `definitions` writes its definitions (footnotes, links), whose labels the blocks are read with.
+ * Each call writes pieces and weighs their blocks, one parse at a time, while `hasTime()` says so
+ * and at most `WARM_UP_SLICE_CHARS` of work (at least one unit), and answers whether all is done;
+ * a block's weighing left half done goes on in the next call. Run while the renderer is idle
+ * after a long description opens, its first save then finds every block's result ready instead
+ * of parsing them all at once.
  */
 export function escapeWarmUp(
   pieces: readonly (() => string)[],
@@ -273,21 +318,34 @@ export function escapeWarmUp(
 ): (hasTime: () => boolean) => boolean {
   let next = 0;
   const pending: Pending[] = [];
-  let context: string | null = null;
+  let current: Weighing | null = null;
+  let labels: string[] | null = null;
+  const unfinished = (): boolean => current !== null || pending.length > 0 || next < pieces.length;
   return (hasTime) => {
     let work = 0;
-    if (context === null) {
+    if (labels === null) {
       const written = definitions();
       work += written.length;
-      context = written === '' ? '' : contextOf(planOf(written).texts);
+      labels = definedLabels(written);
     }
     do {
-      const block = pending.shift();
-      if (block) {
-        // Weighing a block parses it once per variant tried: its work is all it parsed.
-        const before = parsedChars;
-        resultOf(block);
-        work += Math.max(block.text.length, parsedChars - before);
+      if (current && memo.has(current.key)) current = null; // a save weighed it meanwhile
+      if (!current) {
+        const block = pending.shift();
+        if (block) {
+          const key = keyOf(block);
+          if (memo.has(key)) continue;
+          current = { key, steps: weighing(block.text, block.context) };
+        }
+      }
+      if (current) {
+        const step = current.steps.next();
+        if (step.done) {
+          remember(current.key, step.value);
+          current = null;
+        } else {
+          work += step.value;
+        }
         continue;
       }
       const piece = pieces[next++];
@@ -297,14 +355,11 @@ export function escapeWarmUp(
       if (escapeOffsets(markdown).length === 0) continue;
       const { texts } = planOf(markdown);
       for (const text of texts) {
-        const candidate = { text, context };
+        const candidate = { text, context: contextFor(text, labels) };
         if (weighed(text) && !memo.has(keyOf(candidate))) pending.push(candidate);
       }
-    } while (
-      (pending.length > 0 || next < pieces.length) &&
-      work < WARM_UP_SLICE_CHARS &&
-      hasTime()
-    );
-    return pending.length === 0 && next >= pieces.length;
+      // (A step that only closed a weighing has done no unit yet: it goes on.)
+    } while (unfinished() && work < WARM_UP_SLICE_CHARS && (work === 0 || hasTime()));
+    return !unfinished();
   };
 }
