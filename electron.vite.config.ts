@@ -54,6 +54,9 @@ export default defineConfig({
     build: {
       // As for main: the scanner cannot analyse class private fields (here from dependencies).
       target: 'es2021',
+      // electron-vite leaves the renderer unminified; minified, the page has a third of the code
+      // to parse and evaluate before its first paint (docs/architecture.md, "First paint").
+      minify: true,
       rollupOptions: {
         input: { index: resolve(root, 'src/renderer/index.html') },
         // Stable names (no content hash: a local file:// app has no cache to bust), so the

@@ -14,7 +14,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { extractFile } from '@electron/asar';
 import type { Configuration } from 'electron-builder';
@@ -95,6 +95,32 @@ describe('app.asar as electron-builder packs it', () => {
       main: string;
     };
     expect(packed.files).toContain(archived.main);
+  });
+
+  it('holds every file of the built renderer, the chunks it imports later too', async () => {
+    // The report screen and the Markdown renderer are chunks the page imports when they are
+    // first shown: no tag of index.html names them.
+    const built = (
+      await readdir(join(stage, 'out', 'renderer'), { recursive: true, withFileTypes: true })
+    )
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(stage, join(entry.parentPath, entry.name)).replaceAll('\\', '/'));
+    expect(built.filter((file) => file.endsWith('.js')).length).toBeGreaterThan(1);
+    expect(built.filter((file) => !packed.files.includes(file))).toEqual([]);
+  });
+
+  it("keeps the page's strict CSP: scripts from the app's own files only, nothing unsafe", () => {
+    const html = extractFile(packed.asarPath, 'out/renderer/index.html').toString('utf8');
+    const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? '';
+    const directives = new Map(
+      csp.split(';').map((part) => {
+        const [name = '', ...values] = part.trim().split(/\s+/);
+        return [name, values.join(' ')] as const;
+      }),
+    );
+    expect(directives.get('default-src')).toBe("'none'");
+    expect(directives.get('script-src')).toBe("'self'");
+    expect(csp).not.toMatch(/unsafe-|\*|https?:/);
   });
 
   it('holds no source, test file, source map or project document', () => {

@@ -27,9 +27,11 @@
  * Appendix A (see test/rules/cvss.test.ts), and against the FIRST v3.1 examples document.
  */
 import * as cvssLibrary from 'ae-cvss-calculator';
+import { cvssSeverity, type CvssSeverity } from './cvss-severity';
+
+export { cvssSeverity, type CvssSeverity } from './cvss-severity';
 
 export type CvssMetric = 'AV' | 'AC' | 'PR' | 'UI' | 'S' | 'C' | 'I' | 'A';
-export type CvssSeverity = 'none' | 'low' | 'medium' | 'high' | 'critical';
 
 export type CvssResult =
   | {
@@ -83,15 +85,6 @@ type Lib = typeof cvssLibrary;
 // The library ships a UMD bundle: bundlers expose its classes as named exports, plain Node ESM
 // only as properties of the default export. Accept both.
 const lib: Lib = (cvssLibrary as unknown as { default?: Lib }).default ?? cvssLibrary;
-
-/** Qualitative severity rating scale (specification section 5). */
-export function cvssSeverity(score: number): CvssSeverity {
-  if (!(score > 0)) return 'none';
-  if (score < 4) return 'low';
-  if (score < 7) return 'medium';
-  if (score < 9) return 'high';
-  return 'critical';
-}
 
 export function parseCvss31(vector: string): CvssResult {
   if (typeof vector !== 'string' || vector.length === 0) {

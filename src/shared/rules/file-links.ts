@@ -18,6 +18,9 @@
  */
 import type { Definition, Nodes, Root } from 'mdast';
 import { endOffset, parseMarkdown, startOffset } from './markdown';
+import { parseFileLinkTarget, type FileLinkTarget } from './file-link-target';
+
+export { parseFileLinkTarget, type FileLinkTarget } from './file-link-target';
 
 export type FileLinkKind = 'link' | 'image' | 'definition' | 'linkReference' | 'imageReference';
 
@@ -33,40 +36,8 @@ export interface FileLink {
   kind: FileLinkKind;
 }
 
-export interface FileLinkTarget {
-  reportId: string;
-  fileId: string;
-}
-
 export function fileLinkTarget(reportId: string, fileId: string): string {
   return `/reports/${encodeURIComponent(reportId)}/files/${encodeURIComponent(fileId)}`;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The report and file a link target points to, or null when it is not a file link. */
-export function parseFileLinkTarget(url: string): FileLinkTarget | null {
-  let path = url;
-  const cut = [path.indexOf('?'), path.indexOf('#')].filter((i) => i >= 0);
-  if (cut.length > 0) path = path.slice(0, Math.min(...cut));
-  const parts = path.split('/');
-  if (parts.length !== 5) return null;
-  const [empty, reports, reportId, files, fileId] = parts as [
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  if (empty !== '' || reports !== 'reports' || files !== 'files') return null;
-  if (reportId === '' || fileId === '') return null;
-  return { reportId: decodeSegment(reportId), fileId: decodeSegment(fileId) };
 }
 
 function firstDefinitions(tree: Root): Map<string, Definition> {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSession } from '../stores/session';
 import { useRouter } from '../stores/router';
 import { useReports } from '../stores/reports';
@@ -9,10 +9,15 @@ import { routeHash, type Route } from '../lib/routes';
 import { ScreenBoundary } from '../components/ScreenBoundary';
 import { FirstRun } from '../screens/first-run/FirstRun';
 import { ProgramsScreen } from '../screens/programs/ProgramsScreen';
-import { ProgramScreen } from '../screens/programs/ProgramScreen';
 import { ReportsScreen } from '../screens/reports/ReportsScreen';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { PayoutsScreen } from '../screens/payouts/PayoutsScreen';
+
+// A program's page renders its policy as Markdown: that renderer is a chunk of its own, loaded
+// when a program (or a report) opens, not before the first screen paints.
+const ProgramScreen = lazy(() =>
+  import('../screens/programs/ProgramScreen').then((m) => ({ default: m.ProgramScreen })),
+);
 
 /** What each screen shows, in words (the error boundary names it). */
 const SCREEN_NAMES: { readonly [N in Route['name']]: string } = {
@@ -29,7 +34,11 @@ function Screen({ route }: { route: Route }) {
     case 'programs':
       return <ProgramsScreen />;
     case 'program':
-      return <ProgramScreen key={route.programId} programId={route.programId} />;
+      return (
+        <Suspense fallback={<p className="loading">Loading program…</p>}>
+          <ProgramScreen key={route.programId} programId={route.programId} />
+        </Suspense>
+      );
     // One workspace for both: the list stays (and keeps its place) as reports open beside it.
     case 'reports':
       return <ReportsScreen selectedId={null} />;

@@ -1,4 +1,6 @@
 import {
+  lazy,
+  Suspense,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -16,13 +18,18 @@ import { useReadOnlyReason, useSession } from '../../stores/session';
 import { formatMirror, STATUS_LABELS } from '../../lib/format';
 import { PaneSeparator } from '../../components/PaneSeparator';
 import { ReasonedButton } from '../../components/ReasonedButton';
-import { ReportScreen } from '../report/ReportScreen';
 import { ScreenBoundary } from '../../components/ScreenBoundary';
 import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
 import { ReportFilesBar } from './ReportFilesBar';
 import { countOf } from '../../../../shared/words/count';
 import { RouteLink } from '../../components/RouteLink';
+
+// The open report (the Milkdown editor and its ProseMirror stack, the CVSS calculator, the
+// Markdown renderer, the scope guard) is a chunk of its own: the list paints without it.
+const ReportScreen = lazy(() =>
+  import('../report/ReportScreen').then((m) => ({ default: m.ReportScreen })),
+);
 
 const isMac = /Mac/u.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
@@ -334,7 +341,9 @@ export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
           {selectedId ? (
             // A report that fails to show leaves the list beside it usable.
             <ScreenBoundary key={selectedId} screen="The report">
-              <ReportScreen reportId={selectedId} />
+              <Suspense fallback={<p className="loading">Loading report…</p>}>
+                <ReportScreen reportId={selectedId} />
+              </Suspense>
             </ScreenBoundary>
           ) : (
             <EmptyPane />
