@@ -1,10 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useReport } from '../../stores/report';
 import { listSelection } from '../../stores/reports';
-import { DraftEditor } from './editor/DraftEditor';
 import { usePrinting } from '../../stores/printing';
 import { PrintableReport } from './page/PrintableReport';
 import { SubmittedReport } from './page/SubmittedReport';
+
+// The draft editor (Milkdown and its ProseMirror stack, the CVSS calculator, the scope guard) is a
+// chunk of its own: most reports opened from the list are submitted ones, which never need it.
+const DraftEditor = lazy(() =>
+  import('./editor/DraftEditor').then((m) => ({ default: m.DraftEditor })),
+);
 
 /** A draft opens in the editor; anything the server holds as submitted opens as its page. */
 export function ReportScreen({ reportId }: { reportId: string }) {
@@ -65,7 +70,14 @@ export function ReportScreen({ reportId }: { reportId: string }) {
   if (detail.draft)
     return (
       <>
-        <DraftEditor key={detail.id} detail={detail} draft={detail.draft} focusTitle={!fromList} />
+        <Suspense fallback={<p className="loading">Loading the editor…</p>}>
+          <DraftEditor
+            key={detail.id}
+            detail={detail}
+            draft={detail.draft}
+            focusTitle={!fromList}
+          />
+        </Suspense>
         {print}
       </>
     );
