@@ -185,10 +185,8 @@ export const useReports = create<ReportsState>((set, get) => {
     try {
       const page = await query(block);
       if (get().generation !== generation) return;
-      set((s) => ({
-        ...summary(page, generation),
-        blocks: trim({ ...s.blocks, [block]: page.items }),
-      }));
+      const around = summary(page, generation);
+      set((s) => ({ ...around, blocks: trim({ ...s.blocks, [block]: page.items }) }));
     } catch (e) {
       reportError(e);
     } finally {
