@@ -45,7 +45,10 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
       { asset: ['web'], reward: ['5k_10k'], updated: '7d', intake: ['open'], page: 2, limit: 12 },
     ],
     getProgram: ['acme-web'],
-    listReports: [{ status: ['draft', 'triaging'], search: 'xss', offset: 200, limit: 50 }],
+    listReports: [
+      { status: ['draft', 'triaging'], search: 'xss', offset: 200, limit: 50, rowsFirst: true },
+    ],
+    countReports: [{ status: ['accepted'], program: 'acme-web', search: 'xss' }],
     getReport: [REPORT],
     createDraft: ['acme-web'],
     saveDraft: [REPORT, content('typed'), content('based on')],

@@ -119,5 +119,14 @@ describe('renderer: the reports list pages as it scrolls', () => {
     await page.getByRole('searchbox', { name: 'Search reports', exact: true }).fill('bulk');
     await expectText(page.getByText(/^[\d,]+ of [\d,]+ reports/), '1,500 of 1,502 reports');
     await until('back at the top', async () => (await scrollTop(list)) === 0);
+    // Its rows came first (the page's total a lower bound, "232+"), then its exact count,
+    // asked by the page itself once the rows were in.
+    const searched = host.calls.find(
+      (c) => c.name === 'listReports' && (c.args[0] as { search?: string }).search === 'bulk',
+    );
+    expect(searched?.args[0]).toMatchObject({ offset: 0, limit: BLOCK, rowsFirst: true });
+    const counts = host.calls.filter((c) => c.name === 'countReports');
+    expect(counts.map((c) => c.args[0])).toEqual([{ search: 'bulk' }]);
+    expect(counts[0]?.sentAt).toBeGreaterThanOrEqual(searched?.answeredAt ?? Infinity);
   }, 120_000);
 });

@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ReportListQuery } from '../../src/core/store';
+import { ftsExpression } from '../../src/core/store/fts-query';
+import { TEXT_COLUMNS, textColumnsMatch } from '../../src/core/store/report-facets';
 import { QUEUE_SCAN_LIMIT } from '../../src/core/store/report-search';
+import { parseSearch } from '../../src/core/store/text-match';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import { iso, makeReport, useTempStore } from './fixtures';
 
@@ -134,5 +138,68 @@ describe('a filtered search is FTS5 over the facets of status and program', () =
       expect(t.store.reportList.page({ search: typed, offset: 0, limit: 10 }).total, typed).toBe(0);
       expect(t.store.search.searchReports(typed), typed).toEqual([]);
     }
+  });
+
+  it('says the text columns only when a word could match a facet, with the same hits', () => {
+    const accepted = `s${Buffer.from('accepted').toString('hex')}`;
+    const acme = `p${Buffer.from('acme').toString('hex')}`;
+    // Report text that holds facet-like words too, so that a kept filter has something to do.
+    t.store.reports.upsertReports(
+      world(40).map((r, i) => ({
+        ...r,
+        title: `${r.title} ${i % 3 === 0 ? accepted : 'spa'} s61 ${i % 4 === 0 ? acme : 'p5'}`,
+      })),
+    );
+    t.store.searchIndex.flush();
+    const filtered = (typed: string) => {
+      const words = parseSearch(typed);
+      if (words === null) throw new Error(typed);
+      return textColumnsMatch(words, ftsExpression(words)).startsWith(TEXT_COLUMNS);
+    };
+    for (const typed of ['token', 'session cookie', 'Token-Redirect', 'spa', 'x_1 tok'])
+      expect(filtered(typed), typed).toBe(false);
+    for (const typed of ['s61', 'sad', 'p5', 'cookie s', 'Session-s61', 'café', acme])
+      expect(filtered(typed), typed).toBe(true);
+
+    const hits = t.store.db.sqlite
+      .prepare<[string], number>(
+        'SELECT rowid FROM reports_fts WHERE reports_fts MATCH ? ORDER BY rowid',
+      )
+      .pluck();
+    // What people type, near the facets' alphabet: the hits never depend on saying the columns.
+    const piece = fc.constantFrom(
+      's',
+      'p',
+      'S',
+      'a',
+      'c',
+      'e',
+      'd',
+      '6',
+      '1',
+      '5',
+      'token',
+      'session',
+      'cookie',
+      'spa',
+      accepted.slice(0, 5),
+      acme,
+      ' ',
+      '-',
+      '*',
+      '"',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), (pieces) => {
+        const words = parseSearch(pieces.join(''));
+        if (words === null) return;
+        const expression = ftsExpression(words);
+        expect(hits.all(textColumnsMatch(words, expression))).toEqual(
+          hits.all(`${TEXT_COLUMNS} : (${expression})`),
+        );
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -73,6 +73,9 @@ const WINDOWS = [
   { offset: ORDERED_ROWS - 150, limit: 200 },
 ];
 
+/** Pages asked rows first that answered before counting (a lower bound). */
+let pendingTotals = 0;
+
 function compareBothPaths(when: string): number {
   const db = t.store.db;
   const inOrder = createReportListRepository(db);
@@ -84,8 +87,23 @@ function compareBothPaths(when: string): number {
       for (const window of sort === 'updated' ? WINDOWS : WINDOWS.slice(0, 1)) {
         const q = { ...query, ...window, sort };
         const label = `${when}: ${JSON.stringify(q)}`;
-        const got = inOrder.page(q);
-        expect(got, label).toEqual(fromHits.page(q));
+        const want = fromHits.page(q);
+        expect(want.totalPending, label).toBe(false);
+        // The rows first (a new search, as the screen asks): the same rows, a total that is
+        // exact or a lower bound of it, then the exact count, and the next page knows it.
+        const early = createReportListRepository(db).page({ ...q, rowsFirst: true });
+        expect({ ...early, total: want.total, totalPending: false }, label).toEqual(want);
+        if (early.totalPending) {
+          pendingTotals++;
+          expect(early.total, label).toBeLessThanOrEqual(want.total);
+          expect(early.total, label).toBeGreaterThanOrEqual(q.offset + early.rows.length);
+        } else {
+          expect(early.total, label).toBe(want.total);
+        }
+        const got = inOrder.page({ ...q, rowsFirst: true });
+        expect(inOrder.count(query), label).toBe(want.total);
+        expect(inOrder.page({ ...q, rowsFirst: true }), label).toEqual(want);
+        expect(inOrder.page(q), label).toEqual(want);
         rows += got.rows.length;
       }
     }
@@ -104,7 +122,9 @@ describe('a search read from the index in the list order', () => {
     // Not indexed yet: more are queued than a search scans (both answer from the empty index).
     compareBothPaths('queued');
     t.store.searchIndex.flush();
+    pendingTotals = 0;
     expect(compareBothPaths('indexed')).toBeGreaterThan(3_000);
+    expect(pendingTotals).toBeGreaterThan(20);
 
     // The team moves reports on: statuses, update times (some back in time), titles.
     const moved = reports
@@ -198,8 +218,13 @@ describe('a search read from the index in the list order', () => {
     const ordered = createOrderedSearch(t.store.db, createReportHits(t.store.db));
     const facets = { statuses: [], program: null };
     expect(ordered.count(search, facets)).toBe(600);
-    const seqs = ordered.candidates(search, facets, 20);
+    const { seqs, every } = ordered.candidates(search, facets, 20);
     expect(seqs.length).toBeLessThan(60);
+    expect(every).toBe(false);
+    expect(ordered.candidates(search, facets, 600)).toEqual({
+      seqs: expect.any(Array) as number[],
+      every: true,
+    });
     // Newest first: the last written reports.
     const newest = reports.slice(-20).map((r) => r.id);
     expect(ids({ search: 'token', limit: 20 })).toEqual(newest.reverse());

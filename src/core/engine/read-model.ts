@@ -38,22 +38,25 @@ export class ReadModel {
   listReports(query: ReportQuery): ReportListPageView {
     const limit = Math.min(Math.max(query.limit ?? 100, 1), 1_000);
     const offset = Math.max(query.offset ?? 0, 0);
-    const search = query.search?.trim() || undefined;
     const page = this.#ctx.store.reportList.page({
-      ...(query.status && query.status.length > 0 ? { status: query.status } : {}),
-      ...(query.program ? { program: query.program } : {}),
-      ...(search ? { search } : {}),
-      ...(query.sort ? { sort: query.sort } : {}),
+      ...listOf(query),
       offset,
       limit,
+      ...(query.rowsFirst ? { rowsFirst: true } : {}),
     });
     return {
       items: page.rows.map(toListItemView),
       total: page.total,
+      ...(page.totalPending ? { totalPending: true as const } : {}),
       counts: page.counts,
       programs: page.programs,
       indexing: page.indexing,
     };
+  }
+
+  /** The exact total of the list `listReports` pages (after a page said `totalPending`). */
+  countReports(query: ReportQuery): number {
+    return this.#ctx.store.reportList.count(listOf(query));
   }
 
   getReport(reportId: string): ReportDetailView | null {
@@ -154,4 +157,15 @@ export class ReadModel {
           : [];
       });
   }
+}
+
+/** The filters, search and order of a query, as the store's list takes them. */
+function listOf(query: ReportQuery) {
+  const search = query.search?.trim() || undefined;
+  return {
+    ...(query.status && query.status.length > 0 ? { status: query.status } : {}),
+    ...(query.program ? { program: query.program } : {}),
+    ...(search ? { search } : {}),
+    ...(query.sort ? { sort: query.sort } : {}),
+  };
 }

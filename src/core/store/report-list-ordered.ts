@@ -24,8 +24,18 @@ import { facetedSearchParams, type ReportSearch } from './report-search';
 export interface OrderedSearch {
   /** Matching mirrored reports (memoized until the data or the search changes). */
   count(search: ReportSearch, facets: ReportFacets): number;
-  /** The seqs of the reports of a window of the list, possibly with more (sorted by the caller). */
-  candidates(search: ReportSearch, facets: ReportFacets, end: number): number[];
+  /** The count when it is memoized (or null): what a page that answers first can say at once. */
+  countKnown(search: ReportSearch, facets: ReportFacets): number | null;
+  /**
+   * The seqs of the reports of a window of the list, possibly with more (sorted by the caller);
+   * `every` when they are all the matching reports (fewer hits than were asked for: the count
+   * is then known, and memoized).
+   */
+  candidates(
+    search: ReportSearch,
+    facets: ReportFacets,
+    end: number,
+  ): { seqs: number[]; every: boolean };
 }
 
 /**
@@ -76,17 +86,27 @@ export function createOrderedSearch(db: Db, hitSet: ReportHits): OrderedSearch {
     .pluck();
 
   let counted: { key: string; n: number } | null = null;
+  const keyOf = (params: Params): string =>
+    [...Object.values(params), hitSet.version()].join('\u0000');
+  const remember = (key: string, n: number): void => {
+    counted = sqlite.inTransaction ? null : { key, n };
+  };
 
   return {
     count(search, facets) {
       const params = facetedSearchParams(search, facets);
-      const key = [...Object.values(params), hitSet.version()].join('\u0000');
+      const key = keyOf(params);
       if (counted?.key !== key || sqlite.inTransaction) {
         const n = (indexHits(params).count.get(params) ?? 0) + extraRows.all(params).length;
-        counted = sqlite.inTransaction ? null : { key, n };
+        remember(key, n);
         return n;
       }
       return counted.n;
+    },
+    countKnown(search, facets) {
+      if (sqlite.inTransaction) return null;
+      const key = keyOf(facetedSearchParams(search, facets));
+      return counted?.key === key ? counted.n : null;
     },
     candidates(search, facets, end) {
       const params = facetedSearchParams(search, facets);
@@ -99,7 +119,11 @@ export function createOrderedSearch(db: Db, hitSet: ReportHits): OrderedSearch {
       if (boundary && hits.length === limit && hits[limit - 1]?.bucket === boundary.bucket)
         seqs.push(...ofBucket.all({ ...params, bucket: boundary.bucket }));
       seqs.push(...extraRows.all(params));
-      return [...new Set(seqs)];
+      const unique = [...new Set(seqs)];
+      // The index's hits left out the extra rows: with fewer hits than asked, these are all.
+      const every = hits.length < limit;
+      if (every) remember(keyOf(params), unique.length);
+      return { seqs: unique, every };
     },
   };
 }

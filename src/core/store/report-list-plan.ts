@@ -54,6 +54,8 @@ export function mirroredPart(
   sort: ReportSort,
   filters: Filters,
   counts: Partial<Record<ReportStatus, number>>,
+  /** Read the rows before counting: the total may then be a lower bound (see `total`). */
+  rowsFirst = false,
 ): MirroredPart {
   const { statuses, program, search } = filters;
   // A search in the default order whose hits the index holds under their current keys: its first
@@ -61,15 +63,28 @@ export function mirroredPart(
   if (deps.ordered && search !== null && sort === 'updated' && search.indexing === 0) {
     const ordered = deps.ordered;
     const facets = { statuses, program };
-    const total = ordered.count(search, facets);
-    const rest = () => hitsPart(deps, sort, filters, counts);
+    // The count reads every hit (25,000 for a word in a quarter of 100,000 reports: 2.6 ms); a
+    // page that answers first leaves it for the count asked after it, unless it is known already.
+    let total = rowsFirst ? ordered.countKnown(search, facets) : ordered.count(search, facets);
+    /** The matching reports seen by the windows read (a lower bound of the total). */
+    let seen = 0;
+    let deep: MirroredPart | null = null;
+    const rest = () => (deep ??= hitsPart(deps, sort, filters, counts));
     return {
-      total,
+      total() {
+        if (total !== null) return { n: total, exact: true };
+        if (deep) return deep.total();
+        if (seen > 0) return { n: seen, exact: false };
+        total = ordered.count(search, facets);
+        return { n: total, exact: true };
+      },
       read(window) {
-        if (window.limit <= 0 || window.offset >= total) return [];
+        if (window.limit <= 0 || (total !== null && window.offset >= total)) return [];
         const end = window.offset + window.limit;
         if (end > ORDERED_ROWS) return rest().read(window);
-        const seqs = ordered.candidates(search, facets, end);
+        const { seqs, every } = ordered.candidates(search, facets, end);
+        if (every) total = seqs.length;
+        seen = Math.max(seen, seqs.length);
         return deps.statements.candidatesPage().all({
           seqs: JSON.stringify(seqs),
           offset: window.offset,
@@ -82,7 +97,8 @@ export function mirroredPart(
 }
 
 interface MirroredPart {
-  total: number;
+  /** Its reports in all; a lower bound (`exact` false) when the rows were read first. */
+  total(): { n: number; exact: boolean };
   read(window: { offset: number; limit: number }): SqlRow[];
 }
 
@@ -147,7 +163,7 @@ function hitsPart(
     sources.push({ plan: 'status', cost: ofStatuses + HIT_COST.row * total });
   const source = sources.sort((a, b) => a.cost - b.cost)[0];
   return {
-    total,
+    total: () => ({ n: total, exact: true }),
     read(window) {
       if (window.limit <= 0 || window.offset >= total) return [];
       // A search may read on from where one of its earlier pages ended (the walk skips less).

@@ -137,18 +137,65 @@ function accessOf(
   return { index: ORDERS[shape.sort].index, conditions };
 }
 
-/** The rows of a page whose keys `keys` selects (`seq`), in `order`. */
+/** The rows of a page whose keys `keys` selects (`seq`), in `order`; read by `fromPageRow`. */
 function pageOf(keys: string, order: (t: string) => string): string {
   return `
     WITH page AS (${keys})
     SELECT r.id, r.program_id, r.program_name, r.status, r.display_status,
       coalesce(d.title, r.title) AS title, r.updated_at, r.updated_ms, r.severity_score,
-      0 AS local_only, ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
+      ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
       d.conflict_json IS NOT NULL AS conflict,
       r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
     FROM page CROSS JOIN reports r ON r.seq = page.seq
     LEFT JOIN drafts d ON d.report_id = r.id
     ORDER BY ${order('r')}`;
+}
+
+/** A row of `pageOf` as SQLite returns it in raw mode (its columns in order). */
+type PageSqlRow = [
+  id: string,
+  programId: string,
+  programName: string,
+  status: SqlRow['status'],
+  displayStatus: string,
+  title: string,
+  updatedAt: string | null,
+  updatedMs: number,
+  severityScore: number | null,
+  unsent: Flag,
+  parked: Flag,
+  conflict: Flag,
+  needsInfoUnseen: Flag,
+];
+
+/**
+ * Pages are read raw and made objects here: better-sqlite3 builds each row object property by
+ * property, and the 200 rows of a page cost a third more that way (1.4 ms against 2.3 for the
+ * rows of a new search's first page, on a loaded machine).
+ */
+function fromPageRow(row: PageSqlRow): SqlRow {
+  return {
+    id: row[0],
+    program_id: row[1],
+    program_name: row[2],
+    status: row[3],
+    display_status: row[4],
+    title: row[5],
+    updated_at: row[6],
+    updated_ms: row[7],
+    severity_score: row[8],
+    local_only: 0,
+    unsent: row[9],
+    parked: row[10],
+    conflict: row[11],
+    needs_info_unseen: row[12],
+  };
+}
+
+/** A statement of `pageOf`, read raw: `all` gives its rows as `SqlRow`s. */
+function pageReader(statement: Database.Statement<Params, unknown>) {
+  const raw = statement.raw() as unknown as Database.Statement<Params, PageSqlRow>;
+  return { all: (params: Params): SqlRow[] => raw.all(params).map(fromPageRow) };
 }
 
 export type ListStatements = ReturnType<typeof createListStatements>;
@@ -168,6 +215,17 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
       statements.set(key, prepared);
     }
     return prepared as Database.Statement<Params, T>;
+  }
+
+  // The readers of pages, built once per shape with their statement.
+  const pages = new Map<string, ReturnType<typeof pageReader>>();
+  function page(key: string, sql: () => string) {
+    let reader = pages.get(key);
+    if (!reader) {
+      reader = pageReader(sqlite.prepare<Params, unknown>(sql()));
+      pages.set(key, reader);
+    }
+    return reader;
   }
 
   /** Drafts made offline with the filters; paged only in the `updated` order (they come first). */
@@ -204,7 +262,7 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
    * bound as a parameter, the planner otherwise scanned all of `reports` to join it).
    */
   function mirroredPage(shape: Shape) {
-    return statement<SqlRow>(`page:${shapeKey(shape)}`, () => {
+    return page(`page:${shapeKey(shape)}`, () => {
       const order = ORDERS[shape.sort].by;
       return pageOf(
         `SELECT k.seq FROM ${walked(shape)} ORDER BY ${order('k')} LIMIT @limit OFFSET @offset`,
@@ -218,7 +276,7 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
    * report-list-ordered.ts), sorted here.
    */
   function candidatesPage() {
-    return statement<SqlRow>('page:candidates', () => {
+    return page('page:candidates', () => {
       const order = ORDERS.updated.by;
       return pageOf(
         `SELECT k.seq FROM json_each(@seqs) c CROSS JOIN reports k ON k.seq = c.value

@@ -38,6 +38,11 @@ export interface ReportListQuery {
   sort?: ReportSort;
   offset: number;
   limit: number;
+  /**
+   * Answer the rows before the total: a new search's count reads every hit, so its page may say
+   * a lower bound instead (`totalPending`) and `count` gives the exact total after it.
+   */
+  rowsFirst?: boolean;
 }
 
 /** The stored row's columns the list shows, and what the local draft and the outbox add. */
@@ -69,8 +74,10 @@ export interface ReportListProgram {
 
 export interface ReportListPage {
   rows: ReportListRow[];
-  /** Rows of the whole list with this filter and search. */
+  /** Rows of the whole list with this filter and search (at least, while `totalPending`). */
   total: number;
+  /** `total` is a lower bound: asked with `rowsFirst`, the search was not counted yet. */
+  totalPending: boolean;
   /** Every report by status, drafts made offline included (not narrowed by filter or search). */
   counts: Partial<Record<ReportStatus, number>>;
   /** Every program with reports, by name (not narrowed by filter or search). */
@@ -81,6 +88,8 @@ export interface ReportListPage {
 
 export interface ReportListRepository {
   page(query: ReportListQuery): ReportListPage;
+  /** The exact total of a query's list (what `page` says; after a page asked `rowsFirst`). */
+  count(query: Omit<ReportListQuery, 'offset' | 'limit' | 'rowsFirst'>): number;
   /** Mirrored reports by status, read from the counts the triggers keep. */
   countByStatus(): Partial<Record<ReportStatus, number>>;
 }
@@ -105,8 +114,9 @@ export function createReportListRepository(
   const ordered = (options.indexOrder ?? true) ? createOrderedSearch(db, hitSet) : null;
   const { countByStatus, listPrograms, localCount, localRows } = statements;
 
-  return {
+  const repository: ReportListRepository = {
     countByStatus,
+    count: (query) => repository.page({ ...query, offset: 0, limit: 0 }).total,
     page(query) {
       const statuses = [...new Set(query.status ?? [])];
       const program = query.program || null;
@@ -137,6 +147,7 @@ export function createReportListRepository(
         sort,
         { statuses, program, search },
         mirrored,
+        query.rowsFirst === true,
       );
       const rows: SqlRow[] = [];
       if (sort === 'updated' || localTotal === 0) {
@@ -159,13 +170,16 @@ export function createReportListRepository(
           .sort((a, b) => compareLeading(sort, keyOf(a), keyOf(b)));
         rows.push(...mergedWindow(sort, locals, rest, offset, limit));
       }
+      const mirroredTotal = rest.total();
       return {
         rows: rows.map(toRow),
-        total: localTotal + rest.total,
+        total: localTotal + mirroredTotal.n,
+        totalPending: !mirroredTotal.exact,
         counts,
         programs: listPrograms(),
         indexing: search?.indexing ?? 0,
       };
     },
   };
+  return repository;
 }

@@ -1,6 +1,6 @@
 import type { Db } from './database';
 import { ftsExpression } from './fts-query';
-import { facetExpression, TEXT_COLUMNS, type ReportFacets } from './report-facets';
+import { facetExpression, textColumnsMatch, type ReportFacets } from './report-facets';
 import { seqOfKeySql } from './report-index-key';
 import { matchesColumns, matchScore, parseSearch, type SearchWord } from './text-match';
 
@@ -98,7 +98,7 @@ export function createReportSearcher(db: Db): ReportSearcher {
       }
       return {
         words,
-        fts: `${TEXT_COLUMNS} : (${ftsExpression(words)})`,
+        fts: textColumnsMatch(words, ftsExpression(words)),
         // With nothing queued there is nothing to ignore: the test per hit costs 0.5 ms at 25,000.
         skipQueued: scan && queued > 0 ? 1 : 0,
         queuedHits,

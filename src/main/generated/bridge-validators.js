@@ -405,7 +405,7 @@ return errors === 0;
 validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const listReports_0 = validate23;
-const schema34 = {"type":"object","properties":{"status":{"type":"array","items":{"type":"string","enum":["draft","triaging","needs_info","paused","human_review","accepted","rejected","duplicate","insufficient_info","withdrawn"]},"maxItems":20},"program":{"type":"string","maxLength":80,"minLength":1,"pattern":"^[a-z0-9-]{1,80}$"},"search":{"type":"string","maxLength":500},"sort":{"type":"string","enum":["updated","status","program","severity"]},"offset":{"type":"integer","minimum":0,"maximum":100000000},"limit":{"type":"integer","minimum":1,"maximum":1000}},"required":[],"additionalProperties":false,"$id":"listReports_0"};
+const schema34 = {"type":"object","properties":{"status":{"type":"array","items":{"type":"string","enum":["draft","triaging","needs_info","paused","human_review","accepted","rejected","duplicate","insufficient_info","withdrawn"]},"maxItems":20},"program":{"type":"string","maxLength":80,"minLength":1,"pattern":"^[a-z0-9-]{1,80}$"},"search":{"type":"string","maxLength":500},"sort":{"type":"string","enum":["updated","status","program","severity"]},"offset":{"type":"integer","minimum":0,"maximum":100000000},"limit":{"type":"integer","minimum":1,"maximum":1000},"rowsFirst":{"type":"boolean"}},"required":[],"additionalProperties":false,"$id":"listReports_0"};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="listReports_0" */;
@@ -422,7 +422,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
-if(!((((((key0 === "status") || (key0 === "program")) || (key0 === "search")) || (key0 === "sort")) || (key0 === "offset")) || (key0 === "limit"))){
+if(!(((((((key0 === "status") || (key0 === "program")) || (key0 === "search")) || (key0 === "sort")) || (key0 === "offset")) || (key0 === "limit")) || (key0 === "rowsFirst"))){
 validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema34,data}];
 return false;
 break;
@@ -593,6 +593,20 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.rowsFirst !== undefined && func0.call(data, "rowsFirst")){
+let data7 = data.rowsFirst;
+const _errs16 = errors;
+if(typeof data7 !== "boolean"){
+validate23.errors = [{instancePath:instancePath+"/rowsFirst",schemaPath:"#/properties/rowsFirst/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.rowsFirst.type,parentSchema:schema34.properties.rowsFirst,data:data7}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -2288,6 +2302,7 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const countReports_0 = listReports_0;
 export const createDraft_0 = getProgram_0;
 export const saveDraft_0 = getReport_0;
 export const saveDraft_2 = saveDraft_1;

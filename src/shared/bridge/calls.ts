@@ -133,6 +133,19 @@ export type WebsitePage = (typeof WEBSITE_PAGES)[number];
 /** What to import: one of the two keys (main says so when both or neither come). */
 const importInput = object({}, { pick: oneOf(['files', 'folder']), files: list(uuid, MAX.files) });
 
+const reportQuery = object(
+  {},
+  {
+    status: list(oneOf(REPORT_STATUSES), MAX.filters),
+    program: programId,
+    search: str(MAX.search),
+    sort: oneOf(REPORT_SORTS),
+    offset: int(0, 100_000_000),
+    limit: int(1, 1000),
+    rowsFirst: bool,
+  },
+);
+
 const choice = anyOf(oneOf(['ours', 'theirs']), object({ custom: str(MAX.custom) }));
 const draftContent = object({
   title: str(MAX.title),
@@ -189,20 +202,9 @@ export const CALLS = {
   ),
   getProgram: call<(programId: string) => ProgramView | null>().engine('views', programId),
 
-  listReports: call<(query: ReportQuery) => ReportListPageView>().engine(
-    'views',
-    object(
-      {},
-      {
-        status: list(oneOf(REPORT_STATUSES), MAX.filters),
-        program: programId,
-        search: str(MAX.search),
-        sort: oneOf(REPORT_SORTS),
-        offset: int(0, 100_000_000),
-        limit: int(1, 1000),
-      },
-    ),
-  ),
+  listReports: call<(query: ReportQuery) => ReportListPageView>().engine('views', reportQuery),
+  /** The exact total of a list whose page said `totalPending` (asked `rowsFirst`). */
+  countReports: call<(query: ReportQuery) => number>().engine('views', reportQuery),
   /** Downloads a report the mirror lacks on demand (see AccountSession.getReport). */
   getReport: call<(reportId: string) => ReportDetailView | null>().engine('session', uuid),
   createDraft: call<(programId: string) => DraftView>().engine('drafts', programId),

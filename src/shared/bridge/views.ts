@@ -199,6 +199,11 @@ export interface ReportQuery {
   sort?: ReportSort;
   offset?: number;
   limit?: number;
+  /**
+   * Answer the rows before the total: a new search's count reads every hit, so the page may
+   * say a lower bound (`totalPending`) and `countReports` gives the exact total after it.
+   */
+  rowsFirst?: boolean;
 }
 
 /** A program the researcher has reports in (drafts not sent yet included), for the filter. */
@@ -211,8 +216,10 @@ export interface ReportProgramCount {
 /** One page of the reports list, with what the screen shows around it. */
 export interface ReportListPageView {
   items: ReportListItemView[];
-  /** Reports in the whole list with this filter and search. */
+  /** Reports in the whole list with this filter and search (at least, while `totalPending`). */
   total: number;
+  /** `total` is a lower bound: asked `rowsFirst`, the search is not counted yet (countReports). */
+  totalPending?: true;
   /** Every report by status, drafts not sent yet included (not narrowed by filter or search). */
   counts: Partial<Record<ReportStatus, number>>;
   /** Every program with reports, by name, with how many (not narrowed by filter or search). */

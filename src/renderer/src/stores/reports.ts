@@ -36,6 +36,8 @@ interface ReportsState {
   program: string | null;
   sort: ReportSort;
   total: number | null;
+  /** `total` is a lower bound: the search's exact count is on its way (countReports). */
+  totalPending: boolean;
   counts: Partial<Record<ReportStatus, number>>;
   /** Every program with reports, for the program filter. */
   programs: ReportProgramCount[];
@@ -80,6 +82,8 @@ let earlyAt = 0;
 const EARLY_FRESH_MS = 5_000;
 let view = { first: 0, last: 0 };
 let retry: ReturnType<typeof setTimeout> | undefined;
+/** The generation whose exact count was asked for, and its answer once it came. */
+let counted: { generation: number; total: number | null } | null = null;
 
 /**
  * The report the list itself opened (a click, the arrow keys): its editor leaves the keyboard
@@ -112,26 +116,62 @@ function trim(blocks: Record<number, ReportListItemView[]>): Record<number, Repo
 }
 
 export const useReports = create<ReportsState>((set, get) => {
-  function query(block: number) {
+  function listQuery() {
     const { search, statuses, program, sort } = get();
-    return bridge.listReports({
+    return {
       ...(search.trim() ? { search: search.trim() } : {}),
       ...(statuses.length ? { status: statuses } : {}),
       ...(program ? { program } : {}),
       ...(sort !== 'updated' ? { sort } : {}),
+    };
+  }
+
+  // Rows first: a new search's page answers before its count (which reads every hit), and the
+  // exact count follows at once (countExactly).
+  function query(block: number) {
+    return bridge.listReports({
+      ...listQuery(),
       offset: block * REPORT_BLOCK,
       limit: REPORT_BLOCK,
+      rowsFirst: true,
     });
   }
 
-  function summary(page: ReportListPageView) {
+  /** Asks once per generation for the exact total a page left pending; shown when it comes. */
+  function countExactly(generation: number): void {
+    if (counted?.generation === generation) return;
+    const asked = { generation, total: null as number | null };
+    counted = asked;
+    bridge
+      .countReports(listQuery())
+      .then((total) => {
+        asked.total = total;
+        if (get().generation === generation) set({ total, totalPending: false });
+      })
+      .catch(reportError);
+  }
+
+  function summary(page: ReportListPageView, generation: number) {
     clearTimeout(retry);
     if (page.indexing > 0) retry = setTimeout(() => void get().reload(), INDEXING_RETRY_MS);
+    // A page that answered before the count: the exact one, once known, stays.
+    let total = page.total;
+    let totalPending = page.totalPending === true;
+    if (totalPending) {
+      const known = counted?.generation === generation ? counted.total : null;
+      if (known !== null) {
+        total = known;
+        totalPending = false;
+      } else {
+        countExactly(generation);
+      }
+    }
     // The same counts keep their identity, so the toolbar does not re-render for every block
     // that arrives while the list scrolls.
     const { counts, programs } = get();
     return {
-      total: page.total,
+      total,
+      totalPending,
       counts: sameJson(counts, page.counts) ? counts : page.counts,
       programs: sameJson(programs, page.programs) ? programs : page.programs,
       indexing: page.indexing,
@@ -145,7 +185,8 @@ export const useReports = create<ReportsState>((set, get) => {
     try {
       const page = await query(block);
       if (get().generation !== generation) return;
-      set((s) => ({ ...summary(page), blocks: trim({ ...s.blocks, [block]: page.items }) }));
+      const around = summary(page, generation);
+      set((s) => ({ ...around, blocks: trim({ ...s.blocks, [block]: page.items }) }));
     } catch (e) {
       reportError(e);
     } finally {
@@ -175,6 +216,7 @@ export const useReports = create<ReportsState>((set, get) => {
     program: readRemembered(PROGRAM_KEY) || null,
     sort: rememberedSort(),
     total: null,
+    totalPending: false,
     counts: {},
     programs: [],
     indexing: 0,
@@ -220,7 +262,10 @@ export const useReports = create<ReportsState>((set, get) => {
           if (answer && (answer.items.length > 0 || block === 0)) blocks[block] = answer.items;
         });
         const first = answers[0];
-        set({ blocks, ...(first ? summary(first) : { total: 0 }) });
+        set({
+          blocks,
+          ...(first ? summary(first, generation) : { total: 0, totalPending: false }),
+        });
         // The view may have moved while the reload was on its way (the list was shown again at
         // its old place): fetch what it shows now.
         get().ensureRange(view.first, view.last);

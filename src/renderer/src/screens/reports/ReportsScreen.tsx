@@ -139,6 +139,8 @@ function SortAndProgram() {
 /** "1,234 reports", or "12 of 1,234 reports" while a search or filter narrows the list. */
 function Total() {
   const total = useReports((s) => s.total);
+  // A lower bound for the moment between a new search's rows and its count.
+  const atLeast = useReports((s) => s.totalPending);
   const counts = useReports((s) => s.counts);
   const narrowed = useReports(
     (s) => s.search.trim() !== '' || s.statuses.length > 0 || s.program !== null,
@@ -150,7 +152,8 @@ function Total() {
   );
   if (total === null) return <>Loading…</>;
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
-  const text = narrowed ? `${count(total)} of ${countOf(all, 'report')}` : countOf(total, 'report');
+  const shown = `${count(total)}${atLeast ? '+' : ''}`;
+  const text = narrowed ? `${shown} of ${countOf(all, 'report')}` : countOf(total, 'report');
   return (
     <>
       {text}
