@@ -28,8 +28,21 @@ export function substitute(text: string, test: number): string {
     .replace(/%LT/g, '<')
     .replace(/%GT/g, '>')
     .replace(/%VERSION/g, 'VERSION')
-    .replace(/%b64\[(.*?)\]b64%/g, (_, x: string) => Buffer.from(x).toString('base64'))
-    .replace(/%repeat\[(\d+) x (.*?)\]%/g, (_, n: string, x: string) => x.repeat(Number(n)));
+    .replace(/%b64\[(.*?)\]b64%/g, (_, x: string) => percentBytes(x).toString('base64'))
+    .replace(/%hex\[(.*?)\]hex%/g, (_, x: string) => percentBytes(x).toString('latin1'))
+    .replace(/%repeat\[(\d+) x (.*?)\]%/g, (_, n: string, x: string) =>
+      percentBytes(x).toString('latin1').repeat(Number(n)),
+    );
+}
+
+/** The bytes of a test's `%b64[…]`, `%hex[…]` or `%repeat[…]` text: `%NN` is the byte NN. */
+function percentBytes(text: string): Buffer {
+  const parts = text.split(/(%[0-9A-Fa-f]{2})/);
+  return Buffer.concat(
+    parts.map((p) =>
+      /^%[0-9A-Fa-f]{2}$/.test(p) ? Buffer.from([parseInt(p.slice(1), 16)]) : Buffer.from(p),
+    ),
+  );
 }
 
 function wire(message: HttpMessage): string {
