@@ -5,6 +5,7 @@ import {
   parseHttpEvidence,
   renderHttpEvidence,
 } from '../../src/core/evidence/http-import/index';
+import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
 import { detectHttpEvidence } from '../../src/shared/evidence/http-detect';
 import { burpFixture, curlFixtures, fixtureSecrets, harFixture, rawFixture } from './fixtures/http';
 
@@ -109,6 +110,40 @@ describe('HTTP evidence import', () => {
         if (imported) renderHttpEvidence(imported);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+/** The first request of a curl command as lines, with the files it reads when given. */
+function curlWire(command: string, files: Record<string, string> = {}): string[] {
+  const [exchange] = parseCurlCommand(command, { readFile: (name) => files[name] ?? null });
+  const request = exchange?.request;
+  if (!request) throw new Error('no request');
+  return [request.startLine, ...request.headers.map(([n, v]) => `${n}: ${v}`), '', request.body];
+}
+
+describe('curl: the request curl sends, byte for byte (issue 20)', () => {
+  it('a user name without a password is sent with an empty one, in the URL and the proxy URL', () => {
+    expect(curlWire('curl http://alice@x.example/')).toEqual([
+      'GET / HTTP/1.1',
+      'Host: x.example',
+      `Authorization: Basic ${Buffer.from('alice:').toString('base64')}`,
+      'Accept: */*',
+      '',
+      '',
+    ]);
+    expect(curlWire('curl -x http://f%61ke@127.0.0.1:8080 http://x.example/a')).toEqual([
+      'GET http://x.example/a HTTP/1.1',
+      'Host: x.example',
+      `Proxy-Authorization: Basic ${Buffer.from('fake:').toString('base64')}`,
+      'Accept: */*',
+      'Proxy-Connection: Keep-Alive',
+      '',
+      '',
+    ]);
+    // An encoded colon belongs to the user name.
+    expect(curlWire('curl http://a%3Ab:c@x.example/')[2]).toBe(
+      `Authorization: Basic ${Buffer.from('a:b:c').toString('base64')}`,
     );
   });
 });

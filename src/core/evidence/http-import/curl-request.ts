@@ -2,17 +2,9 @@
  * One request as curl sends it for one URL of a command: the method as written, the path bytes
  * as written, headers in curl's order with `-H` lines as typed, and the body bytes curl posts.
  */
-import type { CurlUrl } from './curl-url';
+import { splitUserinfo, type CurlUrl } from './curl-url';
 import type { CurlSettings } from './curl-settings';
 import type { HttpExchange } from './model';
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
@@ -95,13 +87,15 @@ export function curlRequest(
   if (typedHost) {
     if (!typedHost.drop) headers.push([typedHost.name, typedHost.value]);
   } else own('Host', url.hostHeader);
+  // A user name in a URL without a password is sent with an empty one (`alice:`), as curl does.
+  const proxyInfo = proxy ? /^(?:[a-z0-9+.-]+:\/\/)?([^@/]+)@/i.exec(proxy)?.[1] : undefined;
+  const proxyUrlUser = proxyInfo === undefined ? null : splitUserinfo(proxyInfo);
   const proxyCredentials =
-    proxyUser ?? (proxy ? /^(?:[a-z]+:\/\/)?([^@/]+)@/i.exec(proxy)?.[1] : null);
-  if (viaProxy && proxyCredentials)
-    own('Proxy-Authorization', basic(decodeURIComponentSafe(proxyCredentials)));
+    proxyUser ?? (proxyUrlUser ? `${proxyUrlUser.user}:${proxyUrlUser.password ?? ''}` : null);
+  if (viaProxy && proxyCredentials) own('Proxy-Authorization', basic(proxyCredentials));
   if (challenge) own('Authorization', null);
   else if (user !== null) own('Authorization', basic(user));
-  else if (url.credentials !== null) own('Authorization', basic(url.credentials));
+  else if (url.user !== null) own('Authorization', basic(`${url.user}:${url.password ?? ''}`));
   else if (bearer !== null) own('Authorization', `Bearer ${bearer}`);
   if (range !== null) own('Range', `bytes=${range}`);
   else if (resumeAt !== null && body === null) own('Range', `bytes=${resumeAt}-`);

@@ -7,8 +7,11 @@ export interface CurlUrl {
   origin: string;
   /** The Host header: the host as typed, with the port unless it is the scheme's default. */
   hostHeader: string;
-  /** `user:password` from the URL, sent as Basic authorization when `-u` is not given. */
-  credentials: string | null;
+  /** The host name as typed (no port), which cookies and .netrc entries are matched against. */
+  host: string;
+  /** The user and password of the URL (decoded), sent as Basic when `-u` is not given. */
+  user: string | null;
+  password: string | null;
   path: string;
   query: string | null;
 }
@@ -60,15 +63,29 @@ export function splitCurlUrl(raw: string, pathAsIs: boolean): CurlUrl {
   if (!pathAsIs) path = removeDotSegments(path);
   const defaultPort = scheme === 'https' ? 443 : 80;
   const hostHeader = port !== null && port !== defaultPort ? `${host}:${port}` : host;
-  const credentials = userinfo === null ? null : decodeUserinfo(userinfo);
   const origin = `${scheme}://${hostHeader}`;
-  return { scheme, origin, hostHeader, credentials, path, query };
+  const { user, password } =
+    userinfo === null ? { user: null, password: null } : splitUserinfo(userinfo);
+  return { scheme, origin, hostHeader, host, user, password, path, query };
 }
 
-function decodeUserinfo(userinfo: string): string {
+/**
+ * `user:password` of a URL's userinfo, each part decoded on its own as curl decodes them (so an
+ * encoded `%3A` stays in the user name); the password is null when there is no colon.
+ */
+export function splitUserinfo(userinfo: string): { user: string; password: string | null } {
+  const colon = userinfo.indexOf(':');
+  const user = colon === -1 ? userinfo : userinfo.slice(0, colon);
+  return {
+    user: decodePart(user),
+    password: colon === -1 ? null : decodePart(userinfo.slice(colon + 1)),
+  };
+}
+
+function decodePart(text: string): string {
   try {
-    return decodeURIComponent(userinfo);
+    return decodeURIComponent(text);
   } catch {
-    return userinfo;
+    return text;
   }
 }
