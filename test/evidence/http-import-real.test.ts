@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBurpXml } from '../../src/core/evidence/http-import/burp';
+import { curlGetdate } from '../../src/core/evidence/http-import/curl-date';
 import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
 import type { HttpMessage } from '../../src/core/evidence/http-import/model';
 import { runCurlCase, type CurlCase } from '../support/curl-tests';
@@ -28,6 +29,19 @@ describe('HTTP import against real inputs', () => {
     // Floors of what is measured today; the figures above are the result.
     expect(parsed).toBeGreaterThanOrEqual(515);
     expect(identical).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('curl -z dates as curl_getdate reads them', () => {
+  it("curl's own date table (tests/libtest/lib517.c): every date, and every refusal", () => {
+    const dates = JSON.parse(
+      readFileSync(join(__dirname, '../fixtures/real/curl/getdate-lib517.json'), 'utf8'),
+    ) as [string, number][];
+    const wrong = dates.filter(([text, seconds]) => (curlGetdate(text) ?? -1) !== seconds);
+    console.log(
+      `curl lib517 dates: ${dates.length - wrong.length}/${dates.length} as curl reads them`,
+    );
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -146,4 +146,31 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       `Authorization: Basic ${Buffer.from('a:b:c').toString('base64')}`,
     );
   });
+
+  it('-z: a date as If-Modified-Since, `-` as If-Unmodified-Since; a file name is noted', () => {
+    const modified = curlWire(
+      'curl -z "dec 12 12:00:00 1999 GMT" -b a=1 -H "X: y" http://x.example/',
+    );
+    expect(modified.slice(1, 6)).toEqual([
+      'Host: x.example',
+      'Accept: */*',
+      'Cookie: a=1',
+      'If-Modified-Since: Sun, 12 Dec 1999 12:00:00 GMT',
+      'X: y',
+    ]);
+    expect(curlWire("curl -z '-Sun, 06 Nov 1994 08:49:37 +0200' http://x.example/")[3]).toBe(
+      'If-Unmodified-Since: Sun, 06 Nov 1994 06:49:37 GMT',
+    );
+    // A typed header of the same name is sent instead.
+    expect(
+      curlWire('curl -z 19991212 -H "If-Modified-Since: x" http://x.example/').filter((l) =>
+        l.startsWith('If-Modified-Since'),
+      ),
+    ).toEqual(['If-Modified-Since: x']);
+    const fromFile = parseCurlCommand('curl -z local.html http://x.example/')[0];
+    expect(fromFile?.request.headers.map(([n]) => n)).toEqual(['Host', 'Accept']);
+    expect(fromFile?.notes).toEqual([
+      '-z local.html: curl sends If-Modified-Since with the modification time of that file, which is not part of the paste.',
+    ]);
+  });
 });

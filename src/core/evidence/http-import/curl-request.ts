@@ -3,6 +3,8 @@
  * as written, headers in curl's order with `-H` lines as typed, and the body bytes curl posts.
  */
 import { splitUserinfo, type CurlUrl } from './curl-url';
+import { httpDate } from './curl-date';
+import type { CurlFiles } from './curl-files';
 import type { CurlSettings } from './curl-settings';
 import type { HttpExchange } from './model';
 
@@ -14,12 +16,12 @@ export function curlRequest(
   s: CurlSettings,
   url: CurlUrl,
   uploadFile: string | null,
-  file: (name: string) => string,
-  fileNotes: readonly string[],
+  files: CurlFiles,
 ): HttpExchange {
+  const file = (name: string): string => files.contents(name);
   const { method, custom, data, json, form, query, cookies, user, userAgent, referer } = s;
   const { head, get, version, target, range, proxy, bearer, compressed, tunnel } = s;
-  const { resumeAt, challenge, proxyUser, trEncoding } = s;
+  const { resumeAt, challenge, proxyUser, trEncoding, timeCondition } = s;
   let path = url.path;
   // A URL ending in `/` gets the file's name (not when a query follows the slash).
   if (uploadFile && path.endsWith('/') && url.query === null)
@@ -112,6 +114,7 @@ export function curlRequest(
   own('Referer', referer);
   if (viaProxy) own('Proxy-Connection', 'Keep-Alive');
   if (cookies.length > 0) own('Cookie', cookies.join('; '));
+  if (timeCondition) own(timeCondition.header, httpDate(timeCondition.seconds));
   for (const h of typed) if (!h.drop) headers.push([h.name, h.value]);
   const chunked = custom.some(
     (h) => h.name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(h.value),
@@ -123,12 +126,6 @@ export function curlRequest(
   return {
     request: { startLine: `${verb} ${requestTarget} ${version}`, headers, body: body ?? '' },
     response: null,
-    ...(fileNotes.length > 0
-      ? {
-          notes: [...new Set(fileNotes)].map(
-            (name) => `The command reads ${name}: its contents are not part of the paste.`,
-          ),
-        }
-      : {}),
+    ...(files.notes.length > 0 ? { notes: [...files.notes] } : {}),
   };
 }

@@ -3,6 +3,8 @@
  * data, form, cookies, credentials, proxy, protocol version. Read in the order typed, as curl
  * reads them: a later option overrides or adds to an earlier one.
  */
+import { curlGetdate } from './curl-date';
+import type { CurlFiles } from './curl-files';
 import type { CurlOption } from './curl-getopt';
 import { ownValue } from '../../../shared/lookup/own';
 
@@ -36,6 +38,8 @@ export interface CurlSettings {
   challenge: boolean;
   proxyUser: string | null;
   trEncoding: boolean;
+  /** `-z`: the conditional header and its date (seconds since 1970), when the date reads. */
+  timeCondition: { header: string; seconds: number } | null;
 }
 
 /** curl_easy_escape: everything but unreserved characters, as UTF-8 bytes; spaces become `+`. */
@@ -65,6 +69,23 @@ function customHeader(line: string): CustomHeader | null {
   }
   if (semi > 0 && line.slice(semi + 1).trim() === '')
     return { name: line.slice(0, semi), value: '', drop: false };
+  return null;
+}
+
+/**
+ * `-z [+-=]date`: If-Modified-Since (`+` or none), If-Unmodified-Since (`-`), Last-Modified (`=`).
+ * What is not a date is a file whose modification time curl sends: not in a paste, so noted.
+ */
+function timeCondition(value: string, files: CurlFiles): CurlSettings['timeCondition'] {
+  const sign = value[0] ?? '';
+  const header =
+    sign === '-' ? 'If-Unmodified-Since' : sign === '=' ? 'Last-Modified' : 'If-Modified-Since';
+  const text = '+-='.includes(sign) && sign !== '' ? value.slice(1) : value;
+  const seconds = curlGetdate(text);
+  if (seconds !== null) return { header, seconds };
+  files.note(
+    `-z ${text}: curl sends ${header} with the modification time of that file, which is not part of the paste.`,
+  );
   return null;
 }
 
@@ -105,15 +126,15 @@ const VERSIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The settings of one set of options. `file` gives a file's contents (or a placeholder naming
- * it), `fileNotes` collects the files the command reads, and `urls` gets the `--url` values.
+ * The settings of one set of options. `files` gives the files the command reads (or notes that
+ * the paste does not hold them), and `urls` gets the `--url` values.
  */
 export function curlSettings(
   options: readonly CurlOption[],
   urls: string[],
-  file: (name: string) => string,
-  fileNotes: string[],
+  files: CurlFiles,
 ): CurlSettings {
+  const file = (name: string): string => files.contents(name);
   const s: CurlSettings = {
     method: null,
     custom: [],
@@ -141,6 +162,7 @@ export function curlSettings(
     challenge: false,
     proxyUser: null,
     trEncoding: false,
+    timeCondition: null,
   };
   const addData = (text: string, binary: boolean): void => {
     if (s.data !== null && !binary) s.data += '&';
@@ -157,7 +179,7 @@ export function curlSettings(
       case 'header': {
         const h = customHeader(value);
         if (h) s.custom.push(h);
-        else if (value.startsWith('@')) fileNotes.push(value.slice(1));
+        else if (value.startsWith('@')) files.read(value.slice(1));
         break;
       }
       case 'data':
@@ -188,7 +210,7 @@ export function curlSettings(
         break;
       case 'cookie':
         if (value.includes('=')) s.cookies.push(value);
-        else fileNotes.push(value);
+        else files.read(value);
         break;
       case 'referer':
         s.referer = value.replace(/;auto$/, '');
@@ -211,6 +233,9 @@ export function curlSettings(
       case 'anyauth':
         // A challenge-response scheme: the first request goes without Authorization.
         s.challenge = value === 'yes';
+        break;
+      case 'time-cond':
+        s.timeCondition = timeCondition(value, files);
         break;
       case 'basic':
         if (value === 'yes') s.challenge = false;

@@ -1,3 +1,4 @@
+import { curlFiles } from './curl-files';
 import { curlRequest } from './curl-request';
 import { readOptions } from './curl-getopt';
 import { expandGlob } from './curl-glob';
@@ -45,14 +46,8 @@ export function parseCurlCommand(command: string, read: CurlReadOptions = {}): H
 
 function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
   const { options, urls } = readOptions(words);
-  const fileNotes: string[] = [];
-  const file = (name: string): string => {
-    const text = name === '-' ? null : (read.readFile?.(name) ?? null);
-    if (text !== null) return text;
-    fileNotes.push(name);
-    return `[contents of ${name === '-' ? 'standard input' : name}]`;
-  };
-  const settings = curlSettings(options, urls, file, fileNotes);
+  const files = curlFiles(read.readFile);
+  const settings = curlSettings(options, urls, files);
   if (urls.length === 0) throw new HttpEvidenceError('the curl command has no URL');
 
   const expanded = urls.flatMap((u) => (settings.globOff ? [u] : expandGlob(u)));
@@ -61,8 +56,7 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
       settings,
       splitCurlUrl(raw, settings.pathAsIs),
       index === 0 ? settings.upload : null,
-      file,
-      fileNotes,
+      files,
     ),
   );
 }
