@@ -173,4 +173,40 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       '-z local.html: curl sends If-Modified-Since with the modification time of that file, which is not part of the paste.',
     ]);
   });
+
+  it('-b <cookie file>: the jar cookies curl picks for the URL, in its order; a missing file is noted', () => {
+    const jar = [
+      '# Netscape HTTP Cookie File',
+      '.shop.example\tTRUE\t/\tFALSE\t0\tsid\tabc',
+      'shop.example\tFALSE\t/api\tFALSE\t0\tcsrf\tt1',
+      '#HttpOnly_.shop.example\tTRUE\t/api/v2\tTRUE\t0\tsecret\ts1',
+      'other.example\tFALSE\t/\tFALSE\t0\tforeign\tno',
+      'shop.example\tFALSE\t/\tFALSE\t1\texpired\tno',
+      'Set-Cookie: lang=en; Path=/api',
+    ].join('\n');
+    const files = { 'jar.txt': jar };
+    expect(curlWire('curl -b jar.txt -b "x=1" https://www.shop.example/api/v2/me', files)).toEqual([
+      'GET /api/v2/me HTTP/1.1',
+      'Host: www.shop.example',
+      'Accept: */*',
+      // Longest path first, then longest domain, then longest name; curl's own order.
+      'Cookie: secret=s1; lang=en; sid=abc; x=1',
+      '',
+      '',
+    ]);
+    // Not secure over plain HTTP; csrf is for shop.example itself (no tail match).
+    expect(curlWire('curl -b jar.txt http://shop.example/api/x', files)[3]).toBe(
+      'Cookie: csrf=t1; lang=en; sid=abc',
+    );
+    // -j drops the session cookies, wherever it is typed.
+    expect(curlWire('curl -b jar.txt -j http://shop.example/', files).slice(1, 3)).toEqual([
+      'Host: shop.example',
+      'Accept: */*',
+    ]);
+    const missing = parseCurlCommand('curl -b cookies.txt https://shop.example/')[0];
+    expect(missing?.request.headers.map(([n]) => n)).toEqual(['Host', 'Accept']);
+    expect(missing?.notes).toEqual([
+      'The command reads cookies.txt: its contents are not part of the paste.',
+    ]);
+  });
 });

@@ -3,6 +3,7 @@
  * as written, headers in curl's order with `-H` lines as typed, and the body bytes curl posts.
  */
 import { splitUserinfo, type CurlUrl } from './curl-url';
+import { jarCookiesFor } from './curl-cookies';
 import { httpDate } from './curl-date';
 import type { CurlFiles } from './curl-files';
 import type { CurlSettings } from './curl-settings';
@@ -113,7 +114,16 @@ export function curlRequest(
   }
   own('Referer', referer);
   if (viaProxy) own('Proxy-Connection', 'Keep-Alive');
-  if (cookies.length > 0) own('Cookie', cookies.join('; '));
+  // Cookies from -b files first (sent even beside a typed Cookie header), then -b strings.
+  const jar = s.jar
+    ? jarCookiesFor(
+        s.jar,
+        { host: url.host, path, https: url.scheme === 'https' },
+        Math.floor(Date.now() / 1000),
+      )
+    : { pairs: [], full: false };
+  const sentCookies = [...jar.pairs, ...(jar.full || dropped.has('cookie') ? [] : cookies)];
+  if (sentCookies.length > 0) headers.push(['Cookie', sentCookies.join('; ')]);
   if (timeCondition) own(timeCondition.header, httpDate(timeCondition.seconds));
   for (const h of typed) if (!h.drop) headers.push([h.name, h.value]);
   const chunked = custom.some(

@@ -3,6 +3,7 @@
  * data, form, cookies, credentials, proxy, protocol version. Read in the order typed, as curl
  * reads them: a later option overrides or adds to an earlier one.
  */
+import { loadCookieFile, type CookieJar } from './curl-cookies';
 import { curlGetdate } from './curl-date';
 import type { CurlFiles } from './curl-files';
 import type { CurlOption } from './curl-getopt';
@@ -19,6 +20,8 @@ export interface CurlSettings {
   form: { name: string; value: string }[];
   query: string[];
   cookies: string[];
+  /** The cookies of the `-b <file>` files whose contents were given (null when none were). */
+  jar: CookieJar | null;
   user: string | null;
   userAgent: string | null;
   referer: string | null;
@@ -143,6 +146,7 @@ export function curlSettings(
     form: [],
     query: [],
     cookies: [],
+    jar: null,
     user: null,
     userAgent: null,
     referer: null,
@@ -168,6 +172,8 @@ export function curlSettings(
     if (s.data !== null && !binary) s.data += '&';
     s.data = (s.data ?? '') + text;
   };
+  const cookieFiles: string[] = [];
+  let junkSession = false;
   for (const { name, value } of options) {
     const on = ownValue(SWITCHES, name);
     const typed = ownValue(AS_TYPED, name);
@@ -210,7 +216,10 @@ export function curlSettings(
         break;
       case 'cookie':
         if (value.includes('=')) s.cookies.push(value);
-        else files.read(value);
+        else cookieFiles.push(value);
+        break;
+      case 'junk-session-cookies':
+        junkSession = value === 'yes';
         break;
       case 'referer':
         s.referer = value.replace(/;auto$/, '');
@@ -241,6 +250,14 @@ export function curlSettings(
         if (value === 'yes') s.challenge = false;
         break;
     }
+  }
+  // curl loads the cookie files when the transfer starts, so -j counts wherever it is typed.
+  const now = Math.floor(Date.now() / 1000);
+  for (const name of cookieFiles) {
+    const text = files.read(name);
+    if (text === null) continue;
+    s.jar ??= { cookies: [], count: 0 };
+    loadCookieFile(s.jar, text, junkSession, now);
   }
   return s;
 }
