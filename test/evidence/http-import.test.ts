@@ -209,4 +209,39 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       'The command reads cookies.txt: its contents are not part of the paste.',
     ]);
   });
+
+  it('URL globbing as curl reads it: sets, ranges with steps, named globs; -T globs too', () => {
+    const starts = (command: string): string[] =>
+      parseCurlCommand(command).map((e) => e.request.startLine);
+    expect(starts("curl 'http://x.example/{a,b}/[1-2]'")).toEqual([
+      'GET /a/1 HTTP/1.1',
+      'GET /a/2 HTTP/1.1',
+      'GET /b/1 HTTP/1.1',
+      'GET /b/2 HTTP/1.1',
+    ]);
+    expect(starts("curl 'http://x.example/[a-e:2][08-10:2]'")).toEqual(
+      ['a08', 'a10', 'c08', 'c10', 'e08', 'e10'].map((p) => `GET /${p} HTTP/1.1`),
+    );
+    expect(starts("curl 'http://x.example/{<user>alice,bob}/[<n>7-8]' -o 'out-#<user>'")).toEqual([
+      'GET /alice/7 HTTP/1.1',
+      'GET /alice/8 HTTP/1.1',
+      'GET /bob/7 HTTP/1.1',
+      'GET /bob/8 HTTP/1.1',
+    ]);
+    // `[]`, IPv6 literals and escaped brackets are not globs.
+    expect(starts("curl 'http://[::1]:8080/a[]=1&b=\\{x\\}'")).toEqual([
+      'GET /a[]=1&b={x} HTTP/1.1',
+    ]);
+    // What curl refuses is refused, with the way out.
+    expect(() => parseCurlCommand("curl 'http://x.example/?id[0]=1'")).toThrow(
+      /curl refuses the URL .* bad range at position 21 .* curl -g sends them as typed/,
+    );
+    expect(starts("curl -g 'http://x.example/?id[0]=1'")).toEqual(['GET /?id[0]=1 HTTP/1.1']);
+    // -T globs its file names; the name added to the URL is URL-encoded.
+    const put = curlWire("curl -T '{my poc(1).html,two.txt}' http://x.example/up/", {
+      'my poc(1).html': 'first',
+    });
+    expect(put[0]).toBe('PUT /up/my%20poc%281%29.html HTTP/1.1');
+    expect(put.at(-1)).toBe('first');
+  });
 });

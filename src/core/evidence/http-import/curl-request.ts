@@ -9,6 +9,14 @@ import type { CurlFiles } from './curl-files';
 import type { CurlSettings } from './curl-settings';
 import type { HttpExchange } from './model';
 
+/** curl_easy_escape: every byte but the unreserved characters as %XX. */
+function curlEscape(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
 function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
 }
@@ -24,9 +32,9 @@ export function curlRequest(
   const { head, get, version, target, range, proxy, bearer, compressed, tunnel } = s;
   const { resumeAt, challenge, proxyUser, trEncoding, timeCondition } = s;
   let path = url.path;
-  // A URL ending in `/` gets the file's name (not when a query follows the slash).
+  // A URL ending in `/` gets the file's name, URL-encoded (not when a query follows the slash).
   if (uploadFile && path.endsWith('/') && url.query === null)
-    path += uploadFile.replace(/^.*[\\/]/, '');
+    path += curlEscape(uploadFile.replace(/^.*[\\/]/, ''));
   let search = url.query;
   for (const q of query) search = search === null ? q : `${search}&${q}`;
   let body: string | null = null;

@@ -51,12 +51,12 @@ function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
   if (urls.length === 0) throw new HttpEvidenceError('the curl command has no URL');
 
   const expanded = urls.flatMap((u) => (settings.globOff ? [u] : expandGlob(u)));
+  // `-T '{a,b}'` globs too: the first request sends the first file.
+  const upload =
+    settings.upload !== null && !settings.globOff
+      ? (expandGlob(settings.upload)[0] ?? null)
+      : settings.upload;
   return expanded.map((raw, index) =>
-    curlRequest(
-      settings,
-      splitCurlUrl(raw, settings.pathAsIs),
-      index === 0 ? settings.upload : null,
-      files,
-    ),
+    curlRequest(settings, splitCurlUrl(raw, settings.pathAsIs), index === 0 ? upload : null, files),
   );
 }
