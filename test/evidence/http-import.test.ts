@@ -115,6 +115,8 @@ describe('HTTP evidence import', () => {
 });
 
 /** The first request of a curl command as lines, with the files it reads when given. */
+const notesOf = (command: string): string[] => parseCurlCommand(command)[0]?.notes ?? [];
+
 function curlWire(command: string, files: Record<string, string> = {}): string[] {
   const [exchange] = parseCurlCommand(command, { readFile: (name) => files[name] ?? null });
   const request = exchange?.request;
@@ -243,5 +245,58 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
     });
     expect(put[0]).toBe('PUT /up/my%20poc%281%29.html HTTP/1.1');
     expect(put.at(-1)).toBe('first');
+  });
+
+  it("--referer ';auto' sends no Referer on the first request; 'x;auto' sends x", () => {
+    expect(curlWire("curl -L --referer ';auto' http://x.example/")).not.toContainEqual(
+      expect.stringMatching(/^Referer/),
+    );
+    expect(curlWire("curl -e 'https://a.example/;auto' http://x.example/")).toContain(
+      'Referer: https://a.example/',
+    );
+  });
+
+  it('--etag-compare: the file as If-None-Match after the typed headers; missing is noted', () => {
+    const wire = curlWire('curl --etag-compare etag.txt -H "X: 1" http://x.example/', {
+      'etag.txt': '"21025-dc7"\n',
+    });
+    expect(wire.slice(2, 5)).toEqual(['Accept: */*', 'X: 1', 'If-None-Match: "21025-dc7"']);
+    expect(curlWire('curl --etag-compare empty http://x.example/', { empty: '' })).toContain(
+      'If-None-Match: ""',
+    );
+    expect(notesOf('curl --etag-compare etag.txt http://x.example/')).toEqual([
+      'The command reads etag.txt: its contents are not part of the paste.',
+    ]);
+  });
+
+  it('--netrc-file: the login and password curl finds for the host and URL user', () => {
+    const netrc = [
+      'machine other.example login eve password x',
+      '# a comment',
+      'machine api.example.com',
+      '  login alice',
+      '  password "pa ss\\tword"',
+      'machine api.example.com login bob password hunter2',
+      'default login anon password guest',
+    ].join('\n');
+    const files = { netrc };
+    const auth = (command: string): string | undefined =>
+      curlWire(command, files).find((l) => l.startsWith('Authorization'));
+    const b64 = (text: string): string =>
+      `Authorization: Basic ${Buffer.from(text).toString('base64')}`;
+    expect(auth('curl --netrc-file netrc https://api.example.com/')).toBe(b64('alice:pa ss\tword'));
+    expect(auth('curl --netrc-file netrc https://bob@api.example.com/')).toBe(b64('bob:hunter2'));
+    expect(auth('curl --netrc-optional --netrc-file netrc https://x.example/')).toBe(
+      b64('anon:guest'),
+    );
+    // -u wins; a URL with user and password is not completed unless --netrc insists.
+    expect(auth('curl -u me:pw --netrc-file netrc https://api.example.com/')).toBe(b64('me:pw'));
+    expect(auth('curl --netrc-file netrc https://bob:mine@api.example.com/')).toBe(b64('bob:mine'));
+    expect(auth('curl --netrc --netrc-file netrc https://bob:mine@api.example.com/')).toBe(
+      b64('bob:hunter2'),
+    );
+    expect(notesOf('curl --netrc https://api.example.com/')).toEqual([
+      'The command reads ~/.netrc: its contents are not part of the paste.',
+    ]);
   });
 });

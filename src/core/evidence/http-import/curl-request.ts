@@ -5,6 +5,7 @@
 import { splitUserinfo, type CurlUrl } from './curl-url';
 import { jarCookiesFor } from './curl-cookies';
 import { httpDate } from './curl-date';
+import { netrcCredentials } from './curl-netrc';
 import type { CurlFiles } from './curl-files';
 import type { CurlSettings } from './curl-settings';
 import type { HttpExchange } from './model';
@@ -104,9 +105,19 @@ export function curlRequest(
   const proxyCredentials =
     proxyUser ?? (proxyUrlUser ? `${proxyUrlUser.user}:${proxyUrlUser.password ?? ''}` : null);
   if (viaProxy && proxyCredentials) own('Proxy-Authorization', basic(proxyCredentials));
+  // .netrc fills in what the URL lacks (with --netrc, it is asked even when the URL has both).
+  let urlUser = url.user === null ? null : { user: url.user, password: url.password };
+  if (s.netrc?.text != null && user === null && bearer === null) {
+    const complete = urlUser !== null && urlUser.password !== null;
+    if (s.netrc.required || !complete) {
+      const found = netrcCredentials(s.netrc.text, url.host, urlUser?.user ?? null);
+      if (found) urlUser = found;
+    }
+  }
   if (challenge) own('Authorization', null);
   else if (user !== null) own('Authorization', basic(user));
-  else if (url.user !== null) own('Authorization', basic(`${url.user}:${url.password ?? ''}`));
+  else if (urlUser !== null)
+    own('Authorization', basic(`${urlUser.user}:${urlUser.password ?? ''}`));
   else if (bearer !== null) own('Authorization', `Bearer ${bearer}`);
   if (range !== null) own('Range', `bytes=${range}`);
   else if (resumeAt !== null && body === null) own('Range', `bytes=${resumeAt}-`);
@@ -134,6 +145,8 @@ export function curlRequest(
   if (sentCookies.length > 0) headers.push(['Cookie', sentCookies.join('; ')]);
   if (timeCondition) own(timeCondition.header, httpDate(timeCondition.seconds));
   for (const h of typed) if (!h.drop) headers.push([h.name, h.value]);
+  // --etag-compare adds its header after the typed ones, as if typed last.
+  if (s.etag !== null) headers.push(['If-None-Match', s.etag]);
   const chunked = custom.some(
     (h) => h.name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(h.value),
   );

@@ -41,6 +41,10 @@ export interface CurlSettings {
   challenge: boolean;
   proxyUser: string | null;
   trEncoding: boolean;
+  /** `--netrc`/`--netrc-optional`: the file's text (null when the paste lacks it), required or not. */
+  netrc: { text: string | null; required: boolean } | null;
+  /** `--etag-compare`: the If-None-Match value from the file, or null. */
+  etag: string | null;
   /** `-z`: the conditional header and its date (seconds since 1970), when the date reads. */
   timeCondition: { header: string; seconds: number } | null;
 }
@@ -167,6 +171,8 @@ export function curlSettings(
     proxyUser: null,
     trEncoding: false,
     timeCondition: null,
+    netrc: null,
+    etag: null,
   };
   const addData = (text: string, binary: boolean): void => {
     if (s.data !== null && !binary) s.data += '&';
@@ -174,6 +180,8 @@ export function curlSettings(
   };
   const cookieFiles: string[] = [];
   let junkSession = false;
+  let netrcMode: string | null = null;
+  let netrcFile: string | null = null;
   for (const { name, value } of options) {
     const on = ownValue(SWITCHES, name);
     const typed = ownValue(AS_TYPED, name);
@@ -221,9 +229,26 @@ export function curlSettings(
       case 'junk-session-cookies':
         junkSession = value === 'yes';
         break;
-      case 'referer':
-        s.referer = value.replace(/;auto$/, '');
+      case 'referer': {
+        // `;auto` only sets Referer on redirects; what is before it is the first request's.
+        const first = value.endsWith(';auto') ? value.slice(0, -5) : value;
+        s.referer = first === '' ? null : first;
         break;
+      }
+      case 'netrc':
+      case 'netrc-optional':
+        netrcMode = value === 'yes' ? name : netrcMode === name ? null : netrcMode;
+        break;
+      case 'netrc-file':
+        netrcFile = value;
+        break;
+      case 'etag-compare': {
+        // The file's text without its line ends, or "" when it is empty (tool_operate.c).
+        const text = files.read(value);
+        const tag = text === null ? null : text.replace(/[\r\n]/g, '');
+        s.etag = tag === null ? null : tag === '' ? '""' : tag;
+        break;
+      }
       case 'url':
         urls.push(value);
         break;
@@ -251,6 +276,12 @@ export function curlSettings(
         break;
     }
   }
+  // --netrc-file alone means --netrc-optional; without a file curl reads ~/.netrc.
+  if (netrcMode !== null || netrcFile !== null)
+    s.netrc = {
+      text: files.read(netrcFile ?? '~/.netrc'),
+      required: netrcMode === 'netrc',
+    };
   // curl loads the cookie files when the transfer starts, so -j counts wherever it is typed.
   const now = Math.floor(Date.now() / 1000);
   for (const name of cookieFiles) {
