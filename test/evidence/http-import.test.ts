@@ -299,4 +299,61 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       'The command reads ~/.netrc: its contents are not part of the paste.',
     ]);
   });
+
+  it('-H @file reads a header a line; Connection goes last, joined with TE and h2c', () => {
+    expect(
+      curlWire('curl -H @heads.txt http://x.example/', {
+        'heads.txt': 'X-One: 1\nno colon\n\nUser-Agent:\n',
+      }),
+    ).toEqual(['GET / HTTP/1.1', 'Host: x.example', 'Accept: */*', 'X-One: 1', '', '']);
+    expect(
+      curlWire(
+        'curl --tr-encoding -H "Connection: close" -H "Connection: x" -d a=1 http://x.example/',
+      ),
+    ).toEqual([
+      'POST / HTTP/1.1',
+      'Host: x.example',
+      'Accept: */*',
+      'TE: gzip',
+      'Content-Length: 3',
+      'Content-Type: application/x-www-form-urlencoded',
+      'Connection: close, TE',
+      'Connection: x',
+      '',
+      'a=1',
+    ]);
+    expect(curlWire('curl --http2 http://x.example/')).toEqual([
+      'GET / HTTP/1.1',
+      'Host: x.example',
+      'Accept: */*',
+      'Upgrade: h2c',
+      'HTTP2-Settings: AAMAAABkAAQAAQAAAAIAAAAA',
+      'Connection: Upgrade, HTTP2-Settings',
+      '',
+      '',
+    ]);
+    expect(curlWire('curl --http2 https://x.example/')[0]).toBe('GET / HTTP/2');
+  });
+
+  it('a typed Transfer-Encoding: chunked sends the body in chunks; big bodies expect 100', () => {
+    expect(
+      curlWire(
+        'curl -H "Transfer-Encoding: chunked" --data-binary "hello, world" http://x.example/',
+      ),
+    ).toEqual([
+      'POST / HTTP/1.1',
+      'Host: x.example',
+      'Accept: */*',
+      'Transfer-Encoding: chunked',
+      'Content-Type: application/x-www-form-urlencoded',
+      '',
+      'c\r\nhello, world\r\n0\r\n\r\n',
+    ]);
+    const big = curlWire('curl -d @big http://x.example/', { big: 'x'.repeat(1024 * 1024 + 1) });
+    expect(big.slice(3, 6)).toEqual([
+      'Content-Length: 1048577',
+      'Content-Type: application/x-www-form-urlencoded',
+      'Expect: 100-continue',
+    ]);
+  });
 });

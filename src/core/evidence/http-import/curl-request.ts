@@ -86,10 +86,12 @@ export function curlRequest(
       if (!custom.some((h) => h.name.toLowerCase() === name.toLowerCase()))
         typedAll.unshift({ name, value, drop: false });
   const typedHost = typedAll.find((h) => h.name.toLowerCase() === 'host');
-  const connection = typedAll.filter((h) => h.name.toLowerCase() === 'connection');
+  // Typed Connection headers go last, the first one joined with curl's own values.
+  const connection = typedAll.filter(
+    (h) => h.name.toLowerCase() === 'connection' && !h.drop && h.value.trim() !== '',
+  );
   const typed = typedAll.filter(
-    (h) =>
-      h.name.toLowerCase() !== 'host' && !(trEncoding && h.name.toLowerCase() === 'connection'),
+    (h) => h.name.toLowerCase() !== 'host' && h.name.toLowerCase() !== 'connection',
   );
   const dropped = new Set(typedAll.map((h) => h.name.toLowerCase()));
   const headers: [string, string][] = [];
@@ -123,16 +125,17 @@ export function curlRequest(
   else if (resumeAt !== null && body === null) own('Range', `bytes=${resumeAt}-`);
   own('User-Agent', userAgent);
   own('Accept', '*/*');
+  if (trEncoding) own('TE', 'gzip');
   if (compressed) own('Accept-Encoding', 'deflate, gzip, br, zstd');
-  if (trEncoding) {
-    // --tr-encoding asks for TE and names it in Connection, with any typed Connection values.
-    headers.push(['TE', 'gzip']);
-    const typedValues = connection.filter((h) => !h.drop && h.value).map((h) => h.value);
-    const blanked = connection.some((h) => h.drop);
-    headers.push(['Connection', blanked ? 'TE' : [...typedValues, 'TE'].join(', ')]);
-  }
   own('Referer', referer);
   if (viaProxy) own('Proxy-Connection', 'Keep-Alive');
+  // --http2 to an http:// URL: an HTTP/1.1 request asking to upgrade (h2c), with curl's
+  // default SETTINGS (100 streams, 64 KiB window, no push).
+  const h2c = s.h2Upgrade && url.scheme === 'http';
+  if (h2c) {
+    headers.push(['Upgrade', 'h2c']);
+    headers.push(['HTTP2-Settings', 'AAMAAABkAAQAAQAAAAIAAAAA']);
+  }
   // Cookies from -b files first (sent even beside a typed Cookie header), then -b strings.
   const jar = s.jar
     ? jarCookiesFor(
@@ -147,15 +150,35 @@ export function curlRequest(
   for (const h of typed) if (!h.drop) headers.push([h.name, h.value]);
   // --etag-compare adds its header after the typed ones, as if typed last.
   if (s.etag !== null) headers.push(['If-None-Match', s.etag]);
-  const chunked = custom.some(
-    (h) => h.name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(h.value),
-  );
+  const chunked =
+    version !== 'HTTP/2' &&
+    custom.some((h) => h.name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(h.value));
   if (body !== null) {
     if (!chunked) own('Content-Length', String(Buffer.byteLength(body, 'utf8')));
     own('Content-Type', contentType);
+    // Bodies over 1 MiB announce themselves and wait for the server's 100 (HTTP/1.1 only).
+    const httpVersion = h2c ? 'HTTP/1.1' : version;
+    if (httpVersion === 'HTTP/1.1' && !h2c && Buffer.byteLength(body, 'utf8') > 1024 * 1024)
+      own('Expect', '100-continue');
+    // A typed `Transfer-Encoding: chunked` makes curl send the body in chunks.
+    if (chunked) {
+      const size = Buffer.byteLength(body, 'utf8');
+      body = (size > 0 ? `${size.toString(16)}\r\n${body}\r\n` : '') + '0\r\n\r\n';
+    }
   }
+  const connectionValues = [
+    ...(connection[0] ? [connection[0].value.trim()] : []),
+    ...(trEncoding ? ['TE'] : []),
+    ...(h2c ? ['Upgrade', 'HTTP2-Settings'] : []),
+  ];
+  if (connectionValues.length > 0) headers.push(['Connection', connectionValues.join(', ')]);
+  for (const h of connection.slice(1)) headers.push([h.name, h.value]);
   return {
-    request: { startLine: `${verb} ${requestTarget} ${version}`, headers, body: body ?? '' },
+    request: {
+      startLine: `${verb} ${requestTarget} ${h2c ? 'HTTP/1.1' : version}`,
+      headers,
+      body: body ?? '',
+    },
     response: null,
     ...(files.notes.length > 0 ? { notes: [...files.notes] } : {}),
   };

@@ -41,6 +41,8 @@ export interface CurlSettings {
   challenge: boolean;
   proxyUser: string | null;
   trEncoding: boolean;
+  /** `--http2`: HTTP/2 by ALPN over TLS, by an h2c Upgrade over plain HTTP. */
+  h2Upgrade: boolean;
   /** `--netrc`/`--netrc-optional`: the file's text (null when the paste lacks it), required or not. */
   netrc: { text: string | null; required: boolean } | null;
   /** `--etag-compare`: the If-None-Match value from the file, or null. */
@@ -170,6 +172,7 @@ export function curlSettings(
     challenge: false,
     proxyUser: null,
     trEncoding: false,
+    h2Upgrade: false,
     timeCondition: null,
     netrc: null,
     etag: null,
@@ -188,12 +191,20 @@ export function curlSettings(
     const version = ownValue(VERSIONS, name);
     if (on !== undefined) s[on] = value === 'yes';
     else if (typed !== undefined) s[typed] = value;
-    else if (version !== undefined) s.version = version;
+    else if (version !== undefined) {
+      s.version = version;
+      s.h2Upgrade = name === 'http2';
+    }
     switch (name) {
       case 'header': {
-        const h = customHeader(value);
-        if (h) s.custom.push(h);
-        else if (value.startsWith('@')) files.read(value.slice(1));
+        // `-H @file`: each line of the file is a header.
+        const lines = value.startsWith('@')
+          ? (files.read(value.slice(1)) ?? '').split(/\r?\n/)
+          : [value];
+        for (const line of lines) {
+          const h = customHeader(line);
+          if (h) s.custom.push(h);
+        }
         break;
       }
       case 'data':
