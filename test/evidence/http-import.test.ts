@@ -356,4 +356,21 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       'Expect: 100-continue',
     ]);
   });
+
+  it('-C: a resumed upload sends the rest of the file with Content-Range; -C - on a download is noted', () => {
+    const files = { 'f.txt': '0123456789' };
+    expect(curlWire('curl -T f.txt -C 4 http://x.example/up', files)).toEqual([
+      'PUT /up HTTP/1.1',
+      'Host: x.example',
+      'Content-Range: bytes 4-9/10',
+      'Accept: */*',
+      'Content-Length: 6',
+      '',
+      '456789',
+    ]);
+    expect(curlWire('curl -C 100 http://x.example/big.iso')[2]).toBe('Range: bytes=100-');
+    const download = parseCurlCommand('curl -C - -o big.iso http://x.example/big.iso')[0];
+    expect(download?.request.headers.map(([n]) => n)).toEqual(['Host', 'Accept']);
+    expect(download?.notes?.[0]).toMatch(/^-C -: curl resumes from the size of the file/);
+  });
 });

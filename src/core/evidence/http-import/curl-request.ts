@@ -40,13 +40,23 @@ export function curlRequest(
   for (const q of query) search = search === null ? q : `${search}&${q}`;
   let body: string | null = null;
   let contentType: string | null = null;
+  let contentRange: string | null = null;
   let verb: string;
   if (get || head) {
     if (data !== null) search = search === null ? data : `${search}&${data}`;
     verb = head ? 'HEAD' : 'GET';
   } else if (uploadFile) {
-    body = file(uploadFile);
+    const text = files.read(uploadFile);
+    body = text ?? file(uploadFile);
     verb = 'PUT';
+    // -C: the upload resumes; curl sends the rest of the file and says which part it is.
+    if (text !== null && resumeAt !== null) {
+      const all = Buffer.from(text, 'utf8');
+      const from = resumeAt === '-' ? 0 : Math.min(Number(resumeAt), all.length);
+      body = all.subarray(from).toString('utf8');
+      contentRange = `bytes ${from}-${all.length - 1}/${all.length}`;
+    } else if (text !== null && range !== null)
+      contentRange = `bytes ${range}/${Buffer.byteLength(text, 'utf8')}`;
   } else if (form.length > 0) {
     const boundary = '------------------------curlBoundary';
     body =
@@ -121,8 +131,15 @@ export function curlRequest(
   else if (urlUser !== null)
     own('Authorization', basic(`${urlUser.user}:${urlUser.password ?? ''}`));
   else if (bearer !== null) own('Authorization', `Bearer ${bearer}`);
-  if (range !== null) own('Range', `bytes=${range}`);
-  else if (resumeAt !== null && body === null) own('Range', `bytes=${resumeAt}-`);
+  if (contentRange !== null) own('Content-Range', contentRange);
+  else if (verb === 'GET' || verb === 'HEAD' || body === null) {
+    if (range !== null) own('Range', `bytes=${range}`);
+    else if (resumeAt !== null && resumeAt !== '-') own('Range', `bytes=${resumeAt}-`);
+    else if (resumeAt === '-')
+      files.note(
+        '-C -: curl resumes from the size of the file it writes to, which is not part of the paste; the Range header it sends is left out.',
+      );
+  }
   own('User-Agent', userAgent);
   own('Accept', '*/*');
   if (trEncoding) own('TE', 'gzip');

@@ -270,7 +270,7 @@ export function curlSettings(
         s.proxy = value === '' ? null : value;
         break;
       case 'continue-at':
-        s.resumeAt = /^\d+$/.test(value) ? value : null;
+        s.resumeAt = /^(?:\d+|-)$/.test(value) ? value : null;
         break;
       case 'digest':
       case 'ntlm':
