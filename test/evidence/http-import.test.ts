@@ -373,4 +373,38 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
     expect(download?.request.headers.map(([n]) => n)).toEqual(['Host', 'Accept']);
     expect(download?.notes?.[0]).toMatch(/^-C -: curl resumes from the size of the file/);
   });
+
+  it('--url @file, ftp:// through an HTTP proxy, --ipfs-gateway; other schemes are noted', () => {
+    const starts = (command: string, files: Record<string, string> = {}): string[] =>
+      parseCurlCommand(command, { readFile: (n) => files[n] ?? null }).map(
+        (e) => e.request.startLine,
+      );
+    expect(
+      starts('curl --url @urls', { urls: 'http://x.example/[1-2]\n\nhttp://y.example/' }),
+    ).toEqual(['GET /[1-2] HTTP/1.1', 'GET / HTTP/1.1']);
+    expect(() => parseCurlCommand('curl --url @urls')).toThrow(
+      /no URL \(The command reads urls: its contents are not part of the paste\.\)/,
+    );
+    expect(curlWire('curl -x http://proxy:3128 -u bob:pw ftp://files.example/a.txt')).toEqual([
+      'GET ftp://bob:pw@files.example/a.txt HTTP/1.1',
+      'Host: files.example:21',
+      `Authorization: Basic ${Buffer.from('bob:pw').toString('base64')}`,
+      'Accept: */*',
+      'Proxy-Connection: Keep-Alive',
+      '',
+      '',
+    ]);
+    expect(starts('curl --ipfs-gateway http://gw.example/base/ "ipfs://bafy/a?b=1"')).toEqual([
+      'GET /base/ipfs/bafy/a?b=1 HTTP/1.1',
+    ]);
+    const mixed = parseCurlCommand('curl http://x.example/ file:///etc/passwd ipfs://bafy');
+    expect(mixed.map((e) => e.request.startLine)).toEqual(['GET / HTTP/1.1']);
+    expect(mixed[0]?.notes).toEqual([
+      'file:///etc/passwd is fetched by curl over file, not HTTP: not shown.',
+      'ipfs://bafy: curl takes its IPFS gateway from $IPFS_GATEWAY or ~/.ipfs/gateway, which are not part of the paste.',
+    ]);
+    expect(() => parseCurlCommand('curl ftp://files.example/a.txt')).toThrow(
+      /is not an HTTP URL \(curl would use ftp\)/,
+    );
+  });
 });

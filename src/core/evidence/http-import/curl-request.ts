@@ -80,9 +80,14 @@ export function curlRequest(
   } else verb = 'GET';
   if (method !== null) verb = method;
 
-  const viaProxy = proxy !== null && !tunnel && url.scheme === 'http' && !/^socks/i.test(proxy);
+  const viaProxy = proxy !== null && !tunnel && url.scheme !== 'https' && !/^socks/i.test(proxy);
+  // An ftp:// URL through a proxy carries -u in its target, as curl writes it.
+  const origin =
+    url.scheme === 'ftp' && url.user === null && user !== null
+      ? url.origin.replace('ftp://', `ftp://${user}@`)
+      : url.origin;
   const requestTarget =
-    target ?? (viaProxy ? `${url.origin}${path}` : path) + (search === null ? '' : `?${search}`);
+    target ?? (viaProxy ? `${origin}${path}` : path) + (search === null ? '' : `?${search}`);
 
   // curl's order: Host, Authorization, Range, User-Agent, Accept, Referer, Cookie, the -H
   // lines as typed, then the body's length and type. A typed Host takes the Host place.

@@ -41,6 +41,10 @@ export interface CurlSettings {
   challenge: boolean;
   proxyUser: string | null;
   trEncoding: boolean;
+  /** URLs curl does not glob (those read from `--url @file`). */
+  literalUrls: Set<string>;
+  /** `--ipfs-gateway`: where ipfs:// and ipns:// URLs are fetched. */
+  ipfsGateway: string | null;
   /** `--http2`: HTTP/2 by ALPN over TLS, by an h2c Upgrade over plain HTTP. */
   h2Upgrade: boolean;
   /** `--netrc`/`--netrc-optional`: the file's text (null when the paste lacks it), required or not. */
@@ -173,6 +177,8 @@ export function curlSettings(
     proxyUser: null,
     trEncoding: false,
     h2Upgrade: false,
+    ipfsGateway: null,
+    literalUrls: new Set(),
     timeCondition: null,
     netrc: null,
     etag: null,
@@ -261,7 +267,17 @@ export function curlSettings(
         break;
       }
       case 'url':
-        urls.push(value);
+        // `--url @file`: a URL a line (empty lines skipped), not globbed.
+        if (value.startsWith('@'))
+          for (const line of (files.read(value.slice(1)) ?? '').split(/\r?\n/)) {
+            if (line.trim() === '') continue;
+            urls.push(line.trim());
+            s.literalUrls.add(line.trim());
+          }
+        else urls.push(value);
+        break;
+      case 'ipfs-gateway':
+        s.ipfsGateway = value;
         break;
       case 'range':
         s.range = value.includes('-') ? value : `${value}-`;

@@ -2,7 +2,8 @@ import { HttpEvidenceError } from './model';
 
 /** A URL split as curl splits it, keeping the bytes of path and query as typed. */
 export interface CurlUrl {
-  scheme: 'http' | 'https';
+  /** `ftp` only through an HTTP proxy, which curl asks with an absolute `ftp://` target. */
+  scheme: 'http' | 'https' | 'ftp';
   /** `scheme://host[:port]` for an absolute-form target (a request through a proxy). */
   origin: string;
   /** The Host header: the host as typed, with the port unless it is the scheme's default. */
@@ -36,12 +37,12 @@ export function removeDotSegments(path: string): string {
  * The parts curl sends of a URL as typed: the scheme guessed as curl guesses it (`http://` when
  * absent), the fragment dropped, `%2e` and other escapes left alone (curl does not decode them).
  */
-export function splitCurlUrl(raw: string, pathAsIs: boolean): CurlUrl {
+export function splitCurlUrl(raw: string, pathAsIs: boolean, ftpViaProxy = false): CurlUrl {
   const text = raw.trim();
-  const schemeMatch = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text);
-  const scheme = (schemeMatch?.[1] ?? 'http').toLowerCase();
-  if (scheme !== 'http' && scheme !== 'https')
+  const scheme = urlScheme(text);
+  if (scheme !== 'http' && scheme !== 'https' && !(scheme === 'ftp' && ftpViaProxy))
     throw new HttpEvidenceError(`"${raw}" is not an HTTP URL (curl would use ${scheme})`);
+  const schemeMatch = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text);
   const rest = schemeMatch ? text.slice(schemeMatch[0].length) : text;
   const authorityEnd = rest.search(/[/?#]/);
   const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
@@ -61,12 +62,35 @@ export function splitCurlUrl(raw: string, pathAsIs: boolean): CurlUrl {
   const query = q === -1 ? null : tail.slice(q + 1);
   if (path === '') path = '/';
   if (!pathAsIs) path = removeDotSegments(path);
-  const defaultPort = scheme === 'https' ? 443 : 80;
-  const hostHeader = port !== null && port !== defaultPort ? `${host}:${port}` : host;
-  const origin = `${scheme}://${hostHeader}`;
+  const defaultPort = scheme === 'https' ? 443 : scheme === 'ftp' ? 21 : 80;
+  // Through a proxy an ftp:// URL keeps its user in the target, and Host always names the port.
+  const hostHeader =
+    port !== null && port !== defaultPort
+      ? `${host}:${port}`
+      : scheme === 'ftp'
+        ? `${host}:21`
+        : host;
+  const origin =
+    scheme === 'ftp'
+      ? `ftp://${userinfo === null ? '' : `${userinfo}@`}${host}${port === null ? '' : `:${port}`}`
+      : `${scheme}://${hostHeader}`;
   const { user, password } =
     userinfo === null ? { user: null, password: null } : splitUserinfo(userinfo);
-  return { scheme, origin, hostHeader, host, user, password, path, query };
+  return {
+    scheme: scheme === 'https' ? 'https' : scheme === 'ftp' ? 'ftp' : 'http',
+    origin,
+    hostHeader,
+    host,
+    user,
+    password,
+    path,
+    query,
+  };
+}
+
+/** The scheme of a URL as curl guesses it: `http` when none is typed. */
+export function urlScheme(text: string): string {
+  return (/^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text.trim())?.[1] ?? 'http').toLowerCase();
 }
 
 /**
