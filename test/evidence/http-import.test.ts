@@ -407,4 +407,29 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       /is not an HTTP URL \(curl would use ftp\)/,
     );
   });
+
+  it('--variable and --expand-*: {{name}} with its functions, across --next; env is noted', () => {
+    const [first, second] = parseCurlCommand(
+      [
+        'curl --variable host=x.example --variable "tok[0-3]@secret"',
+        "--expand-url 'https://{{host}}/q?t={{tok:url}}&raw={{tok}}'",
+        '--expand-data \'{"b":"{{tok:b64}}","j":"{{quote:json}}"}\' --variable \'quote=a"b\'',
+        "--next -g --expand-url 'https://{{host}}/{{missing}}\\{{x}}'",
+      ].join(' '),
+      { readFile: (n) => (n === 'secret' ? 'a b&c-rest' : null) },
+    );
+    expect(first?.request.startLine).toBe('POST /q?t=a%20b%26&raw=a b& HTTP/1.1');
+    // Variables are set in the order typed: quote is not defined yet when --expand-data runs.
+    expect(first?.request.body).toBe(`{"b":"${Buffer.from('a b&').toString('base64')}","j":""}`);
+    expect(second?.request.startLine).toBe('GET /{{x}} HTTP/1.1');
+    const env = parseCurlCommand(
+      "curl --variable '%HOME=/root' --expand-url 'http://x.example{{HOME}}'",
+    )[0];
+    expect(env?.request.startLine).toBe('GET /root HTTP/1.1');
+    expect(env?.notes?.[0]).toMatch(/curl takes HOME from the environment, .*its default is used/);
+    // Without --expand- the braces are sent as typed (with -g).
+    expect(parseCurlCommand("curl -g 'http://x.example/{{host}}'")[0]?.request.startLine).toBe(
+      'GET /{{host}} HTTP/1.1',
+    );
+  });
 });

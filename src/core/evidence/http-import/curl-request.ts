@@ -6,17 +6,10 @@ import { splitUserinfo, type CurlUrl } from './curl-url';
 import { jarCookiesFor } from './curl-cookies';
 import { httpDate } from './curl-date';
 import { netrcCredentials } from './curl-netrc';
+import { curlEscape } from './curl-variables';
 import type { CurlFiles } from './curl-files';
 import type { CurlSettings } from './curl-settings';
 import type { HttpExchange } from './model';
-
-/** curl_easy_escape: every byte but the unreserved characters as %XX. */
-function curlEscape(text: string): string {
-  return encodeURIComponent(text).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
 
 function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;

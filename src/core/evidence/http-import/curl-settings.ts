@@ -6,6 +6,7 @@
 import { loadCookieFile, type CookieJar } from './curl-cookies';
 import { curlGetdate } from './curl-date';
 import type { CurlFiles } from './curl-files';
+import { expandVariables, setVariable, type CurlVariables } from './curl-variables';
 import type { CurlOption } from './curl-getopt';
 import { ownValue } from '../../../shared/lookup/own';
 
@@ -146,6 +147,7 @@ export function curlSettings(
   options: readonly CurlOption[],
   urls: string[],
   files: CurlFiles,
+  vars: CurlVariables = new Map(),
 ): CurlSettings {
   const file = (name: string): string => files.contents(name);
   const s: CurlSettings = {
@@ -191,7 +193,10 @@ export function curlSettings(
   let junkSession = false;
   let netrcMode: string | null = null;
   let netrcFile: string | null = null;
-  for (const { name, value } of options) {
+  for (const option of options) {
+    const { name } = option;
+    const value = option.expand ? expandVariables(vars, option.value) : option.value;
+    if (name === 'variable') setVariable(vars, value, files);
     const on = ownValue(SWITCHES, name);
     const typed = ownValue(AS_TYPED, name);
     const version = ownValue(VERSIONS, name);

@@ -3,6 +3,7 @@ import { curlRequest } from './curl-request';
 import { readOptions } from './curl-getopt';
 import { expandGlob } from './curl-glob';
 import { curlSettings } from './curl-settings';
+import type { CurlVariables } from './curl-variables';
 import { splitCurlUrl, urlScheme, type CurlUrl } from './curl-url';
 import { HttpEvidenceError, type HttpExchange } from './model';
 import { cmdWords, looksLikeCmd, posixWords } from './shell-words';
@@ -39,15 +40,16 @@ export function parseCurlCommand(command: string, read: CurlReadOptions = {}): H
     if (word === '--next' || word === '-:') groups.push([]);
     else groups[groups.length - 1]?.push(word);
   }
-  const exchanges = groups.flatMap((group) => (group.length ? requestsOf(group, read) : []));
+  const vars: CurlVariables = new Map();
+  const exchanges = groups.flatMap((group) => (group.length ? requestsOf(group, read, vars) : []));
   if (exchanges.length === 0) throw new HttpEvidenceError('the curl command has no URL');
   return exchanges;
 }
 
-function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
+function requestsOf(words: string[], read: CurlReadOptions, vars: CurlVariables): HttpExchange[] {
   const { options, urls } = readOptions(words);
   const files = curlFiles(read.readFile);
-  const settings = curlSettings(options, urls, files);
+  const settings = curlSettings(options, urls, files, vars);
   if (urls.length === 0)
     throw new HttpEvidenceError(
       `the curl command has no URL${files.notes.length ? ` (${files.notes.join(' ')})` : ''}`,
