@@ -432,4 +432,29 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       'GET /{{host}} HTTP/1.1',
     );
   });
+
+  it('what the server or the clock decides is left out and said: challenges, CONNECT, SigV4', () => {
+    const digest = parseCurlCommand('curl -u a:b --digest -d x=1 https://x.example/')[0];
+    expect(digest?.request.headers.map(([n]) => n)).not.toContain('Authorization');
+    expect(digest?.notes).toEqual([
+      "--digest: the Authorization header depends on the server's challenge (curl's first request sends no body); it is left out.",
+    ]);
+    const proxied = parseCurlCommand(
+      'curl -U p:q --proxy-ntlm -x http://proxy:3128 http://x.example/',
+    )[0];
+    expect(proxied?.request.headers.map(([n]) => n)).toEqual([
+      'Host',
+      'Accept',
+      'Proxy-Connection',
+    ]);
+    expect(proxied?.notes?.[0]).toMatch(/^--proxy-ntlm: the Proxy-Authorization header depends/);
+    expect(notesOf('curl -x http://proxy:3128 https://x.example/')).toEqual([
+      'curl first sends CONNECT x.example:443 HTTP/1.1 to the proxy http://proxy:3128; shown: the request it then sends inside the tunnel.',
+    ]);
+    const signed = parseCurlCommand(
+      'curl -u AKID:secret --aws-sigv4 aws:amz:us-east-1:s3 https://b.s3.amazonaws.com/k',
+    )[0];
+    expect(signed?.request.headers.map(([n]) => n)).toEqual(['Host', 'Accept']);
+    expect(signed?.notes?.[0]).toMatch(/^--aws-sigv4 aws:amz:us-east-1:s3: curl signs the request/);
+  });
 });

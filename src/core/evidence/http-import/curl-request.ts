@@ -114,7 +114,18 @@ export function curlRequest(
   const proxyUrlUser = proxyInfo === undefined ? null : splitUserinfo(proxyInfo);
   const proxyCredentials =
     proxyUser ?? (proxyUrlUser ? `${proxyUrlUser.user}:${proxyUrlUser.password ?? ''}` : null);
-  if (viaProxy && proxyCredentials) own('Proxy-Authorization', basic(proxyCredentials));
+  if (viaProxy && proxyCredentials && s.proxyChallenge === null)
+    own('Proxy-Authorization', basic(proxyCredentials));
+  if (proxy !== null && !/^socks/i.test(proxy) && (tunnel || url.scheme === 'https')) {
+    const port = url.hostHeader.includes(':') ? '' : url.scheme === 'https' ? ':443' : ':80';
+    files.note(
+      `curl first sends CONNECT ${url.hostHeader}${port} ${s.tunnelVersion} to the proxy ${proxy}; shown: the request it then sends inside the tunnel.`,
+    );
+  }
+  if (viaProxy && proxyCredentials && s.proxyChallenge !== null)
+    files.note(
+      `--${s.proxyChallenge}: the Proxy-Authorization header depends on the proxy's challenge; it is left out.`,
+    );
   // .netrc fills in what the URL lacks (with --netrc, it is asked even when the URL has both).
   let urlUser = url.user === null ? null : { user: url.user, password: url.password };
   if (s.netrc?.text != null && user === null && bearer === null) {
@@ -124,7 +135,16 @@ export function curlRequest(
       if (found) urlUser = found;
     }
   }
-  if (challenge) own('Authorization', null);
+  const credentials = user !== null || urlUser !== null;
+  if (challenge !== null && credentials)
+    files.note(
+      `--${challenge}: the Authorization header depends on the server's challenge (curl's first request${challenge === 'ntlm' ? ' opens the NTLM handshake and' : ''} sends no body); it is left out.`,
+    );
+  if (s.awsSigv4 !== null && credentials)
+    files.note(
+      `--aws-sigv4 ${s.awsSigv4}: curl signs the request (Authorization: AWS4-HMAC-SHA256 …, X-Amz-Date) with the time it runs; the signature is left out.`,
+    );
+  if (challenge !== null || (s.awsSigv4 !== null && credentials)) own('Authorization', null);
   else if (user !== null) own('Authorization', basic(user));
   else if (urlUser !== null)
     own('Authorization', basic(`${urlUser.user}:${urlUser.password ?? ''}`));

@@ -39,7 +39,14 @@ export interface CurlSettings {
   compressed: boolean;
   tunnel: boolean;
   resumeAt: string | null;
-  challenge: boolean;
+  /** A challenge-response scheme for the server (`digest`, `ntlm`…), or null for Basic. */
+  challenge: string | null;
+  /** The same for the proxy (`--proxy-digest`…). */
+  proxyChallenge: string | null;
+  /** The HTTP version of a CONNECT to the proxy (`--proxy1.0`). */
+  tunnelVersion: string;
+  /** `--aws-sigv4`: the provider string; curl signs with the time it runs. */
+  awsSigv4: string | null;
   proxyUser: string | null;
   trEncoding: boolean;
   /** URLs curl does not glob (those read from `--url @file`). */
@@ -175,7 +182,10 @@ export function curlSettings(
     compressed: false,
     tunnel: false,
     resumeAt: null,
-    challenge: false,
+    challenge: null,
+    proxyChallenge: null,
+    awsSigv4: null,
+    tunnelVersion: 'HTTP/1.1',
     proxyUser: null,
     trEncoding: false,
     h2Upgrade: false,
@@ -297,14 +307,30 @@ export function curlSettings(
       case 'ntlm':
       case 'negotiate':
       case 'anyauth':
-        // A challenge-response scheme: the first request goes without Authorization.
-        s.challenge = value === 'yes';
+        // A challenge-response scheme: what is sent depends on the server's answer.
+        s.challenge = value === 'yes' ? name : null;
+        break;
+      case 'proxy-digest':
+      case 'proxy-ntlm':
+      case 'proxy-negotiate':
+      case 'proxy-anyauth':
+        s.proxyChallenge = value === 'yes' ? name : null;
+        break;
+      case 'proxy-basic':
+        if (value === 'yes') s.proxyChallenge = null;
+        break;
+      case 'proxy1.0':
+        s.proxy = value;
+        s.tunnelVersion = 'HTTP/1.0';
+        break;
+      case 'aws-sigv4':
+        s.awsSigv4 = value;
         break;
       case 'time-cond':
         s.timeCondition = timeCondition(value, files);
         break;
       case 'basic':
-        if (value === 'yes') s.challenge = false;
+        if (value === 'yes') s.challenge = null;
         break;
     }
   }
