@@ -12,7 +12,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractTargets, matchAsset, parseScope } from '../src/shared/scope/scope';
-import { runCurlCase, type CurlCase } from '../test/support/curl-tests';
+import {
+  differenceKind,
+  runCurlCase,
+  type CurlCase,
+  type DifferenceKind,
+} from '../test/support/curl-tests';
 
 interface Corpus {
   commit: string;
@@ -66,15 +71,25 @@ function measureCurl(corpus: Corpus): void {
   const cases = curlCases(corpus);
   let parsed = 0;
   let identical = 0;
+  const different = new Map<DifferenceKind, number[]>();
   for (const c of cases) {
     const result = runCurlCase(c);
     if (result !== 'unparsed') parsed++;
     if (result === 'identical') identical++;
+    if (result === 'different') {
+      const kind = differenceKind(c);
+      different.set(kind, [...(different.get(kind) ?? []), c.test]);
+    }
   }
   console.log(
     `curl ${corpus.commit.slice(0, 12)} tests/data, ${cases.length} plain-HTTP cases with a recorded request: ` +
       `parsed ${parsed}/${cases.length}, identical to curl's request ${identical}/${cases.length}`,
   );
+  const shown = Number(process.env.SHOW ?? 40);
+  for (const [kind, tests] of [...different.entries()].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(
+      `  different, ${kind}: ${tests.length} (#${tests.slice(0, shown).join(' #')}${tests.length > shown ? ' …' : ''})`,
+    );
 }
 
 interface Program {

@@ -5,7 +5,7 @@
  * (scripts/external-corpora.ts).
  */
 import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
-import type { HttpMessage } from '../../src/core/evidence/http-import/model';
+import type { HttpExchange, HttpMessage } from '../../src/core/evidence/http-import/model';
 
 export interface CurlCase {
   test: number;
@@ -69,18 +69,55 @@ export function sameAsCurl(c: CurlCase, ours: HttpMessage): boolean {
   return ours.body !== '' || /^(?:\[DISCONNECT\]\n)*(?:$|[A-Z]+ \S+ HTTP\/)/.test(rest);
 }
 
-/** One case: the command parsed with the files it reads, its first request compared with curl's. */
-export function runCurlCase(c: CurlCase): 'unparsed' | 'identical' | 'different' {
+function parseCase(c: CurlCase): HttpExchange | undefined {
   const files = Object.fromEntries(
     Object.entries(c.files ?? {}).map(([k, v]) => [substitute(k, c.test), substitute(v, c.test)]),
   );
+  return parseCurlCommand(`curl ${substitute(c.command, c.test)}`, {
+    readFile: (name) => files[name] ?? null,
+  })[0];
+}
+
+/** One case: the command parsed with the files it reads, its first request compared with curl's. */
+export function runCurlCase(c: CurlCase): 'unparsed' | 'identical' | 'different' {
   let first: HttpMessage | undefined;
   try {
-    first = parseCurlCommand(`curl ${substitute(c.command, c.test)}`, {
-      readFile: (name) => files[name] ?? null,
-    })[0]?.request;
+    first = parseCase(c)?.request;
   } catch {
     return 'unparsed';
   }
   return first && sameAsCurl(c, first) ? 'identical' : 'different';
+}
+
+/**
+ * Why a case's first request differs from curl's: what a command cannot tell — the server's
+ * answer (an auth challenge, a proxy tunnel's CONNECT, 100-continue), the clock, a local file
+ * or size the case does not give (the import notes each) — or `misread`: ours to fix.
+ */
+export type DifferenceKind =
+  | 'server: auth challenge'
+  | 'server: proxy CONNECT first'
+  | 'server: 100-continue'
+  | 'clock: --aws-sigv4 signature'
+  | 'local: a file or size not in the command'
+  | 'misread';
+
+export function differenceKind(c: CurlCase): DifferenceKind {
+  const command = substitute(c.command, c.test);
+  const notes = (() => {
+    try {
+      return parseCase(c)?.notes ?? [];
+    } catch {
+      return [];
+    }
+  })();
+  if (/--(?:proxy-)?(?:digest|ntlm|negotiate|anyauth)\b/.test(command))
+    return 'server: auth challenge';
+  if (notes.some((n) => n.startsWith('curl first sends CONNECT')))
+    return 'server: proxy CONNECT first';
+  if (/Expect: 100-continue/.test(c.protocol)) return 'server: 100-continue';
+  if (/--aws-sigv4\b/.test(command)) return 'clock: --aws-sigv4 signature';
+  if (notes.some((n) => /not part of the paste/.test(n)))
+    return 'local: a file or size not in the command';
+  return 'misread';
 }
