@@ -457,4 +457,33 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
     expect(signed?.request.headers.map(([n]) => n)).toEqual(['Host', 'Accept']);
     expect(signed?.notes?.[0]).toMatch(/^--aws-sigv4 aws:amz:us-east-1:s3: curl signs the request/);
   });
+
+  it('-H "Name;" only when ; ends it; --json headers after the typed ones; -u without password; --noproxy; IDN', () => {
+    expect(curlWire('curl -H "X-Empty;" -H "X-Not; " -H "X-No;pe" http://x.example/')).toEqual([
+      'GET / HTTP/1.1',
+      'Host: x.example',
+      'Accept: */*',
+      'X-Empty: ',
+      '',
+      '',
+    ]);
+    expect(curlWire(`curl --json '{}' -H 'X-A: 1' http://x.example/`).slice(2, 6)).toEqual([
+      'X-A: 1',
+      'Content-Type: application/json',
+      'Accept: application/json',
+      'Content-Length: 2',
+    ]);
+    const prompt = parseCurlCommand('curl -u alice https://x.example/')[0];
+    expect(prompt?.request.headers).toContainEqual([
+      'Authorization',
+      `Basic ${Buffer.from('alice:').toString('base64')}`,
+    ]);
+    expect(prompt?.notes).toEqual([
+      '-u alice: curl asks for the password when it runs; shown with an empty one.',
+    ]);
+    expect(curlWire('curl -x http://p:1 --noproxy .example.com http://api.example.com/a')[0]).toBe(
+      'GET /a HTTP/1.1',
+    );
+    expect(curlWire('curl http://bücher.example/')[1]).toBe('Host: xn--bcher-kva.example');
+  });
 });

@@ -15,6 +15,16 @@ function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
 }
 
+/** `--noproxy`: `*`, or hosts and domains (a leading dot optional) that skip the proxy. */
+function bypassesProxy(host: string, noProxy: string | null): boolean {
+  if (noProxy === null) return false;
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return noProxy.split(',').some((entry) => {
+    const e = entry.trim().toLowerCase().replace(/^\./, '');
+    return e === '*' || (e !== '' && (h === e || h.endsWith(`.${e}`)));
+  });
+}
+
 export function curlRequest(
   s: CurlSettings,
   url: CurlUrl,
@@ -73,7 +83,8 @@ export function curlRequest(
   } else verb = 'GET';
   if (method !== null) verb = method;
 
-  const viaProxy = proxy !== null && !tunnel && url.scheme !== 'https' && !/^socks/i.test(proxy);
+  const proxied = proxy !== null && !bypassesProxy(url.host, s.noProxy);
+  const viaProxy = proxied && !tunnel && url.scheme !== 'https' && !/^socks/i.test(proxy ?? '');
   // An ftp:// URL through a proxy carries -u in its target, as curl writes it.
   const origin =
     url.scheme === 'ftp' && url.user === null && user !== null
@@ -82,17 +93,19 @@ export function curlRequest(
   const requestTarget =
     target ?? (viaProxy ? `${origin}${path}` : path) + (search === null ? '' : `?${search}`);
 
-  // curl's order: Host, Authorization, Range, User-Agent, Accept, Referer, Cookie, the -H
-  // lines as typed, then the body's length and type. A typed Host takes the Host place.
-  // --json adds its two headers as if typed first with -H (unless typed already).
+  // curl's order (lib/http.c): Host, Proxy-Authorization, Authorization, Range, User-Agent,
+  // Accept, TE, Accept-Encoding, Referer, Proxy-Connection, Upgrade, Cookie, If-Modified-Since,
+  // the -H lines as typed, the body's length and type, Connection. A typed Host takes the Host
+  // place; a typed header of curl's own name replaces (or with `Name:`, removes) curl's.
+  // --json adds its two headers after the typed ones (unless typed already), as get_args does.
   const typedAll = [...custom];
   if (json)
     for (const [name, value] of [
-      ['Accept', 'application/json'],
       ['Content-Type', 'application/json'],
+      ['Accept', 'application/json'],
     ] as const)
       if (!custom.some((h) => h.name.toLowerCase() === name.toLowerCase()))
-        typedAll.unshift({ name, value, drop: false });
+        typedAll.push({ name, value, drop: false });
   const typedHost = typedAll.find((h) => h.name.toLowerCase() === 'host');
   // Typed Connection headers go last, the first one joined with curl's own values.
   const connection = typedAll.filter(
@@ -116,7 +129,7 @@ export function curlRequest(
     proxyUser ?? (proxyUrlUser ? `${proxyUrlUser.user}:${proxyUrlUser.password ?? ''}` : null);
   if (viaProxy && proxyCredentials && s.proxyChallenge === null)
     own('Proxy-Authorization', basic(proxyCredentials));
-  if (proxy !== null && !/^socks/i.test(proxy) && (tunnel || url.scheme === 'https')) {
+  if (proxied && !/^socks/i.test(proxy ?? '') && (tunnel || url.scheme === 'https')) {
     const port = url.hostHeader.includes(':') ? '' : url.scheme === 'https' ? ':443' : ':80';
     files.note(
       `curl first sends CONNECT ${url.hostHeader}${port} ${s.tunnelVersion} to the proxy ${proxy}; shown: the request it then sends inside the tunnel.`,
@@ -145,8 +158,12 @@ export function curlRequest(
       `--aws-sigv4 ${s.awsSigv4}: curl signs the request (Authorization: AWS4-HMAC-SHA256 …, X-Amz-Date) with the time it runs; the signature is left out.`,
     );
   if (challenge !== null || (s.awsSigv4 !== null && credentials)) own('Authorization', null);
-  else if (user !== null) own('Authorization', basic(user));
-  else if (urlUser !== null)
+  else if (user !== null) {
+    // `-u alice` without a password: curl asks for it when it runs.
+    if (!user.includes(':') && s.awsSigv4 === null)
+      files.note(`-u ${user}: curl asks for the password when it runs; shown with an empty one.`);
+    own('Authorization', basic(user.includes(':') ? user : `${user}:`));
+  } else if (urlUser !== null)
     own('Authorization', basic(`${urlUser.user}:${urlUser.password ?? ''}`));
   else if (bearer !== null) own('Authorization', `Bearer ${bearer}`);
   if (contentRange !== null) own('Content-Range', contentRange);

@@ -51,6 +51,8 @@ export interface CurlSettings {
   trEncoding: boolean;
   /** URLs curl does not glob (those read from `--url @file`). */
   literalUrls: Set<string>;
+  /** `--noproxy`: the hosts that skip the proxy. */
+  noProxy: string | null;
   /** `--ipfs-gateway`: where ipfs:// and ipns:// URLs are fetched. */
   ipfsGateway: string | null;
   /** `--http2`: HTTP/2 by ALPN over TLS, by an h2c Upgrade over plain HTTP. */
@@ -88,8 +90,9 @@ function customHeader(line: string): CustomHeader | null {
     const value = line.slice(colon + 1).replace(/^[ \t]+/, '');
     return { name: line.slice(0, colon), value, drop: value.trim() === '' };
   }
-  if (semi > 0 && line.slice(semi + 1).trim() === '')
-    return { name: line.slice(0, semi), value: '', drop: false };
+  // `Name;` sends an empty header: only when the `;` ends the line (`Name; ` is dropped).
+  if (semi > 0 && semi === line.length - 1)
+    return { name: line.slice(0, semi).trim(), value: '', drop: false };
   return null;
 }
 
@@ -190,6 +193,7 @@ export function curlSettings(
     trEncoding: false,
     h2Upgrade: false,
     ipfsGateway: null,
+    noProxy: null,
     literalUrls: new Set(),
     timeCondition: null,
     netrc: null,
@@ -290,6 +294,9 @@ export function curlSettings(
             s.literalUrls.add(line.trim());
           }
         else urls.push(value);
+        break;
+      case 'noproxy':
+        s.noProxy = value;
         break;
       case 'ipfs-gateway':
         s.ipfsGateway = value;

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { HttpEvidenceError } from './model';
 
 /** A URL split as curl splits it, keeping the bytes of path and query as typed. */
@@ -53,7 +54,7 @@ export function splitCurlUrl(raw: string, pathAsIs: boolean, ftpViaProxy = false
   const portMatch = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(hostPort);
   if (!portMatch || !portMatch[1])
     throw new HttpEvidenceError(`"${raw}" has no host curl can read`);
-  const host = portMatch[1];
+  const typedHost = portMatch[1];
   const port = portMatch[2] ? Number(portMatch[2]) : null;
   const hash = tail.indexOf('#');
   if (hash !== -1) tail = tail.slice(0, hash);
@@ -62,6 +63,10 @@ export function splitCurlUrl(raw: string, pathAsIs: boolean, ftpViaProxy = false
   const query = q === -1 ? null : tail.slice(q + 1);
   if (path === '') path = '/';
   if (!pathAsIs) path = removeDotSegments(path);
+  // An international name is sent as curl's IDN library writes it (punycode).
+  const host = [...typedHost].every((c) => c.charCodeAt(0) < 0x80)
+    ? typedHost
+    : domainToASCII(typedHost) || typedHost;
   const defaultPort = scheme === 'https' ? 443 : scheme === 'ftp' ? 21 : 80;
   // Through a proxy an ftp:// URL keeps its user in the target, and Host always names the port.
   const hostHeader =
