@@ -63,7 +63,26 @@ function curlCases(corpus: Corpus): CurlCase[] {
         /<file\d?\b[^>]*name="([^"]+)"[^>]*>\n?([\s\S]*?)<\/file\d?>/g,
       ))
         files[m[1] ?? ''] = m[2] ?? '';
-      return [{ test: Number(name.slice(4)), command: command.trim(), files, protocol }];
+      // curl's <strip> patterns leave random parts (multipart boundaries…) out of the comparison.
+      const strip = (section(section(xml, 'verify') ?? '', 'strip') ?? '')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      const tool = section(client, 'tool')?.trim();
+      const notTheTool = tool
+        ? `libtest ${tool}`
+        : section(client, 'stdin') !== null
+          ? 'stdin'
+          : '';
+      return [
+        {
+          test: Number(name.slice(4)),
+          command: command.trim(),
+          files,
+          protocol,
+          strip,
+          ...(notTheTool ? { notTheTool } : {}),
+        },
+      ];
     });
 }
 

@@ -486,4 +486,52 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
     );
     expect(curlWire('curl http://bücher.example/')[1]).toBe('Host: xn--bcher-kva.example');
   });
+
+  it('-F: the multipart body curl sends, parts typed by extension, its Content-Length', () => {
+    const wire = curlWire(
+      `curl -F name=daniel -F 'shell=@x/poc.php;type=image/png' -F 'doc=@a.pdf' -F 'note=<n.txt' -F 'raw=a;filename=b.txt' --form-string 'lit=@not-a-file' http://x.example/up`,
+      { 'x/poc.php': '<?php ?>', 'a.pdf': '%PDF', 'n.txt': 'text' },
+    );
+    const b = `--${'-'.repeat(24)}CurlRandomBoundaryHere`;
+    const body = [
+      b,
+      'Content-Disposition: form-data; name="name"',
+      '',
+      'daniel',
+      b,
+      'Content-Disposition: form-data; name="shell"; filename="poc.php"',
+      'Content-Type: image/png',
+      '',
+      '<?php ?>',
+      b,
+      'Content-Disposition: form-data; name="doc"; filename="a.pdf"',
+      'Content-Type: application/pdf',
+      '',
+      '%PDF',
+      b,
+      'Content-Disposition: form-data; name="note"',
+      '',
+      'text',
+      b,
+      'Content-Disposition: form-data; name="raw"; filename="b.txt"',
+      'Content-Type: text/plain',
+      '',
+      'a',
+      b,
+      'Content-Disposition: form-data; name="lit"',
+      '',
+      '@not-a-file',
+      `${b}--`,
+      '',
+    ].join('\r\n');
+    expect(wire).toEqual([
+      'POST /up HTTP/1.1',
+      'Host: x.example',
+      'Accept: */*',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `Content-Type: multipart/form-data; boundary=${b.slice(2)}`,
+      '',
+      body,
+    ]);
+  });
 });

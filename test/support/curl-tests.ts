@@ -12,6 +12,10 @@ export interface CurlCase {
   command: string;
   files?: Record<string, string>;
   protocol: string;
+  /** Not curl's own command line: a libtest `<tool>`, or a command fed by standard input. */
+  notTheTool?: string;
+  /** curl's `<strip>` patterns: lines both sides leave out of the comparison (random parts). */
+  strip?: string[];
 }
 
 /** curl's test variables, as its test runner substitutes them. */
@@ -56,12 +60,26 @@ function wire(message: HttpMessage): string {
  * `User-Agent: curl/<version>` is left out of both (the version is not in a command).
  */
 export function sameAsCurl(c: CurlCase, ours: HttpMessage): boolean {
-  const expected = substitute(c.protocol, c.test)
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .filter((l) => l !== 'User-Agent: curl/VERSION')
-    .join('\n');
-  const mine = wire(ours);
+  const patterns = (c.strip ?? []).flatMap((p) => {
+    try {
+      return [new RegExp(p)];
+    } catch {
+      return [];
+    }
+  });
+  const kept = (text: string): string =>
+    text
+      .split('\n')
+      .filter((line) => !patterns.some((p) => p.test(line)))
+      .join('\n');
+  const expected = kept(
+    substitute(c.protocol, c.test)
+      .replace(/\r\n/g, '\n')
+      .split('\n')
+      .filter((l) => l !== 'User-Agent: curl/VERSION')
+      .join('\n'),
+  );
+  const mine = kept(wire(ours));
   if (!expected.startsWith(mine)) return false;
   const rest = expected.slice(mine.length);
   // What follows our request is nothing, or curl's next request (another URL, a redirect),
@@ -100,9 +118,11 @@ export type DifferenceKind =
   | 'server: 100-continue'
   | 'clock: --aws-sigv4 signature'
   | 'local: a file or size not in the command'
+  | 'not curl: a libtest tool or standard input'
   | 'misread';
 
 export function differenceKind(c: CurlCase): DifferenceKind {
+  if (c.notTheTool) return 'not curl: a libtest tool or standard input';
   const command = substitute(c.command, c.test);
   const notes = (() => {
     try {

@@ -5,6 +5,7 @@
 import { splitUserinfo, type CurlUrl } from './curl-url';
 import { jarCookiesFor } from './curl-cookies';
 import { httpDate } from './curl-date';
+import { FORM_BOUNDARY, multipartBody } from './curl-form';
 import { netrcCredentials } from './curl-netrc';
 import { curlEscape } from './curl-variables';
 import type { CurlFiles } from './curl-files';
@@ -61,20 +62,8 @@ export function curlRequest(
     } else if (text !== null && range !== null)
       contentRange = `bytes ${range}/${Buffer.byteLength(text, 'utf8')}`;
   } else if (form.length > 0) {
-    const boundary = '------------------------curlBoundary';
-    body =
-      form
-        .map((f) => {
-          const fileName = f.value.startsWith('@') || f.value.startsWith('<');
-          const shownName = f.value.slice(1).split(';')[0] ?? '';
-          const disposition = `Content-Disposition: form-data; name="${f.name}"${
-            f.value.startsWith('@') ? `; filename="${shownName.replace(/^.*[\\/]/, '')}"` : ''
-          }`;
-          const content = fileName ? file(shownName) : f.value;
-          return `--${boundary}\r\n${disposition}\r\n\r\n${content}\r\n`;
-        })
-        .join('') + `--${boundary}--\r\n`;
-    contentType = `multipart/form-data; boundary=${boundary}`;
+    body = multipartBody(form, files);
+    contentType = `multipart/form-data; boundary=${FORM_BOUNDARY}`;
     verb = 'POST';
   } else if (data !== null) {
     body = data;

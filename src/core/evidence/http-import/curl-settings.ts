@@ -6,6 +6,7 @@
 import { loadCookieFile, type CookieJar } from './curl-cookies';
 import { curlGetdate } from './curl-date';
 import type { CurlFiles } from './curl-files';
+import type { FormField } from './curl-form';
 import { expandVariables, setVariable, type CurlVariables } from './curl-variables';
 import type { CurlOption } from './curl-getopt';
 import { ownValue } from '../../../shared/lookup/own';
@@ -18,7 +19,7 @@ export interface CurlSettings {
   custom: CustomHeader[];
   data: string | null;
   json: boolean;
-  form: { name: string; value: string }[];
+  form: FormField[];
   query: string[];
   cookies: string[];
   /** The cookies of the `-b <file>` files whose contents were given (null when none were). */
@@ -252,7 +253,11 @@ export function curlSettings(
       case 'form':
       case 'form-string': {
         const eq = value.indexOf('=');
-        s.form.push({ name: value.slice(0, Math.max(0, eq)), value: value.slice(eq + 1) });
+        s.form.push({
+          name: value.slice(0, Math.max(0, eq)),
+          value: value.slice(eq + 1),
+          literal: name === 'form-string',
+        });
         break;
       }
       case 'url-query':
@@ -294,6 +299,11 @@ export function curlSettings(
             s.literalUrls.add(line.trim());
           }
         else urls.push(value);
+        break;
+      case 'config':
+        files.note(
+          `-K ${value}: curl reads more options from ${value === '-' ? 'standard input' : value}; they are not applied here.`,
+        );
         break;
       case 'noproxy':
         s.noProxy = value;
