@@ -7,7 +7,7 @@ import { loadCookieFile, type CookieJar } from './curl-cookies';
 import { curlGetdate } from './curl-date';
 import type { CurlFiles } from './curl-files';
 import type { FormField } from './curl-form';
-import { expandVariables, setVariable, type CurlVariables } from './curl-variables';
+import { curlEscape, expandVariables, setVariable, type CurlVariables } from './curl-variables';
 import type { CurlOption } from './curl-getopt';
 import { ownValue } from '../../../shared/lookup/own';
 
@@ -68,9 +68,7 @@ export interface CurlSettings {
 
 /** curl_easy_escape: everything but unreserved characters, as UTF-8 bytes; spaces become `+`. */
 function formEscape(text: string): string {
-  return encodeURIComponent(text)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
+  return curlEscape(text).replace(/%20/g, '+');
 }
 
 /** `--data-urlencode` and `--url-query`: `content`, `=content`, `name=content`, `name@file`. */
