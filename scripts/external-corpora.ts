@@ -60,9 +60,12 @@ function curlCases(corpus: Corpus): CurlCase[] {
       if (section(client, 'server')?.trim() !== 'http' || !command || !protocol) return [];
       const files: Record<string, string> = {};
       for (const m of client.matchAll(
-        /<file\d?\b[^>]*name="([^"]+)"[^>]*>\n?([\s\S]*?)<\/file\d?>/g,
+        /<file\d?\b([^>]*)name="([^"]+)"([^>]*)>\n?([\s\S]*?)<\/file\d?>/g,
       ))
-        files[m[1] ?? ''] = m[2] ?? '';
+        // nonewline="yes": the file ends without the newline before </file>.
+        files[m[2] ?? ''] = /nonewline="yes"/.test(`${m[1]}${m[3]}`)
+          ? (m[4] ?? '').replace(/\n$/, '')
+          : (m[4] ?? '');
       // curl's <strip> patterns leave random parts (multipart boundaries…) out of the comparison.
       const strip = (section(section(xml, 'verify') ?? '', 'strip') ?? '')
         .split('\n')

@@ -534,4 +534,23 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
       body,
     ]);
   });
+
+  it('jar cookies follow a typed Host; control bytes refuse a cookie; -F types keep parameters', () => {
+    const jar = {
+      jar: 'Set-Cookie: sid=1; domain=app.example\nSet-Cookie: bad=\x0b-junk\nSet-Cookie: ok=yes\t\n',
+    };
+    expect(curlWire('curl -b jar -H "Host: app.example" http://10.0.0.5/', jar)).toContain(
+      'Cookie: sid=1; ok=yes',
+    );
+    const wire = curlWire(
+      `curl -F 'html= <b>x</b>;type=text/html;charset=utf-8' -H 'Content-Type: multipart/mixed' http://x.example/`,
+    );
+    expect(wire.slice(3, 5)).toEqual([
+      'Content-Length: 198',
+      `Content-Type: multipart/mixed; boundary=${'-'.repeat(24)}CurlRandomBoundaryHere`,
+    ]);
+    expect(wire.at(-1)).toContain(
+      'name="html"\r\nContent-Type: text/html;charset=utf-8\r\n\r\n<b>x</b>\r\n',
+    );
+  });
 });

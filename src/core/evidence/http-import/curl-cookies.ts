@@ -113,14 +113,14 @@ function headerLine(line: string, now: number): Omit<JarCookie, 'created'> | nul
     const key = /^[^;\t\r\n=]*/.exec(rest)?.[0] ?? '';
     rest = rest.slice(key.length);
     if (key !== '') {
-      const k = key.trim();
+      const k = key.replace(/^[ \t]+|[ \t]+$/g, '');
       if (hasControl(k)) return null;
       let v = '';
       const sep = rest.startsWith('=');
       if (sep) {
         const raw = /^=([^;\r\n]*)/.exec(rest)?.[1] ?? '';
         rest = rest.slice(1 + raw.length);
-        v = raw.trim();
+        v = raw.replace(/^[ \t]+|[ \t]+$/g, '');
         if (hasControl(v)) return null;
       }
       if (name === null) {

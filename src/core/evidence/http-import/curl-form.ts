@@ -53,11 +53,16 @@ function params(text: string): { value: string; type: string | null; filename: s
   const [value = '', ...rest] = parts;
   let type: string | null = null;
   let filename: string | null = null;
+  let last = '';
   for (const p of rest) {
-    const m = /^\s*(type|filename)=(.*)$/i.exec(p);
+    const m = /^\s*(type|filename|headers|encoder)=(.*)$/i.exec(p);
+    const key = m?.[1]?.toLowerCase() ?? '';
     const v = (m?.[2] ?? '').replace(/^"(.*)"$/, '$1');
-    if (m?.[1]?.toLowerCase() === 'type') type = v;
-    else if (m?.[1]?.toLowerCase() === 'filename') filename = v;
+    if (key === 'type') type = v;
+    else if (key === 'filename') filename = v;
+    // A type keeps its own parameters (`type=text/html;charset=utf-8`).
+    else if (!m && last === 'type' && type !== null) type += `;${p}`;
+    if (m) last = key;
   }
   return { value, type, filename };
 }
@@ -82,7 +87,8 @@ function part(field: FormField, files: CurlFiles): string {
       filename = p.filename;
       type ??= typeOf(filename) ?? typeOf(path);
     } else {
-      content = p.value;
+      // Blanks before a value are skipped, as curl's get_param_word does.
+      content = p.value.replace(/^[ \t]+/, '');
       filename = p.filename;
       type ??= typeOf(filename);
     }

@@ -100,8 +100,16 @@ export function curlRequest(
   const connection = typedAll.filter(
     (h) => h.name.toLowerCase() === 'connection' && !h.drop && h.value.trim() !== '',
   );
+  // With -F a typed Content-Type moves to the body's headers and gets the boundary.
+  const typedFormType =
+    form.length > 0 && body !== null
+      ? typedAll.find((h) => h.name.toLowerCase() === 'content-type' && !h.drop)
+      : undefined;
   const typed = typedAll.filter(
-    (h) => h.name.toLowerCase() !== 'host' && h.name.toLowerCase() !== 'connection',
+    (h) =>
+      h.name.toLowerCase() !== 'host' &&
+      h.name.toLowerCase() !== 'connection' &&
+      h !== typedFormType,
   );
   const dropped = new Set(typedAll.map((h) => h.name.toLowerCase()));
   const headers: [string, string][] = [];
@@ -181,7 +189,12 @@ export function curlRequest(
   const jar = s.jar
     ? jarCookiesFor(
         s.jar,
-        { host: url.host, path, https: url.scheme === 'https' },
+        // A typed Host names the host cookies are picked for (curl's cookiehost).
+        {
+          host: typedHost && !typedHost.drop ? typedHost.value.replace(/:\d*$/, '') : url.host,
+          path,
+          https: url.scheme === 'https',
+        },
         Math.floor(Date.now() / 1000),
       )
     : { pairs: [], full: false };
@@ -196,7 +209,9 @@ export function curlRequest(
     custom.some((h) => h.name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(h.value));
   if (body !== null) {
     if (!chunked) own('Content-Length', String(Buffer.byteLength(body, 'utf8')));
-    own('Content-Type', contentType);
+    if (typedFormType)
+      headers.push(['Content-Type', `${typedFormType.value}; boundary=${FORM_BOUNDARY}`]);
+    else own('Content-Type', contentType);
     // Bodies over 1 MiB announce themselves and wait for the server's 100 (HTTP/1.1 only).
     const httpVersion = h2c ? 'HTTP/1.1' : version;
     if (httpVersion === 'HTTP/1.1' && !h2c && Buffer.byteLength(body, 'utf8') > 1024 * 1024)
