@@ -12,7 +12,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractTargets, matchAsset, parseScope } from '../src/shared/scope/scope';
-import { runCurlCase, type CurlCase } from '../test/support/curl-tests';
+import {
+  differenceKind,
+  runCurlCase,
+  type CurlCase,
+  type DifferenceKind,
+} from '../test/support/curl-tests';
 
 interface Corpus {
   commit: string;
@@ -55,10 +60,32 @@ function curlCases(corpus: Corpus): CurlCase[] {
       if (section(client, 'server')?.trim() !== 'http' || !command || !protocol) return [];
       const files: Record<string, string> = {};
       for (const m of client.matchAll(
-        /<file\d?\b[^>]*name="([^"]+)"[^>]*>\n?([\s\S]*?)<\/file\d?>/g,
+        /<file\d?\b([^>]*)name="([^"]+)"([^>]*)>\n?([\s\S]*?)<\/file\d?>/g,
       ))
-        files[m[1] ?? ''] = m[2] ?? '';
-      return [{ test: Number(name.slice(4)), command: command.trim(), files, protocol }];
+        // nonewline="yes": the file ends without the newline before </file>.
+        files[m[2] ?? ''] = /nonewline="yes"/.test(`${m[1]}${m[3]}`)
+          ? (m[4] ?? '').replace(/\n$/, '')
+          : (m[4] ?? '');
+      // curl's <strip> patterns leave random parts (multipart boundaries…) out of the comparison.
+      const strip = (section(section(xml, 'verify') ?? '', 'strip') ?? '')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      const tool = section(client, 'tool')?.trim();
+      const notTheTool = tool
+        ? `libtest ${tool}`
+        : section(client, 'stdin') !== null
+          ? 'stdin'
+          : '';
+      return [
+        {
+          test: Number(name.slice(4)),
+          command: command.trim(),
+          files,
+          protocol,
+          strip,
+          ...(notTheTool ? { notTheTool } : {}),
+        },
+      ];
     });
 }
 
@@ -66,15 +93,25 @@ function measureCurl(corpus: Corpus): void {
   const cases = curlCases(corpus);
   let parsed = 0;
   let identical = 0;
+  const different = new Map<DifferenceKind, number[]>();
   for (const c of cases) {
     const result = runCurlCase(c);
     if (result !== 'unparsed') parsed++;
     if (result === 'identical') identical++;
+    if (result === 'different') {
+      const kind = differenceKind(c);
+      different.set(kind, [...(different.get(kind) ?? []), c.test]);
+    }
   }
   console.log(
     `curl ${corpus.commit.slice(0, 12)} tests/data, ${cases.length} plain-HTTP cases with a recorded request: ` +
       `parsed ${parsed}/${cases.length}, identical to curl's request ${identical}/${cases.length}`,
   );
+  const shown = Number(process.env.SHOW ?? 40);
+  for (const [kind, tests] of [...different.entries()].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(
+      `  different, ${kind}: ${tests.length} (#${tests.slice(0, shown).join(' #')}${tests.length > shown ? ' …' : ''})`,
+    );
 }
 
 interface Program {

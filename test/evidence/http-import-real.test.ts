@@ -2,9 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBurpXml } from '../../src/core/evidence/http-import/burp';
+import { curlGetdate } from '../../src/core/evidence/http-import/curl-date';
 import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
 import type { HttpMessage } from '../../src/core/evidence/http-import/model';
-import { runCurlCase, type CurlCase } from '../support/curl-tests';
+import {
+  differenceKind,
+  runCurlCase,
+  type CurlCase,
+  type DifferenceKind,
+} from '../support/curl-tests';
 
 const cases = JSON.parse(
   readFileSync(join(__dirname, '../fixtures/real/curl/tests-data.json'), 'utf8'),
@@ -14,20 +20,44 @@ describe('HTTP import against real inputs', () => {
   it("curl: curl's own test suite, each command against the request curl really sent", () => {
     let parsed = 0;
     let identical = 0;
-    const different: number[] = [];
+    const different = new Map<DifferenceKind, number[]>();
     for (const c of cases) {
       const result = runCurlCase(c);
       if (result === 'unparsed') continue;
       parsed++;
       if (result === 'identical') identical++;
-      else different.push(c.test);
+      else {
+        const kind = differenceKind(c);
+        different.set(kind, [...(different.get(kind) ?? []), c.test]);
+      }
     }
+    const kinds = [...different.entries()].sort(([a], [b]) => a.localeCompare(b));
     console.log(
-      `curl tests/data: parsed ${parsed}/${cases.length}, identical to curl's request ${identical}/${cases.length}`,
+      `curl tests/data: parsed ${parsed}/${cases.length}, identical to curl's request ${identical}/${cases.length}\n` +
+        `  different (${cases.length - identical - (cases.length - parsed)}), by why:\n` +
+        kinds
+          .map(([kind, tests]) => `    ${kind}: ${tests.length} (#${tests.join(' #')})`)
+          .join('\n'),
     );
     // Floors of what is measured today; the figures above are the result.
-    expect(parsed).toBeGreaterThanOrEqual(515);
-    expect(identical).toBeGreaterThanOrEqual(400);
+    expect(parsed).toBeGreaterThanOrEqual(534);
+    expect(identical).toBeGreaterThanOrEqual(484);
+    // Misread: 409 (a jar cookie for .co.uk: curl with libpsl drops it, we have no suffix list)
+    // and 1801 (an HTTP2-Settings value of an older nghttp2 window size).
+    expect(different.get('misread') ?? []).toEqual([1801, 409]);
+  });
+});
+
+describe('curl -z dates as curl_getdate reads them', () => {
+  it("curl's own date table (tests/libtest/lib517.c): every date, and every refusal", () => {
+    const dates = JSON.parse(
+      readFileSync(join(__dirname, '../fixtures/real/curl/getdate-lib517.json'), 'utf8'),
+    ) as [string, number][];
+    const wrong = dates.filter(([text, seconds]) => (curlGetdate(text) ?? -1) !== seconds);
+    console.log(
+      `curl lib517 dates: ${dates.length - wrong.length}/${dates.length} as curl reads them`,
+    );
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -12,6 +12,8 @@ const FLAGS = new Set(CURL_FLAG_OPTIONS);
 export interface CurlOption {
   name: string;
   value: string;
+  /** `--expand-<name>`: the value's `{{variables}}` are expanded. */
+  expand?: boolean;
 }
 
 /** The words after `curl`, as curl's own getopt reads them (its option table, curl-options.ts). */
@@ -31,16 +33,16 @@ export function readOptions(args: string[]): { options: CurlOption[]; urls: stri
       continue;
     }
     if (word.startsWith('--')) {
-      // `--name value`, `--name=value`, `--no-flag`; `--expand-name` expands {{variables}},
-      // which are not in the paste: the value is kept as written.
-      let name = word.slice(2).replace(/^expand-/, '');
+      // `--name value`, `--name=value`, `--no-flag`; `--expand-name` expands {{variables}}.
+      const expand = word.startsWith('--expand-');
+      let name = word.slice(expand ? 9 : 2);
       const eq = name.indexOf('=');
       const attached = eq === -1 ? null : name.slice(eq + 1);
       if (eq !== -1) name = name.slice(0, eq);
       if (TAKES_VALUE.has(name)) {
         if (attached === null && i + 1 >= args.length)
           throw new HttpEvidenceError(`curl option ${word} needs a value (${place})`);
-        options.push({ name, value: attached ?? args[++i] ?? '' });
+        options.push({ name, value: attached ?? args[++i] ?? '', ...(expand ? { expand } : {}) });
         continue;
       }
       let value = 'yes';

@@ -1,8 +1,10 @@
+import { curlFiles, type CurlFiles } from './curl-files';
 import { curlRequest } from './curl-request';
 import { readOptions } from './curl-getopt';
 import { expandGlob } from './curl-glob';
 import { curlSettings } from './curl-settings';
-import { splitCurlUrl } from './curl-url';
+import type { CurlVariables } from './curl-variables';
+import { splitCurlUrl, urlScheme, type CurlUrl } from './curl-url';
 import { HttpEvidenceError, type HttpExchange } from './model';
 import { cmdWords, looksLikeCmd, posixWords } from './shell-words';
 
@@ -38,31 +40,69 @@ export function parseCurlCommand(command: string, read: CurlReadOptions = {}): H
     if (word === '--next' || word === '-:') groups.push([]);
     else groups[groups.length - 1]?.push(word);
   }
-  const exchanges = groups.flatMap((group) => (group.length ? requestsOf(group, read) : []));
+  const vars: CurlVariables = new Map();
+  const exchanges = groups.flatMap((group) => (group.length ? requestsOf(group, read, vars) : []));
   if (exchanges.length === 0) throw new HttpEvidenceError('the curl command has no URL');
   return exchanges;
 }
 
-function requestsOf(words: string[], read: CurlReadOptions): HttpExchange[] {
+function requestsOf(words: string[], read: CurlReadOptions, vars: CurlVariables): HttpExchange[] {
   const { options, urls } = readOptions(words);
-  const fileNotes: string[] = [];
-  const file = (name: string): string => {
-    const text = name === '-' ? null : (read.readFile?.(name) ?? null);
-    if (text !== null) return text;
-    fileNotes.push(name);
-    return `[contents of ${name === '-' ? 'standard input' : name}]`;
-  };
-  const settings = curlSettings(options, urls, file, fileNotes);
-  if (urls.length === 0) throw new HttpEvidenceError('the curl command has no URL');
+  const files = curlFiles(read.readFile);
+  const settings = curlSettings(options, urls, files, vars);
+  if (urls.length === 0)
+    throw new HttpEvidenceError(
+      `the curl command has no URL${files.notes.length ? ` (${files.notes.join(' ')})` : ''}`,
+    );
 
-  const expanded = urls.flatMap((u) => (settings.globOff ? [u] : expandGlob(u)));
-  return expanded.map((raw, index) =>
-    curlRequest(
-      settings,
-      splitCurlUrl(raw, settings.pathAsIs),
-      index === 0 ? settings.upload : null,
-      file,
-      fileNotes,
-    ),
+  const expanded = urls.flatMap((u) =>
+    settings.globOff || settings.literalUrls.has(u) ? [u] : expandGlob(u),
   );
+  // `-T '{a,b}'` globs too: the first request sends the first file.
+  const upload =
+    settings.upload !== null && !settings.globOff
+      ? (expandGlob(settings.upload)[0] ?? null)
+      : settings.upload;
+  const viaHttpProxy =
+    settings.proxy !== null && !settings.tunnel && !/^socks/i.test(settings.proxy);
+  const requests: { url: CurlUrl; upload: string | null }[] = [];
+  let refused: HttpEvidenceError | null = null;
+  expanded.forEach((typed, index) => {
+    const raw = ipfsUrl(typed, settings.ipfsGateway, files);
+    try {
+      if (raw !== null)
+        requests.push({
+          url: splitCurlUrl(raw, settings.pathAsIs, viaHttpProxy),
+          upload: index === 0 ? upload : null,
+        });
+    } catch (error) {
+      // A URL of another scheme is curl's business, not an HTTP request: said, and skipped.
+      const scheme = urlScheme(raw ?? typed);
+      if (!(error instanceof HttpEvidenceError) || scheme === 'http' || scheme === 'https')
+        throw error;
+      refused ??= error;
+      files.note(
+        `${raw ?? typed} is fetched by curl over ${urlScheme(raw ?? typed)}, not HTTP: not shown.`,
+      );
+    }
+  });
+  if (requests.length === 0 && refused) throw refused;
+  return requests.map((r) => curlRequest(settings, r.url, r.upload, files));
+}
+
+/**
+ * `ipfs://cid/path` and `ipns://name/path` as curl fetches them: from `--ipfs-gateway`
+ * (`<gateway>/ipfs/cid/path`). Without one curl reads $IPFS_GATEWAY or ~/.ipfs/gateway, which a
+ * paste does not show: noted, and null. Any other URL is returned as typed.
+ */
+function ipfsUrl(raw: string, gateway: string | null, files: CurlFiles): string | null {
+  const m = /^(ipfs|ipns):\/\/([^/?#]+)(.*)$/i.exec(raw.trim());
+  if (!m) return raw;
+  if (gateway === null) {
+    files.note(
+      `${raw}: curl takes its IPFS gateway from $IPFS_GATEWAY or ~/.ipfs/gateway, which are not part of the paste.`,
+    );
+    return null;
+  }
+  return `${gateway.replace(/\/+$/, '')}/${(m[1] ?? '').toLowerCase()}/${m[2] ?? ''}${m[3] ?? ''}`;
 }
