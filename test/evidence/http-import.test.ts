@@ -234,10 +234,12 @@ describe('curl: the request curl sends, byte for byte (issue 20)', () => {
     expect(starts("curl 'http://[::1]:8080/a[]=1&b=\\{x\\}'")).toEqual([
       'GET /a[]=1&b={x} HTTP/1.1',
     ]);
-    // What curl refuses is refused, with the way out.
-    expect(() => parseCurlCommand("curl 'http://x.example/?id[0]=1'")).toThrow(
-      /curl refuses the URL .* bad range at position 21 .* curl -g sends them as typed/,
-    );
+    // What curl would refuse to glob is read as typed (as -g sends it), with curl's reason.
+    const refused = parseCurlCommand("curl 'http://x.example/?id[0]=1'");
+    expect(refused.map((e) => e.request.startLine)).toEqual(['GET /?id[0]=1 HTTP/1.1']);
+    expect(refused[0]?.notes).toEqual([
+      'curl would refuse the URL "http://x.example/?id[0]=1" without -g: bad range at position 21 of its globbing ({…} and […] stand for several URLs); read as typed, as curl -g sends it.',
+    ]);
     expect(starts("curl -g 'http://x.example/?id[0]=1'")).toEqual(['GET /?id[0]=1 HTTP/1.1']);
     // -T globs its file names; the name added to the URL is URL-encoded.
     const put = curlWire("curl -T '{my poc(1).html,two.txt}' http://x.example/up/", {

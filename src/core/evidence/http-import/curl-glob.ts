@@ -44,8 +44,8 @@ export function expandGlob(url: string): string[] {
   const names = new Set<string>();
   const refuse = (why: string, at: number): never => {
     throw new HttpEvidenceError(
-      `curl refuses the URL "${url}": ${why} at position ${at + 1} of its globbing ` +
-        '({…} and […] stand for several URLs; curl -g sends them as typed)',
+      `curl would refuse the URL "${url}" without -g: ${why} at position ${at + 1} of its ` +
+        'globbing ({…} and […] stand for several URLs)',
     );
   };
   let i = 0;

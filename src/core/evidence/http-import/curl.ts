@@ -55,14 +55,21 @@ function requestsOf(words: string[], read: CurlReadOptions, vars: CurlVariables)
       `the curl command has no URL${files.notes.length ? ` (${files.notes.join(' ')})` : ''}`,
     );
 
-  const expanded = urls.flatMap((u) =>
-    settings.globOff || settings.literalUrls.has(u) ? [u] : expandGlob(u),
-  );
+  // A URL curl would refuse to glob (`?id[0]=1` without -g, common in pasted URLs) is what the
+  // researcher meant as typed: read so, with curl's reason in a note.
+  const globbed = (u: string): string[] => {
+    if (settings.globOff || settings.literalUrls.has(u)) return [u];
+    try {
+      return expandGlob(u);
+    } catch (error) {
+      if (!(error instanceof HttpEvidenceError)) throw error;
+      files.note(`${error.message}; read as typed, as curl -g sends it.`);
+      return [u];
+    }
+  };
+  const expanded = urls.flatMap(globbed);
   // `-T '{a,b}'` globs too: the first request sends the first file.
-  const upload =
-    settings.upload !== null && !settings.globOff
-      ? (expandGlob(settings.upload)[0] ?? null)
-      : settings.upload;
+  const upload = settings.upload !== null ? (globbed(settings.upload)[0] ?? null) : null;
   const viaHttpProxy =
     settings.proxy !== null && !settings.tunnel && !/^socks/i.test(settings.proxy);
   const requests: { url: CurlUrl; upload: string | null }[] = [];
