@@ -583,6 +583,17 @@ describe('what the researcher types is saved as typed (issue 22)', () => {
     });
   });
 
+  it('lists nested with Tab are written tight, as typed (a tab is the Tab key)', async () => {
+    const cases: [string, string][] = [
+      ['- first\n\tsecond\nthird', '* first\n  * second\n  * third\n'],
+      ['- a\n\tb\n\tc\n\n\nd', '* a\n  * b\n    * c\n* d\n'],
+      ['1. one\n\ttwo', '1. one\n   1. two\n'],
+      // Into the nested list the item before already holds.
+      ['- a\n\tb\n\n\tc', '* a\n  * b\n  * c\n'],
+    ];
+    expect(await typedAll(cases.map(([typed]) => typed))).toEqual(cases.map(([, md]) => md));
+  });
+
   it('a table typed row by row becomes a table and is saved as typed', async () => {
     const table = '| id | name |\n| --- | --- |\n| 1 | admin |\n| 2 | `guest` |';
     // The caret still in the last row, then after Enter and a paragraph below.
