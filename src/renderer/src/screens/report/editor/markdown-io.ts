@@ -18,11 +18,12 @@ import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
-import { writeBreak, writeLink, writeText } from './autolink-output';
+import { recordMarkParents, writeBreak, writeLink, writeText } from './autolink-output';
 import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
 import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
+import { recordWrittenMark } from './mark-flanking';
 
 interface MdNode {
   type: string;
@@ -168,6 +169,9 @@ export function configureMarkdownOutput(ctx: Ctx): void {
         // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
         // typed `&amp; ` or `<b> ` reached the program as `&` or as HTML.
         text: writeText as Handle,
+        root: recordMarkParents(handlers.root ?? (defaultHandlers.root as Handle)),
+        emphasis: recordWrittenMark(handlers.emphasis ?? (defaultHandlers.emphasis as Handle)),
+        strong: recordWrittenMark(handlers.strong ?? (defaultHandlers.strong as Handle)),
         list: writeList(handlers.list ?? (defaultHandlers.list as Handle)),
         html: writeHtml(handlers.html ?? (defaultHandlers.html as Handle)),
         link: writeLink as Handle,
