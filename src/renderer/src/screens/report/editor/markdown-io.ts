@@ -13,7 +13,7 @@ import {
   type Join,
   type State,
 } from 'mdast-util-to-markdown';
-import type { Nodes, Parents } from 'mdast';
+import type { List, Nodes, Parents } from 'mdast';
 import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
@@ -42,6 +42,34 @@ export function fillNullTitles(node: MdNode): void {
  */
 export const remarkNullTitles = $remark('bountyDeskNullTitles', () => () => (tree) => {
   fillNullTitles(tree as unknown as MdNode);
+});
+
+interface MdParent {
+  type: string;
+  value?: string;
+  children?: MdParent[];
+}
+
+/**
+ * A line of raw HTML right under a footnote's text (`[^1]: A note.` then `<br />`) is read as an
+ * HTML block in the footnote; Milkdown holds one as a paragraph in a list item or a quote, but
+ * not in a footnote, whose node then could not be made: the whole footnote was dropped, the
+ * description saved without it. Such a block is held as a paragraph there too.
+ */
+export function htmlInFootnotesAsParagraphs(node: MdParent): void {
+  for (const child of node.children ?? []) {
+    if (node.type === 'footnoteDefinition' && child.type === 'html') {
+      child.children = [{ type: 'html', value: child.value ?? '' }];
+      delete child.value;
+      child.type = 'paragraph';
+      continue;
+    }
+    htmlInFootnotesAsParagraphs(child);
+  }
+}
+
+export const remarkHtmlInFootnotes = $remark('bountyDeskHtmlInFootnotes', () => () => (tree) => {
+  htmlInFootnotesAsParagraphs(tree as unknown as MdParent);
 });
 
 interface UnsafePattern {
@@ -150,6 +178,26 @@ function writeList(list: Handle): Handle {
 
 const joinHtmlLineInTightItem: Join = (_left, right) => (flagged(right as Nodes) ? 0 : undefined);
 
+/** Whether a list is written tight: no blank line between its items nor in one. */
+function writtenTight(list: List): boolean {
+  return !list.spread && list.children.every((item) => !item.spread || item.children.length < 2);
+}
+
+/**
+ * A tight list right after a tight list of the other kind (`1. a` then `* b`, as typed): the
+ * second starts a list of its own without a blank line, which in a quote or a list item a reader
+ * takes as making the first list loose (its text in paragraphs). Only where the second list's
+ * first item can interrupt a paragraph: not empty, and a numbered one from 1.
+ */
+const joinListsOfTwoKinds: Join = (left, right) => {
+  if (left.type !== 'list' || right.type !== 'list') return undefined;
+  if (Boolean(left.ordered) === Boolean(right.ordered)) return undefined;
+  if (!writtenTight(left) || !writtenTight(right)) return undefined;
+  const first = right.children[0]?.children[0];
+  if (first?.type !== 'paragraph' || first.children.length === 0) return undefined;
+  return right.ordered && (right.start ?? 1) !== 1 ? undefined : 0;
+};
+
 function writeHtml(html: Handle): Handle {
   return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
     const written = html(node, parent, state, info);
@@ -163,7 +211,12 @@ export function configureMarkdownOutput(ctx: Ctx): void {
     const handlers = (prev.handlers ?? {}) as Record<string, Handle>;
     return {
       ...prev,
-      join: [...(prev.join ?? []), joinHtmlLineInTightItem, joinAfterKeptDefinition],
+      join: [
+        ...(prev.join ?? []),
+        joinHtmlLineInTightItem,
+        joinListsOfTwoKinds,
+        joinAfterKeptDefinition,
+      ],
       handlers: {
         ...handlers,
         // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
