@@ -180,8 +180,12 @@ const joinHtmlLineInTightItem: Join = (_left, right) => (flagged(right as Nodes)
 
 /** Whether a list is written tight: no blank line between its items nor in one. */
 function writtenTight(list: List): boolean {
-  return !list.spread && list.children.every((item) => !item.spread || item.children.length < 2);
+  // (Milkdown's nodes may come without `children` where they are empty.)
+  return !list.spread && list.children.every((item) => !item.spread || childrenOf(item).length < 2);
 }
+
+const childrenOf = (node: Nodes | undefined): Nodes[] =>
+  (node as { children?: Nodes[] } | undefined)?.children ?? [];
 
 /**
  * A tight list right after a tight list of the other kind (`1. a` then `* b`, as typed): the
@@ -193,8 +197,8 @@ const joinListsOfTwoKinds: Join = (left, right) => {
   if (left.type !== 'list' || right.type !== 'list') return undefined;
   if (Boolean(left.ordered) === Boolean(right.ordered)) return undefined;
   if (!writtenTight(left) || !writtenTight(right)) return undefined;
-  const first = right.children[0]?.children[0];
-  if (first?.type !== 'paragraph' || first.children.length === 0) return undefined;
+  const first = childrenOf(right.children[0])[0];
+  if (first?.type !== 'paragraph' || childrenOf(first).length === 0) return undefined;
   return right.ordered && (right.start ?? 1) !== 1 ? undefined : 0;
 };
 
