@@ -20,7 +20,12 @@ import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { recordMarkParents, writeBreak, writeLink, writeText } from './autolink-output';
 import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
-import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
+import {
+  WARM_UP_SLICE_CHARS,
+  escapeWarmUp,
+  warmUpReader,
+  withoutNeedlessEscapes,
+} from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
 import { recordWrittenMark } from './mark-flanking';
@@ -289,16 +294,20 @@ export function markdownBeforeEscapePass(ctx: Ctx, doc: ProseNode): string {
 }
 
 /**
- * The document's top-level blocks in runs of about `WARM_UP_SLICE_CHARS` of text: the warm-up
+ * The document's top-level blocks in runs of about `WARM_UP_SLICE_CHARS` of text (the first
+ * `singles` blocks each alone): the warm-up
  * writes one run at a time (the whole document at once was one long frame; one block at a time,
  * hundreds of idle callbacks for the empty lines and short paragraphs of a long report).
  */
-export function warmUpPieces(doc: ProseNode): ProseNode[][] {
+export function warmUpPieces(doc: ProseNode, singles = 0): ProseNode[][] {
   const pieces: ProseNode[][] = [];
   let run: ProseNode[] = [];
   let size = 0;
   doc.forEach((block) => {
-    if (run.length > 0 && size + block.nodeSize > WARM_UP_SLICE_CHARS) {
+    if (
+      run.length > 0 &&
+      (pieces.length < singles || size + block.nodeSize > WARM_UP_SLICE_CHARS)
+    ) {
       pieces.push(run);
       run = [];
       size = 0;
@@ -309,6 +318,13 @@ export function warmUpPieces(doc: ProseNode): ProseNode[][] {
   if (run.length > 0) pieces.push(run);
   return pieces;
 }
+
+/** The warm-up's first idle periods that do one unit each, on a block of its own. */
+const COLD_UNITS = 12;
+
+/** What the warm-up first writes and reads: a line with what a report's text holds. */
+const WARM_UP_LINE =
+  'See *this* and **that** [link](https://x.com) <b> a_b \\ `code` https://x.com a@b.co.';
 
 /** Leaves this much of an idle period to the browser: the parse under way may run a little over. */
 const IDLE_MARGIN_MS = 4;
@@ -352,12 +368,34 @@ export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => bo
     return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
   });
   const step = escapeWarmUp(
-    warmUpPieces(doc).map((blocks) => () => written(blocks)),
+    warmUpPieces(doc, COLD_UNITS).map((blocks) => () => written(blocks)),
     () => written(definitions),
   );
+  // In a fresh page the first runs of the writer and the reader compile their code as they go:
+  // the first unit (a run of blocks written, then parsed) took 20 to 40 ms. They first run on a
+  // word and on one short line, each in an idle period of its own; then the first `COLD_UNITS`
+  // periods do one unit each, on one block, so that no period is longer than a frame.
+  const { schema } = doc.type;
+  const write = (text: string): string => {
+    const line = schema.nodes.paragraph?.create(null, schema.text(text));
+    return line ? markdownBeforeEscapePass(ctx, doc.type.create(null, line)) : text;
+  };
+  let sample = WARM_UP_LINE;
+  const firsts = [
+    // The writer's core on one word, then what a line of a report makes it do (escapes, links).
+    () => write('a'),
+    () => {
+      sample = write(WARM_UP_LINE);
+    },
+    () => warmUpReader(sample),
+  ];
+  let periods = 0;
   const next = (hasTime: () => boolean): void => {
     if (isDestroyed()) return;
-    if (!step(hasTime)) whenIdle(next);
+    const first = firsts.shift();
+    if (first) first();
+    else if (step(periods++ < COLD_UNITS ? () => false : hasTime)) return;
+    whenIdle(next);
   };
   whenIdle(next);
 }
