@@ -273,15 +273,43 @@ describe('renderer: typing in the description editor', () => {
     );
     expect(await editor.locator('ul > li').count()).toBe(2);
     expect(await editor.locator('li li').count()).toBe(0);
-    // Saved as two items of one top-level list (tight or loose, as the writer chooses).
+    // Saved as two items of one top-level list, tight as typed.
     const tail = `${COMPLETE_DESCRIPTION.trimEnd()}\n\ntoggled line\n\n`;
     await until('the list saved', async () => (await markdown()).startsWith(tail), 15_000);
-    await until('both items saved', async () =>
-      /^\* first\n\n?\* second\n$/.test((await markdown()).slice(tail.length)),
+    await until(
+      'both items saved',
+      async () => (await markdown()).slice(tail.length) === '* first\n* second\n',
     ).catch(async (error: unknown) => {
       expect((await markdown()).slice(tail.length)).toBe('* first\n* second\n');
       throw error;
     });
+  }, 60_000);
+
+  it('a list nested with Tab is saved tight, as typed: no blank line between its items', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const editor = description(page);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- step one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('nested a');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('nested b');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('deeper');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.type('step two');
+    await until('the items nested', async () => (await editor.locator('li li li').count()) === 1);
+    const expected = `${COMPLETE_DESCRIPTION.trimEnd()}\n\n* step one\n  * nested a\n  * nested b\n    * deeper\n* step two\n`;
+    await until('the nested list saved', async () => (await markdown()) === expected, 15_000).catch(
+      async (error: unknown) => {
+        expect(await markdown()).toBe(expected);
+        throw error;
+      },
+    );
   }, 60_000);
 
   it('leaves a code block at the end of the description with ArrowDown, and with Enter on an empty last line', async () => {

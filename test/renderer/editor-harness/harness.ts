@@ -91,7 +91,7 @@ function press(view: EditorView, key: string, init: KeyboardEventInit = {}): voi
 
 /**
  * Types `text` into an empty document as the researcher would (text input, not a paste); a
- * newline is the Enter key.
+ * newline is the Enter key, a tab the Tab key.
  */
 async function typed(text: string): Promise<string> {
   const e = await ready();
@@ -101,8 +101,8 @@ async function typed(text: string): Promise<string> {
     const start = TextSelection.atStart(view.state.doc);
     view.dispatch(view.state.tr.setSelection(start));
     for (const ch of text) {
-      if (ch === '\n') {
-        press(view, 'Enter');
+      if (ch === '\n' || ch === '\t') {
+        press(view, ch === '\n' ? 'Enter' : 'Tab');
         continue;
       }
       const { from, to } = view.state.selection;

@@ -6,6 +6,7 @@
 import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
 import type { Break, Link, Nodes, Parents, Text } from 'mdast';
 import { autolinkSpans, isLiteralAutolink } from './autolinks';
+import { afterClosingMarker } from './mark-flanking';
 import { UNLINKED_ADDRESS_NODE } from './unlinked-urls';
 
 // CommonMark's autolinks (`<…>`): what `<text>` must look like to read back as a link.
@@ -75,6 +76,53 @@ function followedBy(state: State, info: Info): string {
   return state.stack.includes('tableCell') && info.after === '|' ? ' |' : info.after;
 }
 
+const MARKS = new Set(['emphasis', 'strong', 'delete']);
+
+const isMark = (node: Nodes | undefined): node is Parents => !!node && MARKS.has(node.type);
+
+/** The parent of each emphasis, strong and strikethrough of the tree being written. */
+const markParents = new WeakMap<Nodes, Parents>();
+
+/**
+ * The root handler, first recording each mark's parent: the writer gives a mark's children only
+ * its marker as what follows them (`afterClosingMark` reads on from there).
+ */
+export function recordMarkParents(root: Handle): Handle {
+  const walk = (node: Nodes): void => {
+    if (!('children' in node)) return;
+    for (const child of node.children as Nodes[]) {
+      if (isMark(child)) markParents.set(child, node);
+      walk(child);
+    }
+  };
+  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
+    walk(node);
+    return root(node, parent, state, info);
+  };
+}
+
+/** What follows a mark's closing marker, as far as plain text tells (see `followingText`). */
+function afterMark(mark: Parents): string {
+  const outer = markParents.get(mark);
+  if (!outer) return '';
+  const end =
+    isMark(outer) && outer.children.at(-1) === mark
+      ? (outer.type === 'delete' ? '~' : '*') + afterMark(outer)
+      : outer.type === 'tableCell'
+        ? ' |'
+        : '';
+  return followingText(mark, outer, end);
+}
+
+/**
+ * What follows the closing marker when `node` ends an emphasis, strong or strikethrough ('' where
+ * it does not): the writer tells only the marker, but a URL runs on over it into what follows
+ * (`*a www.x.coma*b` links `www.x.coma*b`, and the emphasis is gone).
+ */
+function afterClosingMark(node: Nodes, parent: Parents | undefined): string {
+  return isMark(parent) && parent.children.at(-1) === node ? afterMark(parent) : '';
+}
+
 /** An e-mail address up to the end of the text before an escaped "_" or "-". */
 const ADDRESS_BEFORE = /[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/;
 
@@ -96,6 +144,21 @@ export function writeText(
   state: State,
   info: Info,
 ): string {
+  const out = textBefore(node, parent, state, info);
+  // The writer peeks at the link after this text as written bare (its text's first character),
+  // but after "_", "*", "~" or "@" the link is written as `[…](…)` or `<…>` (`bareAutolinkOk`):
+  // the text is escaped for that instead (`_it_` then `[www.example.com](…)` closed the emphasis).
+  const siblings = (parent?.children ?? []) as Nodes[];
+  const next = siblings[siblings.indexOf(node) + 1];
+  if (next?.type === 'link' && /[_*~@]$/.test(out)) {
+    const first = writeLink(next, parent, state, { ...info, before: out, after: '' }).charAt(0);
+    if (first !== info.after) return textBefore(node, parent, state, { ...info, after: first });
+  }
+  return out;
+}
+
+/** A text node as written before what follows it (`info.after`). */
+function textBefore(node: Text, parent: Parents | undefined, state: State, info: Info): string {
   const escape = (value: string, before: string, after: string): string =>
     value === '' ? '' : withoutAddressCuttingEscapes(state.safe(value, { ...info, before, after }));
   // A link's own text is not a link again; an address opened unlinked stays so (unlinked-urls.ts).
@@ -106,13 +169,17 @@ export function writeText(
   // In a table cell, an address running into a pipe is written as text (the pipe escaped, which a
   // reader then keeps in the address: the link handler writes that one back as it is).
   const inCell = state.stack.includes('tableCell');
+  const siblings = (parent?.children ?? []) as Nodes[];
+  const previous = siblings[siblings.indexOf(node) - 1];
   const spans = inLink
     ? []
     : autolinkSpans(node.value).filter(
         (s) => !(inCell && node.value.slice(s.start, s.end).includes('|')),
       );
-  if (spans.length === 0) return escape(node.value, info.before, info.after);
-  const after = followedBy(state, info);
+  if (spans.length === 0) {
+    return afterClosingMarker(previous, node.value, escape(node.value, info.before, info.after));
+  }
+  const after = followedBy(state, info) + afterClosingMark(node, parent);
   let out = '';
   let at = 0;
   for (const span of spans) {
@@ -142,7 +209,7 @@ export function writeText(
     at = span.end;
   }
   out += escape(node.value.slice(at), out.slice(-1), info.after);
-  return out;
+  return afterClosingMarker(previous, node.value, out);
 }
 
 /** A link that is exactly the autolink of its text is written as that text. */
@@ -183,16 +250,16 @@ export function writeLink(
     const following =
       mail && !runsOn
         ? followedBy(state, info)
-        : followingText(node, parent, followedBy(state, info));
+        : followingText(node, parent, followedBy(state, info) + afterClosingMark(node, parent));
     // Last in an emphasis or strikethrough, its closing `*` or `~` follows: trailing punctuation
-    // for a reader, as the text handler takes it (a typed `*` after it would be escaped instead).
+    // for a reader where whitespace or the end comes after it (`following` reads on past the mark).
     const closing =
       (parent?.type === 'emphasis' || parent?.type === 'strong' || parent?.type === 'delete') &&
       siblings.at(-1) === node;
     const safe =
       mail ||
       /^[?!.,:;'"]*(?:$|[\s<])/u.test(following) ||
-      (closing && /^[*~]+(?:$|[\s<])/u.test(following));
+      (closing && /^[*~]+[?!.,:;'"]*(?:$|[\s<])/u.test(following));
     // A "<" the text writer escapes ("<lp" is written "\<lp") puts a backslash right after the
     // URL, which a reader takes into it (GFM example 627, `www.commonmark.org/he<lp`).
     const escaped = /^<[!/?A-Za-z]/u.test(following) ? `\\${following}` : following;

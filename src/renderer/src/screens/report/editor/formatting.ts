@@ -1,7 +1,8 @@
 /**
  * The description editor's formatting actions, one definition each: the toolbar's buttons and
  * their keyboard shortcuts (`formattingKeys` binds every button's keys, Mod-Alt-1…6 for the
- * heading levels and Shift-Tab/Mod-[ for outdenting a list item, ahead of Milkdown's own keymaps),
+ * heading levels, Tab/Mod-] for nesting a list item and Shift-Tab/Mod-[ for outdenting one, ahead
+ * of Milkdown's own keymaps),
  * and what each does to the document. Heading and Quote toggle, by button and by key alike.
  */
 import { commandsCtx, editorViewCtx, type Editor } from '@milkdown/kit/core';
@@ -10,6 +11,7 @@ import {
   createCodeBlockCommand,
   liftListItemCommand,
   listItemKeymap,
+  sinkListItemCommand,
   toggleEmphasisCommand,
   toggleInlineCodeCommand,
   toggleLinkCommand,
@@ -260,6 +262,48 @@ function inNestedList(state: EditorState): boolean {
   return !!range && range.depth >= 1 && $from.node(range.depth - 1).type === item;
 }
 
+/**
+ * Nests the selected list items in the item before them (ProseMirror's sink), keeping a tight
+ * list tight: Milkdown makes every new item loose (`spread`), so the item that now holds the
+ * nested list under its text was written with a blank line before it, and the whole list read as
+ * loose (paragraphs). That item is made tight where its list reads tight, as the toolbar's lists
+ * are; in a loose list it stays as it was.
+ */
+function indent(ctx: Ctx): boolean {
+  const view = ctx.get(editorViewCtx);
+  const itemType = view.state.schema.nodes.list_item;
+  /** The depth of the innermost list item around the selection's start (0: none). */
+  const itemDepth = (): number => {
+    const { $from } = view.state.selection;
+    let depth = $from.depth;
+    while (depth > 0 && $from.node(depth).type !== itemType) depth--;
+    return depth;
+  };
+  // Whether the item before already holds a nested list (the items then join that list).
+  const { $from: $start } = view.state.selection;
+  const startDepth = itemDepth();
+  const index = startDepth > 0 ? $start.index(startDepth - 1) : 0;
+  const previous = index > 0 ? $start.node(startDepth - 1).child(index - 1) : null;
+  const hadNested = LISTS.includes(previous?.lastChild?.type.name ?? '');
+  if (!ctx.get(commandsCtx).call(sinkListItemCommand.key)) return false;
+  if (hadNested) return true;
+  const { $from } = view.state.selection;
+  // The moved item, in its new nested list, in the item before it, in the outer list.
+  const holderDepth = itemDepth() - 2;
+  if (holderDepth < 1) return true;
+  const holder = $from.node(holderDepth);
+  const outer = $from.node(holderDepth - 1);
+  if (holder.type !== itemType || !LISTS.includes(outer.type.name)) return true;
+  let loose = outer.attrs.spread === true;
+  outer.forEach((node) => {
+    loose ||= node !== holder && node.childCount > 1 && node.attrs.spread === true;
+  });
+  if (!loose && holder.attrs.spread === true) {
+    view.dispatch(view.state.tr.setNodeAttribute($from.before(holderDepth), 'spread', false));
+  }
+  return true;
+}
+
 /** A link on the selected text, or the address itself as a linked text where nothing is selected. */
 function insertLink(ctx: Ctx, href: string): void {
   if (href === '') return;
@@ -290,7 +334,8 @@ export function configureFormattingKeys(ctx: Ctx): void {
 
 /**
  * Every toolbar button's shortcut runs what the button does (Mod-k asks for the link's address);
- * Mod-Alt-1…6 toggle a heading of that level; Shift-Tab and Mod-[ outdent a nested list item.
+ * Mod-Alt-1…6 toggle a heading of that level; Tab and Mod-] nest a list item, Shift-Tab and Mod-[
+ * outdent a nested one.
  * Placed before Milkdown's keymaps, these win where both bind a key.
  */
 export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
@@ -310,6 +355,8 @@ export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
   }
   const outdent = (state: EditorState): boolean =>
     inNestedList(state) && ctx.get(commandsCtx).call(liftListItemCommand.key);
+  bindings.Tab = () => indent(ctx);
+  bindings['Mod-]'] = () => indent(ctx);
   bindings['Shift-Tab'] = outdent;
   bindings['Mod-['] = outdent;
   return keymap(bindings);

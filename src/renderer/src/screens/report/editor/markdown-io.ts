@@ -13,16 +13,17 @@ import {
   type Join,
   type State,
 } from 'mdast-util-to-markdown';
-import type { Nodes, Parents } from 'mdast';
+import type { List, Nodes, Parents } from 'mdast';
 import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
-import { writeBreak, writeLink, writeText } from './autolink-output';
+import { recordMarkParents, writeBreak, writeLink, writeText } from './autolink-output';
 import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
-import { WARM_UP_SLICE_CHARS, escapeWarmUp, withoutNeedlessEscapes } from './needless-escapes';
+import { escapeWarmUp, warmUpReader, withoutNeedlessEscapes } from './needless-escapes';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
+import { recordWrittenMark } from './mark-flanking';
 
 interface MdNode {
   type: string;
@@ -41,6 +42,34 @@ export function fillNullTitles(node: MdNode): void {
  */
 export const remarkNullTitles = $remark('bountyDeskNullTitles', () => () => (tree) => {
   fillNullTitles(tree as unknown as MdNode);
+});
+
+interface MdParent {
+  type: string;
+  value?: string;
+  children?: MdParent[];
+}
+
+/**
+ * A line of raw HTML right under a footnote's text (`[^1]: A note.` then `<br />`) is read as an
+ * HTML block in the footnote; Milkdown holds one as a paragraph in a list item or a quote, but
+ * not in a footnote, whose node then could not be made: the whole footnote was dropped, the
+ * description saved without it. Such a block is held as a paragraph there too.
+ */
+export function htmlInFootnotesAsParagraphs(node: MdParent): void {
+  for (const child of node.children ?? []) {
+    if (node.type === 'footnoteDefinition' && child.type === 'html') {
+      child.children = [{ type: 'html', value: child.value ?? '' }];
+      delete child.value;
+      child.type = 'paragraph';
+      continue;
+    }
+    htmlInFootnotesAsParagraphs(child);
+  }
+}
+
+export const remarkHtmlInFootnotes = $remark('bountyDeskHtmlInFootnotes', () => () => (tree) => {
+  htmlInFootnotesAsParagraphs(tree as unknown as MdParent);
 });
 
 interface UnsafePattern {
@@ -149,6 +178,30 @@ function writeList(list: Handle): Handle {
 
 const joinHtmlLineInTightItem: Join = (_left, right) => (flagged(right as Nodes) ? 0 : undefined);
 
+/** Whether a list is written tight: no blank line between its items nor in one. */
+function writtenTight(list: List): boolean {
+  // (Milkdown's nodes may come without `children` where they are empty.)
+  return !list.spread && list.children.every((item) => !item.spread || childrenOf(item).length < 2);
+}
+
+const childrenOf = (node: Nodes | undefined): Nodes[] =>
+  (node as { children?: Nodes[] } | undefined)?.children ?? [];
+
+/**
+ * A tight list right after a tight list of the other kind (`1. a` then `* b`, as typed): the
+ * second starts a list of its own without a blank line, which in a quote or a list item a reader
+ * takes as making the first list loose (its text in paragraphs). Only where the second list's
+ * first item can interrupt a paragraph: not empty, and a numbered one from 1.
+ */
+const joinListsOfTwoKinds: Join = (left, right) => {
+  if (left.type !== 'list' || right.type !== 'list') return undefined;
+  if (Boolean(left.ordered) === Boolean(right.ordered)) return undefined;
+  if (!writtenTight(left) || !writtenTight(right)) return undefined;
+  const first = childrenOf(right.children[0])[0];
+  if (first?.type !== 'paragraph' || childrenOf(first).length === 0) return undefined;
+  return right.ordered && (right.start ?? 1) !== 1 ? undefined : 0;
+};
+
 function writeHtml(html: Handle): Handle {
   return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
     const written = html(node, parent, state, info);
@@ -162,12 +215,20 @@ export function configureMarkdownOutput(ctx: Ctx): void {
     const handlers = (prev.handlers ?? {}) as Record<string, Handle>;
     return {
       ...prev,
-      join: [...(prev.join ?? []), joinHtmlLineInTightItem, joinAfterKeptDefinition],
+      join: [
+        ...(prev.join ?? []),
+        joinHtmlLineInTightItem,
+        joinListsOfTwoKinds,
+        joinAfterKeptDefinition,
+      ],
       handlers: {
         ...handlers,
         // Not Milkdown's own text handler: it writes text that ends in a space unescaped, so a
         // typed `&amp; ` or `<b> ` reached the program as `&` or as HTML.
         text: writeText as Handle,
+        root: recordMarkParents(handlers.root ?? (defaultHandlers.root as Handle)),
+        emphasis: recordWrittenMark(handlers.emphasis ?? (defaultHandlers.emphasis as Handle)),
+        strong: recordWrittenMark(handlers.strong ?? (defaultHandlers.strong as Handle)),
         list: writeList(handlers.list ?? (defaultHandlers.list as Handle)),
         html: writeHtml(handlers.html ?? (defaultHandlers.html as Handle)),
         link: writeLink as Handle,
@@ -228,16 +289,27 @@ export function markdownBeforeEscapePass(ctx: Ctx, doc: ProseNode): string {
 }
 
 /**
- * The document's top-level blocks in runs of about `WARM_UP_SLICE_CHARS` of text: the warm-up
+ * How much text the warm-up writes at once: a run of 1,000 characters written, with the idle
+ * period's budget spent before it, made periods of 18 ms; of 300, 12.5 (the longest, median of 5
+ * fresh pages), while the warm-up still ends within 3 s of idle time for a 25 KB description.
+ */
+const WARM_UP_PIECE_CHARS = 300;
+
+/**
+ * The document's top-level blocks in runs of about `WARM_UP_PIECE_CHARS` of text (the first
+ * `singles` blocks each alone): the warm-up
  * writes one run at a time (the whole document at once was one long frame; one block at a time,
  * hundreds of idle callbacks for the empty lines and short paragraphs of a long report).
  */
-export function warmUpPieces(doc: ProseNode): ProseNode[][] {
+export function warmUpPieces(doc: ProseNode, singles = 0): ProseNode[][] {
   const pieces: ProseNode[][] = [];
   let run: ProseNode[] = [];
   let size = 0;
   doc.forEach((block) => {
-    if (run.length > 0 && size + block.nodeSize > WARM_UP_SLICE_CHARS) {
+    if (
+      run.length > 0 &&
+      (pieces.length < singles || size + block.nodeSize > WARM_UP_PIECE_CHARS)
+    ) {
       pieces.push(run);
       run = [];
       size = 0;
@@ -249,6 +321,13 @@ export function warmUpPieces(doc: ProseNode): ProseNode[][] {
   return pieces;
 }
 
+/** The warm-up's first idle periods that do one unit each, on a block of its own. */
+const COLD_UNITS = 12;
+
+/** What the warm-up first writes and reads: a line with what a report's text holds. */
+const WARM_UP_LINE =
+  'See *this* and **that** [link](https://x.com) <b> a_b \\ `code` https://x.com a@b.co.';
+
 /** Leaves this much of an idle period to the browser: the parse under way may run a little over. */
 const IDLE_MARGIN_MS = 4;
 /**
@@ -259,7 +338,7 @@ const SLICE_TIME_MS = 8;
 
 /**
  * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
- * a few parses per idle period (within its deadline and `WARM_UP_SLICE_CHARS`; a block's weighing
+ * a few parses per idle period (within its deadline and `WARM_UP_SLICE_CHARS` of needless-escapes.ts; a block's weighing
  * resumes in the next period), so the first save of a long description does not parse every
  * block at once on the keystroke's thread. Stops when the editor is destroyed.
  */
@@ -291,12 +370,34 @@ export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => bo
     return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
   });
   const step = escapeWarmUp(
-    warmUpPieces(doc).map((blocks) => () => written(blocks)),
+    warmUpPieces(doc, COLD_UNITS).map((blocks) => () => written(blocks)),
     () => written(definitions),
   );
+  // In a fresh page the first runs of the writer and the reader compile their code as they go:
+  // the first unit (a run of blocks written, then parsed) took 20 to 40 ms. They first run on a
+  // word and on one short line, each in an idle period of its own; then the first `COLD_UNITS`
+  // periods do one unit each, on one block, so that no period is longer than a frame.
+  const { schema } = doc.type;
+  const write = (text: string): string => {
+    const line = schema.nodes.paragraph?.create(null, schema.text(text));
+    return line ? markdownBeforeEscapePass(ctx, doc.type.create(null, line)) : text;
+  };
+  let sample = WARM_UP_LINE;
+  const firsts = [
+    // The writer's core on one word, then what a line of a report makes it do (escapes, links).
+    () => write('a'),
+    () => {
+      sample = write(WARM_UP_LINE);
+    },
+    () => warmUpReader(sample),
+  ];
+  let periods = 0;
   const next = (hasTime: () => boolean): void => {
     if (isDestroyed()) return;
-    if (!step(hasTime)) whenIdle(next);
+    const first = firsts.shift();
+    if (first) first();
+    else if (step(periods++ < COLD_UNITS ? () => false : hasTime)) return;
+    whenIdle(next);
   };
   whenIdle(next);
 }

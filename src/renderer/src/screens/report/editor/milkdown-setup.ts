@@ -29,6 +29,7 @@ import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
 import { swallowRepeatedListMarker } from './list-markers';
 import {
   configureMarkdownOutput,
+  remarkHtmlInFootnotes,
   remarkNullTitles,
   remarkTypedAutolinks,
   serializeWithoutEmptyParagraphs,
@@ -108,6 +109,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(gfm)
     .use(keptDefinitionSchema)
     .use(remarkNullTitles)
+    .use(remarkHtmlInFootnotes)
     .use(remarkFlattenNestedMarks)
     .use(remarkAdjacentLinks)
     .use(remarkTypedAutolinks)

@@ -67,6 +67,14 @@ function reading(markdown: string): string {
   return JSON.stringify(normalized(read(markdown), false));
 }
 
+/**
+ * Reads one short line, as the escape pass reads blocks: in a fresh page the reader's first run
+ * compiles its code, which is the idle warm-up's first unit of its own (`warmUpEscapePass`).
+ */
+export function warmUpReader(markdown: string): void {
+  reading(markdown);
+}
+
 /** Offsets of the backslashes that escape an ASCII punctuation character. */
 function escapeOffsets(markdown: string): number[] {
   const found: number[] = [];
