@@ -9,7 +9,7 @@ if [[ "$(uname -s)" != "Linux" ]] || [[ -n "${DBUS_SESSION_BUS_ADDRESS:-}" && -z
 fi
 for tool in dbus-run-session gnome-keyring-daemon; do
   if ! command -v "$tool" >/dev/null; then
-    echo "with-keyring: '$tool' is missing. On Debian/Ubuntu: apt-get install gnome-keyring dbus-user-session dbus-x11 libsecret-1-dev" >&2
+    echo "with-keyring: '$tool' is missing. On Debian/Ubuntu: apt-get install gnome-keyring dbus-user-session dbus-x11" >&2
     exit 1
   fi
 done

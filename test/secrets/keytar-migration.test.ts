@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import keytar from 'keytar';
 import { AsyncEntry } from '@napi-rs/keyring';
 import {
   CredentialManagerKeytarItems,
@@ -9,12 +8,14 @@ import {
   type OpenTarget,
 } from '../../src/core/secrets';
 import { normalizeServerUrl } from '../../src/shared/api/server-url';
+import { keytarFormat } from './keytar-format';
 import { fakeApiKey, uniqueServerUrl } from './support';
 
-// Keys that earlier versions stored with keytar (kept as a devDependency only to write them
-// here), read by the store built on @napi-rs/keyring, on the real keychain: the Secret Service
-// here (`bash scripts/with-keyring.sh npx vitest run test/secrets`), the Credential Manager and
-// the macOS Keychain where the release workflow runs `npm test` on those systems.
+// Keys that earlier versions stored with keytar, written in keytar's own format (keytar-format.ts:
+// no keytar, no libsecret headers), read by the store built on @napi-rs/keyring, on the real
+// keychain: the Secret Service here (`bash scripts/with-keyring.sh npx vitest run test/secrets`),
+// the Credential Manager and the macOS Keychain where the release workflow runs `npm test`.
+const keytar = keytarFormat();
 const MAC = process.platform === 'darwin';
 const used: string[] = [];
 function server(): string {
