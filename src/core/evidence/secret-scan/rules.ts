@@ -35,6 +35,7 @@ const messages = {
   GITLEAKS: { en: (p?: Props) => humanize(p?.NAME ?? '') },
   OWN_KEY: { en: () => 'Your API key for this service' },
   SERVICE_KEY: { en: () => 'An API key for this service' },
+  AWS_SECRET: { en: () => 'AWS secret access key' },
 };
 
 type MessageId = keyof typeof messages;
@@ -367,6 +368,26 @@ export const vendorShapeRule = rule('bounty-desk/vendor-shape', (content, contex
     for (const m of content.matchAll(shape)) {
       report(context, 'GITLEAKS', m.index, m.index + m[0].length, m[0], kind);
     }
+  }
+});
+
+/**
+ * An AWS secret access key: 40 characters of `[A-Za-z0-9/+=]` after an AWS secret key's name
+ * (`aws_secret_access_key = …`, `"SecretAccessKey": "…"`), as secretlint's AWS rule reads it. That
+ * rule ends its match with `\b`, so a key whose last character is `+`, `/` or `=` followed by
+ * a space or a line's end is missed there (and found only by gitleaks' generic rule); here the
+ * value ends where its alphabet does, whatever its last character.
+ */
+const AWS_SECRET =
+  /["']?(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)["']?\s*(?::|=>|=)\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/g;
+
+export const awsSecretRule = rule('bounty-desk/aws-secret-key', (content, context) => {
+  for (const m of content.matchAll(AWS_SECRET)) {
+    const value = m[1] ?? '';
+    // AWS's documented example key, as secretlint leaves it.
+    if (value.endsWith('EXAMPLEKEY')) continue;
+    const start = m.index + m[0].length - value.length;
+    report(context, 'AWS_SECRET', start, start + value.length, value);
   }
 });
 

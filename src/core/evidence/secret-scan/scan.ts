@@ -24,6 +24,7 @@ import {
   serviceKeyRule,
   urlCredentialRule,
   vendorShapeRule,
+  awsSecretRule,
 } from './rules';
 
 export interface SecretFinding {
@@ -101,6 +102,7 @@ function config(options: ScanOptions): SecretLintCoreConfig {
       { id: fieldRule.meta.id, rule: fieldRule },
       { id: urlCredentialRule.meta.id, rule: urlCredentialRule },
       { id: vendorShapeRule.meta.id, rule: vendorShapeRule },
+      { id: awsSecretRule.meta.id, rule: awsSecretRule },
       {
         id: 'bounty-desk/service-api-key',
         rule: serviceKeyRule({ ownKeys: options.ownKeys ?? [] }),
@@ -114,6 +116,7 @@ function config(options: ScanOptions): SecretLintCoreConfig {
 const KIND_BY_MESSAGE: Record<string, string> = {
   AWSAccessKeyID: 'aws-access-key',
   AWSSecretAccessKey: 'aws-secret-key',
+  AWS_SECRET: 'aws-secret-key',
   AWSAccountID: 'aws-account-id',
   BasicAuth: 'password-in-url',
   URL_PASSWORD: 'password-in-url',
