@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // One seed per run for every random input (test/support/random.ts), printed at the end.
+    globalSetup: ['./test/support/seed-global-setup.ts'],
+    setupFiles: ['./test/support/seed-setup.ts'],
   },
 });

@@ -17,7 +17,7 @@
  * does that). No key is ever printed.
  */
 import { QUEUE_SCAN_LIMIT } from '../src/core/store/report-search';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from '../test/support/random';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

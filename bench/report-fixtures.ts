@@ -3,7 +3,7 @@
  * `bench/engine.ts` (about 200 words of Markdown each, a skewed vocabulary): one generator, so
  * the two suites' upsert figures compare.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../test/support/random';
 import type { Message, Report, ReportStatus } from '../src/shared/api';
 
 const words = (

@@ -2,7 +2,7 @@
  * Shared building blocks for the conformance tests: valid inputs taken from the API document,
  * assertions on status and error code, and a researcher bound to one bearer token.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type {
   ApiKeyList,

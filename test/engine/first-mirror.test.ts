@@ -3,7 +3,7 @@
  * clock linked to the sandbox's (bench/engine-clock.ts: the budget's waits are skipped by moving
  * both clocks, never by letting the client run ahead of the server).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxLinkedClock } from '../../bench/engine-clock';
 import type { Clock } from '../../src/core/api';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
 import { contentTypeFor } from '../../src/core/engine/content-type';
 import type { Report } from '../support/sandbox-client';

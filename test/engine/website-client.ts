@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { ContractMismatchError } from '../support/openapi-validator';
 import type {
   ApiOptions,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSandbox, pickAccounts, writeKey, type SandboxClient } from '../support/sandbox-client';
 

@@ -1,5 +1,5 @@
 /** Test helpers: a sandbox per suite and small typed HTTP calls against it. */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox } from '../../src/sandbox';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox';

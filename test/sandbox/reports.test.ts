@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
 import type { ReportBody } from './helpers';
 import { createDraft, draftInput, Sbx, submit, upload } from './helpers';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../support/random';
 import { SANDBOX_KEY_PREFIX } from '../../src/shared/api/api-key';
 
 /** A key of the documented shape: prefix, underscore, 43 URL-safe characters. */

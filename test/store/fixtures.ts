@@ -2,7 +2,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { openStore, type Store } from '../../src/core/store';
 import type { Message, Program, ProgramSummary, Report, ReportSummary } from '../../src/shared/api';
 import type { ReportListQuery, ReportListRow } from '../../src/core/store/report-list';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/core/store';
 import { createReportHits } from '../../src/core/store/report-hits';

@@ -1,9 +1,12 @@
 /**
- * Fake credentials in the shapes real ones have, made at test time from random characters: no
+ * Fake credentials in the shapes real ones have, made at test time from the run's seeded random
+ * characters (test/support/random.ts): no
  * committed file holds anything a secret scanner (ours or a code host's) would take for a live
  * key. Each kind maps to the `[REDACTED:<kind>]` the app writes for it.
  */
-import { generateKeyPairSync, randomInt, type KeyExportOptions } from 'node:crypto';
+import type { KeyExportOptions } from 'node:crypto';
+import { fakeEcKey, fakeEd25519Key, fakeRsaKey } from './fake-keys';
+import { randomInt } from './random';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
@@ -29,8 +32,7 @@ export function fakeJwt(): string {
 
 /** A throwaway key pair made now: the PEM of its private half. */
 export function fakePrivateKey(): string {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString().trim();
+  return fakeEcKey().export({ type: 'pkcs8', format: 'pem' }).toString().trim();
 }
 
 /** The researcher's own key for this service (the sandbox's prefix). */
@@ -121,9 +123,9 @@ export function fakeSecrets(ownKey = fakeServiceKey()): FakeSecret[] {
 
 /** A throwaway private key of each kind researchers meet, as PEM (made now). */
 export function fakePrivateKeys(): { name: string; pem: string }[] {
-  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
-  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
-  const ed = generateKeyPairSync('ed25519').privateKey;
+  const ec = fakeEcKey();
+  const rsa = fakeRsaKey();
+  const ed = fakeEd25519Key();
   const pem = (key: typeof ec, options: KeyExportOptions<'pem'>): string =>
     String(key.export(options)).trim();
   return [

@@ -2,7 +2,8 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * Prints one plain closing line ("tests: N passed, N failed, N skipped") after Vitest's own
- * summary, so CI can read the outcome without parsing Vitest's formatting.
+ * summary, so CI can read the outcome without parsing Vitest's formatting; before it, the seed of
+ * the run's random inputs and how to replay them.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -18,6 +19,10 @@ export default class SummaryReporter implements Reporter {
       }
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
+    const seed = process.env.TEST_SEED ?? '(none)';
+    process.stdout.write(
+      `\nrandom test inputs: seed ${seed} (replay: TEST_SEED=${seed} npx vitest run <files>)`,
+    );
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../support/random';
 import { TEMPLATE_HEADINGS, type ReportInput } from '../../../src/shared/api';
 
 /** A draft body that passes the submit checks: every template heading with text below it. */
