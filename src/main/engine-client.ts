@@ -32,6 +32,11 @@ export interface EngineClientOptions {
   options: EngineProcessOptions;
   /** Told of every state change (main forwards it to the window as the `engine` event). */
   onState?(state: EngineState): void;
+  /**
+   * Told once when the engine cannot run at all (its SQLite binding does not load): the sentence
+   * that names the fix. The engine is not started again; every call fails with that sentence.
+   */
+  onFailed?(message: string): void;
   /** How long a call made while the engine restarts may wait for it. */
   waitMs?: number;
 }
@@ -65,7 +70,9 @@ export class EngineClient {
   #nextId = 1;
   #restarts = 0;
   #closing: Promise<void> | null = null;
-  #readyWaiters: (() => void)[] = [];
+  #readyWaiters: { resolve(): void; reject(error: Error): void }[] = [];
+  /** Why the engine cannot run, once it said so: no restart, every call fails with it. */
+  #failure: EngineUnavailableError | null = null;
 
   constructor(options: EngineClientOptions) {
     this.#o = options;
@@ -79,7 +86,7 @@ export class EngineClient {
   }
 
   start(): void {
-    if (this.#child || this.#closing) return;
+    if (this.#child || this.#closing || this.#failure) return;
     this.#setState('starting');
     const child = this.#o.fork();
     this.#child = child;
@@ -89,14 +96,19 @@ export class EngineClient {
     child.postMessage({ type: 'init', options: this.#o.options });
   }
 
-  /** Resolves once the engine answered `ready` (the account restored or found signed out). */
+  /**
+   * Resolves once the engine answered `ready` (the account restored or found signed out); rejects
+   * when it cannot run at all.
+   */
   whenReady(): Promise<void> {
     if (this.#ready) return Promise.resolve();
-    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+    if (this.#failure) return Promise.reject(this.#failure);
+    return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
   }
 
   call(name: EngineCallName, args: unknown[]): Promise<unknown> {
     if (this.#closing) return Promise.reject(new EngineUnavailableError('The app is closing.'));
+    if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { name, resolve, reject });
@@ -144,7 +156,12 @@ export class EngineClient {
         this.#restarts = 0;
         this.#setState('ready');
         for (const { message: queued } of this.#waiting.splice(0)) child.postMessage(queued);
-        for (const resolve of this.#readyWaiters.splice(0)) resolve();
+        for (const { resolve } of this.#readyWaiters.splice(0)) resolve();
+        return;
+      }
+      case 'failed': {
+        this.#failure = new EngineUnavailableError(message.message);
+        this.#o.onFailed?.(message.message);
         return;
       }
       case 'result': {
@@ -171,6 +188,17 @@ export class EngineClient {
     this.#child = null;
     this.#ready = false;
     const waiting = new Set(this.#waiting.map((w) => w.message));
+    const failure = this.#failure;
+    if (failure) {
+      // It cannot run here: starting it again would fail the same way, in a loop.
+      for (const entry of this.#waiting.splice(0)) entry.reject(failure);
+      for (const [id, pending] of [...this.#pending]) {
+        this.#settle(id);
+        pending.reject(failure);
+      }
+      for (const { reject } of this.#readyWaiters.splice(0)) reject(failure);
+      return;
+    }
     for (const [id, pending] of [...this.#pending]) {
       if ([...waiting].some((m) => m.type === 'call' && m.id === id)) continue;
       this.#settle(id);

@@ -25,7 +25,7 @@ import { FileTokens } from './file-tokens';
 import { forwardEvents, registerBridge } from './ipc';
 import { menuTemplate } from './menu';
 import { wireNotifications } from './notifications';
-import { appPaths } from './paths';
+import { appPaths, engineSqliteBinding } from './paths';
 import { SandboxAccount } from './sandbox-account';
 import { sandboxInProcess } from './sandbox-launcher';
 import { hardenSession, hardenWebContents } from './security';
@@ -144,10 +144,24 @@ function start(): void {
       utilityProcess.fork(paths.engineEntry, [], {
         serviceName: 'Bounty Desk engine',
       }),
-    options: { dataDir: paths.dataDir, logDir: paths.logDir },
+    options: {
+      dataDir: paths.dataDir,
+      logDir: paths.logDir,
+      sqliteBinding: engineSqliteBinding(app),
+    },
     onState: (state) => {
       log[state === 'restarting' ? 'warn' : 'info']('engine', 'state', { state });
       send('engine', { state });
+    },
+    // The engine cannot run on this machine as installed: the sentence names the fix.
+    onFailed: (message) => {
+      log.error('engine', 'cannot-start', {});
+      console.error(message);
+      // The window may already be up: the box says it, the log and the terminal keep it.
+      void app
+        .whenReady()
+        .then(() => dialog.showErrorBox('Bounty Desk cannot start', message))
+        .catch(() => undefined);
     },
   });
   const sandbox = new SandboxAccount({

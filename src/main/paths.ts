@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sqliteBindingPath } from '../core/store/sqlite-binding-path';
 
 export interface AppPaths {
   /** The engine's data folder: the account record and one SQLite mirror per account. */
@@ -41,4 +42,18 @@ export function appPaths(userData: string, bundleDir: string): AppPaths {
     engineEntry: join(bundleDir, 'engine.js'),
     sandboxEntry: join(bundleDir, 'sandbox.js'),
   };
+}
+
+/**
+ * The SQLite binding the engine loads: under `npm start` (real Electron, not packaged) the one
+ * `npm start`'s first step built for this Electron in the project's `.native` folder; a packaged
+ * app (electron-builder rebuilt better-sqlite3 inside it) and plain Node use better-sqlite3's own.
+ */
+export function engineSqliteBinding(
+  app: { isPackaged: boolean; getAppPath(): string },
+  versions: NodeJS.ProcessVersions = process.versions,
+): string | undefined {
+  const electron = versions.electron;
+  if (app.isPackaged || !electron) return undefined;
+  return sqliteBindingPath(app.getAppPath(), 'electron', electron);
 }

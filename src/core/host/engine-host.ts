@@ -24,6 +24,11 @@ export interface ServeOptions {
   keyFor?(serverUrl: string): Promise<string | null>;
   /** The process's log, once `init` says where it goes. */
   makeLogger?(options: EngineProcessOptions): Logger;
+  /**
+   * What must hold before the engine is made (its SQLite binding loads): a throw is posted as
+   * `failed` with its message and the process ends, so main does not start it again.
+   */
+  check?(options: EngineProcessOptions): void;
 }
 
 /**
@@ -114,6 +119,17 @@ export function serveEngine(
       case 'init': {
         if (engine) return;
         log = serve.makeLogger?.(message.options) ?? silentLogger;
+        try {
+          serve.check?.(message.options);
+        } catch (error) {
+          const text = error instanceof Error ? error.message : String(error);
+          log.error('engine', 'cannot-start', { error: toBridgeError(error).name });
+          console.error(text);
+          post({ type: 'failed', message: text });
+          // A turn later, so the message leaves before the process does.
+          setImmediate(() => exit(1));
+          return;
+        }
         const created = makeEngine(message.options);
         engine = created;
         for (const name of ENGINE_EVENTS) {

@@ -8,6 +8,7 @@ import { parentPort } from '../../shared/process/parent-port';
 import { Engine } from '../engine/engine';
 import { createFileLogger, silentLogger } from '../log/logger';
 import { KeychainSecretStore } from '../secrets/keychain-secret-store';
+import { useSqliteBinding } from '../store/sqlite-binding';
 import { serveEngine } from './engine-host';
 
 const secrets = new KeychainSecretStore();
@@ -22,5 +23,7 @@ serveEngine(
       options.logDir
         ? createFileLogger({ file: join(options.logDir, 'engine.log'), console: 'error' })
         : silentLogger,
+    // Before any mirror is opened: a binding for another runtime is a sentence, not a crash loop.
+    check: (options) => useSqliteBinding(options.sqliteBinding),
   },
 );

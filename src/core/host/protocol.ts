@@ -34,6 +34,11 @@ export interface EngineProcessOptions {
   dataDir: string;
   /** Where the engine writes `engine.log` (`<userData>/logs`); no log without it (tests). */
   logDir?: string;
+  /**
+   * The SQLite addon built for this runtime (better-sqlite3's `nativeBinding`): the app under
+   * `npm start` names its Electron build; without it, better-sqlite3's own build.
+   */
+  sqliteBinding?: string;
 }
 
 /** main → engine */
@@ -53,6 +58,8 @@ export type EngineEvent = {
  */
 export type FromEngine =
   | { type: 'ready' }
+  /** The engine cannot run here (its SQLite binding does not load): one sentence; it exits. */
+  | { type: 'failed'; message: string }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: BridgeError }
   | { type: 'events'; events: EngineEvent[] };
