@@ -10,6 +10,11 @@
 //
 // Without a packaged app (no Electron binary on this machine) it says so in one line and counts
 // as skipped, never as passed; `--require` (the release workflow) makes that a failure.
+//
+// `--npm-start` follows the README's Quick start instead, on a fresh `npm ci`: it runs `npm start`
+// (its first steps fetch Electron and build SQLite for it, then electron-vite builds and starts
+// the app) and checks that the window shows the first-run screen and that the engine answers (the
+// sandbox sign-in lists the programs). The release workflow runs it on each OS.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -25,6 +30,9 @@ import { BRIDGE_CALLS } from '../src/shared/bridge/contract';
 
 const root = join(import.meta.dirname, '..');
 const required = process.argv.includes('--require');
+const npmStart = process.argv.includes('--npm-start');
+/** `npm start` builds before its window shows: its SQLite download or build and the bundles. */
+const START_TIMEOUT = 900_000;
 const TIMEOUT = 60_000;
 /** A fuse's byte in the wire: '1' on, '0' off (@electron/fuses's FuseState, not exported). */
 const FUSE_ON = '1'.charCodeAt(0);
@@ -92,9 +100,43 @@ async function start(executable: string, userData: string): Promise<Running> {
   const child = spawn(executable, ['--remote-debugging-port=0', `--user-data-dir=${userData}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  return connect(child, TIMEOUT);
+}
+
+/**
+ * `npm start` as the README says, with Electron's switches passed through electron-vite (after
+ * its `--`). Its own process group on macOS and Linux, so the whole tree can be stopped.
+ */
+async function startWithNpm(userData: string): Promise<Running> {
+  const args = ['start', '--', '--', '--remote-debugging-port=0', `--user-data-dir=${userData}`];
+  const child = spawn('npm', args, {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    shell: process.platform === 'win32',
+    detached: process.platform !== 'win32',
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  return connect(child, START_TIMEOUT);
+}
+
+/** Stops `npm start` and what it started (npm, electron-vite, Electron and its helpers). */
+async function stopTree(app: Running): Promise<void> {
+  await app.browser.close().catch(() => undefined);
+  const pid = app.child.pid;
+  if (pid === undefined || app.child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => app.child.once('exit', () => resolve()));
+  if (process.platform === 'win32') spawn('taskkill', ['/pid', String(pid), '/T', '/F']);
+  else process.kill(-pid, 'SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+}
+
+async function connect(child: ChildProcess, timeout: number): Promise<Running> {
   const endpoint = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error('no DevTools endpoint within 60 s')), TIMEOUT);
+    const timer = setTimeout(
+      () => reject(new Error(`no DevTools endpoint within ${timeout / 1000} s`)),
+      timeout,
+    );
     child.stderr?.on('data', (chunk: Buffer) => {
       seen += chunk.toString('utf8');
       const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
@@ -173,7 +215,45 @@ function keychainEntry(serverUrl: string): AsyncEntry {
   });
 }
 
+/** The README's Quick start: the first-run screen, and the engine answering a sign-in. */
+async function readmeStart(): Promise<void> {
+  const userData = await mkdtemp(join(tmpdir(), 'bounty-desk-start-'));
+  let app: Running | null = null;
+  try {
+    await check('`npm start` opens the app window', async () => {
+      app = await startWithNpm(userData);
+    });
+    const running = app as Running | null;
+    if (running) {
+      await check('first start shows the welcome screen', async () => {
+        await running.page.getByRole('heading', { name: 'Welcome', exact: true }).waitFor();
+      });
+      await check('the engine answers: the sandbox sign-in lists its programs', async () => {
+        await running.page.getByRole('button', { name: 'Use the sandbox', exact: true }).click();
+        const programs = running.page.getByRole('list', { name: 'Programs', exact: true });
+        await programs.getByRole('link').first().waitFor({ timeout: TIMEOUT });
+        return `${await programs.getByRole('link').count()} programs listed`;
+      });
+      await stopTree(running);
+    }
+  } finally {
+    await forgetKey(userData);
+    await rm(userData, { recursive: true, force: true }).catch(() => undefined);
+  }
+  report();
+}
+
+function report(): void {
+  for (const c of checks) {
+    console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail ? ` (${c.detail})` : ''}`);
+  }
+  const failed = checks.filter((c) => !c.ok).length;
+  console.log(`${checks.length - failed} passed, ${failed} failed`);
+  if (failed > 0) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
+  if (npmStart) return readmeStart();
   const { executable, bundle } = unpackedApp();
   if (!existsSync(executable)) {
     const line = `smoke: no packaged app at ${executable} (npm run dist builds it where the Electron binary can be downloaded)`;
