@@ -17,7 +17,8 @@ const SHAPES = [
   /^%[A-Za-z_][A-Za-z0-9_]*%$/, // %TOKEN%
   /redacted|\bremoved\b|\bhidden\b|\bomitted\b/i,
   /^[xX*•._…-]+$/, // XXXX, ***, …, x.x.x
-  /^(?:your|my|insert|enter|paste)[-_ ]?[\w-]*$/i, // your-token, YOUR_API_KEY
+  // your-token, YOUR_API_KEY, myApiKey: words, so not a random key that happens to begin with "my"
+  /^(?=.{0,32}$)(?:your|my|insert|enter|paste)(?:[-_ ]?[A-Za-z]+)*$/i,
   /^\(.*\)$/, // (your cookie here)
 ];
 
