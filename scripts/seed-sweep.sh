@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The test layers whose inputs are random (fake secrets, generated texts and ids, property tests),
+# run once per seed: TEST_SEED=1..50 by default, each printed with its outcome, so a failure is
+# replayed with `TEST_SEED=<n> bash scripts/with-keyring.sh npx vitest run <file>`.
+#   bash scripts/seed-sweep.sh [count] [first]     (files: SWEEP_FILES, default the list below)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-50}"
+first="${2:-1}"
+default_files="test/evidence/secret-scan.test.ts test/evidence/stream-scan.test.ts
+  test/evidence/http-import.test.ts test/evidence/images.test.ts test/rules test/domain
+  test/store test/renderer-unit test/report-files test/main/deep-links.test.ts
+  test/main/update-decision.test.ts test/main/window-state.test.ts test/secrets"
+read -r -a files <<<"$(echo "${SWEEP_FILES:-$default_files}" | tr '\n' ' ')"
+log="$(mktemp -d)"
+passed=0
+failed=()
+for ((seed = first; seed < first + count; seed++)); do
+  if TEST_SEED="$seed" bash scripts/with-keyring.sh npx vitest run "${files[@]}" >"$log/$seed.log" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed+=("$seed")
+  fi
+  echo "seed $seed: $(grep -E '^tests: ' "$log/$seed.log" | tail -1)"
+done
+echo "seeds: $passed of $count passed${failed[*]:+; failed: ${failed[*]} (logs in $log)}"
+((${#failed[@]} == 0))
