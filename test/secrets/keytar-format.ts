@@ -57,7 +57,9 @@ type Call = (
 
 type Variant = new (signature: string, value: unknown) => unknown;
 
-async function withSecretService<T>(work: (call: Call, variant: Variant) => Promise<T>): Promise<T> {
+async function withSecretService<T>(
+  work: (call: Call, variant: Variant) => Promise<T>,
+): Promise<T> {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
     throw new Error(
       'No D-Bus session: run the keychain tests as `bash scripts/with-keyring.sh npx vitest run ' +

@@ -77,7 +77,13 @@ function firstLine(text: string): string {
 function defaultAddon(): string | null {
   try {
     const require = createRequire(import.meta.url);
-    return join(require.resolve('better-sqlite3/package.json'), '..', 'build', 'Release', SQLITE_ADDON);
+    return join(
+      require.resolve('better-sqlite3/package.json'),
+      '..',
+      'build',
+      'Release',
+      SQLITE_ADDON,
+    );
   } catch {
     return null;
   }
