@@ -150,7 +150,6 @@ describe('app.asar as electron-builder packs it', () => {
       'vite',
       'vitest',
       'typescript',
-      'keytar', // read only by the test of the move from keytar to @napi-rs/keyring
     ]) {
       expect(pkg.devDependencies).toHaveProperty([tool]);
       expect(shipped.has(tool)).toBe(false);

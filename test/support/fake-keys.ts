@@ -3,7 +3,14 @@
  * random source as `generateKeyPairSync` would: a replayed run sees the same keys. Each is a real
  * key OpenSSL accepts (built from its numbers as a JWK), never a committed one.
  */
-import { createECDH, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createECDH,
+  createPrivateKey,
+  createPublicKey,
+  pbkdf2Sync,
+  type KeyObject,
+} from 'node:crypto';
 import { randomBytes } from './random';
 
 const b64u = (bytes: Buffer): string => bytes.toString('base64url');
@@ -58,6 +65,55 @@ export function fakeRsaKey(bits = 1024): KeyObject {
     };
     return createPrivateKey({ format: 'jwk', key: jwk });
   }
+}
+
+/**
+ * `key` as an encrypted PKCS#8 PEM (PBES2: PBKDF2-HMAC-SHA256, AES-256-CBC), as OpenSSL writes it
+ * but with a seeded salt and IV: `key.export({ cipher, passphrase })` would draw them at random.
+ */
+export function encryptedPkcs8(key: KeyObject, passphrase: string): string {
+  const salt = randomBytes(16);
+  const iv = randomBytes(16);
+  const iterations = 2048;
+  const derived = pbkdf2Sync(passphrase, salt, iterations, 32, 'sha256');
+  const plain = key.export({ type: 'pkcs8', format: 'der' });
+  const cipher = createCipheriv('aes-256-cbc', derived, iv);
+  const encrypted = Buffer.concat([cipher.update(plain), cipher.final()]);
+  const der = seq(
+    seq(
+      oid('2a864886f70d01050d'), // PBES2
+      seq(
+        seq(
+          oid('2a864886f70d01050c'), // PBKDF2
+          seq(octets(salt), integer(iterations), seq(oid('2a864886f70d0209'), tlv(0x05))),
+        ),
+        seq(oid('60864801650304012a'), octets(iv)), // aes-256-cbc
+      ),
+    ),
+    octets(encrypted),
+  );
+  const body = der.toString('base64').replace(/.{64}/g, '$&\n').trimEnd();
+  return `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${body}\n-----END ENCRYPTED PRIVATE KEY-----`;
+}
+
+function tlv(tag: number, content: Buffer = Buffer.alloc(0)): Buffer {
+  const n = content.length;
+  const length =
+    n < 0x80
+      ? Buffer.from([n])
+      : n < 0x100
+        ? Buffer.from([0x81, n])
+        : Buffer.from([0x82, n >> 8, n & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), length, content]);
+}
+const seq = (...parts: Buffer[]): Buffer => tlv(0x30, Buffer.concat(parts));
+const octets = (bytes: Buffer): Buffer => tlv(0x04, bytes);
+const oid = (hex: string): Buffer => tlv(0x06, Buffer.from(hex, 'hex'));
+function integer(value: number): Buffer {
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  if (parseInt(hex.slice(0, 2), 16) >= 0x80) hex = `00${hex}`;
+  return tlv(0x02, Buffer.from(hex, 'hex'));
 }
 
 function big(value: bigint): string {

@@ -5,7 +5,7 @@
  * key. Each kind maps to the `[REDACTED:<kind>]` the app writes for it.
  */
 import type { KeyExportOptions } from 'node:crypto';
-import { fakeEcKey, fakeEd25519Key, fakeRsaKey } from './fake-keys';
+import { encryptedPkcs8, fakeEcKey, fakeEd25519Key, fakeRsaKey } from './fake-keys';
 import { randomInt } from './random';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -136,12 +136,7 @@ export function fakePrivateKeys(): { name: string; pem: string }[] {
     { name: 'Ed25519 (PKCS#8)', pem: pem(ed, { type: 'pkcs8', format: 'pem' }) },
     {
       name: 'encrypted PKCS#8',
-      pem: pem(rsa, {
-        type: 'pkcs8',
-        format: 'pem',
-        cipher: 'aes-256-cbc',
-        passphrase: randomFrom(ALNUM, 12),
-      }),
+      pem: encryptedPkcs8(rsa, randomFrom(ALNUM, 12)),
     },
   ];
 }
