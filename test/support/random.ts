@@ -48,8 +48,6 @@ export function randomBytes(size: number): Buffer {
 }
 
 /** An integer in [0, max) or [min, max), without modulo bias. */
-export function randomInt(max: number): number;
-export function randomInt(min: number, max: number): number;
 export function randomInt(a: number, b?: number): number {
   const [min, max] = b === undefined ? [0, a] : [a, b];
   const range = max - min;
