@@ -7,10 +7,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-50}"
 first="${2:-1}"
-default_files="test/evidence/secret-scan.test.ts test/evidence/stream-scan.test.ts
-  test/evidence/http-import.test.ts test/evidence/images.test.ts test/rules test/domain
-  test/store test/renderer-unit test/report-files test/main/deep-links.test.ts
-  test/main/update-decision.test.ts test/main/window-state.test.ts test/secrets"
+# The files whose inputs follow the seed: fake secrets (secret scan, keytar move), property tests
+# (rules, domain, store, renderer, report files, main's rules). Whole layers: SWEEP_FILES="test/store …".
+default_files="test/evidence/secret-scan.test.ts test/secrets/keytar-migration.test.ts
+  test/rules/never-throw.property.test.ts test/rules/scope.test.ts test/rules/program-filters.test.ts
+  test/domain test/store/text-match.property.test.ts test/store/report-facets.test.ts
+  test/store/report-list-sort.test.ts test/renderer-unit/markdown-sanitizer.test.ts
+  test/report-files/round-trip.property.test.ts test/report-files/templates.test.ts
+  test/main/update-decision.test.ts test/main/deep-links.test.ts"
 read -r -a files <<<"$(echo "${SWEEP_FILES:-$default_files}" | tr '\n' ' ')"
 log="$(mktemp -d)"
 passed=0

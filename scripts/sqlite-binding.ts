@@ -21,6 +21,26 @@ import { promisify } from 'node:util';
 import { SQLITE_ADDON, sqliteBindingPath } from '../src/core/store/sqlite-binding-path';
 
 const run = promisify(execFile);
+
+/**
+ * The environment without npm's settings of a native build (`npm_config_nodedir`, `_target`,
+ * `_runtime`, `_disturl`, `_arch`…): under `npm run` or `npx` they reach node-gyp and
+ * prebuild-install and win over the target named here (a machine whose npm config sets
+ * `nodedir` would otherwise build for its own Node).
+ */
+function buildEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (
+      /^npm_config_(nodedir|target|runtime|disturl|dist_url|arch|target_arch|platform|build_from_source)$/i.test(
+        name,
+      )
+    ) {
+      delete env[name];
+    }
+  }
+  return env;
+}
 const require = createRequire(import.meta.url);
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -79,7 +99,7 @@ async function electronBuild(
         `--arch=${targetArch}`,
         `--platform=${process.platform}`,
       ],
-      { cwd: staging, timeout: 180_000 },
+      { cwd: staging, timeout: 180_000, env: buildEnv() },
     );
     return;
   } catch {
@@ -107,7 +127,8 @@ async function nodeGyp(cwd: string, args: string[]): Promise<void> {
   try {
     await run(process.execPath, [nodeGypScript(), 'rebuild', '--release', ...args], {
       cwd,
-      timeout: 1_200_000,
+      env: buildEnv(),
+      timeout: 1_800_000,
       maxBuffer: 64 * 1024 * 1024,
     });
   } catch (error) {
