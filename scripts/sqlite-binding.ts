@@ -29,17 +29,11 @@ const run = promisify(execFile);
  * `nodedir` would otherwise build for its own Node).
  */
 function buildEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (
-      /^npm_config_(nodedir|target|runtime|disturl|dist_url|arch|target_arch|platform|build_from_source)$/i.test(
-        name,
-      )
-    ) {
-      delete env[name];
-    }
-  }
-  return env;
+  const npmBuildSetting =
+    /^npm_config_(nodedir|target|runtime|disturl|dist_url|arch|target_arch|platform|build_from_source)$/i;
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !npmBuildSetting.test(name)),
+  );
 }
 const require = createRequire(import.meta.url);
 export const ROOT = join(import.meta.dirname, '..');
