@@ -44,10 +44,10 @@ function engineUnder(node: string, options: EngineProcessOptions) {
           return child.pid;
         },
         postMessage: (message) => void child.send(message),
-        on: (event: 'message' | 'exit', listener: (value: never) => void) =>
-          child.on(event, listener),
+        on: ((event: string, listener: (...args: unknown[]) => void) =>
+          child.on(event, listener)) as EngineChild['on'],
         kill: () => child.kill(),
-      } as EngineChild;
+      };
     },
     options,
     onFailed: (message) => failures.push(message),
