@@ -39,7 +39,10 @@ export async function node22(): Promise<SecondRuntime> {
   ).stdout
     .trim()
     .split(' ');
-  const binding = await buildSqliteBinding({ runtime: 'node', version, nodedir: home }, RUNTIMES);
+  const binding = await buildSqliteBinding(
+    { runtime: 'node', version, nodedir: home, unoptimized: true },
+    RUNTIMES,
+  );
   return { node, version, modules, binding };
 }
 
