@@ -326,6 +326,29 @@ describe('release workflow', () => {
     expect(runs[smoke]).toMatch(/xvfb-run -a npm run smoke -- --require/);
   });
 
+  it('follows the README on each OS: npm ci, then npm start driven until the engine answers', async () => {
+    const { parse } = await import('yaml');
+    const text = await readFile(join(projectDir, '.github', 'workflows', 'release.yml'), 'utf8');
+    const workflow = parse(text) as {
+      jobs: Record<
+        string,
+        { strategy?: { matrix?: { os?: string[] } }; steps: { run?: string }[] }
+      >;
+    };
+    const job = workflow.jobs['readme-start'];
+    if (!job) throw new Error('no readme-start job');
+    expect(job.strategy?.matrix?.os).toEqual(['ubuntu-latest', 'macos-latest', 'windows-latest']);
+    const runs = job.steps.map((step) => step.run ?? '');
+    const install = runs.findIndex((run) => run.trim() === 'npm ci');
+    const start = runs.findIndex((run) => run.includes('scripts/smoke.ts --npm-start'));
+    expect(install).toBeGreaterThanOrEqual(0);
+    expect(start).toBeGreaterThan(install);
+    expect(runs[start]).toMatch(
+      /xvfb-run -a bash scripts\/with-keyring\.sh npx tsx scripts\/smoke\.ts --npm-start/,
+    );
+    expect(runs.join('\n')).not.toMatch(/libsecret|ELECTRON_SKIP_BINARY_DOWNLOAD/);
+  });
+
   it('the smoke test without a packaged app is skipped, never passed, and fails when required', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'bounty-desk-no-dist-'));
     try {
