@@ -46,10 +46,10 @@ export function reportTextArb(
 
 /**
  * A run of whole blocks (split at blank lines outside code fences) from one corpus text, at most
- * `maxChars` long where the blocks allow: report-shaped text small enough for a chat reply or an
- * edit made by hand.
+ * `maxChars` long where the blocks allow (a first block longer than that is kept whole): report-
+ * shaped text small enough for a chat reply or an edit made by hand.
  */
-export function reportExcerptArb(maxChars = 2000): fc.Arbitrary<string> {
+export function reportExcerptArb(maxChars = 2000, maxBlocks = 6): fc.Arbitrary<string> {
   return reportTextArb()
     .chain(({ text }) => {
       const blocks = markdownBlocks(text);
@@ -57,7 +57,7 @@ export function reportExcerptArb(maxChars = 2000): fc.Arbitrary<string> {
         .integer({ min: 0, max: blocks.length - 1 })
         .chain((start) =>
           fc
-            .integer({ min: 1, max: Math.min(6, blocks.length - start) })
+            .integer({ min: 1, max: Math.min(maxBlocks, blocks.length - start) })
             .map((count) => blocks.slice(start, start + count)),
         );
     })
