@@ -1,6 +1,7 @@
 /**
  * The description editor's round trip at scale (issue 22): 10,000 generated report texts
- * (descriptions with pasted payloads) plus the CommonMark and GFM specs' examples through the
+ * (descriptions with pasted payloads), the real report corpus and the CommonMark and GFM specs'
+ * examples through the
  * editor exactly as the app sets it up (`milkdown-setup.ts`, in Chromium, in batches), printing
  * how many are written back byte for byte, how many a reader sees the same (the app's renderer,
  * which shows raw HTML as its text), and how many change again on a second pass. Not a timing: it reports
@@ -15,6 +16,7 @@ import { buildEditorHarness } from '../test/renderer/editor-harness/build';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../test/renderer/support/app';
 import { COMMONMARK_EXAMPLES } from '../test/rules/support/descriptions';
 import { reportText } from '../test/rules/support/report-text';
+import { reportTexts } from '../test/support/report-texts';
 import { COMMONMARK_READ_DIFFERENTLY, sameReading } from '../test/renderer/support/same-reading';
 
 interface RoundTrip {
@@ -103,6 +105,10 @@ await report(
   COMMONMARK_EXAMPLES.map((e) => e.markdown),
   ` (known to read differently: ${[...COMMONMARK_READ_DIFFERENTLY.keys()].join(', ')}, ` +
     'ProseMirror marks: test/renderer/support/same-reading.ts)',
+);
+await report(
+  'real report texts (test/fixtures/real/reports)',
+  reportTexts().map((r) => r.text),
 );
 await report(`generated report texts`, fc.sample(reportText, { numRuns: COUNT, seed: SEED }));
 await browser.close();

@@ -16,6 +16,8 @@ import {
 import { EngineChild } from './child';
 import { COMPLETE_DESCRIPTION } from './harness';
 import { sha256, WebsiteClient, withNote } from './website-client';
+import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { markdownBlocks, reportTexts } from '../support/report-texts';
 
 /**
  * The chaos test: random operations of the app against the sandbox with injected faults (429,
@@ -129,11 +131,52 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
     app: count(['create', 'edit', 'attach', 'remove', 'submit', 'message', 'withdraw']),
     web: count(['note', 'upload', 'unlink', 'message', 'abandon']),
     shared: { app: 0, web: 0 },
+    /** Real report text written: by the app (redacted where it held a credential), the website. */
+    texts: { app: 0, redacted: 0, web: 0, bearer: 0 },
     acts: 0,
     restarts: 0,
   };
   const appOperations = () => Object.values(figures.app).reduce((a, b) => a + b, 0);
   let counter = 0;
+
+  /**
+   * What researchers write: runs of blocks of real reports (requests with bearer tokens and JSON
+   * bodies, payloads, tables), picked by the seeded PRNG. The website writes them as they are; the
+   * app writes them as its credential check lets them go, redacted (`Bearer [REDACTED:jwt]`), as
+   * a researcher who pressed "Redact" would.
+   */
+  const corpus = reportTexts();
+  const excerpt = (by: 'app' | 'web' = 'web'): string => {
+    const blocks = markdownBlocks(pick(corpus).text).filter(
+      (b) => !/^(Website note|Marker):/m.test(b),
+    );
+    const first = Math.floor(random() * blocks.length);
+    let out = '';
+    for (const block of blocks.slice(first, first + 1 + Math.floor(random() * 4))) {
+      if (out !== '' && out.length + block.length > 2_000) break;
+      out = out === '' ? block.slice(0, 2_000) : `${out}\n\n${block}`;
+    }
+    figures.texts[by]++;
+    if (by === 'web' && /Bearer \S/.test(out)) figures.texts.bearer++;
+    return out;
+  };
+  const appExcerpt = async (): Promise<string> => {
+    const text = excerpt('app');
+    const findings = await scanText(text);
+    if (findings.length > 0) figures.texts.redacted++;
+    return redact(text, findings);
+  };
+  /**
+   * One line of a real report, for the website's note line; redacted too, since that line becomes
+   * part of the draft the app sends next (a credential in it would hold the app's saves back).
+   */
+  const reportLine = async (): Promise<string> => {
+    const lines = pick(corpus)
+      .text.split('\n')
+      .filter((l) => l.trim() !== '' && l.length < 300);
+    const line = pick(lines.length > 0 ? lines : ['x']);
+    return redact(line, await scanText(line));
+  };
   /** What happened, for the failure report: operation, report, resulting intended status. */
   const trace: string[] = [];
 
@@ -265,7 +308,7 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
           title: `Finding ${n}`,
           asset: `https://app${n}.example.com/`,
           // The website edits its own line, far from the lines the app changes: a clean merge.
-          description: `${withNote(NOTED_DESCRIPTION, 'w00000')}\nMarker: ${n}\n`,
+          description: `${withNote(NOTED_DESCRIPTION, 'w00000')}\nMarker: ${n}\n\n${await appExcerpt()}\n`,
           cvss_vector: pick(VECTORS),
         };
         await child.call('saveDraft', draft.reportId, content);
@@ -305,8 +348,9 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
         const link = random() < 0.5;
         const [added] = await child.call<EvidenceView[]>('attachFiles', r.id, [
           // At the end: a link in front of a heading would break the template (incomplete).
-          // The website's note has a fixed width, so the end is the same in the app's draft.
-          { path: file.path, ...(link ? { insertAt: r.content.description.length } : {}) },
+          // The end of the app's draft, whatever the website's note (a line of a real report,
+          // of any length) did to it: an offset past the text is clamped to its end.
+          { path: file.path, ...(link ? { insertAt: Number.MAX_SAFE_INTEGER } : {}) },
         ]);
         if (!added) throw new Error('attachFiles returned nothing');
         expect(added.sha256).toBe(file.sha256);
@@ -356,7 +400,7 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
             ? ''
             : shared
               ? pick(SHARED_TEXTS)
-              : `Reply ${n}: more detail.`;
+              : `Reply ${n}: more detail.\n\n${await appExcerpt()}`;
         if (shared && body !== '') figures.shared.app++;
         await child.call('postMessage', r.id, { body, filePaths: files.map((f) => f.path) });
         r.messages.push({ body, files: files.map(({ name, sha256: s }) => ({ name, sha256: s })) });
@@ -388,7 +432,7 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
     switch (kind) {
       case 'note': {
         const r = await onServer(touch(pick(drafts())));
-        const note = `w${String(n).padStart(5, '0')}`;
+        const note = `w${String(n).padStart(5, '0')} ${await reportLine()}`;
         if (!(await web.editNote(r.id, note))) throw new Error(`website: ${r.id} is no draft`);
         r.web.note = note;
         return;
@@ -415,7 +459,7 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
         // two identical posts in flight at once could not be told apart by anyone.
         const idle = (await child.call<number>('unsent', r.id)) === 0;
         const shared = idle && random() < 0.6;
-        const body = shared ? pick(SHARED_TEXTS) : `Website reply ${n}.`;
+        const body = shared ? pick(SHARED_TEXTS) : `Website reply ${n}.\n\n${excerpt()}`;
         if (shared) figures.shared.web++;
         const files: MessageModel['files'] = [];
         const fileIds: string[] = [];
@@ -605,7 +649,9 @@ describe(`engine chaos: two writers and the team, ${FAULT_RATE * 100}% faults, k
             `${Object.values(figures.web).reduce((a, b) => a + b, 0)} website operations ` +
             `(${listed(figures.web)}; ${web.figures.repeated} repeats after faults); ` +
             `${figures.shared.app} app and ${figures.shared.web} website messages in shared ` +
-            `texts; ${figures.acts} team acts; ${figures.restarts} kill -9 restarts; ` +
+            `texts; real report text: ${figures.texts.app} by the app (${figures.texts.redacted} ` +
+            `redacted), ${figures.texts.web} by the website (${figures.texts.bearer} with a bearer ` +
+            `token); ${figures.acts} team acts; ${figures.restarts} kill -9 restarts; ` +
             `${stats.requests} requests, ${FAULT_RATE * 100}% faults: ` +
             `${stats.by_status['0'] ?? 0} dropped, ${stats.by_status['429'] ?? 0}×429, ` +
             `${stats.by_status['503'] ?? 0}×503, ${stats.by_status['500'] ?? 0}×500 ` +

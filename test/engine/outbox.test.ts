@@ -15,6 +15,8 @@ import {
   scriptedFetch,
   type Step,
 } from './scripted-fetch';
+import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { reportTexts } from '../support/report-texts';
 
 /**
  * The outbox's guarantees one by one: file removal without file_referenced, withdraw, messages at
@@ -102,6 +104,61 @@ describe('engine outbox', () => {
     await x.engine.session.drain();
     expect((await server(x, draft.reportId)).attachments).toEqual({});
   });
+
+  it('real report texts with bearer tokens and JSON bodies: saved through lost answers, each arrives exactly (found/total)', async () => {
+    const x = await open();
+    // The issue's draft, and every real report holding a bearer value, as the credential check
+    // lets them go (redacted, as "Redact" does).
+    const given = [
+      { name: 'issue 33', text: 'Authorization: Bearer [REDACTED:jwt]\n\n{"ok": true}' },
+      ...reportTexts().filter((r) => /Bearer /.test(r.text)),
+    ];
+    const texts = await Promise.all(
+      given.map(async (r) => ({ ...r, text: redact(r.text, await scanText(r.text)) })),
+    );
+    const drafts: string[] = [];
+    for (const { name } of texts) {
+      const draft = await x.engine.calls.createDraft(x.programs.open.id);
+      await x.engine.calls.saveDraft(draft.reportId, { ...CONTENT, title: name });
+      drafts.push(draft.reportId);
+    }
+    await x.engine.session.drain();
+    // Every answer lost (some saves carried out all the same), an edit after the first try, back.
+    await x.sandbox.faults({ rate: 1, reset_connection: true, seed: 33 });
+    for (const [i, id] of drafts.entries()) {
+      const { name, text } = texts[i] ?? { name: '', text: '' };
+      await x.engine.calls.saveDraft(id, { ...CONTENT, title: name, description: text });
+    }
+    const deadline = Date.now() + 60_000;
+    const tried = async (id: string): Promise<boolean> =>
+      !!(await x.engine.calls.getReport(id))?.outbox.some((e) => e.attempts > 0);
+    while (!(await Promise.all(drafts.map(tried))).every(Boolean)) {
+      if (Date.now() > deadline) throw new Error('the saves were not tried');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const [i, id] of drafts.entries()) {
+      const { name, text } = texts[i] ?? { name: '', text: '' };
+      await x.engine.calls.saveDraft(id, {
+        ...CONTENT,
+        title: name,
+        description: `${text}\nMore.`,
+      });
+    }
+    await x.sandbox.clearFaults();
+    await x.engine.session.drain();
+    let arrived = 0;
+    for (const [i, id] of drafts.entries()) {
+      const { name, text } = texts[i] ?? { name: '', text: '' };
+      const report = await server(x, id);
+      if (report.description === `${text}\nMore.`) arrived++;
+      expect(report.description, name).toBe(`${text}\nMore.`);
+      expect((await x.engine.calls.getReport(id))?.outbox, name).toEqual([]);
+    }
+    console.log(
+      `real report texts saved through lost answers: ${arrived}/${texts.length} arrived exactly`,
+    );
+    expect((await x.engine.getStatus()).needsAction).toBe(0);
+  }, 180_000);
 
   it('withdraws a submitted report and discards a draft', async () => {
     const x = await open();

@@ -198,7 +198,8 @@ export class WebsiteClient {
 export const NOTE_LINE = /^Website note: .*$/m;
 
 export function withNote(description: string, note: string): string {
-  return description.replace(NOTE_LINE, `Website note: ${note}`);
+  // A function: a note holding `$&` or `$1` (a pasted payload) is text, not a replacement pattern.
+  return description.replace(NOTE_LINE, () => `Website note: ${note}`);
 }
 
 export function sha256(bytes: Buffer): string {

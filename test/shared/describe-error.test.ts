@@ -37,6 +37,19 @@ describe('7. Errors — words for every code, with what to do next', () => {
     expect(view.advice).toContain('1 possible credential in Description');
   });
 
+  it('a failure of the app before sending says so in words, not "Unexpected error (0)" and a parser message', () => {
+    const view = describeError({
+      status: 0,
+      code: 'client_error',
+      detail: "Expected ',' or '}' after property value in JSON at position 195",
+    });
+    expect(view.title).toBe('Not sent: this app failed before sending it');
+    expect(view.title).not.toMatch(/Unexpected error/);
+    expect(view.advice).toMatch(/server has not seen it/);
+    expect(view.advice).toMatch(/Retry/);
+    expect(view.advice).not.toContain('JSON');
+  });
+
   it('an unknown code still gets words, from the detail', () => {
     const view = describeError({ status: 418, code: 'teapot', detail: 'Short and stout.' });
     expect(view.title).toContain('418');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesColumns, mayMatch, parseSearch, tokenize } from '../../src/core/store/text-match';
+import { reportExcerptArb } from '../support/report-texts';
 
 /** The tokenizer's rule, as text-match.ts states it, token by token (the slow way). */
 function reference(text: string): string[] {
@@ -38,9 +39,16 @@ const pieces = fc.constantFrom(
   'ß',
   '\u0301',
 );
-const text = fc
-  .array(fc.oneof(pieces, fc.string({ maxLength: 6 })), { maxLength: 30 })
-  .map((a) => a.join(''));
+// And runs of real reports (test/fixtures/real/reports): requests, tokens, JSON, paths, tables.
+const text = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(fc.oneof(pieces, fc.string({ maxLength: 6 })), { maxLength: 30 })
+      .map((a) => a.join('')),
+  },
+  { weight: 1, arbitrary: reportExcerptArb(1_500, 3) },
+);
 const asciiText = fc.string({ maxLength: 200 }).map((s) => s.replace(/\P{ASCII}/gu, ''));
 
 describe('report text matching without the index', () => {

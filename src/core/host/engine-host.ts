@@ -39,7 +39,7 @@ export interface ServeOptions {
  */
 export function serveEngine(
   port: ParentPort,
-  makeEngine: (options: EngineProcessOptions) => Engine,
+  makeEngine: (options: EngineProcessOptions, log: Logger) => Engine,
   exit: (code: number) => void,
   serve: ServeOptions = {},
 ): void {
@@ -130,7 +130,7 @@ export function serveEngine(
           setImmediate(() => exit(1));
           return;
         }
-        const created = makeEngine(message.options);
+        const created = makeEngine(message.options, log);
         engine = created;
         for (const name of ENGINE_EVENTS) {
           created.events.on(name, (payload) => queueEvent({ name, payload } as EngineEvent));

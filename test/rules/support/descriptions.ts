@@ -2,11 +2,14 @@
  * Generated report descriptions for property tests: the Markdown a researcher writes (template
  * headings, URLs, e-mails, domains, code, lists, tables, quotes, images, references, file links)
  * and the Markdown an editor or another client may produce from it (escapes, setext headings,
- * raw HTML, odd spacing), combined at random. Also the CommonMark specification's examples.
+ * raw HTML, odd spacing), combined at random with runs of blocks of real reports (requests with
+ * bearer tokens and JSON bodies, payloads, tables, tool output: test/fixtures/real/reports). Also
+ * the CommonMark specification's examples.
  */
 import fc from 'fast-check';
 import spec from 'commonmark-spec';
 import { TEMPLATE_HEADINGS } from '../../../src/shared/rules/description';
+import { reportExcerptArb } from '../../support/report-texts';
 
 export const REPORT_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
 export const FILE_IDS = [
@@ -166,6 +169,7 @@ const block = fc.oneof(
   { weight: 1, arbitrary: quote },
   { weight: 1, arbitrary: definition },
   { weight: 1, arbitrary: fc.constantFrom('---', '<br />', '<!-- note -->', '<div>x</div>', '') },
+  { weight: 3, arbitrary: reportExcerptArb(1_500, 3) },
 );
 
 /** A description: blocks with the separators writers and editors put between them. */
@@ -178,8 +182,12 @@ export const description = fc
 /** Anything at all, including lone surrogates and control characters. */
 export const anyText = fc.string({ unit: 'binary', maxLength: 200 });
 
-/** A description or anything at all. */
+/**
+ * A description, a long run of a real report (up to 4,000 characters: whole reports of 30,000
+ * make each property run take minutes; the corpus tests read them whole), or anything at all.
+ */
 export const anyDescription = fc.oneof(
   { weight: 4, arbitrary: description },
+  { weight: 1, arbitrary: reportExcerptArb(4_000, 12) },
   { weight: 1, arbitrary: anyText },
 );
