@@ -74,7 +74,9 @@ export async function buildSqliteBinding(target: Target, root = ROOT): Promise<s
     }
     if (target.runtime === 'electron') await electronBuild(staging, target);
     else {
-      const flags = target.unoptimized ? { CFLAGS: '-O0', CXXFLAGS: '-O0' } : {};
+      const flags: Record<string, string> = target.unoptimized
+        ? { CFLAGS: '-O0', CXXFLAGS: '-O0' }
+        : {};
       await nodeGyp(staging, [`--nodedir=${target.nodedir}`], flags);
     }
     const built = join(staging, 'build', 'Release', SQLITE_ADDON);
