@@ -170,19 +170,37 @@ async function openDraftToCaret(page: Page, index: number): Promise<number> {
     const drafts = Array.from(rows).filter((row) => row.querySelector('.status-draft'));
     const link = drafts[i]?.querySelector('a');
     if (!link) throw new Error(`no draft ${i} in the list`);
-    const editor = (): (PageElement & { getClientRects(): { length: number } }) | null =>
-      g.document.querySelector(
-        '.workspace-detail [aria-label="Description"][contenteditable="true"]',
-      ) as (PageElement & { getClientRects(): { length: number } }) | null;
-    const before = editor();
+    const title = link.textContent;
+    type Shown = PageElement & { getClientRects(): { length: number } };
+    const selector = '.workspace-detail [aria-label="Description"][contenteditable="true"]';
+    // The one laid out (React keeps a subtree it suspended in the page, hidden).
+    const editor = (): Shown | null =>
+      (Array.from(g.document.querySelectorAll(selector)) as Shown[]).find(
+        (el) => el.getClientRects().length > 0,
+      ) ?? null;
+    const shownBefore = editor();
+    // Another draft open already: its editor may become this one's.
+    const before =
+      shownBefore && g.document.querySelector('.workspace-detail h1')?.textContent !== title
+        ? null
+        : shownBefore;
     const t0 = g.performance.now();
     link.click();
     for (;;) {
       await new Promise((resolve) => g.requestAnimationFrame(resolve));
       const now = editor();
-      // Shown (laid out: not a subtree React keeps hidden while a chunk loads) and editable.
-      if (now && now !== before && now.getClientRects().length > 0) break;
-      if (g.performance.now() - t0 > 30_000) throw new Error('the draft did not open in 30 s');
+      const heading = g.document.querySelector('.workspace-detail h1')?.textContent ?? null;
+      // This draft's page (a draft opened after another one may keep the editor's element).
+      if (now && now !== before && heading === title) break;
+      if (g.performance.now() - t0 > 30_000) {
+        const all = g.document.querySelectorAll(selector).length;
+        const pane = g.document.querySelector('.workspace-detail') as unknown as {
+          innerHTML: string;
+        } | null;
+        throw new Error(
+          `no editor shown in 30 s (${all} found; pane: ${pane?.innerHTML.slice(0, 600) ?? 'none'})`,
+        );
+      }
     }
     // The frame that paints the caret.
     await new Promise((resolve) => g.requestAnimationFrame(resolve));

@@ -24,7 +24,8 @@
  * drafts and decided reports with their threads), then the engine restores them as after any
  * restart; part 3 mirrors from the sandbox over HTTP.
  * Run alone with `bash scripts/with-keyring.sh npx tsx bench/ui.ts`, or through `npm run bench`.
- * `BENCH_UI_SIZES=10000` and `BENCH_UI_MIRROR=1000` make a quick run.
+ * `BENCH_UI_SIZES=10000` and `BENCH_UI_MIRROR=1000` make a quick run; `BENCH_UI_DRAIN=1` drains the
+ * search index at every size.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
