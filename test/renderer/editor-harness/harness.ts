@@ -218,7 +218,10 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
   if (idleMs > 0) {
     let last = performance.now();
     let watching = true;
-    const frame = (now: number): void => {
+    // Timed when each callback runs: a frame's own timestamp is when it began, which a long task
+    // before it can put before the watch started.
+    const frame = (): void => {
+      const now = performance.now();
       frames.push({ from: last, to: now });
       longestFrameMs = Math.max(longestFrameMs, now - last);
       last = now;
