@@ -26,7 +26,8 @@ export interface BenchEngineConfig {
 export type ToBenchEngine =
   | { type: 'bench-index-idle' | 'bench-mirror-state'; id: number }
   | { type: 'bench-clock-hold'; id: number; held: boolean }
-  | { type: 'bench-list-order'; id: number; indexOrder: boolean };
+  | { type: 'bench-list-order'; id: number; indexOrder: boolean }
+  | { type: 'bench-cache-kib'; id: number; kib: number };
 export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number | MirrorState };
 
 /** What the mirror bench asks the engine's mirror directly (it must not open reports to know). */
@@ -109,6 +110,13 @@ const withBench: ParentPort = {
       if (message.type === 'bench-list-order') {
         const { id, indexOrder } = message as ToBenchEngine & { indexOrder: boolean };
         useListOrder(indexOrder);
+        port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
+        return;
+      }
+      if (message.type === 'bench-cache-kib') {
+        // SQLite's page cache of the store's connection, to weigh its size against the calls.
+        const { id, kib } = message as ToBenchEngine & { kib: number };
+        engine?.session.store.db.sqlite.pragma(`cache_size = -${Math.trunc(kib)}`);
         port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
         return;
       }

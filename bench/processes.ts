@@ -59,6 +59,10 @@ export interface EngineProcess {
    * from the set of its hits as before migration 14 (false).
    */
   listOrder(indexOrder: boolean): Promise<void>;
+  /** Sets the store's SQLite page cache to `kib` KiB. */
+  cacheKib(kib: number): Promise<void>;
+  /** The engine process's id (its memory is read from /proc). */
+  pid(): number;
   close(): Promise<void>;
 }
 
@@ -86,7 +90,7 @@ export async function startEngineProcess(
   await client.whenReady();
   const ask = <T extends FromBenchEngine['value']>(
     type: ToBenchEngine['type'],
-    extra: { held?: boolean; indexOrder?: boolean } = {},
+    extra: { held?: boolean; indexOrder?: boolean; kib?: number } = {},
   ): Promise<T> =>
     new Promise((resolve) => {
       const id = nextId++;
@@ -99,6 +103,8 @@ export async function startEngineProcess(
     mirrorState: () => ask<MirrorState>('bench-mirror-state'),
     holdClock: async (held) => void (await ask<number>('bench-clock-hold', { held })),
     listOrder: async (indexOrder) => void (await ask<number>('bench-list-order', { indexOrder })),
+    cacheKib: async (kib) => void (await ask<number>('bench-cache-kib', { kib })),
+    pid: () => (child as ChildProcess | null)?.pid ?? 0,
     close: () => client.close(30_000),
   };
 }

@@ -108,7 +108,8 @@ const ops = {
         save: (id, content) => engine.calls.saveDraft(id, content),
       });
       let drain: Drain | null = null;
-      if (n >= 100_000) {
+      // BENCH_UI_DRAIN=1: at every size (a quick run that still watches main during a drain).
+      if (n >= 100_000 || process.env['BENCH_UI_DRAIN'] === '1') {
         requeueIndex(store);
         drain = await oldDrain(store);
       }

@@ -24,7 +24,8 @@
  * drafts and decided reports with their threads), then the engine restores them as after any
  * restart; part 3 mirrors from the sandbox over HTTP.
  * Run alone with `bash scripts/with-keyring.sh npx tsx bench/ui.ts`, or through `npm run bench`.
- * `BENCH_UI_SIZES=10000` and `BENCH_UI_MIRROR=1000` make a quick run.
+ * `BENCH_UI_SIZES=10000` and `BENCH_UI_MIRROR=1000` make a quick run; `BENCH_UI_DRAIN=1` drains the
+ * search index at every size.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReportListPageView, StatusView } from '../src/shared/bridge/views';
+import { rssMb, sampleRss } from './memory';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
 import { formatResults, median, percentile, type BenchResult } from './result';
 import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
@@ -198,6 +200,82 @@ async function drainThroughProtocol(engine: EngineProcess): Promise<Drain> {
   };
 }
 
+/** The store's SQLite page cache (src/core/store/database.ts; not imported: main loads no engine code). */
+const STORE_CACHE_KIB = 8_192;
+/** The engine's bounds: steady with the mirror open, and during a fast first mirror. */
+const ENGINE_STEADY_MB = 150;
+const ENGINE_MIRROR_MB = 200;
+/** SQLite page cache sizes weighed against the calls (KiB); the first is the store's own. */
+const CACHE_KIB = [STORE_CACHE_KIB, 32_768, 2_048];
+
+interface CacheWeight {
+  kib: number;
+  middle: number;
+  search: number;
+  rss: number;
+}
+
+/**
+ * A page in the middle and a new search at each page cache size, in blocks (a smaller size
+ * drops the pages a larger one held), A B C A B C, p95 of each size's calls, and the engine's
+ * resident set after its blocks.
+ */
+async function pageCacheWeights(engine: EngineProcess, n: number): Promise<CacheWeight[]> {
+  const q = queries(n);
+  const times = new Map(
+    CACHE_KIB.map((kib) => [kib, { middle: [] as number[], search: [] as number[], rss: 0 }]),
+  );
+  const per = 20;
+  for (let round = 0; round < 2; round++) {
+    for (const kib of CACHE_KIB) {
+      const into = times.get(kib);
+      if (!into) continue;
+      await engine.cacheKib(kib);
+      for (let i = 0; i < per + 4; i++) {
+        let t0 = performance.now();
+        await engine.client.call('listReports', [q.middle(i)]);
+        const middle = performance.now() - t0;
+        t0 = performance.now();
+        await engine.client.call('listReports', [q.search(i)]);
+        // The first calls after a change of size fill the cache: not counted.
+        if (i >= 4) {
+          into.middle.push(middle);
+          into.search.push(performance.now() - t0);
+        }
+      }
+      into.rss = Math.max(into.rss, rssMb(engine.pid()));
+    }
+  }
+  await engine.cacheKib(STORE_CACHE_KIB);
+  return CACHE_KIB.map((kib) => {
+    const t = times.get(kib) ?? { middle: [], search: [], rss: 0 };
+    return { kib, middle: percentile(t.middle, 95), search: percentile(t.search, 95), rss: t.rss };
+  });
+}
+
+function engineMemoryFigures(n: number, memory: { peak: number; end: number }): BenchResult[] {
+  return [
+    {
+      name: `${count(n)} reports: memory: the engine process's resident set at its largest during the calls above (at their end: ${memory.end.toFixed(0)} MB)`,
+      value: memory.peak,
+      unit: 'MB',
+      target: `<= ${ENGINE_STEADY_MB} MB`,
+      ok: memory.peak <= ENGINE_STEADY_MB,
+    },
+  ];
+}
+
+function cacheFigures(n: number, weights: CacheWeight[]): BenchResult[] {
+  const own = weights.find((w) => w.kib === STORE_CACHE_KIB);
+  return weights.map((w) => ({
+    name: `${count(n)} reports: SQLite page cache ${(w.kib / 1024).toFixed(0)} MiB${w.kib === STORE_CACHE_KIB ? " (the store's)" : ''}: a page in the middle p95 (a new search p95 ${w.search.toFixed(2)} ms; the engine's resident set after ${w.rss.toFixed(0)} MB; baseline: the store's size)`,
+    value: w.middle,
+    unit: 'ms',
+    baseline: own?.middle ?? Number.NaN,
+    ratio: w.middle / (own?.middle ?? Number.NaN),
+  }));
+}
+
 // ---- the old main: a child process with the engine on its thread ------------------------------
 
 interface OldMain {
@@ -262,14 +340,26 @@ async function benchCalls(oldMain: OldMain, sandboxUrl: string, n: number): Prom
     progress(`${count(n)} reports: calls through the protocol`);
     const child = await startEngineProcess(dataDir);
     let after: Awaited<ReturnType<typeof callsAfter>>;
+    let engineMemory: { peak: number; end: number };
+    let caches: CacheWeight[];
     try {
       // Its first sync pass (programs, account, a poll) runs at start, as in the app.
       await child.client.call('syncNow', []);
-      after = await callsAfter(child, n, old.ids, old.draftId);
+      const sampled = await sampleRss(
+        () => [child.pid()],
+        () => callsAfter(child, n, old.ids, old.draftId),
+      );
+      after = sampled.value;
+      engineMemory = { peak: sampled.peak, end: sampled.end };
+      caches = await pageCacheWeights(child, n);
     } finally {
       await child.close();
     }
-    const results = callFigures(n, before, after);
+    const results = [
+      ...callFigures(n, before, after),
+      ...engineMemoryFigures(n, engineMemory),
+      ...cacheFigures(n, caches),
+    ];
     if (drainBefore) {
       // A fresh engine process opening a mirror whose whole index is queued.
       await oldMain.call('requeue', { dataDir });
@@ -416,7 +506,10 @@ function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {
 
 // ---- 3: initial mirror -----------------------------------------------------------------------
 
-async function mirrorAfter(sandboxUrl: string, rateLimited: boolean): Promise<Mirror> {
+async function mirrorAfter(
+  sandboxUrl: string,
+  rateLimited: boolean,
+): Promise<Mirror & { rssPeak: number; rssEnd: number }> {
   const { key } = await newAccount(sandboxUrl, MIRROR);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ui-mirror-'));
   const child = await startEngineProcess(
@@ -431,24 +524,40 @@ async function mirrorAfter(sandboxUrl: string, rateLimited: boolean): Promise<Mi
     if (rateLimited) await control(sandboxUrl, 'POST', '/__sandbox/clock', { advance_seconds: 61 });
     // The pass lists; a large account's reports follow in the background mirror, until the
     // status says the mirror is complete.
-    const { after, ...mirror } = await timeMirror(watch, sandboxUrl, async () => {
-      await child.client.call('syncNow', []);
-      while (((await child.client.call('getStatus', [])) as StatusView).mirror) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    });
+    const sampled = await sampleRss(
+      () => [child.pid()],
+      () =>
+        timeMirror(watch, sandboxUrl, async () => {
+          await child.client.call('syncNow', []);
+          while (((await child.client.call('getStatus', [])) as StatusView).mirror) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }),
+    );
+    const { after, ...mirror } = sampled.value;
     console.error(`[ui] mirror requests by route: ${routeSummary(after)}`);
     await child.client.call('signOut', []);
-    return mirror;
+    return { ...mirror, rssPeak: sampled.peak, rssEnd: sampled.end };
   } finally {
     await child.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-function mirrorFigures(before: Mirror, after: Mirror, limited: Mirror): BenchResult[] {
+function mirrorFigures(
+  before: Mirror,
+  after: Mirror & { rssPeak: number; rssEnd: number },
+  limited: Mirror,
+): BenchResult[] {
   const minimum = minimumMirrorRequests(MIRROR);
   return [
+    {
+      name: `initial mirror of ${count(MIRROR)} reports, no rate limits: memory: the engine process's resident set at its largest (at the end: ${after.rssEnd.toFixed(0)} MB)`,
+      value: after.rssPeak,
+      unit: 'MB',
+      target: `<= ${ENGINE_MIRROR_MB} MB`,
+      ok: after.rssPeak <= ENGINE_MIRROR_MB,
+    },
     {
       name: `initial mirror of ${count(MIRROR)} reports through the protocol, wall time (baseline: the engine on main's thread)`,
       value: after.ms / 1000,

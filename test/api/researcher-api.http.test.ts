@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -303,6 +304,26 @@ describe('timeouts over HTTP', () => {
     const error = await caught(api.getMe({ priority: 'user', idempotent: false }));
     expect(error).toMatchObject({ kind: 'timeout', code: 'timeout', status: 0 });
     expect(api.connectivity.state).toBe('offline');
+  });
+});
+
+describe("a request's signal", () => {
+  it("answered requests leave no listener on the caller's signal", async () => {
+    const api = apiFor(await sandbox.newAccount());
+    const caller = new AbortController();
+    for (let i = 0; i < 20; i++) await api.getMe({ priority: 'user', signal: caller.signal });
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("the caller's abort still stops a request under way, as aborted, not timed out", async () => {
+    const api = apiFor(await sandbox.newAccount(), 'write', { timeouts: { jsonMs: 5_000 } });
+    await sandbox.faults({ rate: 1, latency_ms: 2_000, seed: 1 });
+    const caller = new AbortController();
+    const call = caught(api.getMe({ priority: 'user', signal: caller.signal }));
+    setTimeout(() => caller.abort(), 100);
+    const error = await call;
+    expect(error.kind).not.toBe('timeout');
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });
 

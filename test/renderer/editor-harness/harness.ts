@@ -192,7 +192,7 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
   const host = document.createElement('div');
   document.body.append(host);
   // Each idle callback timed (the warm-up's slices): the browser's own, measured around.
-  const slices: number[] = [];
+  const slices: { start: number; end: number }[] = [];
   const idle = globalThis.requestIdleCallback.bind(globalThis);
   globalThis.requestIdleCallback = (run, options) =>
     idle((deadline) => {
@@ -200,7 +200,7 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
       try {
         run(deadline);
       } finally {
-        slices.push(performance.now() - start);
+        slices.push({ start, end: performance.now() });
       }
     }, options);
   const e = await createDescriptionEditor({
@@ -212,10 +212,17 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
     onChange: () => undefined,
   });
   let longestFrameMs = 0;
+  // Each frame as [the one before's time, its own]: the first one lays out and paints the new
+  // editor (the open's work); the idle periods' frames are those an idle callback ran in.
+  const frames: { from: number; to: number }[] = [];
   if (idleMs > 0) {
     let last = performance.now();
     let watching = true;
-    const frame = (now: number): void => {
+    // Timed when each callback runs: a frame's own timestamp is when it began, which a long task
+    // before it can put before the watch started.
+    const frame = (): void => {
+      const now = performance.now();
+      frames.push({ from: last, to: now });
       longestFrameMs = Math.max(longestFrameMs, now - last);
       last = now;
       if (watching) requestAnimationFrame(frame);
@@ -224,6 +231,12 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
     await new Promise((resolve) => setTimeout(resolve, idleMs));
     watching = false;
   }
+  const inPeriod = slices.map((slice) =>
+    Math.max(
+      0,
+      ...frames.filter((f) => f.from < slice.end && f.to > slice.start).map((f) => f.to - f.from),
+    ),
+  );
   return e.action((ctx) => {
     const view = ctx.get(editorViewCtx);
     // One character typed at the end: the block the autosave finds changed.
@@ -240,7 +253,10 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
       passMs: passed - serialized,
       againMs,
       longestFrameMs,
-      longestSliceMs: Math.max(0, ...slices),
+      firstFrameMs: frames[0] ? frames[0].to - frames[0].from : 0,
+      longestIdleFrameMs: Math.max(0, ...inPeriod),
+      idleFramesOver50: inPeriod.filter((ms) => ms > 50).length,
+      longestSliceMs: Math.max(0, ...slices.map((slice) => slice.end - slice.start)),
       slices: slices.length,
       escapes: written.match(/\\[!-/:-@[-`{-~]/g)?.length ?? 0,
       chars: saved.length,

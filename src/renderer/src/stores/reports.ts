@@ -26,6 +26,13 @@ export const KEPT_BLOCKS = 24;
  * frames a block arrives).
  */
 export const FETCH_AHEAD = REPORT_BLOCK / 2;
+/**
+ * Block requests under way at once. Dragging the scroll bar passes a new block every other frame:
+ * a block is asked for only when a request is free and it is still in view then, and one that
+ * scrolled past while on its way is dropped, so a drag through 100,000 reports reads (and keeps)
+ * the blocks it stops at, not every block it passed.
+ */
+const IN_FLIGHT = 2;
 /** While a search could not see every report yet (just written, being indexed), ask again. */
 const INDEXING_RETRY_MS = 1_000;
 
@@ -102,6 +109,16 @@ function blocksOf(first: number, last: number): number[] {
   for (let b = Math.floor(first / REPORT_BLOCK); b <= Math.floor(last / REPORT_BLOCK); b++)
     out.push(b);
   return out;
+}
+
+const inView = (block: number): boolean =>
+  block >= Math.floor(view.first / REPORT_BLOCK) && block <= Math.floor(view.last / REPORT_BLOCK);
+const near = (): number => Math.floor(view.first / REPORT_BLOCK);
+function inFlight(generation: number): number {
+  let n = 0;
+  const prefix = `${generation}:`;
+  for (const key of pending) if (key.startsWith(prefix)) n++;
+  return n;
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -182,16 +199,33 @@ export const useReports = create<ReportsState>((set, get) => {
     const key = `${generation}:${block}`;
     if (pending.has(key)) return;
     pending.add(key);
+    let answered = false;
     try {
       const page = await query(block);
       if (get().generation !== generation) return;
+      answered = true;
       const around = summary(page, generation);
+      if (!wantedNow().includes(block)) {
+        // Scrolled past while on its way: its rows would only be dropped again by `trim`.
+        set(around);
+        return;
+      }
       set((s) => ({ ...around, blocks: trim({ ...s.blocks, [block]: page.items }) }));
     } catch (e) {
       reportError(e);
     } finally {
       pending.delete(key);
+      // A request is free: the blocks the view needs now (not those it needed then).
+      if (answered) get().ensureRange(view.first, view.last);
     }
+  }
+
+  /** The blocks of the rows in view and of those a scroll reaches next. */
+  function wantedNow(): number[] {
+    const { total } = get();
+    const { first, last } = view;
+    const end = total === null ? last + FETCH_AHEAD : Math.min(total - 1, last + FETCH_AHEAD);
+    return blocksOf(Math.max(0, first - FETCH_AHEAD), Math.max(last, end));
   }
 
   /** The prefetched first block, once, while the query is still the one it was asked with. */
@@ -281,10 +315,16 @@ export const useReports = create<ReportsState>((set, get) => {
     },
     ensureRange(first, last) {
       view = { first, last };
-      const { blocks, generation, total } = get();
-      const end = total === null ? last + FETCH_AHEAD : Math.min(total - 1, last + FETCH_AHEAD);
-      for (const block of blocksOf(Math.max(0, first - FETCH_AHEAD), Math.max(last, end))) {
-        if (!blocks[block]) void fetchBlock(block, generation);
+      const { blocks, generation } = get();
+      // The blocks in view before those ahead of it.
+      const wanted = wantedNow().sort(
+        (a, b) =>
+          Number(inView(b)) - Number(inView(a)) || Math.abs(a - near()) - Math.abs(b - near()),
+      );
+      for (const block of wanted) {
+        if (blocks[block] || pending.has(`${generation}:${block}`)) continue;
+        if (inFlight(generation) >= IN_FLIGHT) break;
+        void fetchBlock(block, generation);
       }
     },
   };
