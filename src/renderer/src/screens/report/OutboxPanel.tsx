@@ -23,6 +23,10 @@ function stoppedText(e: OutboxEntryView): string {
       ? 'held back on this computer (the server has not seen it): it is sent once every finding is redacted or kept'
       : 'held back on this computer (the server has not seen it): redact or keep every finding, then Retry';
   }
+  // No server answered (status 0): the app itself failed before sending.
+  if (e.error?.status === 0) {
+    return 'stopped on this computer (the server has not seen it): press Retry';
+  }
   return draftChange
     ? 'refused by the server: it is sent again when you change the draft, or press Retry'
     : 'refused by the server: fix the cause, then Retry or Discard';

@@ -2,14 +2,9 @@ import { useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { parseCvss31 } from '../../../../../shared/rules/cvss';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
+import { authorName } from '../../../../../shared/words/authors';
 import { Markdown } from '../../../components/Markdown';
-import { formatTime, humanize } from '../../../lib/format';
-
-const AUTHORS: Record<string, string> = {
-  agent: 'Triage',
-  researcher: 'You',
-  founder: 'Program team',
-};
+import { formatTime, humanize, statusLabel } from '../../../lib/format';
 
 /**
  * The report as a printed document ("Save as PDF…", or the OS print dialog): title, program,
@@ -41,7 +36,7 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
   const files = detail.evidence.filter((e) => !e.forMessage).map((e) => e.name);
   const rows: [string, string][] = [
     ['Program', report?.program_name ?? draft?.programId ?? ''],
-    ['Status', report ? report.display_status || humanize(report.status) : 'Draft'],
+    ['Status', report ? statusLabel(report.status, report.display_status) : 'Draft'],
     ['Asset', content.asset],
     [
       'CVSS',
@@ -85,7 +80,7 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
           {detail.messages.map((m) => (
             <section key={m.id} className="print-message">
               <h3>
-                {AUTHORS[m.author] ?? m.author} · {formatTime(m.at)}
+                {authorName(m.author)} · {formatTime(m.at)}
               </h3>
               <Markdown source={m.body} headingOffset={3} />
               {m.attachments.length > 0 && (
