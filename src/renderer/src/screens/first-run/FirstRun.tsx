@@ -102,6 +102,7 @@ export function FirstRun() {
         <CheckedField label="Server URL" errorId="server-url-error" error={fieldErrors.serverUrl}>
           {(aria) => (
             <input
+              spellCheck={false}
               type="url"
               value={serverUrl}
               onChange={(e) => setServerUrl(e.target.value)}
@@ -114,6 +115,7 @@ export function FirstRun() {
         <CheckedField label="API key" errorId="api-key-error" error={fieldErrors.apiKey}>
           {(aria) => (
             <input
+              spellCheck={false}
               type="password"
               value={apiKey}
               onChange={(e) => setApiKey(e.target.value)}

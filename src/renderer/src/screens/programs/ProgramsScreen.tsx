@@ -84,6 +84,7 @@ function ProgramSearch() {
   }, [text, search, setQuery]);
   return (
     <input
+      spellCheck={false}
       type="search"
       aria-label="Search programs"
       placeholder="Search by program or company name…"

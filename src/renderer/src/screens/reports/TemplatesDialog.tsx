@@ -273,7 +273,7 @@ function UseTemplate({
       </label>
       <label>
         Report asset
-        <input value={asset} onChange={(e) => setAsset(e.target.value)} />
+        <input value={asset} onChange={(e) => setAsset(e.target.value)} spellCheck={false} />
       </label>
     </TemplateForm>
   );

@@ -234,6 +234,7 @@ export function DraftEditor({
       <label className="field">
         <span>Asset</span>
         <input
+          spellCheck={false}
           value={fields.asset}
           onChange={(e) => setField('asset', e.target.value)}
           readOnly={!!locked}
@@ -249,6 +250,7 @@ export function DraftEditor({
         <label htmlFor="cvss-vector-input">CVSS vector</label>
         <span className="field-row">
           <input
+            spellCheck={false}
             id="cvss-vector-input"
             value={fields.cvss_vector}
             onChange={(e) => setField('cvss_vector', e.target.value)}
