@@ -115,7 +115,6 @@ export function FirstRun() {
         <CheckedField label="API key" errorId="api-key-error" error={fieldErrors.apiKey}>
           {(aria) => (
             <input
-              spellCheck={false}
               type="password"
               value={apiKey}
               onChange={(e) => setApiKey(e.target.value)}
