@@ -41,8 +41,7 @@ export function holdPrintFor(load: Promise<unknown>): void {
 /** Never wait for ever: a copy that does not come prints as its name (the evidence list). */
 const IMAGE_WAIT_MS = 5_000;
 
-const nextFrame = (): Promise<unknown> =>
-  new Promise((resolve) => requestAnimationFrame(resolve));
+const nextFrame = (): Promise<unknown> => new Promise((resolve) => requestAnimationFrame(resolve));
 
 async function imagesReady(): Promise<void> {
   const deadline = new Promise((resolve) => setTimeout(resolve, IMAGE_WAIT_MS));
