@@ -35,13 +35,12 @@ export interface HostOptions {
   /** Electron's `app.isPackaged` (default false, as `npm start`). */
   isPackaged?: boolean;
   /** What else the main process is started with (see LaunchOptions). */
-  launch?: Pick<LaunchOptions, 'env' | 'version' | 'resourcesPath' | 'args'>;
+  launch?: Pick<LaunchOptions, 'env' | 'version' | 'resourcesPath' | 'args' | 'systemLanguages'>;
 }
 
 /** An item of a menu main popped up (a context menu), as the user sees it. */
 export type PoppedMenuItem =
-  | { type: 'separator' }
-  | { label: string; role?: string; enabled: boolean };
+  { type: 'separator' } | { label: string; role?: string; enabled: boolean };
 
 export interface RecordedCall {
   name: string;
