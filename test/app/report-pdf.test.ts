@@ -202,5 +202,5 @@ describe('a report printed as PDF, through the built app', () => {
     console.log(
       `report PDF with a picture: ${images.length} image(s) (${list.join(' | ')}); pages in ${shots}`,
     );
-  });
+  }, 90_000);
 });

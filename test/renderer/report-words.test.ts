@@ -47,7 +47,8 @@ describe('renderer: the report researchers write, in words they act on', () => {
     expect(server.body.status).toBe('draft');
     expect(host.calls.filter((c) => c.name === 'withdraw')).toEqual([]);
     await page.screenshot({ path: 'test-results/report-words/discard-cancel.png' });
-  });
+    // A whole researcher flow through the built app: above the 30 s default on a busy machine.
+  }, 90_000);
 
   it('the status is said once on a row and on the page, the timeline shows its changes, and the status bar says what it counts', async () => {
     const { host, page } = await apps.open();
@@ -94,7 +95,8 @@ describe('renderer: the report researchers write, in words they act on', () => {
     expect(metas.length).toBeGreaterThan(0);
     for (const meta of metas) expect(meta).not.toMatch(/source_code|\b(web|api|mobile)\b/);
     expect(metas.join('\n')).toMatch(/\b(Web|API|Mobile|Source code)\b/);
-  });
+    // A whole researcher flow through the built app: above the 30 s default on a busy machine.
+  }, 90_000);
 
   it('a template from a draft with a picture carries its text, not the picture; a link to another report’s file is never "Saved and sent"', async () => {
     const { host, page } = await apps.open();
@@ -166,7 +168,8 @@ describe('renderer: the report researchers write, in words they act on', () => {
     );
     expect(copy.body.description).not.toContain(a.reportId);
     await page.screenshot({ path: 'test-results/report-words/other-report-file.png' });
-  });
+    // A whole researcher flow through the built app: above the 30 s default on a busy machine.
+  }, 90_000);
 
   it('right-click: main builds the menu from what Chromium says (spelling, link, editing); the spell checker is on in the OS languages', async () => {
     const { host, page } = await apps.open({ launch: { systemLanguages: ['en-GB', 'de-AT'] } });
@@ -257,5 +260,6 @@ describe('renderer: the report researchers write, in words they act on', () => {
     ]);
     // Nothing opened: copying is all the menu does with a link.
     expect(host.external).toEqual([]);
-  });
+    // A whole researcher flow through the built app: above the 30 s default on a busy machine.
+  }, 90_000);
 });
