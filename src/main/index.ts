@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import {
   app,
+  clipboard,
   dialog,
   ipcMain,
   Menu,
@@ -23,12 +24,14 @@ import { EngineClient } from './engine-client';
 import { toBridgeError } from './errors';
 import { FileTokens } from './file-tokens';
 import { forwardEvents, registerBridge } from './ipc';
+import { contextMenuTemplate } from './context-menu';
 import { menuTemplate } from './menu';
 import { wireNotifications } from './notifications';
 import { appPaths, engineSqliteBinding } from './paths';
 import { SandboxAccount } from './sandbox-account';
 import { sandboxInProcess } from './sandbox-launcher';
 import { hardenSession, hardenWebContents } from './security';
+import { setUpSpellChecker } from './spellcheck';
 import { createTray } from './tray';
 import { Updates } from './updates';
 import { askBeforeLosingText, createMainWindow, focusWindow } from './window';
@@ -94,6 +97,17 @@ function start(): void {
         places.loaded();
       });
       created.on('closed', () => (win = null));
+      // Electron shows no right-click menu of its own: this one, from what Chromium says was
+      // clicked (src/main/context-menu.ts).
+      created.webContents.on('context-menu', (_event, params) => {
+        const items = contextMenuTemplate(params, {
+          replaceMisspelling: (word) => created.webContents.replaceMisspelling(word),
+          addToDictionary: (word) =>
+            void created.webContents.session.addWordToSpellCheckerDictionary(word),
+          copyLink: (url) => clipboard.writeText(url),
+        });
+        if (items.length > 0) Menu.buildFromTemplate(items).popup({ window: created });
+      });
       // A new window shows itself once its page is ready (no blank flash, and maximized first
       // when it was): only an existing one is brought to the front here.
       return created;
@@ -331,6 +345,12 @@ function start(): void {
 
   void app.whenReady().then(() => {
     hardenSession(session.defaultSession, devServerUrl);
+    const languages = setUpSpellChecker(
+      session.defaultSession,
+      app.getPreferredSystemLanguages(),
+      process.platform,
+    );
+    log.info('app', 'spell-checker', { languages: languages.join(',') || 'os' });
     Menu.setApplicationMenu(
       Menu.buildFromTemplate(
         menuTemplate({

@@ -4,6 +4,7 @@
  * OS browser. The window's own settings (isolated, sandboxed, no Node) are in window.ts.
  */
 import type { Session, WebContents } from 'electron';
+import { isDictionaryDownload } from './spellcheck';
 
 const EXTERNAL_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 
@@ -52,8 +53,11 @@ export function hardenSession(session: Session, devServerOrigin?: string): void 
   session.setDevicePermissionHandler(() => false);
   session.webRequest.onBeforeRequest((details, callback) => {
     // The renderer is a local bundle: it never loads anything from the network.
-    // (`npm run dev` only: also the Vite dev server that serves it.)
-    callback({ cancel: !isLocalResource(details.url, devServerOrigin) });
+    // (`npm run dev` only: also the Vite dev server that serves it.) The one exception is not the
+    // page's: the spell checker's Hunspell dictionary, from its one source (spellcheck.ts).
+    callback({
+      cancel: !isLocalResource(details.url, devServerOrigin) && !isDictionaryDownload(details.url),
+    });
   });
 }
 

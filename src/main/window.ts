@@ -46,7 +46,9 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
-      spellcheck: false,
+      // The description editor and the reply box are checked (languages: spellcheck.ts);
+      // fields that hold addresses, keys or vectors turn it off themselves (spellCheck={false}).
+      spellcheck: true,
       safeDialogs: true,
       // Middle-click would otherwise try to open a link in a new window (denied anyway).
       disableBlinkFeatures: 'Auxclick',

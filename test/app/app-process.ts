@@ -62,6 +62,8 @@ export interface LaunchOptions {
   args?: string[];
   /** Electron's `screen` displays (default: one 1920×1080 display, a 40 px taskbar). */
   displays?: StandInDisplay[];
+  /** `app.getPreferredSystemLanguages()` (default `['en-US']`). */
+  systemLanguages?: string[];
 }
 
 export interface DialogAnswers {
@@ -153,6 +155,7 @@ export class AppProcess {
             ...(options.version ? { version: options.version } : {}),
             ...(options.resourcesPath ? { resourcesPath: options.resourcesPath } : {}),
             ...(options.displays ? { displays: options.displays } : {}),
+            ...(options.systemLanguages ? { systemLanguages: options.systemLanguages } : {}),
           }),
         },
       },

@@ -35,8 +35,12 @@ export interface HostOptions {
   /** Electron's `app.isPackaged` (default false, as `npm start`). */
   isPackaged?: boolean;
   /** What else the main process is started with (see LaunchOptions). */
-  launch?: Pick<LaunchOptions, 'env' | 'version' | 'resourcesPath' | 'args'>;
+  launch?: Pick<LaunchOptions, 'env' | 'version' | 'resourcesPath' | 'args' | 'systemLanguages'>;
 }
+
+/** An item of a menu main popped up (a context menu), as the user sees it. */
+export type PoppedMenuItem =
+  { type: 'separator' } | { label: string; role?: string; enabled: boolean };
 
 export interface RecordedCall {
   name: string;
@@ -402,6 +406,67 @@ export class AppHost {
   async clickMenu(...path: string[]): Promise<void> {
     const answer = await this.start().ask<{ found: boolean }>({ t: 'click-menu', path });
     if (!answer.found) throw new Error(`no menu item ${path.join(' › ')}`);
+  }
+
+  /**
+   * A right-click on `target` as Electron reports it to main: Chromium's own right-click first (it
+   * places the caret or keeps the selection), then main's `context-menu` listener gets the params
+   * read from the page where Chromium would read them (editable, selection, link, what can be cut,
+   * copied, pasted). The spell checker's verdict on a word is Chromium's, which a page cannot see:
+   * a test passes it (`spelling`). The answer: the menu main popped up (null when none).
+   */
+  async rightClick(
+    target: Locator,
+    spelling: { misspelledWord: string; dictionarySuggestions: string[] } | null = null,
+  ): Promise<PoppedMenuItem[] | null> {
+    await target.click({ button: 'right' });
+    // The page's DOM, typed here by the little it is asked (this project's Node types have no DOM).
+    interface Node {
+      closest(selector: string): Node | null;
+      readOnly?: boolean;
+      disabled?: boolean;
+      value?: string;
+      selectionStart?: number | null;
+      selectionEnd?: number | null;
+      href?: string;
+      ownerDocument: { getSelection(): { toString(): string } | null };
+    }
+    const params = await target.evaluate((element) => {
+      const el = element as unknown as Node;
+      const field = el.closest('textarea, input');
+      const editable =
+        (field !== null && field.readOnly !== true && field.disabled !== true) ||
+        el.closest('[contenteditable="true"]') !== null;
+      const selectionText = field
+        ? (field.value ?? '').slice(field.selectionStart ?? 0, field.selectionEnd ?? 0)
+        : (el.ownerDocument.getSelection()?.toString() ?? '');
+      return {
+        isEditable: editable,
+        selectionText,
+        linkURL: el.closest('a[href]')?.href ?? '',
+        editFlags: {
+          canCut: editable && selectionText !== '',
+          canCopy: selectionText !== '',
+          canPaste: editable,
+          canSelectAll: true,
+        },
+      };
+    });
+    const app = this.start();
+    return app.ask<PoppedMenuItem[] | null>({
+      t: 'context-menu',
+      window: [...app.windows.keys()][0] ?? 1,
+      params: {
+        ...params,
+        misspelledWord: spelling?.misspelledWord ?? '',
+        dictionarySuggestions: spelling?.dictionarySuggestions ?? [],
+      },
+    });
+  }
+
+  /** Clicks the item `label` of the context menu main popped up last; false when it cannot. */
+  async clickContextMenu(label: string): Promise<boolean> {
+    return (await this.start().ask<{ found: boolean }>({ t: 'click-context-menu', label })).found;
   }
 
   /** Kills the engine's process (SIGKILL); main starts a new one. Returns the killed pid. */

@@ -3,7 +3,9 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { hasImageMetadata } from '../../src/core/evidence/images';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { realFile } from '../support/real-corpus';
 import { useAppPerTest } from '../renderer/support/app';
 import { tempDirsPerTest } from '../support/temp-dirs';
 import { until } from '../renderer/support/ui';
@@ -138,4 +140,67 @@ describe('a report printed as PDF, through the built app', () => {
     }
     console.log(`report PDF: ${pages} page(s), ${bytes.length} bytes; images in ${shots}`);
   });
+  it('embeds the pictures the description shows, from the cleaned copies (no EXIF, no GPS), never "[image: …]"', async () => {
+    const { host, page } = await apps.open();
+    const { reportId, content } = await host.engine.createDraft(host.programs.open.id);
+    // A real phone photo with EXIF and GPS (exifr's fixture, SOURCES.md), as the evidence.
+    const original = realFile('images', 'exifr-img_1771.jpg');
+    expect(hasImageMetadata(original)).toBe(true);
+    const photo = await host.file('invoice-1002.jpg', original);
+    const [file] = await host.engine.attachFiles(reportId, [{ file: await host.tokenFor(photo) }]);
+    await host.engine.saveDraft(
+      reportId,
+      {
+        title: 'IDOR shows invoice 1002 to another customer',
+        asset: 'https://billing.example.com/',
+        description: `${COMPLETE_DESCRIPTION}\n## Proof\n\nWhat customer B sees:\n\n![invoice-1002.jpg](/reports/${reportId}/files/${file?.fileId ?? ''})\n`,
+        cvss_vector: '',
+      },
+      content,
+    );
+    await host.settled();
+    await page.goto(`${host.rendererUrl}#/reports/${reportId}`);
+    await page.getByRole('heading', { name: 'IDOR shows invoice 1002' }).first().waitFor();
+
+    const out = await tempDir('report-pdf-image-');
+    const target = join(out, 'report.pdf');
+    host.saveInDialog(target);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.getByRole('button', { name: 'Save as PDF…' }).click();
+    await bar
+      .getByRole('status')
+      .filter({ hasText: `Saved as PDF to ${target}` })
+      .waitFor();
+
+    // poppler's list of the PDF's images: the photo, at its own size (not a thumbnail).
+    const list = (await run('pdfimages', ['-list', target])).stdout.trim().split('\n').slice(2);
+    const images = list.map((line) => line.trim().split(/\s+/));
+    expect(images.length, list.join('\n')).toBeGreaterThanOrEqual(1);
+    const size = (await run('identify', ['-format', '%w %h', photo]).catch(() => null))?.stdout;
+    const [w, h] = (size ?? '').split(' ').map(Number);
+    if (w && h) {
+      expect(images.some((cols) => Number(cols[3]) === w && Number(cols[4]) === h)).toBe(true);
+    }
+    const text = (await run('pdftotext', ['-layout', target, '-'])).stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('What customer B sees:');
+    expect(text).not.toContain('[image: invoice-1002.jpg]');
+    // The evidence list still names it.
+    expect(text).toContain('invoice-1002.jpg');
+
+    // The embedded bytes are the cleaned copy: no EXIF, no GPS, whatever form Chromium kept.
+    const dump = join(out, 'img');
+    await run('pdfimages', ['-all', target, dump]);
+    const dumped = (await readdir(out)).filter((f) => f.startsWith('img'));
+    expect(dumped.length).toBeGreaterThanOrEqual(1);
+    for (const name of dumped) {
+      expect(hasImageMetadata(await readFile(join(out, name))), name).toBe(false);
+    }
+    const shots = join('test-results', 'report-pdf-image');
+    await rm(shots, { recursive: true, force: true });
+    await mkdir(shots, { recursive: true });
+    await run('pdftoppm', ['-png', '-r', '60', target, join(shots, 'page')]);
+    console.log(
+      `report PDF with a picture: ${images.length} image(s) (${list.join(' | ')}); pages in ${shots}`,
+    );
+  }, 90_000);
 });

@@ -122,6 +122,11 @@ class App extends EventEmitter {
     return config.version ?? '0.1.0';
   }
 
+  /** The OS's languages in the user's order (the test's `systemLanguages`, default US English). */
+  getPreferredSystemLanguages() {
+    return [...(config.systemLanguages ?? ['en-US'])];
+  }
+
   getName() {
     return 'Bounty Desk';
   }
@@ -327,6 +332,16 @@ class WebContents extends EventEmitter {
     return this.url;
   }
 
+  /** The window's session: the default one, as for the app's window. */
+  get session() {
+    return session.defaultSession;
+  }
+
+  /** Recorded: Chromium replaces the misspelled word in the page (not imitated). @param {string} word */
+  replaceMisspelling(word) {
+    tell({ t: 'spellcheck', call: 'replaceMisspelling', word });
+  }
+
   isDestroyed() {
     return this.#destroyed;
   }
@@ -529,6 +544,79 @@ export const session = {
     setDevicePermissionHandler(handler) {
       sessionHandlers.devicePermission = handler;
     },
+    /**
+     * Chromium's Hunspell languages (Windows and Linux), as Electron 45 lists them; the calls that
+     * set languages, the dictionaries' URL and words added are recorded.
+     */
+    availableSpellCheckerLanguages: [
+      'af',
+      'bg',
+      'ca',
+      'cs',
+      'cy',
+      'da',
+      'de',
+      'de-DE',
+      'el',
+      'en-AU',
+      'en-CA',
+      'en-GB',
+      'en-US',
+      'es',
+      'es-419',
+      'es-AR',
+      'es-ES',
+      'es-MX',
+      'es-US',
+      'et',
+      'fa',
+      'fo',
+      'fr',
+      'fr-FR',
+      'he',
+      'hi',
+      'hr',
+      'hu',
+      'hy',
+      'id',
+      'it',
+      'it-IT',
+      'ko',
+      'lt',
+      'lv',
+      'nb',
+      'nl',
+      'pl',
+      'pt',
+      'pt-BR',
+      'pt-PT',
+      'ro',
+      'ru',
+      'sh',
+      'sk',
+      'sl',
+      'sq',
+      'sr',
+      'sv',
+      'ta',
+      'tg',
+      'tr',
+      'uk',
+      'vi',
+    ],
+    /** @param {string[]} languages */
+    setSpellCheckerLanguages(languages) {
+      tell({ t: 'spellcheck', call: 'setSpellCheckerLanguages', languages: [...languages] });
+    },
+    /** @param {string} url */
+    setSpellCheckerDictionaryDownloadURL(url) {
+      tell({ t: 'spellcheck', call: 'setSpellCheckerDictionaryDownloadURL', url });
+    },
+    /** @param {string} word */
+    addWordToSpellCheckerDictionary(word) {
+      tell({ t: 'spellcheck', call: 'addWordToSpellCheckerDictionary', word });
+      return true;
+    },
     webRequest: {
       /** @param {...unknown} args (filter?, listener) */
       onBeforeRequest(...args) {
@@ -604,9 +692,26 @@ export class Notification extends EventEmitter {
   }
 }
 
+/** Recorded: what main writes to the OS clipboard. */
+export const clipboard = {
+  /** @param {string} text */
+  writeText(text) {
+    tell({ t: 'clipboard', text });
+  },
+};
+
 export class Menu {
   /** @type {any[]} */
   items;
+
+  /** The last menu popped up (a context menu), until another one is. @type {Menu | null} */
+  static popped = null;
+
+  /** Recorded, and kept for the test to click (`click-context-menu`). @param {unknown} [_options] */
+  popup(_options) {
+    Menu.popped = this;
+    tell({ t: 'popup', items: poppedItems(this.items) });
+  }
 
   /** @param {any[]} template */
   constructor(template) {
@@ -639,6 +744,19 @@ function menuLabels(items) {
     ...(item.accelerator ? { accelerator: item.accelerator } : {}),
     ...(Array.isArray(item.submenu) ? { submenu: menuLabels(item.submenu) } : {}),
   }));
+}
+
+/** A popped-up menu's items as a user sees them: label (or role), role, enabled, separators. */
+function poppedItems(/** @type {any[]} */ items) {
+  return items.map((item) =>
+    item.type === 'separator'
+      ? { type: 'separator' }
+      : {
+          label: item.label ?? item.role,
+          ...(item.role ? { role: item.role } : {}),
+          enabled: item.enabled !== false,
+        },
+  );
 }
 
 /** @param {any[]} items @param {string[]} path */
@@ -879,6 +997,22 @@ async function fromHarness(message) {
       const item = findMenuItem(Menu.getApplicationMenu()?.items ?? [], message.path);
       item?.click?.(item, [...windows.values()][0] ?? null, makeEvent());
       reply(message, { found: Boolean(item?.click) });
+      return;
+    }
+    case 'context-menu': {
+      // A right-click in the window: main's listener gets the params Chromium would give it; the
+      // answer is the menu it popped up (null when none).
+      const win = windows.get(message.window);
+      Menu.popped = null;
+      win?.webContents.emit('context-menu', makeEvent(), message.params);
+      reply(message, Menu.popped ? poppedItems(Menu.popped.items) : null);
+      return;
+    }
+    case 'click-context-menu': {
+      const item = Menu.popped?.items.find((i) => (i.label ?? i.role) === message.label);
+      const clickable = Boolean(item?.click) && item?.enabled !== false;
+      if (clickable) item.click(item, [...windows.values()][0] ?? null, makeEvent());
+      reply(message, { found: clickable });
       return;
     }
     case 'click-tray': {

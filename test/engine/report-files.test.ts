@@ -210,10 +210,15 @@ describe('reports as Markdown files', () => {
     expect(text).toContain(`status: ${status}`);
     expect(text).toMatch(/submitted_at: "?\d{4}-\d{2}-\d{2}T/);
     const thread = await readFile(join(folder, 'thread.md'), 'utf8');
-    expect(thread).toMatch(/## agent · .*\n\nWhich browser\?/);
+    // Authors in words and times a person reads ("3 January 2026, 10:00 UTC"), not codes and ISO.
+    const when = String.raw`\d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} UTC`;
+    expect(thread).toMatch(new RegExp(String.raw`## Triage agent · ${when}\n\nWhich browser\?`));
     expect(thread).toMatch(
-      /## researcher · .*\n\nFirefox 140; console attached\.\n\n- \[console\.log\]\(files\/console\.log\)/,
+      new RegExp(
+        String.raw`## You · ${when}\n\nFirefox 140; console attached\.\n\n- \[console\.log\]\(files/console\.log\)`,
+      ),
     );
+    expect(thread).not.toMatch(/## (agent|researcher|founder) ·|\d{4}-\d{2}-\d{2}T/);
     expect(await readFile(join(folder, 'files', 'console.log'), 'utf8')).toBe(
       'Uncaught TypeError at /settings\n',
     );

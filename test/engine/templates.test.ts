@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { realFile } from '../support/real-corpus';
 import { harnessPerTest } from './harness';
 
 /** Issue 25: templates kept in the mirror, used for a new draft, edited and deleted. */
@@ -92,5 +93,52 @@ describe('researcher templates', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+  it('a template keeps text, not files: the links to the draft’s image and file are left out and named', async () => {
+    const x = await open();
+    const program = x.programs.open;
+    const a = await x.engine.calls.createDraft(program.id);
+    const [photo, poc] = await x.engine.calls.attachFiles(a.reportId, [
+      { path: await x.file('invoice-1002.jpg', realFile('images', 'exifr-img_1771.jpg')) },
+      { path: await x.file('poc.txt', 'GET /api/invoices/1002\n') },
+    ]);
+    const link = (id: string | undefined) => `/reports/${a.reportId}/files/${id ?? ''}`;
+    const description =
+      '## Steps to reproduce\n\n1. Open invoice 1002 as another customer:\n\n' +
+      `![invoice-1002.jpg](${link(photo?.fileId)})\n\n` +
+      `2. Replay [the request](${link(poc?.fileId)}).\n\n## Security impact\n\nAny invoice.\n`;
+    await x.engine.calls.saveDraft(a.reportId, {
+      title: 'IDOR on invoices',
+      asset: 'https://billing.example.com',
+      description,
+      cvss_vector: '',
+    });
+    const saved = await x.engine.calls.saveTemplate({
+      name: 'IDOR with proof',
+      body: description,
+      fromReportId: a.reportId,
+    });
+    expect(saved.leftOut).toEqual(['invoice-1002.jpg', 'poc.txt']);
+    expect(saved.body).not.toContain('/files/');
+    expect(saved.body).toContain('2. Replay the request.');
+    expect(saved.body).toContain('## Security impact\n\nAny invoice.');
+
+    // A template written (or imported) with such links: the new draft still gets none.
+    const old = await x.engine.calls.saveTemplate({ name: 'Written by hand', body: description });
+    expect(old.leftOut).toEqual(['invoice-1002.jpg', 'poc.txt']);
+    const b = await x.engine.calls.startFromTemplate(program.id, saved.id, {
+      title: 'IDOR on receipts',
+      asset: 'https://shop.example.com',
+    });
+    expect(b.content.description).not.toContain(a.reportId);
+    expect((await x.engine.calls.getReport(b.reportId))?.evidence).toEqual([]);
+    await x.engine.session.drain();
+    const server = await x.sandbox.api<{ description: string }>(
+      'GET',
+      `/api/reports/${b.reportId}`,
+      { token: x.key },
+    );
+    // What the new draft shows is what the server holds: nothing was dropped on the way.
+    expect(server.body.description).toBe(b.content.description);
   });
 });

@@ -14,7 +14,7 @@ export const SECURE_WEB_PREFERENCES = {
   experimentalFeatures: false,
   webviewTag: false,
   navigateOnDragDrop: false,
-  spellcheck: false,
+  spellcheck: true,
   safeDialogs: true,
   disableBlinkFeatures: 'Auxclick',
 } as const;

@@ -62,7 +62,10 @@ describe('errors in words', () => {
     expect(unknown.advice).toBe('something odd');
     expect(
       thrownErrorView(Object.assign(new Error('m'), { code: 'brand_new_code', status: 418 })).title,
-    ).toMatch(/brand_new_code/);
+    ).toBe('The server refused it (HTTP 418)');
+    // No server answered: the words say the failure was on this computer, never "error (0)".
+    const local = thrownErrorView(Object.assign(new Error('m'), { code: 'odd', status: 0 }));
+    expect(local.title).toBe('Something failed on this computer');
   });
 });
 
@@ -112,6 +115,40 @@ describe('timeline', () => {
       'Payout transferred',
       'Payout received',
     ]);
+  });
+
+  it('shows the status changes the thread tells of: a question, then the reply that starts triage again', () => {
+    const open = { ...base, decision: null, payout: null };
+    const reply: Message = {
+      ...message,
+      id: 'r',
+      author: 'researcher',
+      at: '2026-01-03T12:00:00Z',
+    };
+    const asked = buildTimeline(
+      { ...open, status: 'needs_info', display_status: 'Needs your input' },
+      [message],
+    ).map((e) => e.label);
+    expect(asked).toEqual([
+      'Draft created',
+      'Submitted for triage',
+      'Message from Triage agent',
+      'Status: Needs your input',
+    ]);
+    const answered = buildTimeline({ ...open, status: 'triaging', display_status: 'In triage' }, [
+      message,
+      reply,
+    ]).map((e) => e.label);
+    expect(answered).toEqual([
+      'Draft created',
+      'Submitted for triage',
+      'Message from Triage agent',
+      'Message from you',
+      'Status: In triage again',
+    ]);
+    // Paused without a message: the change is dated by the report's last update.
+    const paused = buildTimeline({ ...open, status: 'paused', display_status: 'Paused' }, []);
+    expect(paused.at(-1)).toEqual({ at: open.updated_at, label: 'Status: Paused' });
   });
 
   it('leaves out what has not happened', () => {

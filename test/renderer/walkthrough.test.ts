@@ -284,12 +284,12 @@ describe('renderer: a researcher day without friction', () => {
     await clear.waitFor();
     // The filters count within the search.
     const assets = page.getByRole('group', { name: 'Asset type', exact: true });
-    const web = assets.getByRole('checkbox', { name: /^web \(\d+\)$/ });
-    const mobile = assets.getByRole('checkbox', { name: /^mobile \(\d+\)$/ });
+    const web = assets.getByRole('checkbox', { name: /^Web \(\d+\)$/ });
+    const mobile = assets.getByRole('checkbox', { name: /^Mobile \(\d+\)$/ });
     await mobile.check();
     await search.fill('no program is called this');
     await expectText(page.getByText(/No programs match this search and these filters\./), /match/);
-    await assets.getByRole('checkbox', { name: 'web (0)', exact: true }).waitFor();
+    await assets.getByRole('checkbox', { name: 'Web (0)', exact: true }).waitFor();
     expect(await web.count()).toBe(1);
 
     await clear.click();

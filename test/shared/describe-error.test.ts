@@ -37,17 +37,19 @@ describe('7. Errors — words for every code, with what to do next', () => {
     expect(view.advice).toContain('1 possible credential in Description');
   });
 
-  it('a failure of the app before sending says so in words, not "Unexpected error (0)" and a parser message', () => {
+  it('a failure on this computer (status 0) says the server never saw it and what to do, with the cause last', () => {
     const view = describeError({
       status: 0,
       code: 'client_error',
       detail: "Expected ',' or '}' after property value in JSON at position 195",
     });
-    expect(view.title).toBe('Not sent: this app failed before sending it');
-    expect(view.title).not.toMatch(/Unexpected error/);
-    expect(view.advice).toMatch(/server has not seen it/);
-    expect(view.advice).toMatch(/Retry/);
-    expect(view.advice).not.toContain('JSON');
+    expect(view.title).toBe('Not sent: the app failed on this computer');
+    expect(view.title).not.toMatch(/Unexpected error|\(0\)/);
+    expect(view.advice).toMatch(/^The server has not seen this change\. Press Retry/);
+    expect(view.advice).toContain('Help → Export diagnostics…');
+    expect(view.advice).toMatch(/Cause: Expected ',' or '\}' after property value/);
+    const unknown = describeError({ status: 0, code: 'something_new' });
+    expect(unknown.title).toBe('Not sent: the app failed on this computer');
   });
 
   it('an unknown code still gets words, from the detail', () => {

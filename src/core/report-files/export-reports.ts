@@ -7,6 +7,7 @@ import type {
 } from '../../shared/bridge/report-file-views';
 import type { ReportDetailView } from '../../shared/bridge/views';
 import { parseCvss31 } from '../../shared/rules/cvss';
+import { authorName, readableUtc } from '../../shared/words/authors';
 import { USER, type SessionContext } from '../engine/session-context';
 import { formatReportFile, type ReportFrontMatter } from './front-matter';
 import { encodeRelativePath, linksToRelative } from './links';
@@ -173,9 +174,13 @@ export function threadMarkdown(
       return path ? `- [${label}](${path})` : `- ${label} (not exported)`;
     });
     const body = m.body.trim() === '' ? '_(no text)_' : m.body;
-    return [`## ${m.author} · ${m.at}`, '', body, ...(files.length ? ['', ...files] : [])].join(
-      '\n',
-    );
+    // Who in words and when as a person reads it; the file is for reading, never read back.
+    return [
+      `## ${authorName(m.author)} · ${readableUtc(m.at)}`,
+      '',
+      body,
+      ...(files.length ? ['', ...files] : []),
+    ].join('\n');
   });
   return `${head}\n\n${parts.join('\n\n---\n\n')}\n`;
 }

@@ -15,6 +15,7 @@ import type { SessionContext } from '../engine/session-context';
 import type { Template } from '../store';
 import { parseFrontMatterFile } from './front-matter';
 import { safeName, uniqueName } from './names';
+import { findFileLinks, removeFileLinks } from '../../shared/rules';
 import { applyTemplate, fillPlaceholders, withPlaceholders } from './templates';
 
 const NAME_CHARS = 100;
@@ -66,7 +67,8 @@ export class TemplateCommands {
     if (same && same.id !== input.id) {
       throw new EngineInputError('name', `a template named “${same.name}” exists already`);
     }
-    let body = input.body;
+    const { text, leftOut } = withoutFileLinks(store, input.body);
+    let body = text;
     if (input.fromReportId !== undefined) {
       const draft = store.drafts.get(input.fromReportId);
       const report = store.reports.getReport(input.fromReportId);
@@ -77,7 +79,8 @@ export class TemplateCommands {
         program: store.programs.getSummary(programId)?.name ?? report?.program_name ?? '',
       });
     }
-    return toView(store.templates.put({ id: input.id ?? randomUUID(), name, body }));
+    const saved = toView(store.templates.put({ id: input.id ?? randomUUID(), name, body }));
+    return leftOut.length > 0 ? { ...saved, leftOut } : saved;
   }
 
   exportTemplates(folder: string): Promise<{ savedTo: string; count: number }> {
@@ -105,7 +108,8 @@ export class TemplateCommands {
     if (!template) throw new EngineInputError('template', 'there is no such template');
     const created = await this.#drafts.createDraft(programId);
     const program = store.programs.getSummary(programId);
-    const body = fillPlaceholders(template.body, {
+    // A template saved or imported before file links were left out of templates: still none.
+    const body = fillPlaceholders(withoutFileLinks(store, template.body).text, {
       asset: input.asset,
       title: input.title,
       program: program?.name ?? programId,
@@ -119,6 +123,28 @@ export class TemplateCommands {
       cvss_vector: '',
     });
   }
+}
+
+/**
+ * The text without its links to report files (`/reports/<id>/files/<id>`): images go, links keep
+ * their words. A file belongs to one report; a new report from the template could only show a
+ * link the server refuses, or another report's picture while its evidence says "No files yet".
+ * The names of the files left out, for the researcher to attach them to the new report.
+ */
+function withoutFileLinks(
+  store: SessionContext['store'],
+  body: string,
+): { text: string; leftOut: string[] } {
+  if (!body.includes('/files/')) return { text: body, leftOut: [] };
+  const links = findFileLinks(body);
+  const leftOut: string[] = [];
+  let text = body;
+  for (const link of links) {
+    const name = store.evidence.get(link.fileId)?.name ?? (link.text.trim() || link.fileId);
+    if (!leftOut.includes(name)) leftOut.push(name);
+    text = removeFileLinks(text, link.fileId);
+  }
+  return { text, leftOut };
 }
 
 /** A template as a file: `template: <name>` front matter, then its text. */

@@ -41,6 +41,11 @@ export interface TemplateView {
   /** Markdown with placeholders: {{asset}}, {{program}}, {{program_id}}, {{title}}, {{date}}. */
   body: string;
   updatedAt: string;
+  /**
+   * Saving only: the files whose links were left out of the text (a template keeps text, never
+   * another report's files), by name. Absent when none was.
+   */
+  leftOut?: string[];
 }
 
 export interface SaveTemplateInput {

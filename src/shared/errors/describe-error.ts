@@ -155,11 +155,11 @@ const WORDS: Record<string, { title: string; advice: string }> = {
     title: 'The offline copy was damaged',
     advice: 'It was kept aside and is being rebuilt from the server; your unsent work was kept.',
   },
-  // Not an API code: the app itself failed before the request left (the outbox's record of it).
+  // Not an API code: the app failed on this computer before anything was sent (outbox worker).
   client_error: {
-    title: 'Not sent: this app failed before sending it',
+    title: 'Not sent: the app failed on this computer',
     advice:
-      'The server has not seen it and what you typed is kept on this computer. Press Retry; if it stops again, choose Help › Export diagnostics… and send the file to the app’s makers.',
+      'The server has not seen this change. Press Retry; if it stops again, choose Help → Export diagnostics… and send the file to support (it names the cause, without your key).',
   },
   // Not an API code: the app's own credential check held a write back (issue 13).
   secrets_found: {
@@ -174,20 +174,39 @@ export function describeError(input: {
   detail?: string;
   requestId?: string;
 }): ErrorView {
-  const words = errorWords(input.code) ?? {
-    title: `Unexpected error (${input.status})`,
-    advice: input.detail ?? 'Try again later.',
-  };
+  const words = errorWords(input.code) ?? unknownWords(input.status, input.detail);
   const advice =
     (input.code === 'validation_error' || input.code === 'secrets_found') && input.detail
       ? `${words.advice} ${input.detail}`
-      : words.advice;
+      : input.code === 'client_error' && input.detail
+        ? `${words.advice} Cause: ${input.detail}`
+        : words.advice;
   return {
     status: input.status,
     code: input.code,
     title: words.title,
     advice,
     ...(input.status >= 500 && input.requestId ? { requestId: input.requestId } : {}),
+  };
+}
+
+/**
+ * A code the app has no words for. Status 0 means no server answered (the failure was on this
+ * computer), so "Unexpected error (0)" would blame nobody the researcher can reach.
+ */
+function unknownWords(
+  status: number,
+  detail: string | undefined,
+): { title: string; advice: string } {
+  if (status === 0) {
+    return {
+      title: 'Not sent: the app failed on this computer',
+      advice: `The server has not seen it.${detail ? ` (${detail})` : ''} Try again; if it fails again, choose Help → Export diagnostics… and send the file to support.`,
+    };
+  }
+  return {
+    title: `The server refused it (HTTP ${status})`,
+    advice: detail ?? 'Try again later.',
   };
 }
 

@@ -42,8 +42,8 @@ export function StatusBar() {
         <span>{status?.unsent ?? 0} unsent</span>
         <span>{status?.unread ?? 0} unread</span>
         <span>{status?.needsAction ?? 0} need your action</span>
-        <span title="Requests used in the current minute (the server allows this many per minute)">
-          Requests {status?.budget.used ?? 0}/{status?.budget.limit ?? 120}
+        <span title="The server allows this many requests per minute; past it, the app waits and goes on by itself">
+          Server requests this minute: {status?.budget.used ?? 0} of {status?.budget.limit ?? 120}
         </span>
       </div>
       <button type="button" onClick={() => void syncNow()} disabled={status?.syncing ?? false}>

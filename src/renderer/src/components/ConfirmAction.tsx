@@ -47,7 +47,7 @@ export function ConfirmAction({
             >
               {confirmLabel}
             </button>
-            <button type="button" onClick={() => setConfirming(false)} autoFocus>
+            <button type="button" onClick={() => setConfirming(false)} data-autofocus>
               Cancel
             </button>
           </div>

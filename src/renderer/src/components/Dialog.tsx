@@ -13,6 +13,10 @@ interface DialogProps {
  * A modal `<dialog>` (focus kept inside, Escape closes), named by its heading. Closed, it gives the
  * focus back to the control that had it when it opened (the browser's own return does not happen:
  * React removes the element before the dialog is closed).
+ *
+ * Opened, the focus goes to the control marked `data-autofocus` (Cancel in a destructive
+ * confirmation). React's `autoFocus` cannot do it: React focuses on mount, then `showModal()`
+ * moves the focus to the dialog's first control (the destructive one), so Enter, Enter acted.
  */
 export function Dialog({ title, onClose, children, alert, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -26,6 +30,7 @@ export function Dialog({ title, onClose, children, alert, className }: DialogPro
     if (!dialog) return;
     const opener = document.activeElement;
     if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     const onCancel = (e: Event): void => {
       e.preventDefault();
       onCloseRef.current();

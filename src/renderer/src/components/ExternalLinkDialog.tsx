@@ -26,7 +26,7 @@ export function ExternalLinkDialog() {
         <button type="button" className="primary" onClick={confirm}>
           Open in browser
         </button>
-        <button type="button" onClick={cancel} autoFocus>
+        <button type="button" onClick={cancel} data-autofocus>
           Cancel
         </button>
       </div>

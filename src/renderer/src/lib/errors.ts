@@ -42,7 +42,13 @@ function fromFields(v: Partial<ErrorView> & { code: string; detail?: string }): 
   return {
     status,
     code: v.code,
-    title: typeof v.title === 'string' ? v.title : (words?.title ?? `Unexpected error (${v.code})`),
+    title:
+      typeof v.title === 'string'
+        ? v.title
+        : (words?.title ??
+          (status === 0
+            ? 'Something failed on this computer'
+            : `The server refused it (HTTP ${status})`)),
     advice:
       typeof v.advice === 'string'
         ? v.advice

@@ -34,15 +34,21 @@ export function humanize(value: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** The one table of asset type labels: the program filters and the program rows both use it. */
 export const ASSET_LABELS: Record<string, string> = {
-  web: 'web',
-  api: 'api',
-  mobile: 'mobile',
-  source_code: 'source code',
-  cloud: 'cloud',
-  hardware: 'hardware',
-  other: 'other',
+  web: 'Web',
+  api: 'API',
+  mobile: 'Mobile',
+  source_code: 'Source code',
+  cloud: 'Cloud',
+  hardware: 'Hardware',
+  other: 'Other',
 };
+
+/** An asset type as the researcher reads it; a type this version does not know, humanized. */
+export function assetTypeLabel(type: string): string {
+  return Object.hasOwn(ASSET_LABELS, type) ? (ASSET_LABELS[type] ?? type) : humanize(type);
+}
 
 export const REWARD_LABELS: Record<string, string> = {
   under_1k: 'Under $1k',
@@ -75,6 +81,15 @@ export const STATUS_LABELS: Record<string, string> = {
   insufficient_info: 'Insufficient info',
   withdrawn: 'Withdrawn',
 };
+
+/**
+ * A report's status in one label: the server's own label for display when it gives one, else the
+ * app's. Shown once per report: beside it nothing says the status again.
+ */
+export function statusLabel(status: string, display?: string | null): string {
+  const own = Object.hasOwn(STATUS_LABELS, status) ? STATUS_LABELS[status] : undefined;
+  return display?.trim() || own || humanize(status);
+}
 
 /** "in 42 s" style countdown text. */
 export function formatCountdown(seconds: number): string {

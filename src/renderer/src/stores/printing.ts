@@ -30,11 +30,34 @@ export async function savePdf(
   return result;
 }
 
+/** What the print view still loads (its evidence images), awaited before main prints. */
+const loading: Promise<unknown>[] = [];
+
+/** The print view's images take a moment (the engine reads the local copies): print after them. */
+export function holdPrintFor(load: Promise<unknown>): void {
+  loading.push(load);
+}
+
+/** Never wait for ever: a copy that does not come prints as its name (the evidence list). */
+const IMAGE_WAIT_MS = 5_000;
+
+const nextFrame = (): Promise<unknown> => new Promise((resolve) => requestAnimationFrame(resolve));
+
+async function imagesReady(): Promise<void> {
+  const deadline = new Promise((resolve) => setTimeout(resolve, IMAGE_WAIT_MS));
+  await Promise.race([Promise.allSettled(loading.splice(0)), deadline]);
+  // The images' state lands in a render after their URLs: then each is decoded before printing.
+  await nextFrame();
+  const images = [...document.querySelectorAll<HTMLImageElement>('.print-report img')];
+  await Promise.race([Promise.allSettled(images.map((img) => img.decode())), deadline]);
+}
+
 async function withPrintView<T>(print: () => Promise<T>): Promise<T> {
   setPrinting(true);
-  // One frame for layout and the fonts before main prints the window.
-  await new Promise((resolve) => requestAnimationFrame(resolve));
+  // Layout, the fonts and the evidence images before main prints the window.
+  await nextFrame();
   try {
+    await imagesReady();
     return await print();
   } finally {
     setPrinting(false);
@@ -44,7 +67,11 @@ async function withPrintView<T>(print: () => Promise<T>): Promise<T> {
 /** The OS print dialog (Ctrl+P, `window.print()`) prints the same view. */
 export function followBrowserPrinting(): () => void {
   const before = () => setPrinting(true);
-  const after = () => setPrinting(false);
+  const after = () => {
+    // The OS dialog printed what had loaded; nothing waits on these any more.
+    loading.length = 0;
+    setPrinting(false);
+  };
   window.addEventListener('beforeprint', before);
   window.addEventListener('afterprint', after);
   return () => {

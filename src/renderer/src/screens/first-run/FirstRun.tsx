@@ -102,6 +102,7 @@ export function FirstRun() {
         <CheckedField label="Server URL" errorId="server-url-error" error={fieldErrors.serverUrl}>
           {(aria) => (
             <input
+              spellCheck={false}
               type="url"
               value={serverUrl}
               onChange={(e) => setServerUrl(e.target.value)}

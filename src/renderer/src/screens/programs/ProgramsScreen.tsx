@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { isNarrowed, usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';
 import { routeHash } from '../../lib/routes';
-import { formatTime, formatUsd } from '../../lib/format';
+import { assetTypeLabel, formatTime, formatUsd } from '../../lib/format';
 import { ProgramFilters } from './ProgramFilters';
 import { ProgramBadges } from './ProgramBadges';
 import type { ProgramSummary } from '../../../../shared/api';
@@ -30,7 +30,7 @@ function ProgramRow({ program }: { program: ProgramSummary }) {
           {formatUsd(program.reward_range.min)}–{formatUsd(program.reward_range.max)}
         </span>
         <span>Intake {program.intake}</span>
-        <span>{program.asset_types.join(', ')}</span>
+        <span>{program.asset_types.map(assetTypeLabel).join(', ')}</span>
         <span>Updated {formatTime(program.updated_at)}</span>
       </div>
       <p className="row-summary">{program.summary}</p>
@@ -84,6 +84,7 @@ function ProgramSearch() {
   }, [text, search, setQuery]);
   return (
     <input
+      spellCheck={false}
       type="search"
       aria-label="Search programs"
       placeholder="Search by program or company name…"

@@ -23,8 +23,8 @@ function stoppedText(e: OutboxEntryView): string {
       ? 'held back on this computer (the server has not seen it): it is sent once every finding is redacted or kept'
       : 'held back on this computer (the server has not seen it): redact or keep every finding, then Retry';
   }
-  // The app failed before anything was sent (status 0 is no answer of the server's).
-  if (e.error?.code === 'client_error') {
+  // No server answered (status 0, the outbox's client_error): the app failed before sending.
+  if (e.error?.code === 'client_error' || e.error?.status === 0) {
     return 'stopped on this computer (the server has not seen it): press Retry';
   }
   return draftChange

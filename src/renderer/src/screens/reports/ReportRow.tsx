@@ -5,16 +5,17 @@ import { Badge } from '../../components/Badge';
 import { routeHash } from '../../lib/routes';
 import { navigate } from '../../stores/router';
 import { listSelection } from '../../stores/reports';
-import { formatTime, humanize, STATUS_LABELS } from '../../lib/format';
-import { ownValue } from '../../../../shared/lookup/own';
+import { formatTime, humanize, statusLabel } from '../../lib/format';
 
 export function ReportBadges({ item }: { item: ReportListItemView }) {
   return (
     <span className="badges">
       {item.unsent ? <Badge tone="info">Unsent</Badge> : null}
       {item.conflict ? <Badge tone="danger">Conflict</Badge> : null}
-      {item.status === 'needs_info' ? <Badge tone="warn">Needs info</Badge> : null}
-      {item.needsAction ? <Badge tone="warn">Needs your action</Badge> : null}
+      {/* A question waiting is said by the status itself (once): the badge is for the rest. */}
+      {item.needsAction && item.status !== 'needs_info' ? (
+        <Badge tone="warn">Needs your action</Badge>
+      ) : null}
     </span>
   );
 }
@@ -54,11 +55,8 @@ export const ReportRow = memo(function ReportRow({
       </div>
       <div className="row-meta">
         <span className={`status status-${item.status}`}>
-          {ownValue(STATUS_LABELS, item.status) ?? item.status}
+          {statusLabel(item.status, item.displayStatus)}
         </span>
-        {item.displayStatus && item.displayStatus !== ownValue(STATUS_LABELS, item.status) ? (
-          <span>{item.displayStatus}</span>
-        ) : null}
         <span>{item.programName}</span>
         {severity !== null ? (
           <span className="severity">

@@ -69,6 +69,7 @@ function SearchBox() {
   }, []);
   return (
     <input
+      spellCheck={false}
       ref={ref}
       type="search"
       aria-label="Search reports"

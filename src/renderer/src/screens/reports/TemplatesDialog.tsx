@@ -7,6 +7,7 @@ import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { useReadOnlyReason } from '../../stores/session';
 import { openPrograms } from './NewReportDialog';
+import { savedTemplateText } from '../../lib/template-words';
 import { useLoaded } from '../../lib/useLoaded';
 
 type Mode =
@@ -47,7 +48,7 @@ export function TemplatesDialog({
       const detail = await bridge.getReport(draftId);
       const body = detail?.draft?.content.description ?? '';
       const saved = await bridge.saveTemplate({ name, body, fromReportId: draftId });
-      setMessage(`Saved template “${saved.name}”`);
+      setMessage(savedTemplateText(saved));
       await reload();
     } catch (e) {
       setMessage(errorText(e));
@@ -195,7 +196,7 @@ function EditTemplate({
       submit={() =>
         bridge
           .saveTemplate({ ...(template ? { id: template.id } : {}), name, body })
-          .then((saved) => onDone(`Saved template “${saved.name}”`))
+          .then((saved) => onDone(savedTemplateText(saved)))
       }
       submitLabel="Save template"
       cancelLabel="Cancel"
@@ -273,7 +274,7 @@ function UseTemplate({
       </label>
       <label>
         Report asset
-        <input value={asset} onChange={(e) => setAsset(e.target.value)} />
+        <input value={asset} onChange={(e) => setAsset(e.target.value)} spellCheck={false} />
       </label>
     </TemplateForm>
   );

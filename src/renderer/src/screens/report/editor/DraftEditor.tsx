@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { LIMITS } from '../../../../../shared/api';
 import type {
   DraftField,
@@ -12,6 +12,7 @@ import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';
 import { describeVector, scoreText } from '../../../lib/cvss-state';
 import { fieldIssues } from '../../../lib/draft-issues';
+import { otherReportsFiles } from '../../../lib/foreign-links';
 import { useCommand } from '../../../stores/commands';
 import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
@@ -78,6 +79,8 @@ export function DraftEditor({
   const { fields, descriptionLength, issues, saveState } = snapshot;
   const offline = useSession((s) => s.status?.connectivity === 'offline');
   const flush = useCallback(() => autosave.flush(), [autosave]);
+  const stored = draft.content.description;
+  const notSendable = useMemo(() => otherReportsFiles(stored, reportId), [stored, reportId]);
   const setField = (name: LineField, value: string): void => autosave.setField(name, value);
 
   useCommand('save-now', () => void flush());
@@ -203,9 +206,19 @@ export function DraftEditor({
                 ? offline
                   ? 'Saved on this computer; sent when the connection returns.'
                   : 'Saved on this computer; waiting to be sent.'
-                : 'Saved and sent.'}
+                : notSendable.length > 0
+                  ? 'Saved; sent without the links named below.'
+                  : 'Saved and sent.'}
         {submitting ? ' Submitting: it is sent when the server is reachable.' : ''}
       </p>
+      {notSendable.length > 0 ? (
+        <p className="callout other-report-files" role="status">
+          The description links {notSendable.map((n) => `“${n}”`).join(', ')}, which{' '}
+          {notSendable.length === 1 ? 'is a file' : 'are files'} of another report: the server’s
+          copy leaves {notSendable.length === 1 ? 'that link' : 'those links'} out. Attach the file
+          here and link it again, or remove the link.
+        </p>
+      ) : null}
       {locked ? <p className="disabled-reason">{locked}</p> : null}
       {draft.conflicts.length > 0 ? (
         <ConflictView
@@ -234,6 +247,7 @@ export function DraftEditor({
       <label className="field">
         <span>Asset</span>
         <input
+          spellCheck={false}
           value={fields.asset}
           onChange={(e) => setField('asset', e.target.value)}
           readOnly={!!locked}
@@ -249,6 +263,7 @@ export function DraftEditor({
         <label htmlFor="cvss-vector-input">CVSS vector</label>
         <span className="field-row">
           <input
+            spellCheck={false}
             id="cvss-vector-input"
             value={fields.cvss_vector}
             onChange={(e) => setField('cvss_vector', e.target.value)}

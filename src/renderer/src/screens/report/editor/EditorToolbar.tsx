@@ -117,6 +117,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
           <label>
             Link address{' '}
             <input
+              spellCheck={false}
               type="url"
               value={href}
               // The form opens on a click or Mod-k to take the address at once.

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { bridge } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
 import { cleanMessage } from '../../../lib/errors';
+import { savedTemplateText } from '../../../lib/template-words';
 
 /**
  * "Save as template…" under the description: the part the researcher selected (read when the
@@ -30,7 +31,7 @@ export function SaveAsTemplate({
     try {
       const saved = await bridge.saveTemplate({ name, body: body.text, fromReportId: reportId });
       setBody(null);
-      setMessage(`Saved template “${saved.name}”`);
+      setMessage(savedTemplateText(saved));
     } catch (e) {
       setError(cleanMessage(e));
     }

@@ -1,15 +1,13 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { parseCvss31 } from '../../../../../shared/rules/cvss';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
+import { findFileLinks } from '../../../../../shared/rules/file-links';
+import { authorName } from '../../../../../shared/words/authors';
 import { Markdown } from '../../../components/Markdown';
-import { formatTime, humanize } from '../../../lib/format';
-
-const AUTHORS: Record<string, string> = {
-  agent: 'Triage',
-  researcher: 'You',
-  founder: 'Program team',
-};
+import { evidenceImageUrl } from '../../../lib/evidence-images';
+import { formatTime, humanize, statusLabel } from '../../../lib/format';
+import { holdPrintFor } from '../../../stores/printing';
 
 /**
  * The report as a printed document ("Save as PDF…", or the OS print dialog): title, program,
@@ -38,10 +36,27 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
       a.toggleAttribute('data-bare', a.textContent?.trim() === a.getAttribute('href'));
     }
   });
+  // The pictures of the description print as pictures: this report's own files, from the local
+  // cleaned copies (metadata removed), as `data:` URLs (the CSP's one image source besides the
+  // bundle). The print waits for them (stores/printing.ts).
+  const imageIds = useMemo(
+    () =>
+      content.description.includes('/files/')
+        ? findFileLinks(content.description)
+            .filter((l) => l.image && l.reportId === detail.id)
+            .map((l) => l.fileId)
+        : [],
+    [content.description, detail.id],
+  );
+  useLayoutEffect(() => {
+    if (imageIds.length > 0) {
+      holdPrintFor(Promise.all(imageIds.map((id) => evidenceImageUrl(detail.id, id))));
+    }
+  }, [imageIds, detail.id]);
   const files = detail.evidence.filter((e) => !e.forMessage).map((e) => e.name);
   const rows: [string, string][] = [
     ['Program', report?.program_name ?? draft?.programId ?? ''],
-    ['Status', report ? report.display_status || humanize(report.status) : 'Draft'],
+    ['Status', report ? statusLabel(report.status, report.display_status) : 'Draft'],
     ['Asset', content.asset],
     [
       'CVSS',
@@ -68,7 +83,7 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
           ))}
       </dl>
       <h2>Description</h2>
-      <Markdown source={content.description} headingOffset={1} />
+      <Markdown source={content.description} headingOffset={1} imagesOf={detail.id} />
       {files.length > 0 && (
         <>
           <h2>Evidence files</h2>
@@ -85,7 +100,7 @@ export function PrintableReport({ detail }: { detail: ReportDetailView }) {
           {detail.messages.map((m) => (
             <section key={m.id} className="print-message">
               <h3>
-                {AUTHORS[m.author] ?? m.author} · {formatTime(m.at)}
+                {authorName(m.author)} · {formatTime(m.at)}
               </h3>
               <Markdown source={m.body} headingOffset={3} />
               {m.attachments.length > 0 && (

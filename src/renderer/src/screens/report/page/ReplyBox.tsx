@@ -98,6 +98,8 @@ export function ReplyBox({
       <h2 id="reply-heading">Reply</h2>
       <textarea
         aria-label="Reply"
+        // Checked in the OS's languages (main's spell checker); right-click for suggestions.
+        spellCheck
         rows={5}
         value={body}
         disabled={!!disabledReason}

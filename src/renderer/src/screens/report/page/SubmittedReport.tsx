@@ -3,7 +3,7 @@ import { isTerminalStatus, type Report } from '../../../../../shared/api';
 import type { ReportDetailView } from '../../../../../shared/bridge/views';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { Markdown } from '../../../components/Markdown';
-import { formatBytes, formatCents, formatTime, humanize, STATUS_LABELS } from '../../../lib/format';
+import { formatBytes, formatCents, formatTime, humanize, statusLabel } from '../../../lib/format';
 import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
 import { useReport } from '../../../stores/report';
 import { useReadOnlyReason, useSession } from '../../../stores/session';
@@ -13,7 +13,6 @@ import { MessageThread } from './MessageThread';
 import { ReplyBox } from './ReplyBox';
 import { useDownload } from './useDownload';
 import { useThreadRead } from './useThreadRead';
-import { ownValue } from '../../../../../shared/lookup/own';
 
 /**
  * The report's id, to quote to the program team or in a write-up: shown, selectable and copied
@@ -213,9 +212,8 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
       <h1>{report.title}</h1>
       <p className="report-status">
         <strong className={`status status-${report.status}`}>
-          {ownValue(STATUS_LABELS, report.status) ?? report.status}
+          {statusLabel(report.status, report.display_status)}
         </strong>
-        {report.display_status ? <span> — {report.display_status}</span> : null}
         <span className="muted"> · {report.program_name}</span>
       </p>
       <ReportId id={report.id} />
