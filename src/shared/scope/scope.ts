@@ -98,6 +98,9 @@ const APP_WORDS =
 const APP_ID_RE =
   /(?<![\w.-])((?:com|org|net|io|de|uk|fr|co|app|me|tv|ch|nl|se|jp|in|br|au|ca|dev)\.[a-z][\w-]*(?:\.[a-z][\w-]*)+)(?![\w-])/gi;
 
+const NAME_PLACEHOLDER =
+  /(?<=[\p{L}\p{N}-]\.?)(?:%\w{1,30}%|<[\w-]{1,30}>|\[\.?[\w-]{1,30}\.?\]|\([\w*-]{1,30}\))(?=[\p{L}\p{N}.-]|$|\s|\/)/gu;
+
 function cleanLine(line: string): string {
   return line
     .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
@@ -136,7 +139,11 @@ export function asciiName(name: string): string {
 
 /** `/*`, `*` and `/` at the end of a listed path mean "this path and below". */
 function pathPrefix(path: string): string {
-  return path.replace(/\/?\*+$/, '').replace(/\/+$/, '');
+  // A query or fragment in a listed path narrows a page the path already names: the path is read.
+  return path
+    .replace(/[?#].*$/, '')
+    .replace(/(?:\/?\*)+$/, '')
+    .replace(/\/+$/, '');
 }
 
 /**
@@ -144,11 +151,17 @@ function pathPrefix(path: string): string {
  * brackets (`cm.com/[locale]/app/*`) is a placeholder the program fills in: any one segment.
  */
 function pathCovers(listed: string, path: string): boolean {
-  if (!listed.includes('[')) return path === listed || path.startsWith(`${listed}/`);
+  if (!/[[*]/.test(listed)) return path === listed || path.startsWith(`${listed}/`);
+  // A `*` inside a path (`/users/*.json`, `/enquiries/*/x`) stands for any run within a segment.
   const body = listed
     .split('/')
     .map((part) =>
-      /^\[[\w-]+\]$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      /^\[[\w-]+\]$/.test(part)
+        ? '[^/]+'
+        : part
+            .split('*')
+            .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[^/]*'),
     )
     .join('/');
   return new RegExp(`^${body}(?:/|$)`).test(path);
@@ -249,7 +262,12 @@ export function extractTargets(text: string): ScopeTarget[] {
   const add = (t: ScopeTarget | null): void => {
     if (t && !out.some((o) => JSON.stringify(o) === JSON.stringify(t))) out.push(t);
   };
-  let rest = text;
+  let rest = text
+    // URLs joined by commas (`https://a.x.com/*,https://b.x.com/*`) are several URLs.
+    .replace(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)/gi, ' ')
+    // A placeholder inside a name (`bugcrowd-%username%-1.x.com`, `www.x.<country>`,
+    // `ripe(1to87).x.net`, `analytics[.e2e].x.com`) is a part the program fills in: a `*`.
+    .replace(NAME_PLACEHOLDER, '*');
   const take = (re: RegExp, each: (m: RegExpMatchArray) => void): void => {
     for (const m of rest.matchAll(re)) each(m);
     rest = rest.replace(re, ' ');
@@ -451,9 +469,10 @@ export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
         };
       return { status: 'excluded', line: excluded.line.text, target: excluded.target };
     }
-    // An exclusion matches too, and only a wildcard or pattern line is narrower: a carve-out the
-    // policy may or may not mean. An exact host, URL, address or app listed in scope is meant.
-    if (included && excluded && included.score < 100)
+    // An exclusion matches too, and a narrower scope line: a carve-out the policy may mean
+    // (`*.x.com` excluded, `api.x.com` listed) or a contradiction (`www.x.com` listed,
+    // `www.x.*` excluded). Either way an excluded host is never simply "in scope".
+    if (included && excluded)
       unsure ??= {
         status: 'unsure',
         line: excluded.line.text,
