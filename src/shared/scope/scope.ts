@@ -15,6 +15,8 @@ export type ScopeTarget =
   | { type: 'url'; host: string; path: string }
   | { type: 'ip'; address: string }
   | { type: 'cidr'; address: string; prefix: number }
+  /** An IPv4 range written first to last (`195.94.213.80 - 195.94.213.95`, `31.31.140.0-87`). */
+  | { type: 'range'; first: string; last: string }
   | { type: 'app'; id: string }
   /** A cloud storage bucket, however it is written: `s3://b`, `b.s3.amazonaws.com`, `s3.amazonaws.com/b`. */
   | { type: 'bucket'; name: string };
@@ -24,6 +26,18 @@ export interface ScopeLine {
   text: string;
   targets: ScopeTarget[];
 }
+
+/**
+ * An exclusion of what the scope does not list (`Other subdomains of x.com`, `Any other
+ * system than…`): a host a scope line lists is not what it excludes.
+ */
+const OTHERS = /^(?:\W*)other\b|\b(?:any|all)\s+other\b/i;
+/**
+ * An exclusion of something on a host, not of the host (`Third-party widgets on app.x.com`,
+ * `PDF documents served on castor.x.com`): where a scope line lists that host, unclear.
+ */
+const PARTIAL =
+  /\b(?:widgets?|documents?|pdfs?|pages?|files?|forms?|features?|plugins?|content|services related)\b[^.]*?\b(?:on|of|at|to)\b/i;
 
 export interface ScopeRules {
   scope: ScopeLine[];
@@ -97,6 +111,25 @@ const APP_WORDS =
 /** Reverse-DNS app ids start with a top-level domain; these are the usual ones. */
 const APP_ID_RE =
   /(?<![\w.-])((?:com|org|net|io|de|uk|fr|co|app|me|tv|ch|nl|se|jp|in|br|au|ca|dev)\.[a-z][\w-]*(?:\.[a-z][\w-]*)+)(?![\w-])/gi;
+
+/** `ov-XX.x.ch`, `bugcrowd-pam-###.x.com`: a run of `X` or `#` after a hyphen is a number. */
+const NUMBER_PLACEHOLDER = /(?<=[\p{L}\p{N}]-)(?:X{2,}|#{2,})(?=[.-])/gu;
+/** `*.doctolib.(fr|de|it)`: one name per alternative. */
+const ALTERNATION_RE =
+  /([\p{L}\p{N}*.-]*)\(([\p{L}\p{N}-]+(?:\|[\p{L}\p{N}-]+)+)\)([\p{L}\p{N}.-]*)/gu;
+/** `community.x.com | .fr | .de`: the same name under other top-level domains. */
+const SIBLING_TLDS_RE =
+  /([\p{L}\p{N}*-]+(?:\.[\p{L}\p{N}*-]+)*\.)([a-z]{2,})((?:\s*\|\s*\.[a-z]{2,}\b)+)/gu;
+/** `Other subdomains of x.com`, `All subdomains on x.com`: the wildcard `*.x.com`. */
+const SUBDOMAINS_OF =
+  /\bsub-?domains?\s+(?:of|on|under)\s+(?:the\s+)?(?:domains?\s+)?(?=[\p{L}\p{N}])/giu;
+/** Two IPv4 addresses joined by a hyphen, or the last number of the second alone. */
+const IP_RANGE_RE =
+  /(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})\s*[-–]\s*((?:\d{1,3}\.){3}\d{1,3}|\d{1,3})(?![\w.]|\/\d)/g;
+
+function ipv4Number(address: string): number {
+  return address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
 
 const NAME_PLACEHOLDER =
   /(?<=[\p{L}\p{N}-]\.?)(?:%\w{1,30}%|<[\w-]{1,30}>|\[\.?[\w-]{1,30}\.?\]|\([\w*-]{1,30}\))(?=[\p{L}\p{N}.-]|$|\s|\/)/gu;
@@ -267,7 +300,28 @@ export function extractTargets(text: string): ScopeTarget[] {
     .replace(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)/gi, ' ')
     // A placeholder inside a name (`bugcrowd-%username%-1.x.com`, `www.x.<country>`,
     // `ripe(1to87).x.net`, `analytics[.e2e].x.com`) is a part the program fills in: a `*`.
-    .replace(NAME_PLACEHOLDER, '*');
+    .replace(NAME_PLACEHOLDER, '*')
+    .replace(NUMBER_PLACEHOLDER, '*')
+    // `*. myqcloud.com`: a space typed after the wildcard's dot.
+    .replace(/(?<![\p{L}\p{N}])\*\.\s+(?=[\p{L}\p{N}])/gu, '*.')
+    .replace(SUBDOMAINS_OF, '$&*.')
+    .replace(ALTERNATION_RE, (_m, head: string, alts: string, tail: string) =>
+      alts
+        .split('|')
+        .map((alt) => `${head}${alt}${tail}`)
+        .join(' '),
+    )
+    .replace(SIBLING_TLDS_RE, (_m, head: string, tld: string, more: string) =>
+      [
+        tld,
+        ...more
+          .split('|')
+          .map((t) => t.trim().slice(1))
+          .filter(Boolean),
+      ]
+        .map((t) => `${head}${t}`)
+        .join(' '),
+    );
   const take = (re: RegExp, each: (m: RegExpMatchArray) => void): void => {
     for (const m of rest.matchAll(re)) each(m);
     rest = rest.replace(re, ' ');
@@ -282,6 +336,17 @@ export function extractTargets(text: string): ScopeTarget[] {
     take(APP_ID_RE, (m) => add({ type: 'app', id: (m[1] ?? '').toLowerCase() }));
     take(BARE_APPLE_ID_RE, (m) => add(appleId(m[1] ?? '')));
   }
+  take(IP_RANGE_RE, (m) => {
+    const first = m[1] ?? '';
+    const end = m[2] ?? '';
+    const last = end.includes('.') ? end : first.replace(/\d+$/, end);
+    if (
+      ipaddr.IPv4.isValidFourPartDecimal(first) &&
+      ipaddr.IPv4.isValidFourPartDecimal(last) &&
+      ipv4Number(first) <= ipv4Number(last)
+    )
+      add({ type: 'range', first, last });
+  });
   take(CIDR_RE, (m) => {
     const address = m[1] ?? '';
     const prefix = Number(m[2]);
@@ -347,7 +412,7 @@ const CATCH_ALL =
  * without making it unclear.)
  */
 const QUALIFIED =
-  /\b(?:except|excluding|excludes?|unless|but not|not including|apart from|other than)\b/i;
+  /\b(?:except|exceptions?|excluding|excludes?|unless|but not|not including|apart from|outside|not under|not part of|not in(?! scope)|that (?:has|have) no|included in (?:the )?scope)\b/i;
 
 export function parseScope(scope: string, exclusions: string): ScopeRules {
   const read = (markdown: string): ScopeLine[] =>
@@ -414,6 +479,14 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
         ? 1 + rule.prefix / 10
         : 0;
     }
+    case 'range': {
+      const address = asset.type === 'ip' ? asset.address : assetHost;
+      if (!address || !ipaddr.IPv4.isValidFourPartDecimal(address)) return 0;
+      const n = ipv4Number(address);
+      const [first, last] = [ipv4Number(rule.first), ipv4Number(rule.last)];
+      // As a CIDR of the same size would score: a narrower range is more specific.
+      return n >= first && n <= last ? 1 + (32 - Math.log2(last - first + 1)) / 10 : 0;
+    }
     case 'app':
       return asset.type === 'app' && asset.id === rule.id ? 100 : 0;
     case 'bucket':
@@ -458,8 +531,16 @@ export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
   let unsure: ScopeMatch | null = null;
   for (const target of targets) {
     const included = best(rules.scope, target);
-    const excluded = best(rules.exclusions, target);
-    if (excluded && (!included || excluded.score >= included.score)) {
+    // `Other subdomains of x.com` does not exclude a host a scope line lists.
+    const found = best(rules.exclusions, target);
+    const excluded = found && included && OTHERS.test(found.line.text) ? null : found;
+    if (excluded && included && PARTIAL.test(excluded.line.text))
+      unsure ??= {
+        status: 'unsure',
+        line: excluded.line.text,
+        reason: `the exclusion names a part of what the scope line "${included.line.text}" lists`,
+      };
+    else if (excluded && (!included || excluded.score >= included.score)) {
       // An exclusion that qualifies itself (`www.x.com: only for DoS`) is not a plain "no".
       if (QUALIFIED.test(excluded.line.text))
         return {
@@ -472,7 +553,7 @@ export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
     // An exclusion matches too, and a narrower scope line: a carve-out the policy may mean
     // (`*.x.com` excluded, `api.x.com` listed) or a contradiction (`www.x.com` listed,
     // `www.x.*` excluded). Either way an excluded host is never simply "in scope".
-    if (included && excluded)
+    else if (included && excluded)
       unsure ??= {
         status: 'unsure',
         line: excluded.line.text,
