@@ -37,7 +37,7 @@ const OTHERS = /^(?:\W*)other\b|\b(?:any|all)\s+other\b/i;
  * `PDF documents served on castor.x.com`): where a scope line lists that host, unclear.
  */
 const PARTIAL =
-  /\b(?:widgets?|documents?|pdfs?|pages?|files?|forms?|features?|plugins?|content|services related)\b[^.]*?\b(?:on|of|at|to)\b/i;
+  /\b(?:widgets?|documents?|pdfs?|pages?|files?|forms?|features?|plugins?|content|services related)\b[^.]*?\b(?:on|of|at|to)\b|\b(?:vulnerabilit(?:y|ies)|xss|cross[- ]site|issues|findings|attacks|reports)\b/i;
 
 export interface ScopeRules {
   scope: ScopeLine[];
@@ -135,13 +135,17 @@ const NAME_PLACEHOLDER =
   /(?<=[\p{L}\p{N}-]\.?)(?:%\w{1,30}%|<[\w-]{1,30}>|\[\.?[\w-]{1,30}\.?\]|\([\w*-]{1,30}\))(?=[\p{L}\p{N}.-]|$|\s|\/)/gu;
 
 function cleanLine(line: string): string {
-  return line
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
-    .replace(/`|\*\*|__|\*(?!\.)/g, '')
-    .replace(/^\|\s*|\s*\|$/g, '')
-    .replace(/\s*\|\s*/g, ' · ')
-    .trim()
-    .slice(0, 200);
+  return (
+    line
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/`|\*\*|__/g, '')
+      // `*emphasis*` loses its stars; a `*` in a name (`*cms.x.com`, `www.x.*`) stays.
+      .replace(/(^|\s)\*([^*\s](?:[^*]*[^*\s])?)\*(?=\s|$|[.,;:])/g, '$1$2')
+      .replace(/^\|\s*|\s*\|$/g, '')
+      .replace(/\s*\|\s*/g, ' · ')
+      .trim()
+      .slice(0, 200)
+  );
 }
 
 /**
@@ -173,10 +177,13 @@ export function asciiName(name: string): string {
 /** `/*`, `*` and `/` at the end of a listed path mean "this path and below". */
 function pathPrefix(path: string): string {
   // A query or fragment in a listed path narrows a page the path already names: the path is read.
-  return path
-    .replace(/[?#].*$/, '')
-    .replace(/(?:\/?\*)+$/, '')
-    .replace(/\/+$/, '');
+  return (
+    path
+      .replace(/[?#].*$/, '')
+      // `/*` at the end is "and below"; `blog*` keeps its `*`, a glob within the segment.
+      .replace(/(?:\/\*+)+$/, '')
+      .replace(/\/+$/, '')
+  );
 }
 
 /**
@@ -251,7 +258,7 @@ function hostTarget(name: string, path = ''): ScopeTarget | null {
     const domain = host.slice(2);
     return prefix ? { type: 'pattern', pattern: `${host}${prefix}` } : { type: 'wildcard', domain };
   }
-  if (host.includes('*')) return { type: 'pattern', pattern: host };
+  if (host.includes('*')) return { type: 'pattern', pattern: `${host}${prefix}` };
   return prefix ? { type: 'url', host, path: prefix } : { type: 'url', host, path: '' };
 }
 
@@ -411,8 +418,19 @@ const CATCH_ALL =
  * unless…`. Such a line does not settle an asset alone. (`v2 only`, `read-only` narrow a line
  * without making it unclear.)
  */
-const QUALIFIED =
-  /\b(?:except|exceptions?|excluding|excludes?|unless|but not|not including|apart from|outside|not under|not part of|not in(?! scope)|that (?:has|have) no|included in (?:the )?scope)\b/i;
+const QUALIFIED_WORDS =
+  /\b(?:except|exceptions?|excluding|excludes?|unless|but not(?! limited)|not including|apart from|outside|not under|not part of|not in(?! scope)|that (?:has|have) no|included in (?:the )?scope)\b/i;
+
+/** Whether a line qualifies itself, judged on its words, not its names (`exceptions.x.fr`). */
+function qualified(text: string): boolean {
+  return QUALIFIED_WORDS.test(text.replace(/\S*\.\S*/g, ' '));
+}
+
+/** A line that names a path, matched by a bare host: it names a part of that host. */
+function partOfHost(rule: ScopeTarget, asset: ScopeTarget): boolean {
+  const path = rule.type === 'url' ? rule.path : rule.type === 'pattern' ? rule.pattern : '';
+  return path.includes('/') && asset.type !== 'url';
+}
 
 export function parseScope(scope: string, exclusions: string): ScopeRules {
   const read = (markdown: string): ScopeLine[] =>
@@ -455,7 +473,9 @@ export function specificity(rule: ScopeTarget, asset: ScopeTarget): number {
       const host = assetHost ?? (asset.type === 'wildcard' ? `x.${asset.domain}` : null);
       if (!host || !patternMatches(name, host)) return 0;
       // A URL says its page: with a listed path, another page (the root too) is not covered.
-      if (prefix && asset.type === 'url') return pathCovers(prefix, asset.path) ? weight + 1 : 0;
+      // With a path, as specific as a URL with that path: `*x.com/blog` outweighs `www.x.com`.
+      if (prefix && asset.type === 'url')
+        return pathCovers(prefix, asset.path) ? 100 + prefix.length : 0;
       return weight;
     }
     case 'wildcard': {
@@ -532,9 +552,19 @@ export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
   for (const target of targets) {
     const included = best(rules.scope, target);
     // `Other subdomains of x.com` does not exclude a host a scope line lists.
-    const found = best(rules.exclusions, target);
+    const found =
+      best(
+        rules.exclusions.filter((l) => !qualified(l.text)),
+        target,
+      ) ?? best(rules.exclusions, target);
     const excluded = found && included && OTHERS.test(found.line.text) ? null : found;
-    if (excluded && included && PARTIAL.test(excluded.line.text))
+    if (excluded && partOfHost(excluded.target, target))
+      unsure ??= {
+        status: 'unsure',
+        line: excluded.line.text,
+        reason: 'the exclusion names a path on this host',
+      };
+    else if (excluded && included && PARTIAL.test(excluded.line.text))
       unsure ??= {
         status: 'unsure',
         line: excluded.line.text,
@@ -542,7 +572,7 @@ export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
       };
     else if (excluded && (!included || excluded.score >= included.score)) {
       // An exclusion that qualifies itself (`www.x.com: only for DoS`) is not a plain "no".
-      if (QUALIFIED.test(excluded.line.text))
+      if (qualified(excluded.line.text))
         return {
           status: 'unsure',
           line: excluded.line.text,
@@ -559,7 +589,7 @@ export function matchAsset(rules: ScopeRules, asset: string): ScopeMatch {
         line: excluded.line.text,
         reason: `an exclusion covers it, and so does the narrower scope line "${included.line.text}"`,
       };
-    else if (included && QUALIFIED.test(included.line.text))
+    else if (included && qualified(included.line.text))
       unsure ??= {
         status: 'unsure',
         line: included.line.text,
