@@ -6,7 +6,9 @@
  */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
 import { genericValueAllowed, gitleaksScan } from './gitleaks';
+import { kindOfRule, noseyParkerScan } from './noseyparker';
 import { isPlaceholder } from './placeholders';
+import { proseSecretScan } from './prose-secrets';
 
 interface Props {
   NAME: string;
@@ -377,6 +379,23 @@ function inNonCredentialHeader(content: string, at: number): boolean {
   const name = /^\s*([\w-]+)\s*:/.exec(line)?.[1];
   return name !== undefined && isNotCredentialHeader(name);
 }
+
+/** A credential quoted in a sentence (prose-secrets.ts): the word that names it is its kind. */
+export const proseSecretRule = rule('bounty-desk/prose-secret', (content, context) => {
+  for (const hit of proseSecretScan(content)) {
+    const kind = /pass|pwd/.test(hit.word) ? 'password' : 'secret-in-text';
+    report(context, 'GITLEAKS', hit.start, hit.end, content.slice(hit.start, hit.end), kind);
+  }
+});
+
+/** Nosey Parker's rules (noseyparker.ts), reported as gitleaks' are: the kind names the rule. */
+export const noseyParkerRule = rule('bounty-desk/noseyparker', (content, context) => {
+  for (const hit of noseyParkerScan(content)) {
+    if (inNonCredentialHeader(content, hit.start)) continue;
+    const value = content.slice(hit.start, hit.end);
+    report(context, 'GITLEAKS', hit.start, hit.end, value, kindOfRule(hit.rule));
+  }
+});
 
 export const gitleaksRule = rule('bounty-desk/gitleaks', (content, context) => {
   for (const hit of gitleaksScan(content)) {
