@@ -15,11 +15,11 @@ const WORD = String.raw`(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|pass
  * break before a space), then the value: in backticks, quotes, or bare.
  */
 const QUOTED = new RegExp(
-  String.raw`(?<!REDACTED:[\w-]*)\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,80}?(?:\x60([^\x60\s]{8,300})\x60|'([^'\s]{8,300})'|"([^"\s]{8,300})")`,
+  String.raw`(?<!REDACTED:[\w-]*)\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,80}?(?:\x60([^\x60\s]{8,1000})\x60|'([^'\s]{8,1000})'|"([^"\s]{8,1000})")`,
   'gi',
 );
 const BARE = new RegExp(
-  String.raw`(?<!REDACTED:[\w-]*)\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,40}?(?<=\s|[=:]\s?)([A-Za-z0-9_+/=~.:-]{20,300})(?=[\s),;]|[.!?]?(?:\s|$))`,
+  String.raw`(?<!REDACTED:[\w-]*)\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,40}?(?<=\s|[=:]\s?)([A-Za-z0-9_+/=~.:-]{16,1000})(?=[\s),;]|[.!?]?(?:\s|$))`,
   'gi',
 );
 const PASSWORD_WORD = /pass|pwd/i;
@@ -32,9 +32,10 @@ function notSecret(value: string): boolean {
     /^[\w-]+(?:\.[\w-]+)*\.(?:js|ts|json|ya?ml|txt|md|html?|php|py|rb|go|java|xml|env|pem|key|ppk|png|jpe?g|zip)$/i.test(
       value,
     ) || // a file name
-    /^(?:[a-z][\w-]*\.){2,}[a-z][\w-]*$/i.test(value) || // com.example.app, a.b.c host
+    /^[a-z][a-z-]*(?:\.[a-z][a-z0-9-]*)+$/.test(value) || // com.example.app, a host name
+    /^[^@\s]+@[\w-]+(?:\.[\w-]+)+$/.test(value) || // an e-mail address
     /^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$/.test(value) || // a version
-    /^[A-Z0-9_]+$/.test(value) || // AN_ENV_VAR_NAME
+    /^[A-Z]+(?:_[A-Z0-9]+)+$|^[A-Z]+$/.test(value) || // AN_ENV_VAR_NAME
     /^[a-z]+(?:[A-Z][a-z]+)+$/.test(value) || // camelCaseName
     /^(?:[a-z]+[_-])+[a-z]+$/i.test(value) || // snake_or-kebab-words
     wordy(value) || // secretlint-rule-secp256k1-privatekey: a name
@@ -49,6 +50,8 @@ function notSecret(value: string): boolean {
 function wordy(value: string): boolean {
   if (!/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(value)) return false;
   const parts = value.split(/[-_]/);
+  // `rubygems_6gbx…`, `live_0979…`: a word, then a long run of letters and digits.
+  if (parts.some((p) => p.length >= 12 && /\d/.test(p) && /[a-z]/.test(p))) return false;
   return parts.filter((p) => /^[a-z]{4,}$/.test(p)).length * 2 >= parts.length;
 }
 
@@ -57,7 +60,9 @@ function secretShaped(value: string, password: boolean): boolean {
   const letters = /[A-Za-z]/.test(value);
   const digits = /\d/.test(value);
   if (password) return value.length >= 8 && (digits || /[^A-Za-z]/.test(value)) && letters;
-  return letters && digits && value.length >= 16 && shannonEntropy(value) >= 3.5;
+  // Twenty digits and more is a key too (an account token); shorter, a number.
+  if (!letters) return /^\d{20,}$/.test(value);
+  return digits && value.length >= 10;
 }
 
 export interface ProseHit {
@@ -82,8 +87,8 @@ export function proseSecretScan(text: string): ProseHit[] {
       hits.push({ start, end: start + value.length, word });
     }
   };
-  take(QUOTED, 3.5);
-  // A bare value needs more to go on: a longer run and a higher entropy.
-  take(BARE, 4);
+  take(QUOTED, 3);
+  // A bare value needs more to go on: a longer run (BARE asks 16 characters and more).
+  take(BARE, 3);
   return hits;
 }

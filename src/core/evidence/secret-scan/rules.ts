@@ -362,6 +362,19 @@ const VENDOR_SHAPES: { kind: string; shape: RegExp }[] = [
       /(?<![\w.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w.-])/g,
   },
   { kind: 'telegram-bot-token', shape: /(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
+  // Webhook URLs that are themselves the secret: whoever has one posts as the integration.
+  // (Nosey Parker's Teams rule knows only the retired outlook.office.com form.)
+  {
+    kind: 'microsoft-teams-webhook',
+    shape:
+      /https:\/\/[\w-]+\.webhook\.office\.com\/webhookb2\/[\w-]+@[\w-]+\/IncomingWebhook\/\w+\/[\w-]+(?:\/[\w-]+)?/g,
+  },
+  {
+    kind: 'discord-webhook',
+    shape: /https:\/\/(?:\w+\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[\w-]{60,80}/g,
+  },
+  { kind: 'zapier-webhook', shape: /https:\/\/hooks\.zapier\.com\/hooks\/catch\/[\w/]+/g },
+  { kind: 'tines-webhook', shape: /https:\/\/[\w-]+\.tines\.com\/webhook\/\w+\/\w+/g },
 ];
 
 export const vendorShapeRule = rule('bounty-desk/vendor-shape', (content, context) => {
