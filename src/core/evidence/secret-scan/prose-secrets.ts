@@ -9,7 +9,7 @@ import { genericValueAllowed, shannonEntropy } from './gitleaks';
 import { isPlaceholder } from './placeholders';
 
 /** Words that name a credential, as researchers write them. */
-const WORD = String.raw`(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|pwd|credentials?|bearer|auth(?:orization)?|access[ _-]?keys?|client[ _-]?secrets?|webhooks?|signing[ _-]?keys?|private[ _-]?keys?|pat|dsn)`;
+const WORD = String.raw`(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|pwd|credentials?|bearer|auth(?:orization)?|access[ _-]?keys?|client[ _-]?secrets?|webhooks?|signing[ _-]?keys?|private[ _-]?keys?|pat|dsn|connection[ _-]?strings?)`;
 /**
  * The credential word, then up to 80 characters of the same sentence (no `.`, `!`, `?` or line
  * break before a space), then the value: in backticks, quotes, or bare.
