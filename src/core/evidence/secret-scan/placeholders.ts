@@ -19,6 +19,7 @@ const SHAPES = [
   /^[xX*•._…-]+$/, // XXXX, ***, …, x.x.x
   /^(?:your|my|insert|enter|paste)[-_ ]?[\w-]*$/i, // your-token, YOUR_API_KEY
   /^\(.*\)$/, // (your cookie here)
+  /^\S*(?:\.{3}|…)\S*$/, // eyJhbGciOiJIUzI1NiIs...: an example cut short
 ];
 
 /** The body of a PEM block (`-----BEGIN …-----\n...\n-----END …-----`), escaped or not. */

@@ -366,12 +366,19 @@ const VENDOR_SHAPES: { kind: string; shape: RegExp }[] = [
   // (Nosey Parker's Teams rule knows only the retired outlook.office.com form.)
   {
     kind: 'microsoft-teams-webhook',
+    // Also the `@` of a link written URL-encoded (`%40`, `%2540`), as Markdown links keep it.
     shape:
-      /https:\/\/[\w-]+\.webhook\.office\.com\/webhookb2\/[\w-]+@[\w-]+\/IncomingWebhook\/\w+\/[\w-]+(?:\/[\w-]+)?/g,
+      /https:\/\/(?:outlook\.office(?:365)?\.com|[\w-]+\.webhook\.office\.com)\/webhook(?:b2)?\/[\w-]+(?:@|%40|%2540)[\w-]+\/\w+\/\w+\/[\w-]+(?:\/[\w-]+)?/g,
   },
   {
     kind: 'discord-webhook',
     shape: /https:\/\/(?:\w+\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[\w-]{60,80}/g,
+  },
+  // A PuTTY key file (.ppk): the private lines after its header (no rule set at hand has it).
+  {
+    kind: 'putty-private-key',
+    shape:
+      /PuTTY-User-Key-File-\d:[^\n]*\r?\n(?:[\w-]+:[^\n]*\r?\n(?:[A-Za-z0-9+/=]+\r?\n)*?)*?Private-Lines:\s*\d+\r?\n(?:[A-Za-z0-9+/=]+(?:\r?\n|$))+(?:Private-(?:MAC|Hash):\s*[0-9a-f]+)?/g,
   },
   { kind: 'zapier-webhook', shape: /https:\/\/hooks\.zapier\.com\/hooks\/catch\/[\w/]+/g },
   { kind: 'tines-webhook', shape: /https:\/\/[\w-]+\.tines\.com\/webhook\/\w+\/\w+/g },
