@@ -130,6 +130,115 @@ describe('scope guard', () => {
     expect(extractTargets('com.squareup.cash')).toEqual([{ type: 'app', id: 'com.squareup.cash' }]);
   });
 
+  it('reads exclusions in every shape scope lines are read in; an excluded asset is never in scope', () => {
+    const cases: [scope: string, exclusion: string, asset: string, status: string][] = [
+      ['*.example.com', 'ads*.example.com', 'ads1.example.com', 'excluded'],
+      ['*.example.com', 'pt*.example.com', 'https://pt-eu.example.com/x', 'excluded'],
+      ['*.example.com', '*cms.example.com', 'fastcms.example.com', 'excluded'],
+      ['*.example.*', '*.content.example.*', 'a.content.example.de', 'excluded'],
+      ['*.example.com', '*.content.example.*', 'img.content.example.com', 'excluded'],
+      ['*.example.com', 'ads*.example.com', 'www.example.com', 'in-scope'],
+      // App Store ids, however written, on either side.
+      [
+        'https://apps.apple.com/us/app/steam/id1018340690',
+        '1018340690',
+        'id1018340690',
+        'excluded',
+      ],
+      [
+        'iOS app 1018340691',
+        'https://apps.apple.com/us/app/steam/id1018340690',
+        '1018340690',
+        'excluded',
+      ],
+      [
+        'iOS app id1018340690',
+        '',
+        'https://apps.apple.com/gb/app/steam-mobile/id1018340690',
+        'in-scope',
+      ],
+      // Code-host accounts and repositories without case.
+      [
+        '*.valvesoftware.com',
+        'github.com/valvesoftware',
+        'https://github.com/ValveSoftware/x',
+        'excluded',
+      ],
+      ['https://github.com/ValveSoftware', '', 'github.com/valvesoftware/steam', 'in-scope'],
+      // Paths under an in-scope host, with a glob inside a segment.
+      ['example.com', 'example.com/blog*', 'https://example.com/blog/post', 'excluded'],
+      ['example.com', 'example.com/blog*', 'https://example.com/blogs', 'excluded'],
+      ['example.com', 'example.com/blog*', 'https://example.com/shop', 'in-scope'],
+      [
+        '*.example.com',
+        'www.example.com/users/*.json',
+        'https://www.example.com/users/7.json',
+        'excluded',
+      ],
+      // A wildcard with a path covers that path only, IDN or not.
+      ['*.bücher.de/shop', '', 'https://a.bücher.de/other', 'out-of-scope'],
+      ['*.bücher.de/shop', '', 'https://a.xn--bcher-kva.de/shop/cart', 'in-scope'],
+      ['*.example.de/shop/*', '', 'https://a.example.de/', 'out-of-scope'],
+      // S3 buckets in every form.
+      [
+        '*.amazonaws.com',
+        's3://mybucket',
+        'https://mybucket.s3.eu-west-1.amazonaws.com/',
+        'excluded',
+      ],
+      ['*.amazonaws.com', 's3://mybucket', 'https://s3.amazonaws.com/mybucket/key', 'excluded'],
+      ['*.amazonaws.com', 'mybucket.s3.amazonaws.com', 's3://mybucket', 'excluded'],
+      ['s3://mybucket', '', 'mybucket.s3-us-west-2.amazonaws.com', 'in-scope'],
+      ['s3://mybucket', '', 's3://otherbucket', 'out-of-scope'],
+      // An address typed alone is the host of the URL that lists it.
+      ['http://169.254.169.254/', '', '169.254.169.254', 'in-scope'],
+      ['10.0.0.0/8', 'http://10.1.2.3/', '10.1.2.3', 'excluded'],
+      ['10.0.0.0/8', '10.1.2.0 - 10.1.2.99', '10.1.2.50', 'excluded'],
+      ['10.0.0.0/8', '10.1.2.0-99', '10.1.2.100', 'in-scope'],
+      // Placeholders inside names.
+      [
+        '*.example.com',
+        'bugcrowd-%username%-1.example.com',
+        'bugcrowd-jane-1.example.com',
+        'excluded',
+      ],
+      ['*.example.*', 'www.example.<country>', 'www.example.fr', 'excluded'],
+      ['*.example.com', 'ov-XX.example.com', 'ov-12.example.com', 'excluded'],
+      ['*.example.(fr|de)', '', 'www.example.de', 'in-scope'],
+      ['*.example.com', 'community.example.com | .fr', 'community.example.fr', 'excluded'],
+    ];
+    for (const [scope, exclusion, asset, status] of cases)
+      expect(
+        matchAsset(parseScope(`- ${scope}`, exclusion ? `- ${exclusion}` : ''), asset).status,
+        `${scope} / ${exclusion} / ${asset}`,
+      ).toBe(status);
+  });
+
+  it('answers "unsure" where the policy does not settle it, naming the line to read', () => {
+    const carve = parseScope('- api.example.com\n- *.example.com', '- *.example.com except api');
+    expect(matchAsset(carve, 'www.example.com')).toMatchObject({ status: 'unsure' });
+    const contradiction = parseScope('- https://www.example.com', '- https://www.example.*');
+    expect(matchAsset(contradiction, 'www.example.com')).toMatchObject({
+      status: 'unsure',
+      line: 'https://www.example.*',
+    });
+    const catchAll = parseScope('- *.example.com\n- Any asset owned by Example Inc.', '');
+    expect(matchAsset(catchAll, 'example-cdn.net')).toMatchObject({
+      status: 'unsure',
+      line: 'Any asset owned by Example Inc.',
+    });
+    const onHost = parseScope('- app.example.com', '- Third-party widgets on app.example.com');
+    expect(matchAsset(onHost, 'https://app.example.com/x').status).toBe('unsure');
+    // "Other subdomains" spares the ones the scope lists.
+    const others = parseScope('- app.example.com', '- Other subdomains of example.com');
+    expect(matchAsset(others, 'app.example.com').status).toBe('in-scope');
+    expect(matchAsset(others, 'blog.example.com').status).toBe('excluded');
+    // A path exclusion typed against the bare host: a part of it is excluded.
+    const path = parseScope('- *.example.com', '- www.example.com/admin');
+    expect(matchAsset(path, 'www.example.com').status).toBe('unsure');
+    expect(matchAsset(path, 'https://www.example.com/admin/x').status).toBe('excluded');
+  });
+
   it('says nothing when the policy lists no targets', () => {
     const prose = parseScope('- web assets of Example\n- api assets', '- Denial of service');
     expect(matchAsset(prose, 'https://example.com')).toEqual({ status: 'unknown' });

@@ -61,8 +61,12 @@ function targetKey(t: ScopeTarget): string {
       return `ip:${t.address}`;
     case 'cidr':
       return `cidr:${t.address}/${t.prefix}`;
+    case 'range':
+      return `range:${t.first}-${t.last}`;
     case 'app':
       return `app:${t.id}`;
+    case 'bucket':
+      return `bucket:${t.name}`;
   }
 }
 

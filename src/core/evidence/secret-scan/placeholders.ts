@@ -20,6 +20,7 @@ const SHAPES = [
   // your-token, YOUR_API_KEY, myApiKey: words, so not a random key that happens to begin with "my"
   /^(?=.{0,32}$)(?:your|my|insert|enter|paste)(?:[-_ ]?[A-Za-z]+)*$/i,
   /^\(.*\)$/, // (your cookie here)
+  /^\S*(?:\.{3}|…)\S*$/, // eyJhbGciOiJIUzI1NiIs...: an example cut short
 ];
 
 /** The body of a PEM block (`-----BEGIN …-----\n...\n-----END …-----`), escaped or not. */

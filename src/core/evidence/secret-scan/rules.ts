@@ -6,7 +6,9 @@
  */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
 import { genericValueAllowed, gitleaksScan } from './gitleaks';
+import { kindOfRule, noseyParkerScan } from './noseyparker';
 import { isPlaceholder } from './placeholders';
+import { proseSecretScan } from './prose-secrets';
 
 interface Props {
   NAME: string;
@@ -361,6 +363,26 @@ const VENDOR_SHAPES: { kind: string; shape: RegExp }[] = [
       /(?<![\w.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w.-])/g,
   },
   { kind: 'telegram-bot-token', shape: /(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
+  // Webhook URLs that are themselves the secret: whoever has one posts as the integration.
+  // (Nosey Parker's Teams rule knows only the retired outlook.office.com form.)
+  {
+    kind: 'microsoft-teams-webhook',
+    // Also the `@` of a link written URL-encoded (`%40`, `%2540`), as Markdown links keep it.
+    shape:
+      /https:\/\/(?:outlook\.office(?:365)?\.com|[\w-]+\.webhook\.office\.com)\/webhook(?:b2)?\/[\w-]+(?:@|%40|%2540)[\w-]+\/\w+\/\w+\/[\w-]+(?:\/[\w-]+)?/g,
+  },
+  {
+    kind: 'discord-webhook',
+    shape: /https:\/\/(?:\w+\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[\w-]{60,80}/g,
+  },
+  // A PuTTY key file (.ppk): the private lines after its header (no rule set at hand has it).
+  {
+    kind: 'putty-private-key',
+    shape:
+      /PuTTY-User-Key-File-\d:[^\n]*\r?\n(?:[\w-]+:[^\n]*\r?\n(?:[A-Za-z0-9+/=]+\r?\n)*?)*?Private-Lines:\s*\d+\r?\n(?:[A-Za-z0-9+/=]+(?:\r?\n|$))+(?:Private-(?:MAC|Hash):\s*[0-9a-f]+)?/g,
+  },
+  { kind: 'zapier-webhook', shape: /https:\/\/hooks\.zapier\.com\/hooks\/catch\/[\w/]+/g },
+  { kind: 'tines-webhook', shape: /https:\/\/[\w-]+\.tines\.com\/webhook\/\w+\/\w+/g },
 ];
 
 export const vendorShapeRule = rule('bounty-desk/vendor-shape', (content, context) => {
@@ -398,6 +420,23 @@ function inNonCredentialHeader(content: string, at: number): boolean {
   const name = /^\s*([\w-]+)\s*:/.exec(line)?.[1];
   return name !== undefined && isNotCredentialHeader(name);
 }
+
+/** A credential quoted in a sentence (prose-secrets.ts): the word that names it is its kind. */
+export const proseSecretRule = rule('bounty-desk/prose-secret', (content, context) => {
+  for (const hit of proseSecretScan(content)) {
+    const kind = /pass|pwd/.test(hit.word) ? 'password' : 'secret-in-text';
+    report(context, 'GITLEAKS', hit.start, hit.end, content.slice(hit.start, hit.end), kind);
+  }
+});
+
+/** Nosey Parker's rules (noseyparker.ts), reported as gitleaks' are: the kind names the rule. */
+export const noseyParkerRule = rule('bounty-desk/noseyparker', (content, context) => {
+  for (const hit of noseyParkerScan(content)) {
+    if (inNonCredentialHeader(content, hit.start)) continue;
+    const value = content.slice(hit.start, hit.end);
+    report(context, 'GITLEAKS', hit.start, hit.end, value, kindOfRule(hit.rule));
+  }
+});
 
 export const gitleaksRule = rule('bounty-desk/gitleaks', (content, context) => {
   for (const hit of gitleaksScan(content)) {

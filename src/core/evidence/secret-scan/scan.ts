@@ -21,6 +21,8 @@ import {
   headerRule,
   humanize,
   jwtRule,
+  noseyParkerRule,
+  proseSecretRule,
   serviceKeyRule,
   urlCredentialRule,
   vendorShapeRule,
@@ -107,8 +109,12 @@ function config(options: ScanOptions): SecretLintCoreConfig {
         id: 'bounty-desk/service-api-key',
         rule: serviceKeyRule({ ownKeys: options.ownKeys ?? [] }),
       },
-      // Last: on a tie the preset's and our kinds name the finding, gitleaks' fill the gaps.
+      // Last: on a tie the preset's and our kinds name the finding, gitleaks' and then Nosey
+      // Parker's fill the gaps.
       { id: gitleaksRule.meta.id, rule: gitleaksRule },
+      { id: noseyParkerRule.meta.id, rule: noseyParkerRule },
+      // A value a sentence names but no rule set knows by shape: the least specific, last.
+      { id: proseSecretRule.meta.id, rule: proseSecretRule },
     ],
   };
 }
@@ -158,7 +164,12 @@ const GENERIC_RULES = new Set([
   'bounty-desk/curl-credential',
   'bounty-desk/secret-field',
 ]);
-const GENERIC_KINDS = new Set(['generic-api-key', 'curl-auth-header', 'curl-auth-user']);
+const GENERIC_KINDS = new Set([
+  'generic-api-key',
+  'curl-auth-header',
+  'curl-auth-user',
+  'secret-in-text',
+]);
 
 function generic(f: Raw): boolean {
   return GENERIC_RULES.has(f.ruleId) || GENERIC_KINDS.has(f.kind);

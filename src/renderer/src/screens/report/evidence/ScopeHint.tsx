@@ -35,6 +35,10 @@ export function ScopeHint({
         <>
           Warning: this asset matches an exclusion: <q>{match.line}</q>
         </>
+      ) : match.status === 'unsure' ? (
+        <>
+          Unsure: read the policy: <q>{match.line}</q> ({match.reason})
+        </>
       ) : (
         "Warning: this asset matches nothing in the program's scope."
       )}
