@@ -13,6 +13,24 @@ export type HttpEvidenceFormat = 'har' | 'burp' | 'curl' | 'powershell' | 'raw';
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32} \S+ HTTP\/\d(?:\.\d)?\r?$/;
 const HEADER_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/;
 
+/** A shell line that may come before a curl command in a pasted script. */
+const SCRIPT_LINE = /^(?:#.*|set\s+-\S+.*|export\s+\w+=.*|[A-Za-z_]\w*=\S*|\s*)$/;
+const CURL_LINE =
+  /^\s*(?:\$\s+)?(?:[A-Za-z_]\w*=\S*\s+)*(?:(?:echo|printf|cat)\s[^|\n]*\|\s*)?curl(?:\.exe)?\s/;
+
+/**
+ * A pasted script whose first command is curl: comment and `#!` lines, `set -e`, variable
+ * assignments before it, or `echo … | curl`. Prose that mentions curl is not a script.
+ */
+function isCurlScript(head: string): boolean {
+  const lines = head.split(/\r?\n/);
+  for (const line of lines.slice(0, 40)) {
+    if (CURL_LINE.test(line)) return true;
+    if (!SCRIPT_LINE.test(line)) return false;
+  }
+  return false;
+}
+
 export function detectHttpEvidence(text: string): HttpEvidenceFormat | null {
   const head = text
     .slice(0, 4096)
@@ -23,6 +41,7 @@ export function detectHttpEvidence(text: string): HttpEvidenceFormat | null {
   if (/^<(\?xml|!DOCTYPE items|items)\b/.test(head) && /<items\b[^>]*burpVersion/.test(head))
     return 'burp';
   if (/^(?:\$\s+|PS [^>\n]*>\s*|>\s*)?curl(?:\.exe)?\s/i.test(head)) return 'curl';
+  if (isCurlScript(head)) return 'curl';
   if (
     /^(?:\$session\s*=\s*New-Object\s+Microsoft\.PowerShell|Invoke-(?:WebRequest|RestMethod)\b|iwr\s)/i.test(
       head,
