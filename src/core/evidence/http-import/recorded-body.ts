@@ -46,8 +46,15 @@ export function looksCompressed(bytes: Uint8Array): boolean {
 
 /** Magic numbers of files a hex run may hold (PNG, JPEG, GIF, PDF, zip, WebAssembly). */
 function looksLikeFile(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 8)).toString('latin1');
-  return /^(?:\x89PNG|\xff\xd8\xff|GIF8|%PDF|PK\x03\x04|\0asm)/.test(head);
+  const starts = (...magic: number[]): boolean => magic.every((b, i) => bytes[i] === b);
+  return (
+    starts(0x89, 0x50, 0x4e, 0x47) || // PNG
+    starts(0xff, 0xd8, 0xff) || // JPEG
+    starts(0x47, 0x49, 0x46, 0x38) || // GIF8
+    starts(0x25, 0x50, 0x44, 0x46) || // %PDF
+    starts(0x50, 0x4b, 0x03, 0x04) || // zip
+    starts(0x00, 0x61, 0x73, 0x6d) // WebAssembly
+  );
 }
 
 /**
