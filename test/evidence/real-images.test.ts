@@ -36,6 +36,11 @@ const PICTURE = new Set([
   'PNG:SRGBRendering',
   'PNG:Gamma',
   'PNG:Palette',
+  // cHRM and bKGD (Pillow's ImageMagick-written PNGs): how colours are drawn.
+  ...['WhitePointX', 'WhitePointY', 'RedX', 'RedY', 'GreenX', 'GreenY', 'BlueX', 'BlueY'].map(
+    (tag) => `PNG:${tag}`,
+  ),
+  'PNG:BackgroundColor',
   // TIFF: how the strips are drawn.
   ...[
     'BitsPerSample',

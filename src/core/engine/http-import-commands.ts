@@ -14,6 +14,7 @@ import {
   type HttpImport,
   type HttpImportFailure,
 } from '../evidence/http-import';
+import { scanFile } from '../evidence/secret-scan/file-scan';
 import { redact, scanText } from '../evidence/secret-scan/scan';
 import { EngineInputError } from './errors';
 import type { EvidenceCommands } from './evidence-commands';
@@ -70,6 +71,16 @@ export class HttpImportCommands {
   async #redacted(text: string, ext: string): Promise<{ text: string; count: number }> {
     const findings = await scanText(text, { ownKeys: this.#ownKeys, ext });
     return { text: redact(text, findings), count: findings.length };
+  }
+
+  /**
+   * A file kept as given, redacted as the file scan reads it: a HAR part by part, a Burp
+   * export's base64 messages decoded (a text scan would miss what base64 hides).
+   */
+  async #redactedFile(text: string): Promise<{ text: string; count: number }> {
+    const scan = await scanFile(Buffer.from(text, 'utf8'), { ownKeys: this.#ownKeys, ext: '.txt' });
+    const fingerprints = new Set(scan.findings.map((f) => f.fingerprint));
+    return { text: (await scan.redact(fingerprints)).toString('utf8'), count: fingerprints.size };
   }
 
   /**
@@ -210,7 +221,7 @@ export class HttpImportCommands {
     const fits = draft.description.length + block.text.length + 4 <= LIMITS.descriptionChars;
     const at = input.insertAt ?? draft.description.length;
     const base = { imported: false, format: failure.format, error: failure.error };
-    if (!input.name && fits) {
+    if (!input.name && fits && !failure.keepAsFile) {
       const inserted = insertBlock(draft.description, at, block.text);
       store.db.transaction(() => {
         store.drafts.setContent(reportId, draft.programId, {
@@ -228,8 +239,9 @@ export class HttpImportCommands {
         insertedChars: inserted.text.length - draft.description.length,
       };
     }
-    const full = await this.#redacted(input.text, '.txt');
-    const fileName = input.name?.replace(/[\\/:\0]/g, '_') ?? `pasted-${failure.format}.txt`;
+    const full = await this.#redactedFile(input.text);
+    const fileName =
+      input.name?.replace(/[\\/:\0]/g, '_') ?? failure.keepAsFile ?? `pasted-${failure.format}.txt`;
     const dir = join(tmpdir(), `bounty-desk-import-${randomUUID()}`);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     try {

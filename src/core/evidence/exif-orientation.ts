@@ -64,3 +64,20 @@ export function onlyOrientation(tiff: Uint8Array): boolean {
     view.getUint32(ifd + 14, little) === 0
   );
 }
+
+/** The orientation an XMP packet states (`tiff:Orientation`, attribute or element); null if none. */
+export function xmpOrientation(xmp: string): number | null {
+  const m = /tiff:Orientation\s*(?:=\s*["']\s*([1-8])\s*["']|>\s*([1-8])\s*<)/.exec(xmp);
+  const n = Number(m?.[1] ?? m?.[2]);
+  return n >= 1 && n <= 8 ? n : null;
+}
+
+/** An XMP packet that says one thing, the orientation: nothing that identifies. */
+export function orientationXmp(orientation: number): string {
+  return (
+    '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">' +
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""' +
+    ` xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="${orientation}"/></rdf:RDF>` +
+    '</x:xmpmeta><?xpacket end="w"?>'
+  );
+}

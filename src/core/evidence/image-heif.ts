@@ -11,6 +11,7 @@
  * A file whose boxes do not add up (an item outside the file, a box past its parent) is not
  * touched: the caller keeps it flagged "metadata not removed".
  */
+import { orientationXmp, xmpOrientation } from './exif-orientation';
 
 interface Box {
   type: string;
@@ -177,6 +178,19 @@ function emptyXmp(length: number): Buffer {
   return Buffer.from(PACKET_HEAD + ' '.repeat(pad) + PACKET_TAIL, 'latin1');
 }
 
+/**
+ * An XMP item that keeps the original's orientation (`tiff:Orientation`, which some readers
+ * take from XMP alone) and nothing else, padded to the item's length; empty when it does not fit.
+ */
+function orientationOnlyXmp(length: number, orientation: number | null): Buffer {
+  if (orientation === null || orientation === 1) return emptyXmp(length);
+  const packet = orientationXmp(orientation);
+  const close = packet.lastIndexOf('<?xpacket end');
+  const pad = length - packet.length;
+  if (pad < 0) return emptyXmp(length);
+  return Buffer.from(packet.slice(0, close) + ' '.repeat(pad) + packet.slice(close), 'latin1');
+}
+
 /** What a neutral Exif item holds: the TIFF offset (0), then `tiff` (orientation or nothing). */
 function neutralExif(length: number, tiff: Buffer): Buffer {
   const out = Buffer.alloc(length);
@@ -199,7 +213,11 @@ export interface HeifTools {
 /** Whether an item already holds only what `stripHeif` writes. */
 function neutral(bytes: Buffer, item: Located, tools: HeifTools): boolean {
   const payload = joined(bytes, item.ranges);
-  if (item.kind === 'XMP') return payload.equals(emptyXmp(payload.length));
+  if (item.kind === 'XMP')
+    return (
+      payload.equals(emptyXmp(payload.length)) ||
+      payload.equals(orientationOnlyXmp(payload.length, xmpOrientation(payload.toString('latin1'))))
+    );
   const tiff = exifTiff(payload);
   return payload.every((b) => b === 0) || tools.onlyOrientation(tiff) || tiffEmpty(tiff);
 }
@@ -227,8 +245,10 @@ export function stripHeif(bytes: Buffer, tools: HeifTools): Buffer {
   const out = Buffer.from(bytes);
   for (const item of items) {
     const payload = joined(bytes, item.ranges);
-    if (item.kind === 'XMP') overwrite(out, item.ranges, emptyXmp(payload.length));
-    else {
+    if (item.kind === 'XMP') {
+      const orientation = xmpOrientation(payload.toString('utf8'));
+      overwrite(out, item.ranges, orientationOnlyXmp(payload.length, orientation));
+    } else {
       const orientation = tools.orientationOf(exifTiff(payload));
       const tiff =
         orientation !== null && orientation !== 1

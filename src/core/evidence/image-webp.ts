@@ -18,10 +18,14 @@ function webpChunks(bytes: Buffer): { kind: string; start: number; end: number }
 /** A RIFF container is a list of chunks (fourcc, size LE, data, pad to even). */
 export function stripWebp(bytes: Buffer): Buffer {
   let orientation: number | null = null;
+  // Written as the original wrote it: ImageMagick and others read the EXIF chunk only with the
+  // `Exif\0\0` header many writers put there, others only without it.
+  let withHeader = false;
   for (const c of webpChunks(bytes)) {
     if (c.kind !== 'EXIF') continue;
     let data = bytes.subarray(c.start + 8, c.end);
-    if (data.subarray(0, 6).equals(EXIF_HEADER)) data = data.subarray(6);
+    withHeader = data.subarray(0, 6).equals(EXIF_HEADER);
+    if (withHeader) data = data.subarray(6);
     orientation = orientationOf(data);
   }
   const rotate = orientation !== null && orientation !== 1;
@@ -36,7 +40,9 @@ export function stripWebp(bytes: Buffer): Buffer {
     }
   }
   if (rotate) {
-    const tiff = orientationTiff(orientation ?? 1);
+    const tiff = withHeader
+      ? Buffer.concat([EXIF_HEADER, orientationTiff(orientation ?? 1)])
+      : orientationTiff(orientation ?? 1);
     const head = Buffer.alloc(8);
     head.write('EXIF', 0, 'latin1');
     head.writeUInt32LE(tiff.length, 4);

@@ -11,7 +11,7 @@ export function charsetOf(contentType: string): string | null {
 }
 
 /** Bytes that are text: no NUL, few control characters, valid in the charset tried. */
-function looksLikeBodyText(bytes: Uint8Array): boolean {
+export function looksLikeBodyText(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 4096);
   let control = 0;
   for (const b of sample) {

@@ -1,6 +1,13 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { bodyOf } from './body-text';
-import { HttpEvidenceError, parseRawMessage, type HttpExchange, type HttpMessage } from './model';
+import { decodedBody } from './har';
+import {
+  headerValue,
+  HttpEvidenceError,
+  HttpEvidenceKeptAsFile,
+  parseRawMessage,
+  type HttpExchange,
+  type HttpMessage,
+} from './model';
 
 interface BurpText {
   '#text'?: string | number;
@@ -21,7 +28,7 @@ const parser = new XMLParser({
   attributeNamePrefix: '@_',
   parseTagValue: false,
   trimValues: false,
-  isArray: (name) => name === 'item',
+  isArray: (name) => name === 'item' || name === 'issue',
   processEntities: { enabled: true, maxEntityCount: 10, maxExpandedLength: 1_000_000 },
 });
 
@@ -34,7 +41,7 @@ function bytesOf(node: BurpText | string | undefined): Buffer | null {
 }
 
 /** A raw message from its bytes: head read as text, body decoded by its own Content-Type. */
-function messageOf(bytes: Buffer): HttpMessage {
+function messageOf(bytes: Buffer): HttpMessage & { note?: string } {
   let split = bytes.indexOf('\r\n\r\n');
   let gap = 4;
   if (split === -1) {
@@ -44,8 +51,44 @@ function messageOf(bytes: Buffer): HttpMessage {
   const headBytes = split === -1 ? bytes : bytes.subarray(0, split);
   const head = parseRawMessage(new TextDecoder('utf-8').decode(headBytes));
   if (split === -1) return head;
-  const type = head.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
-  return { ...head, ...bodyOf(bytes.subarray(split + gap), type) };
+  const type = headerValue(head, 'content-type') ?? '';
+  const { note, ...body } = decodedBody(
+    bytes.subarray(split + gap),
+    type,
+    headerValue(head, 'content-encoding'),
+    'bytes',
+  );
+  return { ...head, ...body, ...(note ? { note } : {}) };
+}
+
+/**
+ * A Burp Scanner issues export ("Report issues" as XML): findings with their severity, not the
+ * requests of "Save items". Said as such, with what it holds, and kept whole as a file.
+ */
+function issuesExport(issues: unknown): HttpEvidenceKeptAsFile {
+  const list = (issues as { issue?: unknown })?.issue;
+  const all = (Array.isArray(list) ? list : list === undefined ? [] : [list]) as {
+    name?: unknown;
+    severity?: unknown;
+  }[];
+  const names = [...new Set(all.map((i) => String(i?.name ?? '').trim()).filter(Boolean))];
+  const severities = new Map<string, number>();
+  for (const i of all) {
+    const s = String(i?.severity ?? '').trim() || 'unrated';
+    severities.set(s, (severities.get(s) ?? 0) + 1);
+  }
+  const bySeverity = [...severities].map(([s, n]) => `${n} ${s}`).join(', ');
+  const shown = names
+    .slice(0, 3)
+    .map((n) => `“${n}”`)
+    .join(', ');
+  const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
+  return new HttpEvidenceKeptAsFile(
+    `it is a Burp Scanner issues export (${all.length} issue${all.length === 1 ? '' : 's'}` +
+      `${bySeverity ? `: ${bySeverity}` : ''}${shown ? `; ${shown}${more}` : ''}), not a “Save items” ` +
+      'export of requests',
+    'burp-issues.xml',
+  );
 }
 
 /** A Burp Suite "Save items" XML export, each item's request and response as recorded. */
@@ -55,7 +98,8 @@ export function parseBurpXml(text: string): HttpExchange[] {
     throw new HttpEvidenceError(
       `the XML is broken at line ${valid.err.line}, column ${valid.err.col} (${valid.err.msg})`,
     );
-  const doc = parser.parse(text) as { items?: { item?: BurpItem[] } };
+  const doc = parser.parse(text) as { items?: { item?: BurpItem[] }; issues?: unknown };
+  if (doc?.issues !== undefined) throw issuesExport(doc.issues);
   const items = doc?.items?.item;
   if (!Array.isArray(items) || items.length === 0)
     throw new HttpEvidenceError('the Burp export has no <item>');
@@ -67,16 +111,22 @@ export function parseBurpXml(text: string): HttpExchange[] {
       empty.push(index + 1);
       return;
     }
-    const response = bytesOf(item.response);
+    const responseBytes = bytesOf(item.response);
+    const { note, ...response } =
+      responseBytes && responseBytes.length > 0 ? messageOf(responseBytes) : { note: undefined };
+    const { note: requestNote, ...requestMessage } = messageOf(request);
+    const notes = [requestNote, note].filter((n): n is string => n !== undefined);
     out.push({
-      request: messageOf(request),
-      response: response && response.length > 0 ? messageOf(response) : null,
+      request: requestMessage,
+      response: 'startLine' in response ? (response as HttpMessage) : null,
+      ...(notes.length > 0 ? { notes } : {}),
     });
   });
   if (out.length === 0) throw new HttpEvidenceError(`no <item> of the Burp export has a request`);
   const last = out[out.length - 1];
   if (empty.length > 0 && last)
     last.notes = [
+      ...(last.notes ?? []),
       `Burp item${empty.length === 1 ? '' : 's'} ${empty.join(', ')} left out: no request.`,
     ];
   return out;

@@ -18,10 +18,13 @@ export interface CurlFiles {
 export const fileNote = (name: string): string =>
   `The command reads ${name === '-' ? 'standard input' : name}: its contents are not part of the paste.`;
 
-export function curlFiles(readFile?: (name: string) => string | null): CurlFiles {
+export function curlFiles(
+  readFile?: (name: string) => string | null,
+  stdin: string | null = null,
+): CurlFiles {
   const notes = new Set<string>();
   const read = (name: string): string | null => {
-    const text = name === '-' ? null : (readFile?.(name) ?? null);
+    const text = name === '-' ? stdin : (readFile?.(name) ?? null);
     if (text === null) notes.add(fileNote(name));
     return text;
   };

@@ -7,6 +7,36 @@ import { HttpEvidenceError } from './model';
 
 const TAKES_VALUE = new Set(CURL_VALUE_OPTIONS);
 const FLAGS = new Set(CURL_FLAG_OPTIONS);
+const ALL_LONG = [...CURL_VALUE_OPTIONS, ...CURL_FLAG_OPTIONS].sort();
+
+/**
+ * A long option's name as curl resolves it: the exact name, `--no-<flag>`, or, as curl 7.x to
+ * 8.4 read it (tool_getparam.c, the `aliases[]` loop with `curl_strnequal`), a prefix that only
+ * one option starts with (`--sil` is `--silent`; not after `--no-`). A prefix several options share is refused
+ * with curl's own reason, "is ambiguous".
+ */
+function longOption(
+  typed: string,
+  word: string,
+  place: string,
+): { name: string; negated: boolean } {
+  if (TAKES_VALUE.has(typed) || FLAGS.has(typed)) return { name: typed, negated: false };
+  const negated = typed.startsWith('no-');
+  const base = negated ? typed.slice(3) : typed;
+  if (negated && FLAGS.has(base)) return { name: base, negated };
+  // curl compares the prefix over the length of the word typed, `no-` included: after `--no-`
+  // only a whole name matches.
+  const hits = negated ? [] : ALL_LONG.filter((n) => n.startsWith(base));
+  if (base !== '' && hits.length === 1 && hits[0]) return { name: hits[0], negated };
+  if (base !== '' && hits.length > 1) {
+    const shown = hits.slice(0, 6).map((n) => `--${n}`);
+    const more = hits.length > shown.length ? ` and ${hits.length - shown.length} more` : '';
+    throw new HttpEvidenceError(
+      `curl option ${word} is ambiguous (${place}): it is the start of ${shown.join(', ')}${more}`,
+    );
+  }
+  throw new HttpEvidenceError(`curl does not know the option ${word} (${place})`);
+}
 
 /** One option as curl reads it: its long name and its value. */
 export interface CurlOption {
@@ -39,20 +69,15 @@ export function readOptions(args: string[]): { options: CurlOption[]; urls: stri
       const eq = name.indexOf('=');
       const attached = eq === -1 ? null : name.slice(eq + 1);
       if (eq !== -1) name = name.slice(0, eq);
+      const long = longOption(name, word, place);
+      name = long.name;
       if (TAKES_VALUE.has(name)) {
         if (attached === null && i + 1 >= args.length)
           throw new HttpEvidenceError(`curl option ${word} needs a value (${place})`);
         options.push({ name, value: attached ?? args[++i] ?? '', ...(expand ? { expand } : {}) });
         continue;
       }
-      let value = 'yes';
-      if (!FLAGS.has(name) && name.startsWith('no-') && FLAGS.has(name.slice(3))) {
-        name = name.slice(3);
-        value = 'no';
-      }
-      if (!FLAGS.has(name))
-        throw new HttpEvidenceError(`curl does not know the option ${word} (${place})`);
-      options.push({ name, value });
+      options.push({ name, value: long.negated ? 'no' : 'yes' });
       continue;
     }
     // Short options: letters may be grouped (-sSL); a letter that takes a value ends the group,

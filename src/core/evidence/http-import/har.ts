@@ -1,5 +1,6 @@
 import type { Content, Entry, Har, Header, Param, PostData } from 'har-format';
 import { binaryLabel, bodyOf } from './body-text';
+import { decodeContent, recordedBytes } from './recorded-body';
 import { HttpEvidenceError, type HttpExchange } from './model';
 
 function headersOf(list: unknown): [string, string][] {
@@ -26,13 +27,49 @@ function versionOf(recorded: unknown): string {
     : 'HTTP/1.1';
 }
 
-function contentBody(content: Partial<Content> | undefined): ReturnType<typeof bodyOf> {
+type Body = ReturnType<typeof bodyOf> & { note?: string };
+
+/**
+ * The body as recorded, decoded: base64, hex (Polly.js, nock) and chunk lists read as bytes; a
+ * `Content-Encoding` the bytes still carry undone; what is not text labelled, never dumped.
+ */
+function contentBody(content: Partial<Content> | undefined, headers: [string, string][]): Body {
   if (!content || typeof content.text !== 'string') return { body: '' };
   const type = String(content.mimeType ?? '');
-  if (content.encoding === 'base64') return bodyOf(Buffer.from(content.text, 'base64'), type);
+  const recorded = recordedBytes(content as Record<string, unknown>);
+  if (recorded) {
+    const coding = headers.find(([n]) => n.toLowerCase() === 'content-encoding')?.[1];
+    return decodedBody(
+      recorded.bytes,
+      type,
+      coding,
+      `${recorded.encoding}${recorded.chunked ? ' chunks' : ''}`,
+    );
+  }
   if (/^(image|audio|video|font)\//i.test(type) && !/svg/i.test(type))
     return { body: binaryLabel(content.size ?? content.text.length, type) };
   return { body: content.text };
+}
+
+/** Bytes with their content coding undone when they carry it, as text or a binary label. */
+export function decodedBody(
+  bytes: Buffer,
+  type: string,
+  coding: string | undefined,
+  as: string,
+): Body {
+  const decoded = decodeContent(bytes, coding);
+  if (decoded.failed !== null)
+    return {
+      body: `[binary body: ${bytes.length.toLocaleString('en-US')} bytes of ${type.split(';')[0]?.trim() || 'unknown type'}, ${decoded.failed}-compressed and not readable, not shown]`,
+      binary: { bytes, contentType: 'application/octet-stream' },
+    };
+  const body = bodyOf(decoded.bytes, type);
+  if (decoded.undone.length === 0) return body;
+  return {
+    ...body,
+    note: `The body was recorded ${decoded.undone.join(', ')}-compressed (as ${as}); it is shown decoded.`,
+  };
 }
 
 /** `postData.text`, or the `params[]` list when the browser recorded only that. */
@@ -106,15 +143,18 @@ export function parseHar(text: string): HttpExchange[] {
     const headers = headersOf(req.headers);
     if (host && !headers.some(([n]) => n.toLowerCase() === 'host')) headers.unshift(['Host', host]);
     const res = entry.response;
-    const response =
-      res && typeof res.status === 'number' && res.status > 0
-        ? {
-            startLine:
-              `${versionOf(res.httpVersion)} ${res.status} ${res.statusText ?? ''}`.trimEnd(),
-            headers: headersOf(res.headers),
-            ...contentBody(res.content),
-          }
-        : null;
+    let bodyNote: string | undefined;
+    const response = ((): HttpExchange['response'] => {
+      if (!res || typeof res.status !== 'number' || res.status <= 0) return null;
+      const resHeaders = headersOf(res.headers);
+      const { note, ...body } = contentBody(res.content, resHeaders);
+      bodyNote = note;
+      return {
+        startLine: `${versionOf(res.httpVersion)} ${res.status} ${res.statusText ?? ''}`.trimEnd(),
+        headers: resHeaders,
+        ...body,
+      };
+    })();
     const ws = (entry as { _webSocketMessages?: WebSocketMessage[] })._webSocketMessages;
     const exchange: HttpExchange = {
       request: {
@@ -124,6 +164,7 @@ export function parseHar(text: string): HttpExchange[] {
       },
       response,
     };
+    if (bodyNote) exchange.notes = [bodyNote];
     if (Array.isArray(ws) && ws.length > 0)
       exchange.webSocket = ws.map((m) => ({
         sent: m.type === 'send',

@@ -8,7 +8,13 @@ import { detectHttpEvidence, type HttpEvidenceFormat } from '../../../shared/evi
 import { parseBurpXml } from './burp';
 import { parseCurlCommand } from './curl';
 import { parseHar } from './har';
-import { HttpEvidenceError, parseRawExchange, type HttpExchange, type HttpMessage } from './model';
+import {
+  HttpEvidenceError,
+  HttpEvidenceKeptAsFile,
+  parseRawExchange,
+  type HttpExchange,
+  type HttpMessage,
+} from './model';
 import { parsePowerShell } from './powershell';
 
 export type { HttpExchange, HttpMessage } from './model';
@@ -22,6 +28,8 @@ export interface HttpImport {
 export interface HttpImportFailure {
   format: HttpEvidenceFormat;
   error: string;
+  /** Recognised but not read as requests: kept whole as an evidence file of this name. */
+  keepAsFile?: string;
 }
 
 export const FORMAT_NAMES: Record<HttpEvidenceFormat, string> = {
@@ -52,6 +60,8 @@ export function readHttpEvidence(text: string): HttpImport | HttpImportFailure |
     if (exchanges.length === 0) return { format, error: 'it holds no request' };
     return { format, exchanges };
   } catch (e) {
+    if (e instanceof HttpEvidenceKeptAsFile)
+      return { format, error: e.message, keepAsFile: e.fileName };
     const error = e instanceof HttpEvidenceError ? e.message : `it cannot be read (${String(e)})`;
     return { format, error };
   }

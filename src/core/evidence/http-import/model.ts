@@ -22,6 +22,20 @@ export class HttpEvidenceError extends Error {
   override name = 'HttpEvidenceError';
 }
 
+/**
+ * Evidence the app recognises but does not turn into requests (a Burp Scanner issues export):
+ * the message says what it is, and it is kept whole as an evidence file under `fileName`.
+ */
+export class HttpEvidenceKeptAsFile extends HttpEvidenceError {
+  override name = 'HttpEvidenceKeptAsFile';
+  constructor(
+    message: string,
+    readonly fileName: string,
+  ) {
+    super(message);
+  }
+}
+
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/;
 
 /**

@@ -5,6 +5,12 @@ import {
   isSecretField,
   NOT_SESSION_COOKIE,
 } from './rules';
+import {
+  decodeContent,
+  encodeContent,
+  recordedBytes,
+  writeRecorded,
+} from '../http-import/recorded-body';
 import type { Part } from './structured-parts';
 import { looksLikeText } from './text-sniff';
 
@@ -16,19 +22,33 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `text` of a HAR body or content, decoded when it is base64 and text inside. */
-function bodyPart(owner: Obj, where: string): Part | null {
+/** The `Content-Encoding` a HAR message's headers name, if any. */
+function contentEncoding(headers: unknown): string | undefined {
+  if (!Array.isArray(headers)) return undefined;
+  const h = (headers as Pair[]).find(
+    (p) => isObj(p) && typeof p.name === 'string' && p.name.toLowerCase() === 'content-encoding',
+  );
+  return typeof h?.value === 'string' ? h.value : undefined;
+}
+
+/**
+ * `text` of a HAR body or content, as the reader shows it: base64 and hex (Polly.js, nock, chunk
+ * lists) decoded, a content coding the bytes still carry undone; written back encoded the same.
+ */
+function bodyPart(owner: Obj, where: string, headers?: unknown): Part | null {
   const text = owner.text;
   if (typeof text !== 'string' || text === '') return null;
-  if (owner.encoding === 'base64') {
-    const bytes = Buffer.from(text, 'base64');
-    if (!looksLikeText(bytes)) return null;
+  const recorded = recordedBytes(owner);
+  if (recorded) {
+    const decoded = decodeContent(recorded.bytes, contentEncoding(headers));
+    if (decoded.failed !== null || !looksLikeText(decoded.bytes)) return null;
     return {
       where,
-      text: bytes.toString('utf8'),
+      text: decoded.bytes.toString('utf8'),
       valueStart: 0,
       write: (v) => {
-        owner.text = Buffer.from(v, 'utf8').toString('base64');
+        const bytes = encodeContent(Buffer.from(v, 'utf8'), decoded.undone);
+        owner.text = writeRecorded(bytes, recorded);
       },
     };
   }
@@ -98,7 +118,7 @@ export function harParts(har: Obj): Part[] {
       const post = isObj(req.postData) ? req.postData : null;
       if (post) {
         parts.push(...pairParts(post.params, `${at}, form`, 'field'));
-        const body = bodyPart(post, `${at}, request body`);
+        const body = bodyPart(post, `${at}, request body`, req.headers);
         if (body) parts.push(body);
       }
     }
@@ -118,7 +138,7 @@ export function harParts(har: Obj): Part[] {
       }
       const content = isObj(res.content) ? res.content : null;
       if (content) {
-        const body = bodyPart(content, `${at}, response body`);
+        const body = bodyPart(content, `${at}, response body`, res.headers);
         if (body) parts.push(body);
       }
     }

@@ -118,13 +118,63 @@ async function scanAllParts(parts: Part[], options: FileScanOptions): Promise<Se
   return out.map((found, i) => settle(parts[i] as Part, found));
 }
 
+/** Values shorter than this are not searched again elsewhere: too likely to be ordinary text. */
+const ECHO_MIN = 12;
+
+/**
+ * A credential found in one part is one wherever else the same file repeats it: a session cookie
+ * a phpinfo() page or an error body echoes, a token a redirect URL carries. Each repeat is a
+ * finding with the same fingerprint, so redacting the value redacts every copy.
+ */
+export function echoes(
+  texts: readonly string[],
+  perPart: SecretFinding[][],
+  whereOf: (i: number) => string,
+): SecretFinding[][] {
+  const found = new Map<string, { f: SecretFinding; where: string }>();
+  perPart.forEach((list, i) => {
+    for (const f of list) {
+      const value = (texts[i] ?? '').slice(f.start, f.end);
+      if (value.length >= ECHO_MIN && !found.has(value)) found.set(value, { f, where: whereOf(i) });
+    }
+  });
+  if (found.size === 0) return perPart;
+  return perPart.map((list, i) => {
+    const text = texts[i] ?? '';
+    const extra: SecretFinding[] = [];
+    const taken = (a: number, b: number): boolean =>
+      [...list, ...extra].some((f) => a < f.end && f.start < b);
+    for (const [value, { f, where }] of found) {
+      for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) {
+        if (taken(at, at + value.length)) continue;
+        const before = text.slice(0, at);
+        extra.push({
+          ...f,
+          ruleId: 'bounty-desk/same-value',
+          label: `${f.label} (the value found in ${where}, repeated)`,
+          start: at,
+          end: at + value.length,
+          line: before.split('\n').length,
+          column: at - (before.lastIndexOf('\n') + 1) + 1,
+        });
+      }
+    }
+    return extra.length ? [...list, ...extra].sort((a, b) => a.start - b.start) : list;
+  });
+}
+
 export async function scanParts(
   format: FileFormat,
   parts: Part[],
   finish: () => Buffer,
   options: FileScanOptions,
 ): Promise<FileScan> {
-  const perPart = await scanAllParts(parts, options);
+  const scanned = await scanAllParts(parts, options);
+  const perPart = echoes(
+    parts.map((p) => p.text),
+    scanned,
+    (i) => parts[i]?.where ?? '',
+  );
   const findings: FileFinding[] = perPart.flatMap((list, i) => {
     const part = parts[i] as Part;
     const multiLine = part.text.includes('\n');

@@ -34,6 +34,7 @@ import {
   HttpPasteZone,
   httpEvidenceFiles,
   importHttpItems,
+  unreadEvidenceFiles,
   type DropPoint,
   type HttpItem,
 } from '../evidence/http-import';
@@ -93,6 +94,8 @@ export function DraftEditor({
     // HTTP evidence (HAR, Burp export, raw HTTP, curl) becomes a code block, not a file.
     const http = await httpEvidenceFiles(files);
     if (http) return importHttp(http, at);
+    // A .har or .xml the app does not read is attached, and said so: never silently.
+    setHttpProblems(await unreadEvidenceFiles(files));
     const { picked, refused } = await tokensForFiles(files);
     for (const name of refused) {
       reportError(new Error(`file: "${name}" cannot be read from disk; attach it from a folder.`));

@@ -3,6 +3,7 @@ import type { HttpImportResult } from '../../../../../shared/bridge/evidence-vie
 import {
   detectHttpEvidence,
   mayBeHttpEvidenceFile,
+  unreadEvidenceNote,
   type HttpEvidenceFormat,
 } from '../../../../../shared/evidence/http-detect';
 import { bridge } from '../../../bridge';
@@ -32,6 +33,18 @@ export async function httpEvidenceFiles(files: File[]): Promise<HttpItem[] | nul
     items.push({ text, name: file.name });
   }
   return items;
+}
+
+/** A note for each dropped file with an evidence name that is attached as a file instead. */
+export async function unreadEvidenceFiles(files: File[]): Promise<string[]> {
+  const notes: string[] = [];
+  for (const file of files) {
+    if (!mayBeHttpEvidenceFile(file.name)) continue;
+    const text = file.size > MAX_TEXT_BYTES ? null : await file.text().catch(() => '');
+    const note = unreadEvidenceNote(file.name, text, files.length > 1);
+    if (note) notes.push(note);
+  }
+  return notes;
 }
 
 /**
