@@ -123,3 +123,16 @@ describe('secret scan', () => {
     );
   });
 });
+
+describe('a token made of letters only', () => {
+  // Seed 27 drew `FuvLOluRwfWmaXmFdXEMMapjvZllMoSR` for access_token=: 32 random letters with no
+  // digit, which gitleaks' generic allowlist reads as an identifier.
+  it('is found in a token-named field, while a camelCase name there is not', async () => {
+    const scan = async (value: string): Promise<string[]> =>
+      (await scanText(`GET https://api.example.com/v1/me?access_token=${value}`)).map(
+        (f) => f.kind,
+      );
+    expect(await scan('FuvLOluRwfWmaXmFdXEMMapjvZllMoSR')).toEqual(['token-in-url']);
+    expect(await scan('getUserAccessTokenFromSessionStore')).toEqual([]);
+  });
+});

@@ -255,6 +255,24 @@ function lineOf(content: string, at: number): string {
 const SHORT_NUMBER = /^\d{1,15}$/;
 const PASSWORD_NAME = /pass|pwd/i;
 
+/**
+ * Letters only, long, and in random case (`FuvLOluRwfWmaXmFdXEMMapjvZllMoSR`): a token without
+ * digits, which gitleaks' allowlist would take for an identifier. A camelCase name changes case
+ * only around a word's first letter and seldom has two capitals in a row; random letters change
+ * case every other pair and have capitals side by side again and again.
+ */
+export function randomLetters(value: string): boolean {
+  if (!/^[A-Za-z]{24,}$/.test(value)) return false;
+  const upper = (i: number): boolean => /[A-Z]/.test(value[i] ?? '');
+  let switches = 0;
+  let capitalPairs = 0;
+  for (let i = 1; i < value.length; i++) {
+    if (upper(i) !== upper(i - 1)) switches++;
+    if (upper(i) && upper(i - 1)) capitalPairs++;
+  }
+  return capitalPairs >= 2 && switches / (value.length - 1) >= 0.3;
+}
+
 export const fieldRule = rule('bounty-desk/secret-field', (content, context) => {
   const found = (name: string, raw: string, start: number): void => {
     // A PEM block ends at its last line, not at the escaped line break after it.
@@ -263,7 +281,10 @@ export const fieldRule = rule('bounty-desk/secret-field', (content, context) => 
     if (field.toLowerCase() === 'code') {
       if (!OAUTH_CONTEXT.test(lineOf(content, start))) return;
     } else if (!isSecretField(name)) return;
-    if (!PASSWORD_NAME.test(field) && (SHORT_NUMBER.test(value) || genericValueAllowed(value)))
+    if (
+      !PASSWORD_NAME.test(field) &&
+      (SHORT_NUMBER.test(value) || (genericValueAllowed(value) && !randomLetters(value)))
+    )
       return;
     report(context, 'URL_PARAM', start, start + value.length, value, field);
   };
