@@ -26,6 +26,8 @@ const PICTURE = new Set([
   'JFIF:XResolution',
   'JFIF:YResolution',
   'IFD0:Orientation',
+  // The turn kept where the original kept it alone (an AVIF's XMP item holds only this tag).
+  'XMP-tiff:Orientation',
   'PNG:ImageWidth',
   'PNG:ImageHeight',
   'PNG:BitDepth',

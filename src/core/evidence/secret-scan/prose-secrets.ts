@@ -15,14 +15,15 @@ const WORD = String.raw`(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|pass
  * break before a space), then the value: in backticks, quotes, or bare.
  */
 const QUOTED = new RegExp(
-  String.raw`(?<!REDACTED:[\w-]*)\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,80}?(?:\x60([^\x60\s]{8,1000})\x60|'([^'\s]{8,1000})'|"([^"\s]{8,1000})")`,
+  String.raw`\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,80}?(?:\x60([^\x60\s]{8,1000})\x60|'([^'\s]{8,1000})'|"([^"\s]{8,1000})")`,
   'gi',
 );
 const BARE = new RegExp(
-  String.raw`(?<!REDACTED:[\w-]*)\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,40}?(?<=\s|[=:]\s?)([A-Za-z0-9_+/=~.:-]{16,1000})(?=[\s),;]|[.!?]?(?:\s|$))`,
+  String.raw`\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,40}?(?<=\s|[=:]\s?)([A-Za-z0-9_+/=~.:-]{16,1000})(?=[\s),;]|[.!?]?(?:\s|$))`,
   'gi',
 );
 const PASSWORD_WORD = /pass|pwd/i;
+const REDACTED_BEFORE = /REDACTED:[\w-]*$/;
 
 /** Not a secret, though shaped like a value: URLs, paths, names, versions, cut examples. */
 function notSecret(value: string): boolean {
@@ -79,6 +80,9 @@ export function proseSecretScan(text: string): ProseHit[] {
       const groups = m.slice(1);
       const value = groups.find((g) => g !== undefined) ?? '';
       if (value === '') continue;
+      // The word inside our own `[REDACTED:api-key]`. Checked here on a bounded slice: a
+      // look-behind of `[\w-]*` in the pattern ran back over every long run at every position.
+      if (REDACTED_BEFORE.test(text.slice(Math.max(0, m.index - 64), m.index))) continue;
       const word = (/^\S+(?:[ _-]\S+)?/.exec(m[0].toLowerCase())?.[0] ?? '').replace(/\W+$/, '');
       const password = PASSWORD_WORD.test(word);
       if (!secretShaped(value, password)) continue;
