@@ -7,6 +7,8 @@ import { silentLogger, type Logger } from '../log/logger';
 import { toBridgeError } from './bridge-error';
 import { ENGINE_EVENTS } from '../../shared/bridge/events';
 import { routeOf } from '../engine/routes';
+import { lockDataDir, type DataLock } from './data-lock';
+import { listenEngineSocket, type EngineSocketServer } from './engine-socket';
 import {
   HOST_CALLS,
   type EngineCallName,
@@ -24,6 +26,12 @@ export interface ServeOptions {
   keyFor?(serverUrl: string): Promise<string | null>;
   /** The process's log, once `init` says where it goes. */
   makeLogger?(options: EngineProcessOptions): Logger;
+  /**
+   * Hold the data folder's writer lock before the mirror opens (waiting while another process
+   * holds it), and answer the same user's other processes (the command line) on the engine's
+   * socket while it is held. The engine process does; in-process tests need not.
+   */
+  shareDataDir?: boolean;
 }
 
 /**
@@ -43,6 +51,9 @@ export function serveEngine(
   /** Looks at the outbox for the log; after a call, since a call may have queued a write. */
   let lookAtOutbox = (): void => undefined;
   let opened: Promise<unknown> = Promise.resolve();
+  let lock: DataLock | null = null;
+  let lockError: unknown = null;
+  let socket: EngineSocketServer | null = null;
   // The events of a turn, sent together at its end, or before a result (main sees them in the
   // order they happened).
   let events: EngineEvent[] = [];
@@ -51,16 +62,20 @@ export function serveEngine(
     if (eventsSoon) clearImmediate(eventsSoon);
     eventsSoon = null;
     if (events.length === 0) return;
-    port.postMessage({ type: 'events', events } satisfies FromEngine);
+    const message = { type: 'events', events } satisfies FromEngine;
+    port.postMessage(message);
+    socket?.broadcast(message);
     events = [];
   };
   const queueEvent = (event: EngineEvent): void => {
     events.push(event);
     eventsSoon ??= setImmediate(sendEvents);
   };
-  const post = (message: FromEngine): void => {
+  const toMain = (message: FromEngine): void => port.postMessage(message);
+  /** A result goes to whoever asked (main, or a peer on the socket), after the turn's events. */
+  const post = (message: FromEngine, reply: (message: FromEngine) => void = toMain): void => {
     sendEvents();
-    port.postMessage(message);
+    reply(message);
   };
 
   const signedInKey = async (): Promise<string | null> => {
@@ -78,9 +93,15 @@ export function serveEngine(
     },
   };
 
-  const call = async (id: number, name: EngineCallName, args: unknown[]): Promise<void> => {
+  const call = async (
+    id: number,
+    name: EngineCallName,
+    args: unknown[],
+    reply: (message: FromEngine) => void = toMain,
+  ): Promise<void> => {
     try {
       await opened;
+      if (lockError) throw lockError;
       if (!engine) throw new Error('The engine was not started.');
       let value: unknown;
       if (hostCalls.has(name)) {
@@ -93,7 +114,7 @@ export function serveEngine(
         value = await answer(...args);
         lookAtOutbox();
       }
-      post({ type: 'result', id, ok: true, value });
+      post({ type: 'result', id, ok: true, value }, reply);
     } catch (error) {
       engine?.noteFailure(error);
       const plain = toBridgeError(error);
@@ -104,7 +125,7 @@ export function serveEngine(
         status: plain.status,
         field: plain.field,
       });
-      post({ type: 'result', id, ok: false, error: plain });
+      post({ type: 'result', id, ok: false, error: plain }, reply);
     }
   };
 
@@ -131,9 +152,17 @@ export function serveEngine(
           },
         }).look;
         log.info('engine', 'started', { pid: process.pid });
-        // Calls wait for the account; a failed restore leaves the engine signed out.
-        opened = created
-          .open()
+        const { dataDir } = message.options;
+        // The mirror opens only under the writer lock: another process holding the folder (the
+        // command line's own engine) is waited for. Calls wait for the account; a failed restore
+        // leaves the engine signed out.
+        const locked = serve.shareDataDir
+          ? lockDataDir(dataDir, {
+              onWait: () => log.info('engine', 'waiting-for-data-lock'),
+            }).then((held) => void (lock = held))
+          : Promise.resolve();
+        const restored = locked.then(() => created.open());
+        opened = restored
           .then((account) =>
             log.info(
               'engine',
@@ -145,7 +174,22 @@ export function serveEngine(
             const plain = toBridgeError(error);
             log.error('engine', 'restore-failed', { error: plain.name, code: plain.code });
             console.error('engine: could not restore the account:', plain.message);
+          })
+          .then(async () => {
+            if (!serve.shareDataDir || !lock) return;
+            socket = await listenEngineSocket(
+              dataDir,
+              (m, reply) => void call(m.id, m.name, m.args, reply),
+            ).catch((error: unknown) => {
+              // The app works without it; only the command line cannot reach this engine.
+              log.warn('engine', 'socket-failed', { error: toBridgeError(error).name });
+              return null;
+            });
           });
+        void locked.catch((error: unknown) => {
+          lockError = error;
+          log.error('engine', 'data-lock-failed', { error: toBridgeError(error).name });
+        });
         void opened.then(() => post({ type: 'ready' }));
         return;
       }
@@ -154,10 +198,14 @@ export function serveEngine(
         return;
       case 'close':
         log.info('engine', 'closing');
+        socket?.close();
+        socket = null;
         void (engine?.close() ?? Promise.resolve())
           .catch(() => undefined)
           .finally(() => {
             sendEvents();
+            // Only once the mirror is closed may another process take the folder.
+            lock?.release();
             exit(0);
           });
         return;

@@ -12,8 +12,17 @@ import { serveEngine } from './engine-host';
 
 const secrets = new KeychainSecretStore();
 
+const parent = parentPort();
+let deliver: ((message: unknown) => void) | null = null;
+
 serveEngine(
-  parentPort(),
+  {
+    postMessage: (message) => parent.postMessage(message),
+    onMessage: (listener) => {
+      deliver = listener;
+      parent.onMessage(listener);
+    },
+  },
   (options) => new Engine({ dataDir: options.dataDir, secrets }),
   (code) => process.exit(code),
   {
@@ -22,5 +31,11 @@ serveEngine(
       options.logDir
         ? createFileLogger({ file: join(options.logDir, 'engine.log'), console: 'error' })
         : silentLogger,
+    shareDataDir: true,
   },
 );
+
+// Forked under Node (the command line's own engine, tests): a parent that ends, even killed,
+// closes the channel; the engine then closes the mirror and lets the data folder go instead of
+// holding it for nobody. (An Electron utility process ends with the app.)
+process.on('disconnect', () => deliver?.({ type: 'close' }));
