@@ -10,6 +10,7 @@ import { deliveryExit, waitForDelivery } from '../outbox-wait';
 import { print, printJson, RefusedError, safeText, say, UsageError } from '../terminal';
 import { parseReportFile } from '../../core/report-files/front-matter';
 import type { ImportReportsResult } from '../../shared/bridge/report-file-views';
+import type { ChecklistItemView } from '../../shared/bridge/views';
 
 const WAIT = { wait: { type: 'string' } } as const;
 const WAIT_DETAIL =
@@ -166,15 +167,13 @@ const submit: Command = {
       );
       say(ctx.io, 'Credentials replaced with [REDACTED:<kind>].');
     }
-    const checklist = await link.calls.getChecklist(id);
-    const failing = checklist.items.filter((i) => !i.ok);
     const findings = open().map((f) => ({
       kind: f.kind,
       label: f.label,
       where: f.where,
       occurrences: f.occurrences,
     }));
-    const refuse = findings.length > 0 || !checklist.ok;
+    let failing: ChecklistItemView[] = [];
     const report = (outcome: string): void => {
       if (!ctx.json) return;
       printJson(ctx.io, {
@@ -185,10 +184,11 @@ const submit: Command = {
         notScanned: scan.notScanned.map((f) => f.name),
       });
     };
-    if (refuse) {
+    const refused = (): ExitCode => {
       report('refused');
-      for (const item of failing)
+      for (const item of failing) {
         say(ctx.io, `✗ ${safeText(item.label)}: ${safeText(item.detail)} ${safeText(item.fix)}`);
+      }
       if (findings.length) {
         say(
           ctx.io,
@@ -197,7 +197,18 @@ const submit: Command = {
         for (const line of findingLines(findings)) say(ctx.io, safeText(line));
       }
       return EXIT.refused;
+    };
+    // Open findings hold the draft's changes back (nothing holding them is sent): refuse now.
+    if (findings.length) return refused();
+    // Uploads and saves still on their way are waited for: "still uploading" is no refusal.
+    const before = await waitForDelivery(link, id, ctx.io, waitMs(values));
+    if (before.outcome !== 'sent') {
+      report(before.outcome);
+      return deliveryExit(ctx.io, link, "The draft's changes (not submitted yet)", before);
     }
+    const checklist = await link.calls.getChecklist(id);
+    failing = checklist.items.filter((i) => !i.ok);
+    if (!checklist.ok) return refused();
     await link.calls.submit(id);
     const delivery = await waitForDelivery(link, id, ctx.io, waitMs(values));
     report(delivery.outcome);
