@@ -5,7 +5,7 @@
  * run, which takes the same writer lock; an app started meanwhile waits for it, and the other
  * way round. Either way one process writes the mirror and the outbox.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import type { EngineCalls } from '../core/engine/engine';
 import { ENGINE_CALLS } from '../core/engine/routes';
 import { EngineEvents } from '../core/events/engine-events';
@@ -25,10 +25,40 @@ export interface EngineLink {
 export interface LinkOptions {
   dataDir: string;
   logDir?: string;
-  /** The engine process's entry and Node flags (a built `engine.js`, or the source under tsx). */
-  engine: { entry: string; execArgv?: string[] };
+  /** Starts an engine process (a Node fork here; a utility process in the app's --cli mode). */
+  engine: () => EngineProcess;
   /** How long to wait for an engine (the lock held by an app that is closing, say). */
   timeoutMs?: number;
+}
+
+/** What the command needs of an engine process: Node's ChildProcess and Electron's UtilityProcess. */
+export interface EngineProcess {
+  postMessage(message: ToEngine): void;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number | null) => void): unknown;
+  kill(): boolean;
+}
+
+/** The engine as a Node child process (`out/main/engine.js`, or its source under tsx). */
+export function nodeEngine(entry: string, execArgv: string[] = []): () => EngineProcess {
+  return () => {
+    const child = fork(entry, [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', process.env['BOUNTYDESK_DEBUG'] ? 'inherit' : 'ignore', 'ipc'],
+      execArgv,
+    });
+    let exited = child.exitCode !== null;
+    child.on('exit', () => (exited = true));
+    return {
+      postMessage: (message) => {
+        if (child.connected) child.send(message);
+        else if (message.type === 'close' && !exited) child.kill();
+      },
+      on: (event: 'message' | 'exit', listener: (value: never) => void) =>
+        child.on(event, listener as (value: unknown) => void),
+      kill: () => child.kill(),
+    };
+  };
 }
 
 export class EngineGoneError extends Error {
@@ -38,17 +68,15 @@ export class EngineGoneError extends Error {
 /** Links to the folder's engine: the one that runs, or one started now. */
 export async function linkEngine(options: LinkOptions): Promise<EngineLink> {
   const running = await connectEngineSocket(options.dataDir, 1_000);
-  if (running) return overSocket(running, null);
-  const child = fork(options.engine.entry, [], {
-    serialization: 'advanced',
-    stdio: ['ignore', 'ignore', process.env['BOUNTYDESK_DEBUG'] ? 'inherit' : 'ignore', 'ipc'],
-    execArgv: options.engine.execArgv ?? [],
-  });
+  if (running) return overSocket(running, null, () => true);
+  const child = options.engine();
+  let exited = false;
+  child.on('exit', () => (exited = true));
   const init: ToEngine = {
     type: 'init',
     options: { dataDir: options.dataDir, ...(options.logDir ? { logDir: options.logDir } : {}) },
   };
-  child.send(init);
+  child.postMessage(init);
   // Our engine answers `ready` once it holds the lock. If another process took the folder first
   // (an app starting now), ours waits for the lock: that one's socket answers instead.
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
@@ -62,14 +90,14 @@ export async function linkEngine(options: LinkOptions): Promise<EngineLink> {
     await Promise.race([ready, new Promise((r) => setTimeout(r, 150))]);
     if (outcome !== 'wait') break;
     const other = await connectEngineSocket(options.dataDir, 500);
-    if (other) return overSocket(other, child);
+    if (other) return overSocket(other, child, () => exited);
     if (Date.now() > deadline) {
       child.kill();
       throw new EngineGoneError('No engine answered: another Bounty Desk process holds the data.');
     }
   }
   if (outcome === 'exit') throw new EngineGoneError('The engine could not start.');
-  return overChild(child);
+  return overChild(child, () => exited);
 }
 
 type Pending = Map<number, { name: string; resolve(v: unknown): void; reject(e: Error): void }>;
@@ -115,7 +143,11 @@ function makeLink(
   return { calls: callsByName<EngineCalls>(ENGINE_CALLS, call), events, via, close };
 }
 
-function overSocket(client: EngineSocketClient, child: ChildProcess | null): EngineLink {
+function overSocket(
+  client: EngineSocketClient,
+  child: EngineProcess | null,
+  exited: () => boolean,
+): EngineLink {
   const pending: Pending = new Map();
   const events = new EngineEvents();
   client.onMessage((m) => settle(pending, m, events));
@@ -127,35 +159,38 @@ function overSocket(client: EngineSocketClient, child: ChildProcess | null): Eng
     events,
     async () => {
       client.close();
-      if (child) await closeChild(child);
+      if (child) await closeChild(child, exited);
     },
   );
 }
 
-function overChild(child: ChildProcess): EngineLink {
+function overChild(child: EngineProcess, exited: () => boolean): EngineLink {
   const pending: Pending = new Map();
   const events = new EngineEvents();
   child.on('message', (m) => settle(pending, m as FromEngine, events));
   child.on('exit', () => failAll(pending));
   return makeLink(
     'own',
-    (m) => child.send(m),
+    (m) => child.postMessage(m),
     pending,
     events,
-    () => closeChild(child),
+    () => closeChild(child, exited),
   );
 }
 
 /** Asks the engine to close (the mirror closed, the lock let go) and waits for its exit. */
-function closeChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+function closeChild(
+  child: EngineProcess,
+  exited: () => boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
+  if (exited()) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill(), timeoutMs);
-    child.once('exit', () => {
+    child.on('exit', () => {
       clearTimeout(timer);
       resolve();
     });
-    if (child.connected) child.send({ type: 'close' } satisfies ToEngine);
-    else child.kill();
+    child.postMessage({ type: 'close' });
   });
 }

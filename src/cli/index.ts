@@ -5,14 +5,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeEngine } from './engine-link';
 import { runCli } from './main';
 
 const dir = import.meta.dirname;
 const built = join(dir, 'engine.js');
 // Built: the engine bundle beside this one. From the sources: the engine's source under tsx.
 const engine = existsSync(built)
-  ? { entry: built }
-  : { entry: join(dir, '..', 'core', 'host', 'engine-process.ts'), execArgv: ['--import', 'tsx'] };
+  ? nodeEngine(built)
+  : nodeEngine(join(dir, '..', 'core', 'host', 'engine-process.ts'), ['--import', 'tsx']);
 
 function version(): string {
   try {

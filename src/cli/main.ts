@@ -17,6 +17,8 @@ setCompletionTable(completionTable);
 export interface CliOptions {
   engine: LinkOptions['engine'];
   version: string;
+  /** The app's data folder as Electron names it (the app's --cli mode); else found per OS. */
+  userData?: string;
 }
 
 /** Runs one command line; answers the exit code (src/cli/exit-codes.ts). */
@@ -70,6 +72,7 @@ export async function runCli(
     }
     const userData =
       (typeof parsed.values['user-data'] === 'string' ? parsed.values['user-data'] : null) ??
+      options.userData ??
       defaultUserData(io.env);
     const ctx: Ctx = {
       io,
