@@ -19,6 +19,6 @@ export async function readTextArg(io: Io, path: string): Promise<string> {
     return await readFile(resolve(io.cwd, path), 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new Error(`Cannot read ${path}: ${code}.`);
+    throw new Error(`Cannot read ${path}: ${code}.`, { cause: error });
   }
 }

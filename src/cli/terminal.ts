@@ -27,12 +27,12 @@ export class RefusedError extends Error {
  * line breaks kept.
  */
 export function safeText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    '',
-  );
+  return text.replace(UNSAFE, '');
 }
+
+/** C0 and C1 controls but tab and line feed, DEL, and the bidirectional overrides. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function say(io: Io, line: string): void {
   io.stderr.write(`${line}\n`);

@@ -174,16 +174,15 @@ describe('bountydesk, built, against the sandbox', () => {
     const sent = await serverReport(reportId);
     expect(sent.status).toBe('triaging');
     for (const value of cookies) expect(sent.description).not.toContain(value);
-    const photo = Object.values(sent.attachments).find((a) => a.name === 'photo.jpg');
+    const photo = Object.entries(sent.attachments).find(([, a]) => a.name === 'photo.jpg');
     if (!photo) throw new Error('the photo did not reach the server');
-    const bytes = Buffer.from(
-      await (
-        await fetch(new URL(`/api/reports/${reportId}/files/${photo.id}`, sandbox.url), {
-          headers: { authorization: `Bearer ${writeKey(account)}` },
-        })
-      ).arrayBuffer(),
-    );
+    const res = await fetch(new URL(`/api/reports/${reportId}/files/${photo[0]}`, sandbox.url), {
+      headers: { authorization: `Bearer ${writeKey(account)}` },
+    });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
     const tags = exiftool(bytes, 'after.jpg');
+    expect(tags['File:FileType']).toBe('JPEG');
     expect(Object.keys(tags).filter((k) => k.startsWith('GPS:'))).toEqual([]);
   }, 180_000);
 
