@@ -84,48 +84,70 @@ const create: Command = {
 
 const edit: Command = {
   path: ['draft', 'edit'],
-  summary: "Replace a draft's title, asset, CVSS and description from a file",
-  args: '<id> --file <report.md|-> [--attach <file>]...',
-  example:
-    'bountydesk report view ID > r.md && $EDITOR r.md && bountydesk draft edit ID --file r.md',
-  options: { file: { type: 'string' }, attach: { type: 'string', multiple: true } },
+  summary: "Change a draft's fields (flags), or replace them all from a file",
+  args: '<id> [--title <t>] [--asset <a>] [--cvss <vector>] [--file <report.md|->] [--attach <file>]...',
+  example: 'bountydesk draft edit ID --title "Stored XSS in the profile name" --attach poc.html',
+  options: {
+    file: { type: 'string' },
+    title: { type: 'string' },
+    asset: { type: 'string' },
+    cvss: { type: 'string' },
+    attach: { type: 'string', multiple: true },
+  },
   positionals: { min: 1, max: 1 },
   details: [
-    "--file <f|->     the same format as draft create; its program must be the draft's.",
-    'Edited in the app meanwhile? Both edits are merged as the window merges them.',
+    '--title, --asset, --cvss   change only these fields: an edit made in the app at the same',
+    '                 time to another field is kept (merged as the window merges)',
+    '--file <f|->     every field from a file in the draft create format (its program must be the',
+    "                 draft's): the file's values win over edits made since it was written",
+    '--attach <file>  more evidence, as with draft create',
   ],
   async run(ctx, values, [id = '']) {
     const file = str(values, 'file');
-    if (!file) throw new UsageError('--file is required (a path, or - for standard input).');
-    const parsed = parseReportFile(await readTextArg(ctx.io, file));
-    if (!parsed.ok) {
-      for (const p of parsed.problems)
+    const fields = {
+      title: str(values, 'title'),
+      asset: str(values, 'asset'),
+      cvss_vector: str(values, 'cvss'),
+    };
+    const flagged = Object.values(fields).some((v) => v !== undefined);
+    if (!file && !flagged && strs(values, 'attach').length === 0) {
+      throw new UsageError('Nothing to change: give --title, --asset, --cvss, --file or --attach.');
+    }
+    if (file && flagged) throw new UsageError('Use either --file or the field flags, not both.');
+    const parsed = file ? parseReportFile(await readTextArg(ctx.io, file)) : null;
+    if (parsed && !parsed.ok) {
+      for (const p of parsed.problems) {
         say(ctx.io, `${file}:${p.line}: ${p.field}: ${safeText(p.message)}`);
+      }
       throw new RefusedError('The file was not read: the draft is unchanged.');
     }
     const link = await ctx.link();
-    const detail = await link.calls.getReport(id);
-    const draft = detail?.draft;
-    if (!detail || !draft) throw new Error(`${id} is not a draft here.`);
-    if (parsed.meta.program !== draft.programId) {
+    const draft = (await link.calls.getReport(id))?.draft;
+    if (!draft) throw new Error(`${id} is not a draft here.`);
+    if (parsed?.ok && parsed.meta.program !== draft.programId) {
       throw new RefusedError(
         `program: the draft belongs to ${draft.programId}; a program cannot change.`,
       );
     }
-    const content = {
-      title: parsed.meta.title,
-      asset: parsed.meta.asset,
-      cvss_vector: parsed.meta.cvss_vector,
-      description: parsed.description,
-    };
-    // Based on what this command read: an edit the app made meanwhile is merged, not lost.
-    const saved = await link.calls.saveDraft(id, content, draft.content);
-    for (const issue of saved.issues) say(ctx.io, `${issue.field}: ${safeText(issue.message)}`);
-    if (saved.conflicts.length) {
-      say(
-        ctx.io,
-        `Conflicts in ${saved.conflicts.map((c) => c.field).join(', ')}: resolve them in the app.`,
-      );
+    const content = parsed?.ok
+      ? {
+          title: parsed.meta.title,
+          asset: parsed.meta.asset,
+          cvss_vector: parsed.meta.cvss_vector,
+          description: parsed.description,
+        }
+      : {
+          ...draft.content,
+          ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+        };
+    if (file || flagged) {
+      // Based on the content this command read: the engine merges an edit the window saved since.
+      const saved = await link.calls.saveDraft(id, content, draft.content);
+      for (const issue of saved.issues) say(ctx.io, `${issue.field}: ${safeText(issue.message)}`);
+      if (saved.conflicts.length) {
+        const names = saved.conflicts.map((c) => c.field).join(', ');
+        say(ctx.io, `Conflicts in ${names}: resolve them in the app.`);
+      }
     }
     await attachEvidence(link, ctx.io, id, strs(values, 'attach'));
     say(ctx.io, 'Draft saved.');
