@@ -8,7 +8,7 @@ import { cli, json, startCli } from '../cli/run-cli';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { realFile } from '../support/real-corpus';
 import { useAppPerFile } from './support/app';
-import { expectText, until } from './support/ui';
+import { expectText, goTo, until } from './support/ui';
 
 /**
  * The built command and the built app at once, on one data folder: the command talks to the
@@ -85,7 +85,7 @@ describe('bountydesk beside the running app', () => {
       { cwd: work() },
     );
     expect(reply.code, reply.stderr).toBe(EXIT.ok);
-    await opened.page.evaluate((id) => (window.location.hash = `#/reports/${id}`), reportId);
+    await goTo(opened.page, `#/reports/${reportId}`);
     await expectText(opened.page.getByRole('main'), /Firefox, version attached\./, 15_000);
     await expectText(opened.page.getByRole('main'), /browser\.txt/, 15_000);
   }, 240_000);
