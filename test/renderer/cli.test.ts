@@ -140,7 +140,7 @@ describe('bountydesk beside the running app', () => {
   it('the command killed mid-upload: the next run sends the file and the reply once', async () => {
     const body = `With a large file ${randomBytes(4).toString('hex')}`;
     writeFileSync(join(work(), 'capture.bin'), randomBytes(24 * 1024 * 1024));
-    await opened.host.sandbox.faults({ rate: 0, latency_ms: 3_000 });
+    await opened.host.sandbox.faults({ rate: 0, latency_ms: 1_500 });
     const run = startCli(
       ['reply', reportId, '--body', body, '--attach', 'capture.bin'],
       userData(),
@@ -148,19 +148,17 @@ describe('bountydesk beside the running app', () => {
         cwd: work(),
       },
     );
-    // Killed once its engine (which serves the socket meanwhile) holds the reply: each answer of
-    // the service takes 3 s, so the upload is on its way, or sent and its answer not read yet.
+    // Killed once its engine (which serves the socket meanwhile) has queued the reply and its
+    // file: each answer of the service takes 1.5 s, so the upload is on its way, or sent with its
+    // answer not read yet.
     await until(
-      'the upload under way',
+      'the reply queued',
       async () => {
-        const view = await cli(['report', 'view', reportId, '--json'], userData());
-        const files =
-          view.code === 0
-            ? (json(view) as { evidence: { name: string; state: string }[] }).evidence
-            : [];
-        const file = files.find((f) => f.name === 'capture.bin');
-        if (file) console.log(`killed with the reply's file ${file.state}`);
-        return file !== undefined;
+        const status = await cli(['status', '--json'], userData());
+        if (status.code !== 0) return false;
+        const { queued } = json(status) as { queued: { unsent: number } };
+        if (queued.unsent > 0) console.log(`killed with ${queued.unsent} change(s) unsent`);
+        return queued.unsent > 0;
       },
       180_000,
     );
