@@ -139,7 +139,7 @@ describe('bountydesk beside the running app', () => {
 
   it('the command killed mid-upload: the next run sends the file and the reply once', async () => {
     const body = `With a large file ${randomBytes(4).toString('hex')}`;
-    writeFileSync(join(work(), 'capture.bin'), randomBytes(24 * 1024 * 1024));
+    writeFileSync(join(work(), 'capture.bin'), randomBytes(9 * 1024 * 1024));
     await opened.host.sandbox.faults({ rate: 0, latency_ms: 1_500 });
     const run = startCli(
       ['reply', reportId, '--body', body, '--attach', 'capture.bin'],
@@ -148,9 +148,12 @@ describe('bountydesk beside the running app', () => {
         cwd: work(),
       },
     );
-    // Killed once its engine (which serves the socket meanwhile) has queued the reply and its
+    // 9 MiB: under the 10 MiB upload limit. Killed once its engine (which serves the socket meanwhile) has queued the reply and its
     // file: each answer of the service takes 1.5 s, so the upload is on its way, or sent with its
     // answer not read yet.
+    const early = await Promise.race([run.done, new Promise((r) => setTimeout(r, 1_000, null))]);
+    if (early)
+      throw new Error(`the reply ended before it could be killed: ${JSON.stringify(early)}`);
     await until(
       'the reply queued',
       async () => {
