@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes';
 import type { MessageList, Report } from '../../src/shared/api';
-import { cli, json, startCli } from '../cli/run-cli';
+import { cli, json, startCli, type CliResult } from '../cli/run-cli';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { realFile } from '../support/real-corpus';
 import { useAppPerFile } from './support/app';
@@ -140,7 +140,10 @@ describe('bountydesk beside the running app', () => {
   it('the command killed mid-upload: the next run sends the file and the reply once', async () => {
     const body = `With a large file ${randomBytes(4).toString('hex')}`;
     writeFileSync(join(work(), 'capture.bin'), randomBytes(9 * 1024 * 1024));
-    await opened.host.sandbox.faults({ rate: 0, latency_ms: 1_500 });
+    // Every answer of the service takes 10 s: the reply's upload and message stay on their way
+    // long enough for a poll (itself a command run) to see them queued, and the kill lands while
+    // the upload is sent or its answer not read yet. 9 MiB: under the 10 MiB upload limit.
+    await opened.host.sandbox.faults({ rate: 0, latency_ms: 10_000 });
     const run = startCli(
       ['reply', reportId, '--body', body, '--attach', 'capture.bin'],
       userData(),
@@ -148,15 +151,12 @@ describe('bountydesk beside the running app', () => {
         cwd: work(),
       },
     );
-    // 9 MiB: under the 10 MiB upload limit. Killed once its engine (which serves the socket meanwhile) has queued the reply and its
-    // file: each answer of the service takes 1.5 s, so the upload is on its way, or sent with its
-    // answer not read yet.
-    const early = await Promise.race([run.done, new Promise((r) => setTimeout(r, 1_000, null))]);
-    if (early)
-      throw new Error(`the reply ended before it could be killed: ${JSON.stringify(early)}`);
+    let ended: CliResult | null = null;
+    void run.done.then((result) => (ended = result));
     await until(
       'the reply queued',
       async () => {
+        if (ended) throw new Error(`the reply ended before the kill: ${JSON.stringify(ended)}`);
         const status = await cli(['status', '--json'], userData());
         if (status.code !== 0) return false;
         const { queued } = json(status) as { queued: { unsent: number } };
