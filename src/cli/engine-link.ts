@@ -178,7 +178,11 @@ function overChild(child: EngineProcess, exited: () => boolean): EngineLink {
   );
 }
 
-/** Asks the engine to close (the mirror closed, the lock let go) and waits for its exit. */
+/**
+ * Asks the engine to close (the mirror closed, the lock let go) and waits for its exit. Other
+ * commands may be using it over its socket: it tells us and closes after them, so the kill for an
+ * engine that hangs counts only from then.
+ */
 function closeChild(
   child: EngineProcess,
   exited: () => boolean,
@@ -186,11 +190,23 @@ function closeChild(
 ): Promise<void> {
   if (exited()) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill(), timeoutMs);
+    let timer: NodeJS.Timeout | null = setTimeout(() => child.kill(), timeoutMs);
+    const stopTimer = (): void => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    };
+    child.on('message', (m) => {
+      const type = (m as FromEngine).type;
+      if (type === 'waiting-for-peers') stopTimer();
+      else if (type === 'peers-gone') {
+        stopTimer();
+        timer = setTimeout(() => child.kill(), timeoutMs);
+      }
+    });
     child.on('exit', () => {
-      clearTimeout(timer);
+      stopTimer();
       resolve();
     });
-    child.postMessage({ type: 'close' });
+    child.postMessage({ type: 'close', waitForPeers: true });
   });
 }

@@ -58,6 +58,8 @@ function served(dataDir: string) {
   closers.push(close);
   return {
     sent,
+    send,
+    exited: () => exited,
     ready: () => sent.some((m) => m.type === 'ready'),
     engine: () => {
       if (!engine) throw new Error('no engine yet');
@@ -144,6 +146,69 @@ describe("the engine's socket", () => {
     // The writer removed its token on the way out; a token left by a killed one leads nowhere.
     expect(await connectEngineSocket(dir)).toBeNull();
     writeFileSync(join(dir, TOKEN_FILE), 'f'.repeat(64));
+    expect(await connectEngineSocket(dir, 500)).toBeNull();
+  });
+
+  it('a closing engine serves the peers it has to the end, takes no new one, then exits', async () => {
+    const dir = folder();
+    const host = served(dir);
+    await until(host.ready);
+    const peer = await connectEngineSocket(dir);
+    if (!peer) throw new Error('no connection');
+    const got: FromEngine[] = [];
+    peer.onMessage((m) => got.push(m));
+    // The peer's call stays in progress until the test lets it go (a long upload, say).
+    const engine = host.engine();
+    const answer = engine.getStatus.bind(engine);
+    let entered = false;
+    let letGo: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    engine.getStatus = async () => {
+      entered = true;
+      await held;
+      return answer();
+    };
+    peer.send({ type: 'call', id: 7, name: 'getStatus', args: [] });
+    await until(() => entered);
+
+    // The owner (the command that started this engine) is done and closes it.
+    host.send({ type: 'close', waitForPeers: true });
+    await until(() => host.sent.some((m) => m.type === 'waiting-for-peers'));
+    expect(host.sent.find((m) => m.type === 'waiting-for-peers')).toEqual({
+      type: 'waiting-for-peers',
+      peers: 1,
+    });
+    // A command starting now finds no engine to join: it starts its own, which waits for the lock.
+    expect(await connectEngineSocket(dir, 500)).toBeNull();
+    expect(tryLockDataDir(dir)).toBeNull();
+
+    letGo();
+    await until(() => got.some((m) => m.type === 'result'));
+    expect(got.find((m) => m.type === 'result')).toMatchObject({
+      id: 7,
+      ok: true,
+      value: { connectivity: 'unknown' },
+    });
+    // Still there for the peer's next call, until it disconnects.
+    peer.send({ type: 'call', id: 8, name: 'getStatus', args: [] });
+    await until(() => got.some((m) => m.type === 'result' && m.id === 8));
+    expect(host.exited()).toBe(false);
+
+    peer.close();
+    await until(host.exited);
+    expect(host.sent.some((m) => m.type === 'peers-gone')).toBe(true);
+    const next = tryLockDataDir(dir);
+    expect(next).not.toBeNull();
+    next?.release();
+  });
+
+  it('closes at once when asked to wait for peers and none is connected', async () => {
+    const dir = folder();
+    const host = served(dir);
+    await until(host.ready);
+    host.send({ type: 'close', waitForPeers: true });
+    await until(host.exited);
+    expect(host.sent.some((m) => m.type === 'waiting-for-peers')).toBe(false);
     expect(await connectEngineSocket(dir, 500)).toBeNull();
   });
 });

@@ -54,6 +54,10 @@ export function serveEngine(
   let lock: DataLock | null = null;
   let lockError: unknown = null;
   let socket: EngineSocketServer | null = null;
+  let closing = false;
+  /** Calls not answered yet: the mirror closes only after them (a peer may have left meanwhile). */
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
   // The events of a turn, sent together at its end, or before a result (main sees them in the
   // order they happened).
   let events: EngineEvent[] = [];
@@ -99,6 +103,7 @@ export function serveEngine(
     args: unknown[],
     reply: (message: FromEngine) => void = toMain,
   ): Promise<void> => {
+    inFlight++;
     try {
       await opened;
       if (lockError) throw lockError;
@@ -126,7 +131,26 @@ export function serveEngine(
         field: plain.field,
       });
       post({ type: 'result', id, ok: false, error: plain }, reply);
+    } finally {
+      inFlight--;
+      if (inFlight === 0) idle?.();
     }
+  };
+  const callsDone = (): Promise<void> =>
+    inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
+
+  /** The commands on the socket finish first: their calls complete, nothing is cut mid-way. */
+  const peersGone = async (): Promise<void> => {
+    const server = socket; // none yet: the socket is not opened once closing
+    if (!server) return;
+    const draining = server.drain();
+    if (server.peerCount > 0) {
+      log.info('engine', 'waiting-for-peers', { peers: server.peerCount });
+      toMain({ type: 'waiting-for-peers', peers: server.peerCount });
+      await draining;
+      toMain({ type: 'peers-gone' });
+    }
+    await callsDone();
   };
 
   port.onMessage((raw) => {
@@ -176,7 +200,7 @@ export function serveEngine(
             console.error('engine: could not restore the account:', plain.message);
           })
           .then(async () => {
-            if (!serve.shareDataDir || !lock) return;
+            if (!serve.shareDataDir || !lock || closing) return;
             socket = await listenEngineSocket(
               dataDir,
               (m, reply) => void call(m.id, m.name, m.args, reply),
@@ -185,6 +209,11 @@ export function serveEngine(
               log.warn('engine', 'socket-failed', { error: toBridgeError(error).name });
               return null;
             });
+            if (closing && socket) {
+              // `close` came while it opened: nobody was told of it.
+              socket.close();
+              socket = null;
+            }
           });
         void locked.catch((error: unknown) => {
           lockError = error;
@@ -196,11 +225,19 @@ export function serveEngine(
       case 'call':
         void call(message.id, message.name, message.args);
         return;
-      case 'close':
+      case 'close': {
+        // A second `close` (the owner ended while its engine waits for peers) changes nothing.
+        if (closing) return;
+        closing = true;
         log.info('engine', 'closing');
-        socket?.close();
-        socket = null;
-        void (engine?.close() ?? Promise.resolve())
+        const before = message.waitForPeers ? peersGone() : Promise.resolve();
+        void before
+          .catch(() => undefined)
+          .then(() => {
+            socket?.close();
+            socket = null;
+            return engine?.close();
+          })
           .catch(() => undefined)
           .finally(() => {
             sendEvents();
@@ -209,6 +246,7 @@ export function serveEngine(
             exit(0);
           });
         return;
+      }
     }
   });
 }

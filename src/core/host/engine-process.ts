@@ -37,5 +37,6 @@ serveEngine(
 
 // Forked under Node (the command line's own engine, tests): a parent that ends, even killed,
 // closes the channel; the engine then closes the mirror and lets the data folder go instead of
-// holding it for nobody. (An Electron utility process ends with the app.)
-process.on('disconnect', () => deliver?.({ type: 'close' }));
+// holding it for nobody, once the other commands it answers are done. (An Electron utility
+// process ends with the app.)
+process.on('disconnect', () => deliver?.({ type: 'close', waitForPeers: true }));

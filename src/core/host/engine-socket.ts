@@ -21,6 +21,13 @@ export interface EngineSocketServer {
   readonly path: string;
   /** Sends a message (the events of a turn) to every peer. */
   broadcast(message: FromEngine): void;
+  /**
+   * Takes no new peer (the token file goes, a peer still showing it is turned away) and resolves
+   * once every peer it already answers has disconnected. `close` is still needed after.
+   */
+  drain(): Promise<void>;
+  /** How many peers it answers now. */
+  readonly peerCount: number;
   close(): void;
 }
 
@@ -36,12 +43,17 @@ export async function listenEngineSocket(
   const token = randomBytes(32).toString('hex');
   const tokenFile = join(dataDir, TOKEN_FILE);
   const peers = new Set<Socket>();
+  let draining = false;
+  let drained: (() => void) | null = null;
   const windows = process.platform === 'win32';
   if (!windows) rmSync(path, { force: true });
   const server = createServer((socket) => {
     let trusted = false;
     socket.on('error', () => undefined);
-    socket.on('close', () => peers.delete(socket));
+    socket.on('close', () => {
+      peers.delete(socket);
+      if (peers.size === 0) drained?.();
+    });
     const send = (message: FromEngine): void => {
       if (!socket.destroyed) socket.write(encodeFrame(message));
     };
@@ -49,7 +61,9 @@ export async function listenEngineSocket(
       (hello) => {
         const expected = Buffer.from(token);
         trusted = hello.length === expected.length && timingSafeEqual(hello, expected);
-        if (!trusted) return void socket.destroy();
+        // A closing engine serves its peers to the end but takes no new one: that command
+        // starts an engine of its own, which waits for the folder's lock.
+        if (!trusted || draining) return void socket.destroy();
         peers.add(socket);
         send({ type: 'ready' });
       },
@@ -79,20 +93,43 @@ export async function listenEngineSocket(
   const pending = `${tokenFile}.${process.pid}`;
   writeFileSync(pending, token, { mode: 0o600 });
   renameSync(pending, tokenFile);
+  const forgetToken = (): void => {
+    try {
+      if (readFileSync(tokenFile, 'utf8') === token) rmSync(tokenFile, { force: true });
+    } catch {
+      // already gone
+    }
+  };
   return {
     path,
     broadcast(message) {
       const frame = encodeFrame(message);
       for (const peer of peers) if (!peer.destroyed) peer.write(frame);
     },
-    close() {
-      for (const peer of peers) peer.destroy();
-      server.close();
-      try {
-        if (readFileSync(tokenFile, 'utf8') === token) rmSync(tokenFile, { force: true });
-      } catch {
-        // already gone
+    get peerCount() {
+      return peers.size;
+    },
+    drain() {
+      if (!draining) {
+        draining = true;
+        forgetToken();
+        // Stops listening; the connections it has stay open.
+        server.close();
       }
+      if (peers.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const before = drained;
+        drained = () => {
+          before?.();
+          resolve();
+        };
+      });
+    },
+    close() {
+      draining = true;
+      for (const peer of peers) peer.destroy();
+      if (server.listening) server.close();
+      forgetToken();
     },
   };
 }
