@@ -149,7 +149,7 @@ describe("the engine's socket", () => {
     expect(await connectEngineSocket(dir, 500)).toBeNull();
   });
 
-  it('a closing engine serves the peers it has to the end, takes no new one, then exits', async () => {
+  it('a closing engine serves its peers until the last one leaves, then takes none and exits', async () => {
     const dir = folder();
     const host = served(dir);
     await until(host.ready);
@@ -178,9 +178,17 @@ describe("the engine's socket", () => {
       type: 'waiting-for-peers',
       peers: 1,
     });
-    // A command starting now finds no engine to join: it starts its own, which waits for the lock.
-    expect(await connectEngineSocket(dir, 500)).toBeNull();
     expect(tryLockDataDir(dir)).toBeNull();
+    // A command starting meanwhile is served too (an engine of its own would only wait for the
+    // lock this one holds).
+    const late = await connectEngineSocket(dir);
+    if (!late) throw new Error('a command starting while the engine waits was turned away');
+    const lateGot: FromEngine[] = [];
+    late.onMessage((m) => lateGot.push(m));
+    late.send({ type: 'call', id: 1, name: 'outboxSummary', args: [] });
+    await until(() => lateGot.some((m) => m.type === 'result'));
+    expect(lateGot.find((m) => m.type === 'result')).toMatchObject({ id: 1, ok: true });
+    late.close();
 
     letGo();
     await until(() => got.some((m) => m.type === 'result'));
@@ -197,6 +205,8 @@ describe("the engine's socket", () => {
     peer.close();
     await until(host.exited);
     expect(host.sent.some((m) => m.type === 'peers-gone')).toBe(true);
+    // Once the last peer left, a command starting finds no engine to join: it starts its own.
+    expect(await connectEngineSocket(dir, 500)).toBeNull();
     const next = tryLockDataDir(dir);
     expect(next).not.toBeNull();
     next?.release();

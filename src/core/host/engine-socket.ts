@@ -22,8 +22,10 @@ export interface EngineSocketServer {
   /** Sends a message (the events of a turn) to every peer. */
   broadcast(message: FromEngine): void;
   /**
-   * Takes no new peer (the token file goes, a peer still showing it is turned away) and resolves
-   * once every peer it already answers has disconnected. `close` is still needed after.
+   * Resolves once no peer is connected; from then on it takes no new one (the token file goes, a
+   * peer still showing it is turned away). Until then a command that connects is served too: it
+   * would otherwise only wait for the folder's lock, which this engine holds. `close` is still
+   * needed after.
    */
   drain(): Promise<void>;
   /** How many peers it answers now. */
@@ -43,8 +45,9 @@ export async function listenEngineSocket(
   const token = randomBytes(32).toString('hex');
   const tokenFile = join(dataDir, TOKEN_FILE);
   const peers = new Set<Socket>();
+  /** Closing and no peer left: nobody new is let in. */
+  let shut = false;
   let draining = false;
-  let drained: (() => void) | null = null;
   const windows = process.platform === 'win32';
   if (!windows) rmSync(path, { force: true });
   const server = createServer((socket) => {
@@ -52,7 +55,7 @@ export async function listenEngineSocket(
     socket.on('error', () => undefined);
     socket.on('close', () => {
       peers.delete(socket);
-      if (peers.size === 0) drained?.();
+      if (peers.size === 0 && draining) stopTaking();
     });
     const send = (message: FromEngine): void => {
       if (!socket.destroyed) socket.write(encodeFrame(message));
@@ -61,9 +64,9 @@ export async function listenEngineSocket(
       (hello) => {
         const expected = Buffer.from(token);
         trusted = hello.length === expected.length && timingSafeEqual(hello, expected);
-        // A closing engine serves its peers to the end but takes no new one: that command
-        // starts an engine of its own, which waits for the folder's lock.
-        if (!trusted || draining) return void socket.destroy();
+        // An engine that closes once its last peer left takes no new one: that command starts
+        // an engine of its own, which waits for the folder's lock.
+        if (!trusted || shut) return void socket.destroy();
         peers.add(socket);
         send({ type: 'ready' });
       },
@@ -93,6 +96,16 @@ export async function listenEngineSocket(
   const pending = `${tokenFile}.${process.pid}`;
   writeFileSync(pending, token, { mode: 0o600 });
   renameSync(pending, tokenFile);
+  let stopTaking: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stopTaking = () => {
+      if (shut) return resolve();
+      shut = true;
+      forgetToken();
+      server.close(); // stops listening
+      resolve();
+    };
+  });
   const forgetToken = (): void => {
     try {
       if (readFileSync(tokenFile, 'utf8') === token) rmSync(tokenFile, { force: true });
@@ -110,23 +123,12 @@ export async function listenEngineSocket(
       return peers.size;
     },
     drain() {
-      if (!draining) {
-        draining = true;
-        forgetToken();
-        // Stops listening; the connections it has stay open.
-        server.close();
-      }
-      if (peers.size === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const before = drained;
-        drained = () => {
-          before?.();
-          resolve();
-        };
-      });
+      draining = true;
+      if (peers.size === 0) stopTaking();
+      return stopped;
     },
     close() {
-      draining = true;
+      shut = true;
       for (const peer of peers) peer.destroy();
       if (server.listening) server.close();
       forgetToken();
