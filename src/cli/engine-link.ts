@@ -37,6 +37,11 @@ export interface EngineProcess {
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'exit', listener: (code: number | null) => void): unknown;
   kill(): boolean;
+  /**
+   * Lets the engine live on without this process (it ends by itself once the other commands it
+   * serves are done). Without it the command waits for the engine's exit.
+   */
+  detach?(): void;
 }
 
 /** The engine as a Node child process (`out/main/engine.js`, or its source under tsx). */
@@ -57,6 +62,10 @@ export function nodeEngine(entry: string, execArgv: string[] = []): () => Engine
       on: (event: 'message' | 'exit', listener: (value: never) => void) =>
         child.on(event, listener as (value: unknown) => void),
       kill: () => child.kill(),
+      detach: () => {
+        if (child.connected) child.disconnect();
+        child.unref();
+      },
     };
   };
 }
@@ -180,8 +189,8 @@ function overChild(child: EngineProcess, exited: () => boolean): EngineLink {
 
 /**
  * Asks the engine to close (the mirror closed, the lock let go) and waits for its exit. Other
- * commands may be using it over its socket: it tells us and closes after them, so the kill for an
- * engine that hangs counts only from then.
+ * commands may be using it over its socket: it tells us and closes after them. This command is
+ * done then and leaves it to them (or, unable to, waits without the kill for a hanging engine).
  */
 function closeChild(
   child: EngineProcess,
@@ -197,8 +206,13 @@ function closeChild(
     };
     child.on('message', (m) => {
       const type = (m as FromEngine).type;
-      if (type === 'waiting-for-peers') stopTimer();
-      else if (type === 'peers-gone') {
+      if (type === 'waiting-for-peers') {
+        stopTimer();
+        if (child.detach) {
+          child.detach();
+          resolve();
+        }
+      } else if (type === 'peers-gone') {
         stopTimer();
         timer = setTimeout(() => child.kill(), timeoutMs);
       }
