@@ -143,7 +143,7 @@ describe('bountydesk beside the running app', () => {
     // Every answer of the service takes 10 s: the reply's upload and message stay on their way
     // long enough for a poll (itself a command run) to see them queued, and the kill lands while
     // the upload is sent or its answer not read yet. 9 MiB: under the 10 MiB upload limit.
-    await opened.host.sandbox.faults({ rate: 0, latency_ms: 10_000 });
+    await opened.host.sandbox.faults({ rate: 1, latency_ms: 10_000 });
     const run = startCli(
       ['reply', reportId, '--body', body, '--attach', 'capture.bin'],
       userData(),
