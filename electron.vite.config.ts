@@ -28,12 +28,14 @@ export default defineConfig({
     oxc: { target: 'es2021' },
     build: {
       rollupOptions: {
-        // Main, and the two processes it starts: the engine and the embedded sandbox. Modules
+        // Main, the two processes it starts (the engine and the embedded sandbox), and the command line. Modules
         // they share land in chunks next to them.
         input: {
           index: resolve(root, 'src/main/index.ts'),
           engine: resolve(root, 'src/core/host/engine-process.ts'),
           sandbox: resolve(root, 'src/sandbox/sandbox-process.ts'),
+          // The command line (plain Node): beside the engine it starts when the app is not running.
+          cli: resolve(root, 'src/cli/index.ts'),
         },
       },
     },

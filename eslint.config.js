@@ -111,6 +111,25 @@ export default tseslint.config(
     files: ['src/core/**'],
     rules: { 'no-restricted-imports': ['error', coreImports([])] },
   },
+  // The command line is plain Node beside main: it never loads Electron (the app's --cli mode
+  // hands it what it needs), nor main, the preload or the renderer.
+  {
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The command runs under plain Node.' }],
+          patterns: [
+            {
+              group: ['**/main/**', '**/preload/**', '**/renderer/**'],
+              message: 'The command talks to the engine, not to the app shell.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Inside the engine, arrows point down too: the host drives the engine, the engine its
   // session's parts (sync, outbox, store, api…), and those never reach back up: what they need
   // from above is handed to them as a port (the event bus in src/core/events, the outbox's

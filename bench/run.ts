@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 // code must not weigh on the next one's figures: the UI suite's process plays Electron's main).
 // Each prints figures and ratios against a baseline measured in the same run; none of them fails
 // the run on a missed target (timings are not tests).
-const suites = ['sandbox', 'store', 'engine', 'ui', 'renderer', 'mirror', 'scan', 'editor'];
+const suites = ['sandbox', 'store', 'engine', 'ui', 'renderer', 'mirror', 'scan', 'editor', 'cli'];
 
 const only = process.argv.slice(2);
 let failed = false;

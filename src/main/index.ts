@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { rm, symlink } from 'node:fs/promises';
 import { release } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import {
@@ -18,6 +21,7 @@ import { DEEP_LINK_SCHEME, targetHash } from '../core/links/deep-link';
 import { createFileLogger } from '../core/log/logger';
 import { eventChannel, type BridgeEventName, type BridgeEvents } from '../shared/bridge/contract';
 import { createBridgeCalls } from './bridge-calls';
+import { commandLineArgs, runCommandLine } from './command-line';
 import { AppNavigator } from './deep-links';
 import { exportDiagnostics } from './diagnostics';
 import { EngineClient } from './engine-client';
@@ -30,12 +34,15 @@ import { wireNotifications } from './notifications';
 import { appPaths, engineSqliteBinding } from './paths';
 import { SandboxAccount } from './sandbox-account';
 import { sandboxInProcess } from './sandbox-launcher';
+import { installCommand } from './install-command';
 import { hardenSession, hardenWebContents } from './security';
 import { setUpSpellChecker } from './spellcheck';
 import { createTray } from './tray';
 import { Updates } from './updates';
 import { askBeforeLosingText, createMainWindow, focusWindow } from './window';
 import { restorePlacement, trackWindowState, writeWindowState } from './window-state';
+
+const execFileAsync = promisify(execFile);
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
 // dependencies as parameters. The engine (SQLite, keychain, sync, outbox) and the embedded
@@ -44,7 +51,16 @@ import { restorePlacement, trackWindowState, writeWindowState } from './window-s
 app.enableSandbox();
 app.setAppUserModelId('com.bountydesk.app');
 
-if (!app.requestSingleInstanceLock()) {
+const commandLine = commandLineArgs(process.argv);
+if (commandLine) {
+  // `bountydesk …` (resources/cli): the command line, without a window.
+  runCommandLine(
+    app,
+    (entry) => utilityProcess.fork(entry, [], { serviceName: 'Bounty Desk engine (command line)' }),
+    appPaths(app.getPath('userData'), import.meta.dirname).engineEntry,
+    commandLine,
+  );
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   start();
@@ -366,6 +382,23 @@ function start(): void {
               dialog.showErrorBox('Export diagnostics', toBridgeError(error).message);
             }),
           quit: () => app.quit(),
+          ...(process.platform === 'darwin' && app.isPackaged
+            ? {
+                installCommand: () =>
+                  void installCommand({
+                    resourcesPath: process.resourcesPath,
+                    symlink: async (target, path) => {
+                      await rm(path, { force: true });
+                      await symlink(target, path);
+                    },
+                    osascript: async (script) => {
+                      await execFileAsync('osascript', ['-e', script]);
+                    },
+                    say: (message, detail) =>
+                      ask({ message, detail, buttons: ['OK'], defaultId: 0, cancelId: 0 }),
+                  }).catch(() => undefined),
+              }
+            : {}),
         }),
       ),
     );

@@ -16,6 +16,8 @@ export interface MenuDeps {
   /** Writes the diagnostics bundle where the user chooses (src/main/diagnostics.ts). */
   exportDiagnostics(): void;
   quit(): void;
+  /** macOS, packaged: links the `bountydesk` command into /usr/local/bin. */
+  installCommand?(): void;
 }
 
 /**
@@ -81,6 +83,13 @@ export function menuTemplate(deps: MenuDeps): MenuItemConstructorOptions[] {
       { label: 'Export diagnostics…', click: () => deps.exportDiagnostics() },
     ],
   };
+  const install = deps.installCommand;
+  if (deps.isMac && install) {
+    (help.submenu as MenuItemConstructorOptions[]).push(
+      { type: 'separator' },
+      { label: 'Install ‘bountydesk’ command in PATH…', click: () => install() },
+    );
+  }
   const app: MenuItemConstructorOptions[] = deps.isMac ? [{ role: 'appMenu' }] : [];
   return [...app, file, edit, view, help];
 }

@@ -7,6 +7,8 @@ import { silentLogger, type Logger } from '../log/logger';
 import { toBridgeError } from './bridge-error';
 import { ENGINE_EVENTS } from '../../shared/bridge/events';
 import { routeOf } from '../engine/routes';
+import { lockDataDir, type DataLock } from './data-lock';
+import { listenEngineSocket, type EngineSocketServer } from './engine-socket';
 import {
   HOST_CALLS,
   type EngineCallName,
@@ -29,6 +31,12 @@ export interface ServeOptions {
    * `failed` with its message and the process ends, so main does not start it again.
    */
   check?(options: EngineProcessOptions): void;
+  /**
+   * Hold the data folder's writer lock before the mirror opens (waiting while another process
+   * holds it), and answer the same user's other processes (the command line) on the engine's
+   * socket while it is held. The engine process does; in-process tests need not.
+   */
+  shareDataDir?: boolean;
 }
 
 /**
@@ -48,6 +56,13 @@ export function serveEngine(
   /** Looks at the outbox for the log; after a call, since a call may have queued a write. */
   let lookAtOutbox = (): void => undefined;
   let opened: Promise<unknown> = Promise.resolve();
+  let lock: DataLock | null = null;
+  let lockError: unknown = null;
+  let socket: EngineSocketServer | null = null;
+  let closing = false;
+  /** Calls not answered yet: the mirror closes only after them (a peer may have left meanwhile). */
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
   // The events of a turn, sent together at its end, or before a result (main sees them in the
   // order they happened).
   let events: EngineEvent[] = [];
@@ -56,16 +71,20 @@ export function serveEngine(
     if (eventsSoon) clearImmediate(eventsSoon);
     eventsSoon = null;
     if (events.length === 0) return;
-    port.postMessage({ type: 'events', events } satisfies FromEngine);
+    const message = { type: 'events', events } satisfies FromEngine;
+    port.postMessage(message);
+    socket?.broadcast(message);
     events = [];
   };
   const queueEvent = (event: EngineEvent): void => {
     events.push(event);
     eventsSoon ??= setImmediate(sendEvents);
   };
-  const post = (message: FromEngine): void => {
+  const toMain = (message: FromEngine): void => port.postMessage(message);
+  /** A result goes to whoever asked (main, or a peer on the socket), after the turn's events. */
+  const post = (message: FromEngine, reply: (message: FromEngine) => void = toMain): void => {
     sendEvents();
-    port.postMessage(message);
+    reply(message);
   };
 
   const signedInKey = async (): Promise<string | null> => {
@@ -83,9 +102,16 @@ export function serveEngine(
     },
   };
 
-  const call = async (id: number, name: EngineCallName, args: unknown[]): Promise<void> => {
+  const call = async (
+    id: number,
+    name: EngineCallName,
+    args: unknown[],
+    reply: (message: FromEngine) => void = toMain,
+  ): Promise<void> => {
+    inFlight++;
     try {
       await opened;
+      if (lockError) throw lockError;
       if (!engine) throw new Error('The engine was not started.');
       let value: unknown;
       if (hostCalls.has(name)) {
@@ -98,7 +124,7 @@ export function serveEngine(
         value = await answer(...args);
         lookAtOutbox();
       }
-      post({ type: 'result', id, ok: true, value });
+      post({ type: 'result', id, ok: true, value }, reply);
     } catch (error) {
       engine?.noteFailure(error);
       const plain = toBridgeError(error);
@@ -109,8 +135,27 @@ export function serveEngine(
         status: plain.status,
         field: plain.field,
       });
-      post({ type: 'result', id, ok: false, error: plain });
+      post({ type: 'result', id, ok: false, error: plain }, reply);
+    } finally {
+      inFlight--;
+      if (inFlight === 0) idle?.();
     }
+  };
+  const callsDone = (): Promise<void> =>
+    inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
+
+  /** The commands on the socket finish first: their calls complete, nothing is cut mid-way. */
+  const peersGone = async (): Promise<void> => {
+    const server = socket; // none yet: the socket is not opened once closing
+    if (!server) return;
+    const draining = server.drain();
+    if (server.peerCount > 0) {
+      log.info('engine', 'waiting-for-peers', { peers: server.peerCount });
+      toMain({ type: 'waiting-for-peers', peers: server.peerCount });
+      await draining;
+      toMain({ type: 'peers-gone' });
+    }
+    await callsDone();
   };
 
   port.onMessage((raw) => {
@@ -147,9 +192,17 @@ export function serveEngine(
           },
         }).look;
         log.info('engine', 'started', { pid: process.pid });
-        // Calls wait for the account; a failed restore leaves the engine signed out.
-        opened = created
-          .open()
+        const { dataDir } = message.options;
+        // The mirror opens only under the writer lock: another process holding the folder (the
+        // command line's own engine) is waited for. Calls wait for the account; a failed restore
+        // leaves the engine signed out.
+        const locked = serve.shareDataDir
+          ? lockDataDir(dataDir, {
+              onWait: () => log.info('engine', 'waiting-for-data-lock'),
+            }).then((held) => void (lock = held))
+          : Promise.resolve();
+        const restored = locked.then(() => created.open());
+        opened = restored
           .then((account) =>
             log.info(
               'engine',
@@ -161,22 +214,55 @@ export function serveEngine(
             const plain = toBridgeError(error);
             log.error('engine', 'restore-failed', { error: plain.name, code: plain.code });
             console.error('engine: could not restore the account:', plain.message);
+          })
+          .then(async () => {
+            if (!serve.shareDataDir || !lock || closing) return;
+            socket = await listenEngineSocket(
+              dataDir,
+              (m, reply) => void call(m.id, m.name, m.args, reply),
+            ).catch((error: unknown) => {
+              // The app works without it; only the command line cannot reach this engine.
+              log.warn('engine', 'socket-failed', { error: toBridgeError(error).name });
+              return null;
+            });
+            if (closing && socket) {
+              // `close` came while it opened: nobody was told of it.
+              socket.close();
+              socket = null;
+            }
           });
+        void locked.catch((error: unknown) => {
+          lockError = error;
+          log.error('engine', 'data-lock-failed', { error: toBridgeError(error).name });
+        });
         void opened.then(() => post({ type: 'ready' }));
         return;
       }
       case 'call':
         void call(message.id, message.name, message.args);
         return;
-      case 'close':
+      case 'close': {
+        // A second `close` (the owner ended while its engine waits for peers) changes nothing.
+        if (closing) return;
+        closing = true;
         log.info('engine', 'closing');
-        void (engine?.close() ?? Promise.resolve())
+        const before = message.waitForPeers ? peersGone() : Promise.resolve();
+        void before
+          .catch(() => undefined)
+          .then(() => {
+            socket?.close();
+            socket = null;
+            return engine?.close();
+          })
           .catch(() => undefined)
           .finally(() => {
             sendEvents();
+            // Only once the mirror is closed may another process take the folder.
+            lock?.release();
             exit(0);
           });
         return;
+      }
     }
   });
 }

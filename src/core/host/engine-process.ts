@@ -13,8 +13,17 @@ import { serveEngine } from './engine-host';
 
 const secrets = new KeychainSecretStore();
 
+const parent = parentPort();
+let deliver: ((message: unknown) => void) | null = null;
+
 serveEngine(
-  parentPort(),
+  {
+    postMessage: (message) => parent.postMessage(message),
+    onMessage: (listener) => {
+      deliver = listener;
+      parent.onMessage(listener);
+    },
+  },
   (options, log) => new Engine({ dataDir: options.dataDir, secrets, log }),
   (code) => process.exit(code),
   {
@@ -25,5 +34,12 @@ serveEngine(
         : silentLogger,
     // Before any mirror is opened: a binding for another runtime is a sentence, not a crash loop.
     check: (options) => useSqliteBinding(options.sqliteBinding),
+    shareDataDir: true,
   },
 );
+
+// Forked under Node (the command line's own engine, tests): a parent that ends, even killed,
+// closes the channel; the engine then closes the mirror and lets the data folder go instead of
+// holding it for nobody, once the other commands it answers are done. (An Electron utility
+// process ends with the app.)
+process.on('disconnect', () => deliver?.({ type: 'close', waitForPeers: true }));

@@ -45,7 +45,11 @@ export interface EngineProcessOptions {
 export type ToEngine =
   | { type: 'init'; options: EngineProcessOptions }
   | { type: 'call'; id: number; name: EngineCallName; args: unknown[] }
-  | { type: 'close' };
+  /**
+   * Stops the engine. `waitForPeers` (a command's own engine): the engine first serves the
+   * commands already connected to its socket until they disconnect, telling its owner so.
+   */
+  | { type: 'close'; waitForPeers?: boolean };
 
 /** One event as the engine emitted it. */
 export type EngineEvent = {
@@ -62,4 +66,8 @@ export type FromEngine =
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: BridgeError }
-  | { type: 'events'; events: EngineEvent[] };
+  | { type: 'events'; events: EngineEvent[] }
+  /** After `close` with `waitForPeers`: other commands still use this engine; it closes after them. */
+  | { type: 'waiting-for-peers'; peers: number }
+  /** The last peer left: the engine closes now. */
+  | { type: 'peers-gone' };

@@ -17,6 +17,7 @@ interface ElectronParentPort {
 
 interface NodeProcess {
   parentPort?: ElectronParentPort;
+  connected?: boolean;
   send?: (message: unknown) => boolean;
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
@@ -33,7 +34,10 @@ export function parentPort(): ParentPort {
   const send = proc.send?.bind(proc);
   if (!send) throw new Error('This process was not started by the app: it has no parent port.');
   return {
-    postMessage: (message) => void send(message),
+    // After the parent went away, a send would only raise ERR_IPC_CHANNEL_CLOSED.
+    postMessage: (message) => {
+      if (proc.connected !== false) send(message);
+    },
     onMessage: (listener) => void proc.on('message', listener),
   };
 }
