@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest, type OpenApp } from './support/app';
-import { caretAtEndOf, goTo, until } from './support/ui';
+import { caretAtEndOf, goTo, pasteInto, until } from './support/ui';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { savedDraft } from '../support/drafts';
 
@@ -312,7 +312,7 @@ describe('renderer: typing in the description editor', () => {
     );
   }, 60_000);
 
-  it('leaves a code block at the end of the description with ArrowDown, and with Enter on an empty last line', async () => {
+  it('leaves a code block at the end of the description with ArrowDown, and with three Enters', async () => {
     const { page, markdown } = await draftAtEnd();
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+Alt+c');
@@ -328,9 +328,8 @@ describe('renderer: typing in the description editor', () => {
     await page.keyboard.type('line one');
     await page.keyboard.press('Enter');
     await page.keyboard.type('line two');
-    // Enter twice at the end: the empty line goes, the caret is below the block.
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
+    // Enter three times at the end: the two empty lines go, the caret is below the block.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
     await page.keyboard.type('After the second block.');
     await until(
       'both blocks and the lines after them saved',
@@ -340,5 +339,184 @@ describe('renderer: typing in the description editor', () => {
         ),
       15_000,
     );
+  });
+
+  /** An HTTP request as researchers write one: headers, a blank line, a JSON body. */
+  const REQUEST = [
+    'POST /api/v2/users/4411/roles HTTP/1.1',
+    'Host: app.globex.example',
+    'Content-Type: application/json',
+    '',
+    '{"role": "admin", "note": "*not* _mine_"}',
+  ];
+
+  it('a typed request keeps its blank line in the code block; Shift+Enter is a new line there; Escape leaves it', async () => {
+    const { page, markdown } = await draftAtEnd();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Alt+c');
+    for (const [i, line] of REQUEST.entries()) {
+      if (i > 0) await page.keyboard.press(i === 1 ? 'Shift+Enter' : 'Enter');
+      await page.keyboard.type(line);
+    }
+    // One blank line, then two: still in the block, typed on.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('X-Trace: 1');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('The role is granted.');
+    const block = `\`\`\`\n${REQUEST.join('\n')}\n\nX-Trace: 1\n\`\`\``;
+    await until(
+      'the request saved as one block, the line below it',
+      async () => (await markdown()).endsWith(`\n\n${block}\n\nThe role is granted.\n`),
+      15_000,
+    );
+    // Shown as code, never as emphasis.
+    expect(await description(page).locator('pre').count()).toBe(1);
+    expect(await description(page).locator('em').count()).toBe(0);
+  });
+
+  it('a request pasted into a code block stays one block, its *not* _mine_ literal', async () => {
+    const { page, markdown } = await draftAtEnd();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Alt+c');
+    await pasteInto(description(page), { 'text/plain': REQUEST.join('\n') });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.type('Sent as the member.');
+    await until(
+      'the pasted request saved as one block',
+      async () =>
+        (await markdown()).endsWith(
+          `\n\n\`\`\`\n${REQUEST.join('\n')}\n\`\`\`\n\nSent as the member.\n`,
+        ),
+      15_000,
+    );
+    expect(await description(page).locator('em').count()).toBe(0);
+  });
+
+  it('wildcard hosts, a typed \\\\ and a period after a link are stored as typed, not as emphasis or link', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const lines = [
+      'Both *.globex.example and *.globex.test are affected.',
+      'Also *args, and 2 * 3 * 4.',
+      'The share is \\\\files.globex.example\\export.',
+      'Real *emphasis* and **strong** still work.',
+    ];
+    for (const line of lines) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line);
+    }
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('See ');
+    await page.keyboard.press('Control+k');
+    const address = page.getByRole('textbox', { name: 'Link address', exact: true });
+    await address.waitFor();
+    await page.keyboard.type('https://app.globex.example/help');
+    await page.keyboard.press('Enter');
+    await address.waitFor({ state: 'detached' });
+    await page.keyboard.type('. Then more.');
+    const stored = [
+      lines[0],
+      lines[1],
+      // Each typed backslash of the pair escaped (a lone `\\` reads as one).
+      'The share is \\\\\\\\files.globex.example\\export.',
+      lines[3],
+      'See [https://app.globex.example/help](https://app.globex.example/help). Then more.',
+    ];
+    await until(
+      'the lines saved as typed',
+      async () => (await markdown()).endsWith(`\n\n${stored.join('\n\n')}\n`),
+      15_000,
+    );
+    const editor = description(page);
+    expect(await editor.locator('em').allInnerTexts()).toEqual(['emphasis']);
+    expect(await editor.locator('strong').allInnerTexts()).toEqual(['strong']);
+    expect(await editor.locator('a').last().innerText()).toBe('https://app.globex.example/help');
+  });
+
+  it('inline code without a selection: Ctrl+E and the button toggle what is typed next; the numbered list shows its glyph', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Run ');
+    await page.keyboard.press('Control+e');
+    await page.keyboard.type('id');
+    await page.keyboard.press('Control+e');
+    await page.keyboard.type(' then ');
+    await toolbar.getByRole('button', { name: 'Code', exact: true }).click();
+    await page.keyboard.type('whoami');
+    await toolbar.getByRole('button', { name: 'Code', exact: true }).click();
+    await page.keyboard.type('.');
+    await until(
+      'the code spans saved',
+      async () => (await markdown()).endsWith('\n\nRun `id` then `whoami`.\n'),
+      15_000,
+    );
+    // Digits every font has ('⒈' showed as an empty box: no font of the systems had it).
+    const numbered = toolbar.getByRole('button', { name: 'Numbered list', exact: true });
+    expect(await numbered.innerText()).toMatch(/^[0-9.]+$/);
+  });
+
+  it('the Table button inserts a table to fill in; Tab from its last cell adds a row, never leaves the editor', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    await page.keyboard.press('Enter');
+    await toolbar.getByRole('button', { name: 'Table', exact: true }).click();
+    const cells = [
+      'id',
+      'role',
+      'result',
+      '1',
+      'admin',
+      '200',
+      '2',
+      'guest',
+      '403',
+      '3',
+      'none',
+      '401',
+    ];
+    for (const [i, cell] of cells.entries()) {
+      if (i > 0) await page.keyboard.press('Tab');
+      await page.keyboard.type(cell);
+    }
+    await until(
+      'the filled table saved, with the row Tab added',
+      async () =>
+        (await markdown()).endsWith(
+          '\n\n| id | role | result |\n| :--- | :--- | :--- |\n| 1 | admin | 200 |\n| 2 | guest | 403 |\n| 3 | none | 401 |\n',
+        ),
+      15_000,
+    );
+    expect(await description(page).locator('table tr').count()).toBe(4);
+    const focused = await description(page).evaluate(
+      (el) =>
+        el ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
+    expect(focused).toBe(true);
+  });
+
+  it('"Attach files" with the caret in a trailing table links the file below the table', async () => {
+    const { page, host, reportId, markdown } = await draftAtEnd();
+    const table = '| id | role |\n| --- | --- |\n| 1 | admin |';
+    for (const row of table.split('\n')) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(row);
+    }
+    await until('the table saved', async () => (await markdown()).endsWith(`${table}\n`), 15_000);
+    const editor = description(page);
+    await caretAtEndOf(editor.getByText('admin', { exact: true }), 'admin');
+    const evidence = await host.file('roles.txt', 'GET /api/v2/users/4411/roles\n');
+    host.pickInDialog([evidence]);
+    await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+    await until(
+      'the link saved below the table',
+      async () =>
+        /\| 1 \| admin \|\n\n\[roles\.txt\]\(\/reports\/[^)]+\)\n$/.test(await markdown()),
+      15_000,
+    );
+    const md = await markdown();
+    expect(md).toContain(`${table}\n\n[roles.txt](/reports/${reportId}/files/`);
+    expect(await editor.locator('table a').count()).toBe(0);
   });
 });

@@ -22,7 +22,8 @@ import {
   wrapInHeadingCommand,
   wrapInOrderedListCommand,
 } from '@milkdown/kit/preset/commonmark';
-import { insertTableCommand } from '@milkdown/kit/preset/gfm';
+import { addRowAfterCommand, insertTableCommand } from '@milkdown/kit/preset/gfm';
+import { goToNextCell, isInTable } from '@milkdown/kit/prose/tables';
 import { keymap } from '@milkdown/kit/prose/keymap';
 import { TextSelection, type EditorState, type Plugin } from '@milkdown/kit/prose/state';
 import { liftTarget } from '@milkdown/kit/prose/transform';
@@ -57,7 +58,8 @@ export const FORMAT_BUTTONS: readonly FormatButton[] = [
   { action: 'link', label: 'Link', face: 'Link', keys: 'Mod-k' },
   { action: 'heading', label: 'Heading', face: 'H', keys: 'Mod-Alt-2' },
   { action: 'bullet-list', label: 'Bulleted list', face: '•', keys: 'Mod-Alt-8' },
-  { action: 'numbered-list', label: 'Numbered list', face: '⒈', keys: 'Mod-Alt-7' },
+  // Plain digits: '⒈' (U+2488) is missing from common fonts and showed as an empty box.
+  { action: 'numbered-list', label: 'Numbered list', face: '1.', keys: 'Mod-Alt-7' },
   { action: 'quote', label: 'Quote', face: '❝', keys: 'Mod-Shift-b' },
   { action: 'code-block', label: 'Code block', face: '{ }', keys: 'Mod-Alt-c' },
   { action: 'table', label: 'Table', face: '▦', keys: 'Mod-Alt-t' },
@@ -143,7 +145,7 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       commands.call(toggleEmphasisCommand.key);
       break;
     case 'code':
-      commands.call(toggleInlineCodeCommand.key);
+      if (!commands.call(toggleInlineCodeCommand.key)) toggleStoredCode(view);
       break;
     case 'link':
       insertLink(ctx, href ?? '');
@@ -164,10 +166,43 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       commands.call(createCodeBlockCommand.key);
       break;
     case 'table':
-      commands.call(insertTableCommand.key, { row: 2, col: 2 });
+      // A header and two rows of three cells, the caret in the first: Tab fills it in, and Tab
+      // from the last cell adds a row.
+      commands.call(insertTableCommand.key, { row: 3, col: 3 });
       break;
   }
   view.focus();
+}
+
+/**
+ * Inline code with nothing selected (Milkdown's command needs a selection): what is typed next is
+ * code, or no longer code when the caret is in code already, as Bold and Italic do.
+ */
+function toggleStoredCode(view: EditorView): void {
+  const { state } = view;
+  const code = state.schema.marks.inlineCode;
+  if (!code || !state.selection.empty || state.selection.$from.parent.type.spec.code) return;
+  const marks = state.storedMarks ?? state.selection.$from.marks();
+  const tr = code.isInSet(marks)
+    ? state.tr.removeStoredMark(code)
+    : // Code holds no other mark (Milkdown's own toggle removes them too).
+      state.tr.setStoredMarks([code.create()]);
+  view.dispatch(tr);
+}
+
+/**
+ * Tab in a table goes to the next cell; from the last cell it adds a row and goes to its first
+ * cell, never out of the editor (what was typed next was lost). Shift-Tab goes back, and stays
+ * in the first cell.
+ */
+function tableTab(ctx: Ctx, direction: 1 | -1): boolean {
+  const view = ctx.get(editorViewCtx);
+  if (!isInTable(view.state)) return false;
+  if (goToNextCell(direction)(view.state, view.dispatch)) return true;
+  if (direction === 1 && ctx.get(commandsCtx).call(addRowAfterCommand.key)) {
+    goToNextCell(1)(view.state, view.dispatch);
+  }
+  return true;
 }
 
 /** The level of the toolbar's Heading (its shortcut is that level's, Mod-Alt-2). */
@@ -335,7 +370,7 @@ export function configureFormattingKeys(ctx: Ctx): void {
 /**
  * Every toolbar button's shortcut runs what the button does (Mod-k asks for the link's address);
  * Mod-Alt-1…6 toggle a heading of that level; Tab and Mod-] nest a list item, Shift-Tab and Mod-[
- * outdent a nested one.
+ * outdent a nested one; in a table Tab and Shift-Tab move between cells (`tableTab`).
  * Placed before Milkdown's keymaps, these win where both bind a key.
  */
 export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
@@ -355,9 +390,9 @@ export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
   }
   const outdent = (state: EditorState): boolean =>
     inNestedList(state) && ctx.get(commandsCtx).call(liftListItemCommand.key);
-  bindings.Tab = () => indent(ctx);
+  bindings.Tab = () => tableTab(ctx, 1) || indent(ctx);
   bindings['Mod-]'] = () => indent(ctx);
-  bindings['Shift-Tab'] = outdent;
+  bindings['Shift-Tab'] = (state) => tableTab(ctx, -1) || outdent(state);
   bindings['Mod-['] = outdent;
   return keymap(bindings);
 }
