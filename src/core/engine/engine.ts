@@ -37,6 +37,7 @@ export interface EngineOptions extends Pick<
   | 'fetch'
   | 'outboxConcurrency'
   | 'timeouts'
+  | 'log'
 > {
   /** The app's data folder: one mirror per account below it. */
   dataDir: string;
@@ -257,6 +258,7 @@ export class Engine {
         ...(o.outboxConcurrency ? { outboxConcurrency: o.outboxConcurrency } : {}),
         ...(o.timeouts ? { timeouts: o.timeouts } : {}),
         ...(o.fetch ? { fetch: o.fetch } : {}),
+        ...(o.log ? { log: o.log } : {}),
       });
     } catch (error) {
       if (!(error instanceof SchemaTooNewError)) throw error;

@@ -36,6 +36,7 @@ import type { SessionContext } from './session-context';
 import { sessionStatus } from './session-status';
 import { TriageCommands } from './triage-commands';
 import { apiErrorView } from './views';
+import type { Logger } from '../log/logger';
 
 export interface SessionOptions {
   serverUrl: string;
@@ -59,6 +60,8 @@ export interface SessionOptions {
   onDamaged?: () => void;
   /** What an earlier session of this run recovered: still said after a restart on a checked file. */
   earlierRecovery?: MirrorRecovery | null;
+  /** The process's log: the mirror says there which unreadable rows it repaired or dropped. */
+  log?: Logger;
 }
 
 /**
@@ -115,6 +118,7 @@ export class AccountSession {
       file: join(options.dir, 'mirror.sqlite'),
       dataDir: options.dir,
       check: options.checkMirror === true,
+      ...(options.log ? { log: options.log } : {}),
     });
     this.store = mirror.store;
     this.recovery = mirror.recovery ?? options.earlierRecovery ?? null;

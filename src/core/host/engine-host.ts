@@ -34,7 +34,7 @@ export interface ServeOptions {
  */
 export function serveEngine(
   port: ParentPort,
-  makeEngine: (options: EngineProcessOptions) => Engine,
+  makeEngine: (options: EngineProcessOptions, log: Logger) => Engine,
   exit: (code: number) => void,
   serve: ServeOptions = {},
 ): void {
@@ -114,7 +114,7 @@ export function serveEngine(
       case 'init': {
         if (engine) return;
         log = serve.makeLogger?.(message.options) ?? silentLogger;
-        const created = makeEngine(message.options);
+        const created = makeEngine(message.options, log);
         engine = created;
         for (const name of ENGINE_EVENTS) {
           created.events.on(name, (payload) => queueEvent({ name, payload } as EngineEvent));

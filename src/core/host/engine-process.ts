@@ -14,7 +14,7 @@ const secrets = new KeychainSecretStore();
 
 serveEngine(
   parentPort(),
-  (options) => new Engine({ dataDir: options.dataDir, secrets }),
+  (options, log) => new Engine({ dataDir: options.dataDir, secrets, log }),
   (code) => process.exit(code),
   {
     keyFor: (serverUrl) => secrets.get(serverUrl),

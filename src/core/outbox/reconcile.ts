@@ -112,7 +112,7 @@ export function recordSent(
 ): void {
   const sent = sentSaves(store, reportId);
   const save: SentSave = { revision, content: contentOf(content) };
-  store.syncState.set(sentKey(reportId), [...sent, save].slice(-SENT_KEPT));
+  store.syncState.setAsWritten(sentKey(reportId), [...sent, save].slice(-SENT_KEPT));
 }
 
 /**

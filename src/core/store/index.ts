@@ -2,6 +2,7 @@
  * The offline SQLite mirror of one account: open it once, use the repositories, close it.
  */
 import { join } from 'node:path';
+import { silentLogger, type Logger } from '../log/logger';
 import { openDatabase, type Db, type OpenOptions } from './database';
 import { createAccountRepository, type AccountRepository } from './account';
 import { createChangeCounters, type ChangeCounters } from './change-counters';
@@ -17,6 +18,7 @@ import { createSearchRepository, type SearchRepository } from './search';
 import { createSyncStateRepository, type SyncStateRepository } from './sync-state';
 import { createThreadsRepository, type ThreadsRepository } from './threads';
 import { createTemplatesRepository, type TemplatesRepository } from './templates';
+import { repairUnreadableRows } from './unreadable-rows';
 import {
   journalUnsentWork,
   restoreUnsentWork,
@@ -59,6 +61,8 @@ export interface OpenStoreOptions extends OpenOptions {
   dataDir: string;
   /** A fresh file after a damaged one: put the journal's unsent work back before it is kept. */
   restoreUnsentWork?: boolean;
+  /** Where a row that cannot be read is reported when it is repaired or dropped. */
+  log?: Logger;
 }
 
 /** Where the unsent work of the mirror in `dataDir` is kept. */
@@ -76,6 +80,13 @@ export function openStore(options: OpenStoreOptions): Store {
     db.close();
     throw error;
   }
+  const log = options.log ?? silentLogger;
+  try {
+    repairUnreadableRows(db, log);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const searchIndex = createReportIndexer(db);
   db.onCommit(() => searchIndex.schedule());
   // A queue left by a crash (or by a close before the drain ended).
@@ -87,7 +98,7 @@ export function openStore(options: OpenStoreOptions): Store {
     reportList: createReportListRepository(db),
     messages: createMessagesRepository(db),
     account: createAccountRepository(db),
-    syncState: createSyncStateRepository(db),
+    syncState: createSyncStateRepository(db, log),
     changes: createChangeCounters(db),
     threads: createThreadsRepository(db),
     drafts: createDraftsRepository(db),

@@ -112,8 +112,20 @@ function toEntry({ payload_json, last_error_json, ...columns }: OutboxRow): Outb
   return {
     ...camelCased(columns),
     payload: JSON.parse(payload_json) as OutboxPayloads[OutboxKind],
-    lastError: parseJson<unknown>(last_error_json),
+    lastError: readableJson(last_error_json),
   };
+}
+
+/**
+ * Why the last attempt failed, or null if that row cannot be read (the store repairs such rows
+ * when it opens, see unreadable-rows.ts): the entry is tried again rather than failing to load.
+ */
+function readableJson(text: string | null): unknown {
+  try {
+    return parseJson<unknown>(text);
+  } catch {
+    return null;
+  }
 }
 
 const nowIso = () => new Date().toISOString();
@@ -157,7 +169,7 @@ export function createOutboxRepository(db: Db): OutboxRepository {
   );
   const setUnparked = sqlite.prepare<[number, string, number]>(
     // The user's Retry gives the entry its full budget of server errors again.
-    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ?, last_error_json = json_remove(last_error_json, '$.serverErrors') WHERE id = ? AND state = 'parked'",
+    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ?, last_error_json = CASE WHEN json_valid(last_error_json) THEN json_remove(last_error_json, '$.serverErrors') END WHERE id = ? AND state = 'parked'",
   );
   const deleteOpen = sqlite.prepare<[number]>(`DELETE FROM outbox WHERE id = ? AND ${OPEN}`);
   const selectInFlight = sqlite.prepare<[], OutboxRow>(

@@ -1,12 +1,21 @@
 import type { Db } from './database';
+import type { Logger } from '../log/logger';
 import { redactedJson } from '../../shared/api/redact';
 
 /** The polling cadences the sync keeps a "last run" time for. */
 export type SyncCadence = 'reports' | 'payouts' | 'programs' | 'account' | (string & {});
 
 export interface SyncStateRepository {
+  /** null also for a row that cannot be read: it is dropped, with a log line. */
   get<T>(name: string): T | null;
+  /** Stores `value` with every key-shaped string in it redacted (see `redactedJson`). */
   set(name: string, value: unknown): void;
+  /**
+   * Stores `value` exactly: for what the researcher wrote (a draft's content as it was sent), which
+   * is compared with the server's copy later. Redacted, a bearer token in a report would make our
+   * own save look like another writer's. The same text is in the drafts table as written.
+   */
+  setAsWritten(name: string, value: unknown): void;
   delete(name: string): void;
   /** The polling `since` of part 6: the newest `updated_at` seen. */
   getSince(): string | null;
@@ -36,7 +45,7 @@ const SINCE = 'reports.since';
 const DEFERRED_THREADS = 'mirror.deferred_threads';
 const lastSyncName = (cadence: string) => `last_sync.${cadence}`;
 
-export function createSyncStateRepository(db: Db): SyncStateRepository {
+export function createSyncStateRepository(db: Db, log: Logger): SyncStateRepository {
   const sqlite = db.sqlite;
   const select = sqlite.prepare<[string], { value_json: string }>(
     'SELECT value_json FROM sync_state WHERE name = ?',
@@ -60,10 +69,25 @@ export function createSyncStateRepository(db: Db): SyncStateRepository {
 
   function get<T>(name: string): T | null {
     const row = select.get(name);
-    return row ? (JSON.parse(row.value_json) as T) : null;
+    if (!row) return null;
+    try {
+      return JSON.parse(row.value_json) as T;
+    } catch {
+      // Kept, it would fail every reader the same way (a send, forever): the app learns it again.
+      try {
+        deleteOne.run(name);
+      } catch {
+        // A read-only mirror (another version holds it): read as absent all the same.
+      }
+      log.warn('store', 'unreadable-row-dropped', { table: 'sync_state', name });
+      return null;
+    }
   }
   function set(name: string, value: unknown): void {
     upsert.run(name, redactedJson(value), new Date().toISOString());
+  }
+  function setAsWritten(name: string, value: unknown): void {
+    upsert.run(name, JSON.stringify(value) ?? 'null', new Date().toISOString());
   }
 
   // One JSON array in sync_state (a first mirror defers a few thousand at most), read once.
@@ -78,6 +102,7 @@ export function createSyncStateRepository(db: Db): SyncStateRepository {
   return {
     get,
     set,
+    setAsWritten,
     delete: (name) => void deleteOne.run(name),
     getSince: () => get<string>(SINCE),
     setSince: (since) => (since === null ? void deleteOne.run(SINCE) : set(SINCE, since)),

@@ -155,6 +155,12 @@ const WORDS: Record<string, { title: string; advice: string }> = {
     title: 'The offline copy was damaged',
     advice: 'It was kept aside and is being rebuilt from the server; your unsent work was kept.',
   },
+  // Not an API code: the app itself failed before the request left (the outbox's record of it).
+  client_error: {
+    title: 'Not sent: this app failed before sending it',
+    advice:
+      'The server has not seen it and what you typed is kept on this computer. Press Retry; if it stops again, choose Help › Export diagnostics… and send the file to the app’s makers.',
+  },
   // Not an API code: the app's own credential check held a write back (issue 13).
   secrets_found: {
     title: 'Held back: possible credentials',

@@ -23,6 +23,10 @@ function stoppedText(e: OutboxEntryView): string {
       ? 'held back on this computer (the server has not seen it): it is sent once every finding is redacted or kept'
       : 'held back on this computer (the server has not seen it): redact or keep every finding, then Retry';
   }
+  // The app failed before anything was sent (status 0 is no answer of the server's).
+  if (e.error?.code === 'client_error') {
+    return 'stopped on this computer (the server has not seen it): press Retry';
+  }
   return draftChange
     ? 'refused by the server: it is sent again when you change the draft, or press Retry'
     : 'refused by the server: fix the cause, then Retry or Discard';
