@@ -98,6 +98,12 @@ export function keepOrigins(doc: ProseNode, source: string): void {
   nodes.forEach((node, index) => origins.set(node, { reading, index }));
 }
 
+/** Where a top-level block was read from in the text it was read from, or null. */
+export function sourceSpanOf(node: ProseNode): Span | null {
+  const origin = origins.get(node);
+  return origin ? (origin.reading.spans[origin.index] ?? null) : null;
+}
+
 /** A copy of `doc` whose top-level blocks around `positions` are new nodes: written anew. */
 export function withBlocksRewritten(doc: ProseNode, positions: readonly number[]): ProseNode {
   let out = doc;
@@ -107,7 +113,9 @@ export function withBlocksRewritten(doc: ProseNode, positions: readonly number[]
     const index = $pos.index(0);
     const block = out.child(index);
     if (!origins.has(block)) continue;
-    out = out.copy(out.content.replaceChild(index, block.copy(block.content)));
+    // A new node (`copy` with the same content would be the same node).
+    const fresh = block.type.create(block.attrs, block.content, block.marks);
+    out = out.copy(out.content.replaceChild(index, fresh));
   }
   return out;
 }

@@ -23,11 +23,11 @@ import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from '.
 import {
   definedLabels,
   escapeWarmUp,
-  readsAlike,
   warmUpReader,
   withoutNeedlessEscapes,
 } from './needless-escapes';
 import { writeKeepingBlocks, type Writer } from './kept-blocks';
+import { blocksReadAlike } from './block-reading';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
 import { recordWrittenMark } from './mark-flanking';
@@ -297,25 +297,27 @@ export function serializeWithoutEmptyParagraphs(ctx: Ctx): void {
   });
 }
 
-/** The writer of parts of `doc`, each read with the labels the whole document defines. */
+/** The writer of parts of `doc`, each read with the definitions the whole document holds. */
 function blockWriter(doc: ProseNode, written: (doc: ProseNode) => string): Writer {
-  let labels: string[] | null = null;
-  const labelsOfDoc = (): string[] => {
-    if (labels) return labels;
-    const definitions: ProseNode[] = [];
+  let definitions: string | null = null;
+  const definitionsOfDoc = (): string => {
+    if (definitions !== null) return definitions;
+    const found: ProseNode[] = [];
     doc.descendants((node) => {
       const name = node.type.name;
-      if (name === 'footnote_definition' || name === 'link_definition') definitions.push(node);
+      if (name === 'footnote_definition' || name === 'link_definition') found.push(node);
       return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
     });
-    labels =
-      definitions.length === 0 ? [] : definedLabels(written(doc.copy(Fragment.from(definitions))));
-    return labels;
+    definitions = found.length === 0 ? '' : written(doc.copy(Fragment.from(found)));
+    return definitions;
   };
   return {
     write: (blocks) =>
-      withoutNeedlessEscapes(written(doc.copy(Fragment.from(blocks))), labelsOfDoc()),
-    readsAlike: (a, b) => readsAlike(a, b, labelsOfDoc()),
+      withoutNeedlessEscapes(
+        written(doc.copy(Fragment.from(blocks))),
+        definedLabels(definitionsOfDoc()),
+      ),
+    readsAlike: (a, b) => blocksReadAlike(a, b, definitionsOfDoc()),
   };
 }
 

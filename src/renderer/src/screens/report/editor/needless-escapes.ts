@@ -76,16 +76,6 @@ export function warmUpReader(markdown: string): void {
 }
 
 /**
- * Whether two texts (a block as read, the same block as the writer puts it) read the same, the
- * labels their references may use defined.
- */
-export function readsAlike(a: string, b: string, labels: readonly string[]): boolean {
-  if (a === b) return true;
-  const context = contextFor(`${a}\n${b}`, labels);
-  return reading(a + context) === reading(b + context);
-}
-
-/**
  * Offsets of the backslashes that escape an ASCII punctuation character. Not those of a run of
  * escaped backslashes (`\\\\`, a typed `\\`): dropping some of them reads the same (`\\\`) but
  * is neither what was typed nor its plain escaping; the run stays escaped whole.
