@@ -8,9 +8,9 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
-import { Selection, TextSelection } from '@milkdown/kit/prose/state';
+import { EditorState, Selection, TextSelection } from '@milkdown/kit/prose/state';
 import type { EditorView } from '@milkdown/kit/prose/view';
-import type { Node as ProseNode } from '@milkdown/kit/prose/model';
+import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { sourceSpanOf } from '../../../src/renderer/src/screens/report/editor/kept-blocks';
 import {
   createDescriptionEditor,
@@ -65,7 +65,11 @@ function load(e: Editor, markdown: string): string {
     const fresh: ProseNode[] = [];
     // (`copy` with the same content is the same node.)
     doc.forEach((block) => fresh.push(block.type.create(block.attrs, block.content, block.marks)));
-    view.dispatch(view.state.tr.replaceWith(0, doc.content.size, fresh));
+    // A new state, as the load itself makes: no transaction (the table plugin would reshape
+    // tables whose rows differ in length, as it does on an edit).
+    view.updateState(
+      EditorState.create({ doc: doc.copy(Fragment.from(fresh)), plugins: view.state.plugins }),
+    );
   });
   return markdownOf(e);
 }
