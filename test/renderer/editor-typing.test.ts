@@ -339,7 +339,7 @@ describe('renderer: typing in the description editor', () => {
         ),
       15_000,
     );
-  });
+  }, 120_000);
 
   /** An HTTP request as researchers write one: headers, a blank line, a JSON body. */
   const REQUEST = [
@@ -373,7 +373,7 @@ describe('renderer: typing in the description editor', () => {
     // Shown as code, never as emphasis.
     expect(await description(page).locator('pre').count()).toBe(1);
     expect(await description(page).locator('em').count()).toBe(0);
-  });
+  }, 120_000);
 
   it('a request pasted into a code block stays one block, its *not* _mine_ literal', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -391,7 +391,7 @@ describe('renderer: typing in the description editor', () => {
       15_000,
     );
     expect(await description(page).locator('em').count()).toBe(0);
-  });
+  }, 120_000);
 
   it('wildcard hosts, a typed \\\\ and a period after a link are stored as typed, not as emphasis or link', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -431,7 +431,7 @@ describe('renderer: typing in the description editor', () => {
     expect(await editor.locator('em').allInnerTexts()).toEqual(['emphasis']);
     expect(await editor.locator('strong').allInnerTexts()).toEqual(['strong']);
     expect(await editor.locator('a').last().innerText()).toBe('https://app.globex.example/help');
-  });
+  }, 120_000);
 
   it('inline code without a selection: Ctrl+E and the button toggle what is typed next; the numbered list shows its glyph', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -454,7 +454,7 @@ describe('renderer: typing in the description editor', () => {
     // Digits every font has ('⒈' showed as an empty box: no font of the systems had it).
     const numbered = toolbar.getByRole('button', { name: 'Numbered list', exact: true });
     expect(await numbered.innerText()).toMatch(/^[0-9.]+$/);
-  });
+  }, 120_000);
 
   it('the Table button inserts a table to fill in; Tab from its last cell adds a row, never leaves the editor', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -494,7 +494,7 @@ describe('renderer: typing in the description editor', () => {
         (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
     );
     expect(focused).toBe(true);
-  });
+  }, 120_000);
 
   it('"Attach files" with the caret in a trailing table links the file below the table', async () => {
     const { page, host, reportId, markdown } = await draftAtEnd();
@@ -518,5 +518,5 @@ describe('renderer: typing in the description editor', () => {
     const md = await markdown();
     expect(md).toContain(`${table}\n\n[roles.txt](/reports/${reportId}/files/`);
     expect(await editor.locator('table a').count()).toBe(0);
-  });
+  }, 120_000);
 });

@@ -13,6 +13,7 @@
  * the whole document is written by the writer, as before.
  */
 import type { Node as ProseNode } from '@milkdown/kit/prose/model';
+import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
 import { $remark } from '@milkdown/kit/utils';
 import { KEPT_DEFINITION } from './kept-definitions';
 
@@ -96,6 +97,49 @@ export function keepOrigins(doc: ProseNode, source: string): void {
   }
   const reading: Reading = { source, spans };
   nodes.forEach((node, index) => origins.set(node, { reading, index }));
+}
+
+/** Whether `b` is `a` with at most its heading id changed. */
+function sameButId(a: ProseNode, b: ProseNode): boolean {
+  return (
+    a.type === b.type &&
+    a.content.eq(b.content) &&
+    Object.keys(a.attrs).every((key) => key === 'id' || a.attrs[key] === b.attrs[key])
+  );
+}
+
+/**
+ * The preset gives every heading an id after each load and edit (a new node): not a change of
+ * the researcher's, so the heading keeps the source it was read from. Matched in order, so two
+ * headings alike keep their own.
+ */
+export function keptOriginsPlugin(): Plugin {
+  return new Plugin({
+    key: new PluginKey('bounty-desk-kept-origins'),
+    appendTransaction(transactions, oldState, newState) {
+      if (!transactions.some((tr) => tr.docChanged)) return null;
+      const before: ProseNode[] = [];
+      oldState.doc.forEach((node) => {
+        if (node.type.name === 'heading' && origins.has(node)) before.push(node);
+      });
+      let at = 0;
+      newState.doc.forEach((node) => {
+        if (node.type.name !== 'heading') return;
+        if (origins.has(node)) {
+          const same = before.indexOf(node);
+          if (same >= at) at = same + 1;
+          return;
+        }
+        const found = before.findIndex((b, i) => i >= at && sameButId(b, node));
+        const was = before[found];
+        if (found < 0 || !was) return;
+        const origin = origins.get(was);
+        if (origin) origins.set(node, origin);
+        at = found + 1;
+      });
+      return null;
+    },
+  });
 }
 
 /** Where a top-level block was read from in the text it was read from, or null. */

@@ -46,7 +46,12 @@ import { codeBlockExitPlugin } from './code-block-exit';
 import { flankingEmphasisRule, flankingStrongRule, replacedInputRules } from './emphasis-rules';
 import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
-import { keepOrigins, remarkKeptBlocks, withBlocksRewritten } from './kept-blocks';
+import {
+  keepOrigins,
+  keptOriginsPlugin,
+  remarkKeptBlocks,
+  withBlocksRewritten,
+} from './kept-blocks';
 
 /**
  * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
@@ -127,6 +132,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(clipboard)
     .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
     .use($prose(() => sectionsPlugin()))
+    .use($prose(() => keptOriginsPlugin()))
     .use($prose(() => typedTablesPlugin()))
     .use($prose(() => codeBlockExitPlugin()))
     .use($prose((ctx) => formattingKeys(ctx, () => options.askForLink?.())))
