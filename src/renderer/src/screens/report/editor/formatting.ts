@@ -145,7 +145,7 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       commands.call(toggleEmphasisCommand.key);
       break;
     case 'code':
-      if (!commands.call(toggleInlineCodeCommand.key)) toggleStoredCode(view);
+      commands.call(toggleInlineCodeCommand.key);
       break;
     case 'link':
       insertLink(ctx, href ?? '');
@@ -169,25 +169,33 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       // A header and two rows of three cells, the caret in the first: Tab fills it in, and Tab
       // from the last cell adds a row.
       commands.call(insertTableCommand.key, { row: 3, col: 3 });
+      withoutAlignment(view);
       break;
   }
   view.focus();
 }
 
 /**
- * Inline code with nothing selected (Milkdown's command needs a selection): what is typed next is
- * code, or no longer code when the caret is in code already, as Bold and Italic do.
+ * The table around the caret without column alignments: Milkdown makes every column
+ * left-aligned (`| :--- |`), which nobody asked for by clicking Table (`| --- |`).
  */
-function toggleStoredCode(view: EditorView): void {
-  const { state } = view;
-  const code = state.schema.marks.inlineCode;
-  if (!code || !state.selection.empty || state.selection.$from.parent.type.spec.code) return;
-  const marks = state.storedMarks ?? state.selection.$from.marks();
-  const tr = code.isInSet(marks)
-    ? state.tr.removeStoredMark(code)
-    : // Code holds no other mark (Milkdown's own toggle removes them too).
-      state.tr.setStoredMarks([code.create()]);
-  view.dispatch(tr);
+function withoutAlignment(view: EditorView): void {
+  const { $from } = view.state.selection;
+  for (let depth = $from.depth; depth > 0; depth--) {
+    const table = $from.node(depth);
+    if (table.type.name !== 'table') continue;
+    const start = $from.start(depth);
+    const tr = view.state.tr;
+    table.descendants((node, pos) => {
+      if (node.attrs.alignment === undefined) return true;
+      if (node.attrs.alignment !== null) {
+        tr.setNodeMarkup(start + pos, undefined, { ...node.attrs, alignment: null });
+      }
+      return false;
+    });
+    if (tr.docChanged) view.dispatch(tr);
+    return;
+  }
 }
 
 /**
