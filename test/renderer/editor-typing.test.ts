@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest, type OpenApp } from './support/app';
-import { caretAtEndOf, goTo, pasteInto, until } from './support/ui';
+import { caretAtEndOf, goTo, until } from './support/ui';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { savedDraft } from '../support/drafts';
 
