@@ -81,7 +81,7 @@ describe('renderer: typing in the description editor', () => {
           .body.description === `${expected}\nSeen on Chrome.\n`,
       20_000,
     );
-  });
+  }, 120_000);
 
   it('each format by its button and by its shortcut: the stored Markdown is exactly what was asked', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -188,7 +188,7 @@ describe('renderer: typing in the description editor', () => {
     for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
     expect(await button('Quote').getAttribute('tabindex')).toBe('0');
     expect(await markdown()).not.toContain('](javascript:');
-  });
+  }, 120_000);
 
   it('a list button toggles: a second click takes the item out of the list, the other kind switches it; lists are written tight', async () => {
     const { page, markdown } = await draftAtEnd();
