@@ -10,6 +10,7 @@
  *   npx tsx bench/editor-roundtrip.ts [count]     (PROPERTY_SEED=<n> for other cases)
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { chromium } from 'playwright-core';
 import { buildEditorHarness } from '../test/renderer/editor-harness/build';
@@ -18,6 +19,7 @@ import { COMMONMARK_EXAMPLES } from '../test/rules/support/descriptions';
 import { reportText } from '../test/rules/support/report-text';
 import { reportTexts } from '../test/support/report-texts';
 import { COMMONMARK_READ_DIFFERENTLY, sameReading } from '../test/renderer/support/same-reading';
+import { keptOutside, type KeptRoundTrip } from '../test/renderer/support/kept-outside';
 
 interface RoundTrip {
   first: string;
@@ -95,7 +97,68 @@ async function report(name: string, inputs: string[], known = ''): Promise<void>
   if (name.startsWith('generated') && (unstable.length > 0 || differs.length > 0)) failed = true;
 }
 
+/**
+ * The real report corpus opened and saved as the app does: read the same after the save, written
+ * back byte for byte, and after one word changed, byte for byte outside the changed block.
+ */
+async function reportCorpus(): Promise<void> {
+  // The corpus loader finds its folder by `__dirname`, which a tsx (ES module) run lacks.
+  Object.assign(globalThis, {
+    __dirname: fileURLToPath(new URL('../test/support/', import.meta.url)),
+  });
+  const { reportTexts } = await import('../test/support/report-texts');
+  const texts = reportTexts();
+  const started = Date.now();
+  const inputs = texts.map((t) => t.text);
+  const results: KeptRoundTrip[] = [];
+  for (let at = 0; at < inputs.length; at += 20) {
+    results.push(
+      ...(await page.evaluate(
+        async ({ l, seed }) =>
+          (
+            globalThis as unknown as {
+              editorHarness: {
+                keptRoundTrips(x: string[], seed: number): Promise<KeptRoundTrip[]>;
+              };
+            }
+          ).editorHarness.keptRoundTrips(l, seed),
+        { l: inputs.slice(at, at + 20), seed: SEED + at },
+      )),
+    );
+  }
+  let same = 0;
+  let identical = 0;
+  let edited = 0;
+  let keptAround = 0;
+  const misses: string[] = [];
+  results.forEach((r, i) => {
+    const { name, text } = texts[i] ?? { name: '?', text: '' };
+    if (r.error) {
+      misses.push(`${name}: threw ${r.error}`);
+      return;
+    }
+    if (sameReading(r.saved, text)) same++;
+    else misses.push(`${name}: reads differently after a save`);
+    if (r.saved === text) identical++;
+    if (r.edited === null) return;
+    edited++;
+    if (keptOutside(text, r.edited, r.span)) keptAround++;
+    else misses.push(`${name}: "${r.word}" changed, other blocks rewritten`);
+  });
+  const n = texts.length;
+  const share = edited === 0 ? 0 : (100 * keptAround) / edited;
+  console.log(
+    `real report corpus (test/fixtures/real/reports): ${n} texts in ` +
+      `${((Date.now() - started) / 1000).toFixed(0)} s — read the same after a save ${same}/${n}, ` +
+      `written back byte for byte ${identical}/${n}, one word changed: byte for byte outside ` +
+      `the changed block ${keptAround}/${edited} (${share.toFixed(1)}%, target 95%)`,
+  );
+  for (const line of misses.slice(0, 20)) console.log(`  ${line}`);
+  if (same < n || share < 95) failed = true;
+}
+
 console.log(`editor round trip (seed ${SEED})`);
+await reportCorpus();
 await report(
   'GFM spec extension examples',
   gfm.map((e) => e.markdown),

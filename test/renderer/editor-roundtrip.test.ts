@@ -27,6 +27,8 @@ import { reportText } from '../rules/support/report-text';
 import { buildEditorHarness } from './editor-harness/build';
 import { COMMONMARK_READ_DIFFERENTLY, sameReading } from './support/same-reading';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
+import { keptOutside, type KeptRoundTrip } from './support/kept-outside';
+import { reportExcerptArb, reportTexts } from '../support/report-texts';
 
 /** Cases per generated property (the closing note of issue 9 counts them). */
 export const GENERATED_CASES = 300;
@@ -210,7 +212,7 @@ describe('editor round trip (Chromium)', () => {
     const results = await roundTrips(inputs);
     expect(problems(inputs, results, () => false)).toEqual([]);
     expect(readDifferently(inputs, results)).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
   it(`is stable and shows what it writes for ${GENERATED_CASES} generated descriptions`, async () => {
     const inputs = fc.sample(description, { numRuns: GENERATED_CASES, seed: SEED });
@@ -669,4 +671,100 @@ describe('what the researcher types is saved as typed (issue 22)', () => {
     expect(results[0]?.first).toBe(`${table}\n`);
     expect(parseMarkdown(after ?? '').children.map((c) => c.type)).toEqual(['table', 'paragraph']);
   });
+});
+
+describe('a block the researcher did not touch keeps its bytes (issue 33)', () => {
+  async function keptRoundTrips(list: string[], seed: number): Promise<KeptRoundTrip[]> {
+    const out: KeptRoundTrip[] = [];
+    // In batches: a long corpus text takes a while to open and write.
+    for (let at = 0; at < list.length; at += 20) {
+      out.push(
+        ...(await page.evaluate(
+          async ({ l, s }) =>
+            (
+              globalThis as unknown as {
+                editorHarness: {
+                  keptRoundTrips(x: string[], seed: number): Promise<KeptRoundTrip[]>;
+                };
+              }
+            ).editorHarness.keptRoundTrips(l, s),
+          { l: list.slice(at, at + 20), s: seed + at },
+        )),
+      );
+    }
+    return out;
+  }
+
+  /** What researchers paste from their notes, each form the writer would restyle. */
+  const PASTED = [
+    '- first bullet\n- second bullet\n',
+    '1. open the page\n1. log in\n1. send the request\n',
+    'Steps to reproduce\n==================\n\nImpact\n------\n',
+    '~~~http\nGET /api/v2/users/4411 HTTP/1.1\nHost: app.globex.example\n~~~\n',
+    'Seen on www.globex.example and https://app.globex.example/login today.\n',
+    'First line with two trailing spaces  \nsecond line.\n',
+    '- outer item\n    - nested item, four spaces\n        - deeper\n',
+    "```\n        ___\n       __H__\n ___ ___[']_____ ___ ___  {1.7.2#stable}\n|_ -| . [)]     | .'| . |\n|___|_  [(]_|_|_|__,|  _|\n      |_|V...       |_|   https://sqlmap.org\n```\n",
+    'Both *.globex.example and *.globex.test are affected; C:\\Users\\me\\AppData stays.\n',
+    '* star bullet\n\n+ plus bullet\n',
+    'Text with a reference [advisory][1].\n\n[1]: https://globex.example/advisory "Advisory"\n',
+  ];
+
+  it('pasted Markdown comes back byte for byte when untouched: bullets, numbering, setext headings, ~~~ fences, bare URLs, trailing spaces, nesting, a tool banner', async () => {
+    const results = await keptRoundTrips(PASTED, 1);
+    expect(results.map((r) => r.error ?? r.saved)).toEqual(PASTED);
+  }, 120_000);
+
+  it('one word changed changes its block only: every other block keeps its bytes', async () => {
+    const text = PASTED.join('\n');
+    for (let pick = 0; pick < 12; pick++) {
+      const [r] = await keptRoundTrips([text], pick * 3);
+      expect(r?.error).toBeUndefined();
+      expect(r?.edited, `word ${pick}`).not.toBeNull();
+      expect(keptOutside(text, r?.edited ?? '', r?.span ?? null), `"${r?.word}" changed`).toBe(
+        true,
+      );
+      expect(r?.edited).not.toBe(text);
+    }
+  }, 120_000);
+
+  it('the real report corpus: every text reads the same after a save; ≥ 95% keep every other block byte for byte after a one-word change', async () => {
+    const texts = reportTexts();
+    console.log(`kept blocks: real report corpus, seed ${SEED}`);
+    const results = await keptRoundTrips(
+      texts.map((t) => t.text),
+      SEED,
+    );
+    const readAlike = results.filter(
+      (r, i) => !r.error && sameReading(r.saved, texts[i]?.text ?? ''),
+    ).length;
+    const identical = results.filter((r, i) => r.saved === texts[i]?.text).length;
+    const edited = results.filter((r) => r.edited !== null);
+    const keptAround = results.filter(
+      (r, i) => r.edited !== null && keptOutside(texts[i]?.text ?? '', r.edited, r.span),
+    ).length;
+    const thrown = results.flatMap((r) => {
+      const problem = rulesThrow(r.saved) ?? (r.edited === null ? null : rulesThrow(r.edited));
+      return problem ? [problem] : [];
+    });
+    console.log(
+      `read the same after a save ${readAlike}/${texts.length}, byte for byte ${identical}/${texts.length}, ` +
+        `byte for byte outside the changed block ${keptAround}/${edited.length}`,
+    );
+    expect(thrown).toEqual([]);
+    expect(readAlike).toBe(texts.length);
+    expect(keptAround / edited.length).toBeGreaterThanOrEqual(0.95);
+  }, 600_000);
+
+  it('the rules that read a description never throw on what the editor saves from real report excerpts (property)', async () => {
+    const excerpts = fc.sample(reportExcerptArb(1500), { numRuns: 60, seed: SEED });
+    console.log(`kept blocks: 60 real report excerpts, seed ${SEED}`);
+    const results = await keptRoundTrips(excerpts, SEED);
+    const thrown = results.flatMap((r, i) => {
+      if (r.error) return [`${JSON.stringify(excerpts[i])}: the editor threw ${r.error}`];
+      const problem = rulesThrow(r.saved) ?? (r.edited === null ? null : rulesThrow(r.edited));
+      return problem ? [`${JSON.stringify(excerpts[i])}: ${problem}`] : [];
+    });
+    expect(thrown).toEqual([]);
+  }, 300_000);
 });

@@ -18,6 +18,16 @@ describe('renderer: typing in the description editor', () => {
   const description = (page: Page): Locator =>
     page.getByRole('textbox', { name: 'Description', exact: true });
 
+  /** Waits for the saved description to end with `end`; a timeout shows what was saved. */
+  async function savedEnding(what: string, markdown: () => Promise<string>, end: string) {
+    try {
+      await until(what, async () => (await markdown()).endsWith(end), 15_000);
+    } catch {
+      const saved = await markdown();
+      expect(saved.slice(-(end.length + 40)), what).toBe(end);
+    }
+  }
+
   /** A draft with the complete template, open, the caret at the end of its last line. */
   async function draftAtEnd(): Promise<
     OpenApp & { reportId: string; markdown(): Promise<string> }
@@ -71,7 +81,7 @@ describe('renderer: typing in the description editor', () => {
           .body.description === `${expected}\nSeen on Chrome.\n`,
       20_000,
     );
-  });
+  }, 120_000);
 
   it('each format by its button and by its shortcut: the stored Markdown is exactly what was asked', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -158,9 +168,7 @@ describe('renderer: typing in the description editor', () => {
       'every format saved',
       async () => {
         const md = await markdown();
-        return ['* first item', '1. step one', '| :--- | :--- |'].every((part) =>
-          md.includes(part),
-        );
+        return ['* first item', '1. step one', '| --- | --- |'].every((part) => md.includes(part));
       },
       15_000,
     );
@@ -180,7 +188,7 @@ describe('renderer: typing in the description editor', () => {
     for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
     expect(await button('Quote').getAttribute('tabindex')).toBe('0');
     expect(await markdown()).not.toContain('](javascript:');
-  });
+  }, 120_000);
 
   it('a list button toggles: a second click takes the item out of the list, the other kind switches it; lists are written tight', async () => {
     const { page, markdown } = await draftAtEnd();
@@ -312,7 +320,7 @@ describe('renderer: typing in the description editor', () => {
     );
   }, 60_000);
 
-  it('leaves a code block at the end of the description with ArrowDown, and with Enter on an empty last line', async () => {
+  it('leaves a code block at the end of the description with ArrowDown, and with three Enters', async () => {
     const { page, markdown } = await draftAtEnd();
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+Alt+c');
@@ -328,9 +336,8 @@ describe('renderer: typing in the description editor', () => {
     await page.keyboard.type('line one');
     await page.keyboard.press('Enter');
     await page.keyboard.type('line two');
-    // Enter twice at the end: the empty line goes, the caret is below the block.
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
+    // Enter three times at the end: the two empty lines go, the caret is below the block.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
     await page.keyboard.type('After the second block.');
     await until(
       'both blocks and the lines after them saved',
@@ -340,5 +347,150 @@ describe('renderer: typing in the description editor', () => {
         ),
       15_000,
     );
-  });
+  }, 120_000);
+
+  /** An HTTP request as researchers write one: headers, a blank line, a JSON body. */
+  const REQUEST = [
+    'POST /api/v2/users/4411/roles HTTP/1.1',
+    'Host: app.globex.example',
+    'Content-Type: application/json',
+    '',
+    '{"role": "admin", "note": "*not* _mine_"}',
+  ];
+
+  it('a typed request keeps its blank line in the code block; Shift+Enter is a new line there; Escape leaves it', async () => {
+    const { page, markdown } = await draftAtEnd();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Alt+c');
+    for (const [i, line] of REQUEST.entries()) {
+      if (i > 0) await page.keyboard.press(i === 1 ? 'Shift+Enter' : 'Enter');
+      await page.keyboard.type(line);
+    }
+    // One blank line, then two: still in the block, typed on.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('X-Trace: 1');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('The role is granted.');
+    const block = `\`\`\`\n${REQUEST.join('\n')}\n\nX-Trace: 1\n\`\`\``;
+    await until(
+      'the request saved as one block, the line below it',
+      async () => (await markdown()).endsWith(`\n\n${block}\n\nThe role is granted.\n`),
+      15_000,
+    );
+    // Shown as code, never as emphasis.
+    expect(await description(page).locator('pre').count()).toBe(1);
+    expect(await description(page).locator('em').count()).toBe(0);
+  }, 120_000);
+
+  it('wildcard hosts, a typed \\\\ and a period after a link are stored as typed, not as emphasis or link', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const lines = [
+      'Both *.globex.example and *.globex.test are affected.',
+      'Also *args, and 2 * 3 * 4.',
+      'The share is \\\\files.globex.example\\export.',
+      'Real *emphasis* and **strong** still work.',
+    ];
+    for (const line of lines) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line);
+    }
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('See ');
+    await page.keyboard.press('Control+k');
+    const address = page.getByRole('textbox', { name: 'Link address', exact: true });
+    await address.waitFor();
+    await page.keyboard.type('https://app.globex.example/help');
+    await page.keyboard.press('Enter');
+    await address.waitFor({ state: 'detached' });
+    await page.keyboard.type('. Then more.');
+    const stored = [
+      lines[0],
+      lines[1],
+      // `\\` reads as one backslash, `\f` as two characters: the pair as typed.
+      'The share is \\\\\\files.globex.example\\export.',
+      lines[3],
+      // A link whose text is its address is written bare; the period stays out of it.
+      'See https://app.globex.example/help. Then more.',
+    ];
+    await savedEnding('the lines saved as typed', markdown, `\n\n${stored.join('\n\n')}\n`);
+    const editor = description(page);
+    expect(await editor.locator('em').allInnerTexts()).toEqual(['emphasis']);
+    expect(await editor.locator('strong').allInnerTexts()).toEqual(['strong']);
+    expect(await editor.locator('a').last().innerText()).toBe('https://app.globex.example/help');
+  }, 120_000);
+
+  it('the numbered list shows its glyph', async () => {
+    const { page } = await draftAtEnd();
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    // Digits every font has ('⒈' showed as an empty box: no font of the systems had it).
+    const numbered = toolbar.getByRole('button', { name: 'Numbered list', exact: true });
+    expect(await numbered.innerText()).toMatch(/^[0-9.]+$/);
+  }, 120_000);
+
+  it('the Table button inserts a table to fill in; Tab from its last cell adds a row, never leaves the editor', async () => {
+    const { page, markdown } = await draftAtEnd();
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
+    await page.keyboard.press('Enter');
+    await toolbar.getByRole('button', { name: 'Table', exact: true }).click();
+    const cells = [
+      'id',
+      'role',
+      'result',
+      '1',
+      'admin',
+      '200',
+      '2',
+      'guest',
+      '403',
+      '3',
+      'none',
+      '401',
+    ];
+    for (const [i, cell] of cells.entries()) {
+      if (i > 0) await page.keyboard.press('Tab');
+      await page.keyboard.type(cell);
+    }
+    await until(
+      'the filled table saved, with the row Tab added',
+      async () =>
+        (await markdown()).endsWith(
+          '\n\n| id | role | result |\n| --- | --- | --- |\n| 1 | admin | 200 |\n| 2 | guest | 403 |\n| 3 | none | 401 |\n',
+        ),
+      15_000,
+    );
+    expect(await description(page).locator('table tr').count()).toBe(4);
+    const focused = await description(page).evaluate(
+      (el) =>
+        el ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
+    expect(focused).toBe(true);
+  }, 120_000);
+
+  it('"Attach files" with the caret in a trailing table links the file below the table', async () => {
+    const { page, host, reportId, markdown } = await draftAtEnd();
+    const table = '| id | role |\n| --- | --- |\n| 1 | admin |';
+    for (const row of table.split('\n')) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(row);
+    }
+    // The caret leaves the rows: they become a table (nothing is typed below it).
+    await page.keyboard.press('Enter');
+    await savedEnding('the table saved', markdown, `${table}\n`);
+    const editor = description(page);
+    await caretAtEndOf(editor.getByText('admin', { exact: true }), 'admin');
+    const evidence = await host.file('roles.txt', 'GET /api/v2/users/4411/roles\n');
+    host.pickInDialog([evidence]);
+    await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+    await until(
+      'the link saved below the table',
+      async () =>
+        /\| 1 \| admin \|\n\n\[roles\.txt\]\(\/reports\/[^)]+\)\n$/.test(await markdown()),
+      15_000,
+    );
+    const md = await markdown();
+    expect(md).toContain(`${table}\n\n[roles.txt](/reports/${reportId}/files/`);
+    expect(await editor.locator('table a').count()).toBe(0);
+  }, 120_000);
 });

@@ -199,6 +199,18 @@ describe('insertFileLink', () => {
     expect(insertFileLink('- a\n- b\n', 1, opts)).toBe(`- a\n- b\n\n[log.txt](${t()})\n`);
   });
 
+  it('never inside a table: below it, wherever in the table the caret was', () => {
+    const table = '## Steps\n\n| id | role |\n| --- | --- |\n| 1 | admin |\n';
+    // The end of the last cell (a description that ends with a table), a cell, the delimiter row.
+    for (const at of [table.length - 3, table.length - 1, table.length, 20, 28]) {
+      expect(insertFileLink(table, at, opts)).toBe(`${table}\n[log.txt](${t()})\n`);
+    }
+    const more = `${table}\nAfter.\n`;
+    expect(insertFileLink(more, table.length - 3, opts)).toBe(
+      `${table}\n[log.txt](${t()})\n\nAfter.\n`,
+    );
+  });
+
   it('on an empty line between blocks: a paragraph of its own there', () => {
     expect(insertFileLink('## A\n\n## B\n', 5, opts)).toBe(`## A\n\n[log.txt](${t()})\n\n## B\n`);
   });

@@ -30,8 +30,12 @@ export function fileLinkMarkdown(options: InsertFileLinkOptions): string {
   return `${options.image ? '!' : ''}[${label}](${target})`;
 }
 
-/** Block nodes whose source takes inline text where a link can go. */
-const INLINE_HOSTS = new Set(['paragraph', 'tableCell']);
+/**
+ * Block nodes whose source takes inline text where a link can go. Not a table's cell: a file
+ * attached with the caret in a table (the end of a description that ends with one) went into its
+ * last cell; it goes below the table.
+ */
+const INLINE_HOSTS = new Set(['paragraph']);
 
 /** The nodes whose source contains `at` (ends included), outermost first. */
 function enclosing(tree: Root, at: number): Nodes[] {
@@ -79,14 +83,14 @@ export interface FileLinkInsertion {
 /**
  * Inserts a link to a file near `offset` (a string index, clamped to the text and never inside a
  * surrogate pair) so that it reads as its own link, whatever the Markdown around it:
- * - in running text (a paragraph, a table cell) it goes at the offset, with a space on each side
+ * - in running text (a paragraph) it goes at the offset, with a space on each side
  *   where a word or another link would touch it ("login.txt har.har", never glued);
  * - inside a heading it goes to a paragraph of its own just below the heading (the section the
  *   heading opens), never into the heading text; at the very start of a heading line (or of any
  *   block) it goes just above it, at the end of the section before;
  * - inside an inline construct (a link, code span, emphasis, autolink) it goes right after it;
  * - inside block syntax that takes no text (a code block, HTML, a definition, a list marker, a
- *   table's delimiter row) or between blocks, it becomes a paragraph of its own after that block.
+ *   table) or between blocks, it becomes a paragraph of its own after that block.
  */
 export function insertFileLinkAt(
   markdown: string,

@@ -8,8 +8,10 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
-import { Selection, TextSelection } from '@milkdown/kit/prose/state';
+import { EditorState, Selection, TextSelection } from '@milkdown/kit/prose/state';
 import type { EditorView } from '@milkdown/kit/prose/view';
+import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
+import { sourceSpanOf } from '../../../src/renderer/src/screens/report/editor/kept-blocks';
 import {
   createDescriptionEditor,
   markdownOf,
@@ -17,6 +19,7 @@ import {
 import { markdownBeforeEscapePass } from '../../../src/renderer/src/screens/report/editor/markdown-io';
 import { withoutNeedlessEscapes } from '../../../src/renderer/src/screens/report/editor/needless-escapes';
 import type { FirstSave } from './first-save';
+import type { KeptRoundTrip } from '../support/kept-outside';
 import { renderMarkdown } from '../../../src/renderer/src/components/markdown/render-markdown';
 
 export interface RoundTrip {
@@ -49,9 +52,72 @@ async function ready(): Promise<Editor> {
   return editor;
 }
 
+/**
+ * Opens `markdown` and writes every block anew (each a new node, as if edited): the writer's own
+ * output, which is what any typed or changed block is saved as. `keptRoundTrip` tests the save
+ * of an opened text whose blocks stay as read.
+ */
 function load(e: Editor, markdown: string): string {
   e.action(replaceAll(markdown, true));
+  e.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    const { doc } = view.state;
+    const fresh: ProseNode[] = [];
+    // (`copy` with the same content is the same node.)
+    doc.forEach((block) => fresh.push(block.type.create(block.attrs, block.content, block.marks)));
+    // A new state, as the load itself makes: no transaction (the table plugin would reshape
+    // tables whose rows differ in length, as it does on an edit).
+    view.updateState(
+      EditorState.create({ doc: doc.copy(Fragment.from(fresh)), plugins: view.state.plugins }),
+    );
+  });
   return markdownOf(e);
+}
+
+/**
+ * Opens `markdown` as the app opens a draft, saves it, then changes one word (the `pick`-th
+ * word of three letters or more, outside code, counted over the document) and saves again.
+ */
+async function keptRoundTrip(markdown: string, pick: number): Promise<KeptRoundTrip> {
+  const e = await ready();
+  try {
+    e.action(replaceAll(markdown, true));
+    const saved = markdownOf(e);
+    const words: { pos: number; word: string; block: number }[] = [];
+    e.action((ctx) => {
+      const { doc } = ctx.get(editorViewCtx).state;
+      doc.forEach((block, offset, index) => {
+        block.descendants((node, pos) => {
+          if (!node.isText || node.marks.some((m) => m.type.spec.code)) return;
+          for (const m of (node.text ?? '').matchAll(/\b[A-Za-z]{3,}\b/g)) {
+            words.push({
+              pos: offset + 1 + pos + (m.index ?? 0) + m[0].length,
+              word: m[0],
+              block: index,
+            });
+          }
+        });
+      });
+    });
+    const target = words.length === 0 ? null : words[pick % words.length];
+    if (!target) return { saved, edited: null, span: null, word: '' };
+    const span = e.action((ctx) =>
+      sourceSpanOf(ctx.get(editorViewCtx).state.doc.child(target.block)),
+    );
+    e.action((ctx) => {
+      const view = ctx.get(editorViewCtx);
+      view.dispatch(view.state.tr.insertText('s', target.pos));
+    });
+    return { saved, edited: markdownOf(e), span, word: target.word };
+  } catch (error) {
+    return { saved: '', edited: null, span: null, word: '', error: String(error) };
+  }
+}
+
+async function keptRoundTrips(list: string[], seed: number): Promise<KeptRoundTrip[]> {
+  const out: KeptRoundTrip[] = [];
+  for (const [i, md] of list.entries()) out.push(await keptRoundTrip(md, seed + i * 7919));
+  return out;
 }
 
 /**
@@ -265,5 +331,12 @@ async function firstSave(markdown: string, idleMs: number): Promise<FirstSave> {
 }
 
 Object.assign(globalThis, {
-  editorHarness: { roundTrips, typedAll, pastedAll, firstSave, keyAfterBrowserSelection },
+  editorHarness: {
+    roundTrips,
+    keptRoundTrips,
+    typedAll,
+    pastedAll,
+    firstSave,
+    keyAfterBrowserSelection,
+  },
 });

@@ -44,6 +44,9 @@ export const linkWithParts = linkSchema.extendSchema((base) => (ctx) => {
   return {
     ...spec,
     attrs: { ...spec.attrs, part: { default: 0 } },
+    // Text typed at a link's end (the period closing the sentence) is not part of the link: a
+    // link ends where its address ends.
+    inclusive: false,
     toDOM: (mark) => {
       const { part: _part, ...attrs } = mark.attrs;
       return spec.toDOM?.(mark.type.create(attrs), true) ?? ['a', attrs];

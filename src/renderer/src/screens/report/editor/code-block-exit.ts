@@ -1,24 +1,36 @@
 /**
- * Leaving a code block without knowing Ctrl+Enter: at its end, ArrowDown moves below it (a new
- * line is made when it is the last block), and Enter on an empty last line leaves it (that line
- * is dropped), as in the platforms' editors.
+ * A code block holds what is typed or pasted in it, blank lines included (an HTTP request's
+ * headers, the blank line, its body), and is left by the platforms' usual gestures, never by one
+ * blank line:
+ * - Enter at the end after two empty lines (the third Enter) leaves it, those lines dropped;
+ * - ArrowDown at its end moves below it (a new line is made when it is the last block);
+ * - Escape anywhere in it moves below it, the same way;
+ * - Shift+Enter is a new line in it (a hard break has no place in code).
+ * Ctrl+Enter (Milkdown's own exit) and the toolbar's buttons still work.
  */
 import type { EditorState, Transaction } from '@milkdown/kit/prose/state';
 import { Plugin, PluginKey, TextSelection } from '@milkdown/kit/prose/state';
 import type { EditorView } from '@milkdown/kit/prose/view';
 
-/** The caret at the very end of a code block: its position after the block, or null. */
-function endOfCodeBlock(state: EditorState): { after: number; text: string } | null {
+/** The code block the caret is in: its position after the block and its text, or null. */
+function inCodeBlock(state: EditorState): { after: number; text: string; atEnd: boolean } | null {
   const { selection } = state;
   if (!selection.empty) return null;
   const { $from } = selection;
-  if ($from.parent.type.name !== 'code_block') return null;
-  if ($from.parentOffset !== $from.parent.content.size) return null;
-  return { after: $from.after(), text: $from.parent.textContent };
+  if (!$from.parent.type.spec.code) return null;
+  return {
+    after: $from.after(),
+    text: $from.parent.textContent,
+    atEnd: $from.parentOffset === $from.parent.content.size,
+  };
 }
 
-/** A new paragraph at `pos` with the caret in it. */
-function paragraphAt(state: EditorState, tr: Transaction, pos: number): Transaction | null {
+/** The caret on the line after `pos` (the block there when it is a text block, else a new line). */
+function lineAfter(state: EditorState, tr: Transaction, pos: number): Transaction | null {
+  const next = tr.doc.resolve(pos).nodeAfter;
+  if (next?.isTextblock) {
+    return tr.setSelection(TextSelection.create(tr.doc, pos + 1)).scrollIntoView();
+  }
   const paragraph = state.schema.nodes.paragraph;
   if (!paragraph) return null;
   tr.insert(pos, paragraph.create());
@@ -26,24 +38,43 @@ function paragraphAt(state: EditorState, tr: Transaction, pos: number): Transact
 }
 
 function arrowDown(view: EditorView): boolean {
-  const end = endOfCodeBlock(view.state);
-  if (!end) return false;
+  const block = inCodeBlock(view.state);
+  if (!block?.atEnd) return false;
   // Only the last block of its container has nowhere to go; elsewhere the caret moves as usual.
-  if (view.state.doc.resolve(end.after).nodeAfter) return false;
-  const tr = paragraphAt(view.state, view.state.tr, end.after);
+  if (view.state.doc.resolve(block.after).nodeAfter) return false;
+  const tr = lineAfter(view.state, view.state.tr, block.after);
   if (!tr) return false;
   view.dispatch(tr);
   return true;
 }
 
+function escape(view: EditorView): boolean {
+  const block = inCodeBlock(view.state);
+  if (!block) return false;
+  const tr = lineAfter(view.state, view.state.tr, block.after);
+  if (!tr) return false;
+  view.dispatch(tr);
+  return true;
+}
+
+/** The two empty lines that the third Enter turns into "leave the block". */
+const TWO_EMPTY_LINES = '\n\n';
+
 function enter(view: EditorView): boolean {
-  const end = endOfCodeBlock(view.state);
-  if (!end?.text.endsWith('\n')) return false;
+  const block = inCodeBlock(view.state);
+  if (!block?.atEnd || !block.text.endsWith(TWO_EMPTY_LINES)) return false;
   const { state } = view;
-  const tr = state.tr.delete(state.selection.from - 1, state.selection.from);
-  const next = paragraphAt(state, tr, tr.mapping.map(end.after));
+  const at = state.selection.from;
+  const tr = state.tr.delete(at - TWO_EMPTY_LINES.length, at);
+  const next = lineAfter(state, tr, tr.mapping.map(block.after));
   if (!next) return false;
   view.dispatch(next);
+  return true;
+}
+
+function newLine(view: EditorView): boolean {
+  if (!view.state.selection.$from.parent.type.spec.code) return false;
+  view.dispatch(view.state.tr.insertText('\n').scrollIntoView());
   return true;
 }
 
@@ -52,9 +83,11 @@ export function codeBlockExitPlugin(): Plugin {
     key: new PluginKey('bounty-desk-code-block-exit'),
     props: {
       handleKeyDown(view, event) {
-        if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return false;
+        if (event.ctrlKey || event.metaKey || event.altKey) return false;
+        if (event.key === 'Enter') return event.shiftKey ? newLine(view) : enter(view);
+        if (event.shiftKey) return false;
         if (event.key === 'ArrowDown') return arrowDown(view);
-        if (event.key === 'Enter') return enter(view);
+        if (event.key === 'Escape') return escape(view);
         return false;
       },
     },

@@ -22,7 +22,8 @@ import {
   wrapInHeadingCommand,
   wrapInOrderedListCommand,
 } from '@milkdown/kit/preset/commonmark';
-import { insertTableCommand } from '@milkdown/kit/preset/gfm';
+import { addRowAfterCommand, insertTableCommand } from '@milkdown/kit/preset/gfm';
+import { goToNextCell, isInTable } from '@milkdown/kit/prose/tables';
 import { keymap } from '@milkdown/kit/prose/keymap';
 import { TextSelection, type EditorState, type Plugin } from '@milkdown/kit/prose/state';
 import { liftTarget } from '@milkdown/kit/prose/transform';
@@ -57,7 +58,8 @@ export const FORMAT_BUTTONS: readonly FormatButton[] = [
   { action: 'link', label: 'Link', face: 'Link', keys: 'Mod-k' },
   { action: 'heading', label: 'Heading', face: 'H', keys: 'Mod-Alt-2' },
   { action: 'bullet-list', label: 'Bulleted list', face: '•', keys: 'Mod-Alt-8' },
-  { action: 'numbered-list', label: 'Numbered list', face: '⒈', keys: 'Mod-Alt-7' },
+  // Plain digits: '⒈' (U+2488) is missing from common fonts and showed as an empty box.
+  { action: 'numbered-list', label: 'Numbered list', face: '1.', keys: 'Mod-Alt-7' },
   { action: 'quote', label: 'Quote', face: '❝', keys: 'Mod-Shift-b' },
   { action: 'code-block', label: 'Code block', face: '{ }', keys: 'Mod-Alt-c' },
   { action: 'table', label: 'Table', face: '▦', keys: 'Mod-Alt-t' },
@@ -164,10 +166,51 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       commands.call(createCodeBlockCommand.key);
       break;
     case 'table':
-      commands.call(insertTableCommand.key, { row: 2, col: 2 });
+      // A header and two rows of three cells, the caret in the first: Tab fills it in, and Tab
+      // from the last cell adds a row.
+      commands.call(insertTableCommand.key, { row: 3, col: 3 });
+      withoutAlignment(view);
       break;
   }
   view.focus();
+}
+
+/**
+ * The table around the caret without column alignments: Milkdown makes every column
+ * left-aligned (`| :--- |`), which nobody asked for by clicking Table (`| --- |`).
+ */
+function withoutAlignment(view: EditorView): void {
+  const { $from } = view.state.selection;
+  for (let depth = $from.depth; depth > 0; depth--) {
+    const table = $from.node(depth);
+    if (table.type.name !== 'table') continue;
+    const start = $from.start(depth);
+    const tr = view.state.tr;
+    table.descendants((node, pos) => {
+      if (node.attrs.alignment === undefined) return true;
+      if (node.attrs.alignment !== null) {
+        tr.setNodeMarkup(start + pos, undefined, { ...node.attrs, alignment: null });
+      }
+      return false;
+    });
+    if (tr.docChanged) view.dispatch(tr);
+    return;
+  }
+}
+
+/**
+ * Tab in a table goes to the next cell; from the last cell it adds a row and goes to its first
+ * cell, never out of the editor (what was typed next was lost). Shift-Tab goes back, and stays
+ * in the first cell.
+ */
+function tableTab(ctx: Ctx, direction: 1 | -1): boolean {
+  const view = ctx.get(editorViewCtx);
+  if (!isInTable(view.state)) return false;
+  if (goToNextCell(direction)(view.state, view.dispatch)) return true;
+  if (direction === 1 && ctx.get(commandsCtx).call(addRowAfterCommand.key)) {
+    goToNextCell(1)(view.state, view.dispatch);
+  }
+  return true;
 }
 
 /** The level of the toolbar's Heading (its shortcut is that level's, Mod-Alt-2). */
@@ -335,7 +378,7 @@ export function configureFormattingKeys(ctx: Ctx): void {
 /**
  * Every toolbar button's shortcut runs what the button does (Mod-k asks for the link's address);
  * Mod-Alt-1…6 toggle a heading of that level; Tab and Mod-] nest a list item, Shift-Tab and Mod-[
- * outdent a nested one.
+ * outdent a nested one; in a table Tab and Shift-Tab move between cells (`tableTab`).
  * Placed before Milkdown's keymaps, these win where both bind a key.
  */
 export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
@@ -355,9 +398,9 @@ export function formattingKeys(ctx: Ctx, askForLink: () => void): Plugin {
   }
   const outdent = (state: EditorState): boolean =>
     inNestedList(state) && ctx.get(commandsCtx).call(liftListItemCommand.key);
-  bindings.Tab = () => indent(ctx);
+  bindings.Tab = () => tableTab(ctx, 1) || indent(ctx);
   bindings['Mod-]'] = () => indent(ctx);
-  bindings['Shift-Tab'] = outdent;
+  bindings['Shift-Tab'] = (state) => tableTab(ctx, -1) || outdent(state);
   bindings['Mod-['] = outdent;
   return keymap(bindings);
 }

@@ -53,6 +53,8 @@ export function keepDefinitions(node: MdNode, source: string): void {
       value: sourceOf(child, source),
       // (A setext heading read from the same lines as the definition starts where it starts.)
       tight: endLine !== undefined && startLine !== undefined && startLine <= endLine + 1,
+      // Where it was read (kept-blocks.ts keeps an untouched one as it was).
+      ...(child.position ? { position: child.position } : {}),
     });
   });
   node.children = children;

@@ -20,7 +20,14 @@ import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { recordMarkParents, writeBreak, writeLink, writeText } from './autolink-output';
 import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
-import { escapeWarmUp, warmUpReader, withoutNeedlessEscapes } from './needless-escapes';
+import {
+  definedLabels,
+  escapeWarmUp,
+  warmUpReader,
+  withoutNeedlessEscapes,
+} from './needless-escapes';
+import { writeKeepingBlocks, type Writer } from './kept-blocks';
+import { blocksReadAlike } from './block-reading';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
 import { recordWrittenMark } from './mark-flanking';
@@ -269,16 +276,49 @@ export function withoutEmptyParagraphs(node: ProseNode): ProseNode {
 /** Each editor's serializer before the escape pass (the warm-up's input, the benchmark's baseline). */
 const beforeEscapePass = new WeakMap<Ctx, (doc: ProseNode) => string>();
 
-/** After the editor is created: every serialization (saves, offsets, copy) skips empty lines. */
+/**
+ * After the editor is created: every serialization (saves, offsets, copy) skips empty lines, and
+ * keeps the blocks the researcher did not touch as they were read (kept-blocks.ts).
+ */
 export function serializeWithoutEmptyParagraphs(ctx: Ctx): void {
   const serialize = ctx.get(serializerCtx);
-  const written = (doc: ProseNode): string => {
-    const kept = withoutEmptyParagraphs(withTypedTables(doc));
+  const writtenKept = (kept: ProseNode): string =>
     // Milkdown cannot write a document without blocks: that is the empty description.
-    return kept.childCount === 0 ? '' : serialize(kept);
-  };
+    kept.childCount === 0 ? '' : serialize(kept);
+  const written = (doc: ProseNode): string =>
+    writtenKept(withoutEmptyParagraphs(withTypedTables(doc)));
   beforeEscapePass.set(ctx, written);
-  ctx.set(serializerCtx, (doc: ProseNode) => withoutNeedlessEscapes(written(doc)));
+  ctx.set(serializerCtx, (doc: ProseNode) => {
+    const kept = withoutEmptyParagraphs(withTypedTables(doc));
+    return (
+      writeKeepingBlocks(kept, blockWriter(kept, writtenKept)) ??
+      withoutNeedlessEscapes(writtenKept(kept))
+    );
+  });
+}
+
+/** The writer of parts of `doc`, each read with the definitions the whole document holds. */
+function blockWriter(doc: ProseNode, written: (doc: ProseNode) => string): Writer {
+  let definitions: string | null = null;
+  const definitionsOfDoc = (): string => {
+    if (definitions !== null) return definitions;
+    const found: ProseNode[] = [];
+    doc.descendants((node) => {
+      const name = node.type.name;
+      if (name === 'footnote_definition' || name === 'link_definition') found.push(node);
+      return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
+    });
+    definitions = found.length === 0 ? '' : written(doc.copy(Fragment.from(found)));
+    return definitions;
+  };
+  return {
+    write: (blocks) =>
+      withoutNeedlessEscapes(
+        written(doc.copy(Fragment.from(blocks))),
+        definedLabels(definitionsOfDoc()),
+      ),
+    readsAlike: (a, b) => blocksReadAlike(a, b, definitionsOfDoc()),
+  };
 }
 
 /** The Markdown of `doc` as the serializer writes it, before the escape pass. */

@@ -9,6 +9,7 @@ import {
   editorViewCtx,
   editorViewOptionsCtx,
   nodeViewCtx,
+  parserCtx,
   rootCtx,
   serializerCtx,
 } from '@milkdown/kit/core';
@@ -42,8 +43,15 @@ import { remarkUnlinkedAddresses, unlinkedAddressSchema } from './unlinked-urls'
 import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
+import { flankingEmphasisRule, flankingStrongRule, replacedInputRules } from './emphasis-rules';
 import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
+import {
+  keepOrigins,
+  keptOriginsPlugin,
+  remarkKeptBlocks,
+  withBlocksRewritten,
+} from './kept-blocks';
 
 /**
  * Milkdown keeps an empty line as a literal `<br />` in the Markdown. In a report that is noise for
@@ -51,7 +59,7 @@ import { selectionSyncPlugin } from './selection-sync';
  */
 const emptyLineTags: readonly unknown[] = remarkPreserveEmptyLinePlugin;
 const commonmarkWithoutEmptyLineTags = commonmark
-  .filter((plugin) => !emptyLineTags.includes(plugin))
+  .filter((plugin) => !emptyLineTags.includes(plugin) && !replacedInputRules.includes(plugin))
   // In its place: the marks' order decides how they nest when written.
   .map((plugin) =>
     plugin === linkSchema.ctx
@@ -107,6 +115,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(remarkKeptDefinitions)
     .use(commonmarkWithoutEmptyLineTags)
     .use(gfm)
+    .use([flankingEmphasisRule, flankingStrongRule])
     .use(keptDefinitionSchema)
     .use(remarkNullTitles)
     .use(remarkHtmlInFootnotes)
@@ -115,18 +124,29 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use(remarkTypedAutolinks)
     .use(unlinkedAddressSchema)
     .use(remarkUnlinkedAddresses)
+    // Last of the remark plugins: it records the blocks as the editor reads them.
+    .use(remarkKeptBlocks)
     .use(history)
     .use($prose(() => selectionSyncPlugin()))
     .use($prose((ctx) => pastePlugin(ctx)))
     .use(clipboard)
     .use($prose(() => linkGuardPlugin((href) => options.openExternal(href))))
     .use($prose(() => sectionsPlugin()))
+    .use($prose(() => keptOriginsPlugin()))
     .use($prose(() => typedTablesPlugin()))
     .use($prose(() => codeBlockExitPlugin()))
     .use($prose((ctx) => formattingKeys(ctx, () => options.askForLink?.())))
     .use($prose(() => changeWatcher))
     .create();
   editor.action((ctx) => {
+    // Every text read from now on (a replaced description, a paste) keeps its blocks' sources.
+    const parse = ctx.get(parserCtx);
+    keepOrigins(ctx.get(editorViewCtx).state.doc, options.initialValue);
+    ctx.set(parserCtx, (markdown: string) => {
+      const doc = parse(markdown);
+      keepOrigins(doc, markdown);
+      return doc;
+    });
     serializeWithoutEmptyParagraphs(ctx);
     // One transaction so the sections plugin gives every empty section its line.
     const view = ctx.get(editorViewCtx);
@@ -157,8 +177,8 @@ export function selectedMarkdown(editor: Editor): string | null {
     };
   });
   if (from === to) return null;
-  const start = markdownOffsetAt(editor, from);
-  const end = markdownOffsetAt(editor, to);
+  const start = markdownOffsetAt(editor, from, false, [to]);
+  const end = markdownOffsetAt(editor, to, false, [from]);
   const markdown = start.markdown;
   // From the start of a heading, list item or quote: its markup too. To the end of a block: the
   // whole line (a marker at the very end of a link or an autolinked address changes its Markdown).
@@ -183,15 +203,21 @@ export function markdownOffsetAt(
   editor: Editor,
   pos: number | null,
   snap = false,
+  alsoRewritten: readonly number[] = [],
 ): { offset: number; markdown: string } {
   return editor.action((ctx) => {
     const view = ctx.get(editorViewCtx);
     const serialize = ctx.get(serializerCtx);
-    const markdown = serialize(view.state.doc);
     const at = pos ?? view.state.selection.head;
+    // The block the marker goes in is written anew in both texts (kept as read in one, it could
+    // differ from the other before the marker): it is the block the offset is used on.
+    const doc = withBlocksRewritten(view.state.doc, [at, ...alsoRewritten]);
+    const markdown = serialize(doc);
     const marker = makeMarker();
     try {
-      const marked = serialize(view.state.tr.insertText(marker, at).doc);
+      const marked = serialize(
+        view.state.tr.replaceWith(0, doc.content.size, doc.content).insertText(marker, at).doc,
+      );
       const offset = offsetFromMarked(marked, marker, markdown);
       return { offset: snap ? snapOutOfWord(markdown, offset) : offset, markdown };
     } catch {

@@ -75,12 +75,20 @@ export function warmUpReader(markdown: string): void {
   reading(markdown);
 }
 
-/** Offsets of the backslashes that escape an ASCII punctuation character. */
+/**
+ * Offsets of the backslashes that escape an ASCII punctuation character. Not those of a run of
+ * escaped backslashes (`\\\\`, a typed `\\`): dropping some of them reads the same (`\\\`) but
+ * is neither what was typed nor its plain escaping; the run stays escaped whole.
+ */
 function escapeOffsets(markdown: string): number[] {
   const found: number[] = [];
   for (let i = 0; i < markdown.length - 1; i++) {
     if (markdown[i] !== '\\') continue;
-    if (ASCII_PUNCTUATION.test(markdown[i + 1] ?? '')) found.push(i);
+    const escaped = markdown[i + 1] ?? '';
+    const inRun =
+      escaped === '\\' &&
+      (markdown.startsWith('\\\\', i + 2) || (i >= 2 && markdown.slice(i - 2, i) === '\\\\'));
+    if (ASCII_PUNCTUATION.test(escaped) && !inRun) found.push(i);
     // `\\` is one escape: the second backslash never escapes what follows it.
     i++;
   }
@@ -223,10 +231,10 @@ interface Plan {
   labels: string[];
 }
 
-function planOf(markdown: string): Plan {
+function planOf(markdown: string, labels = definedLabels(markdown)): Plan {
   const spans = (quickBlocks(markdown) ?? parsedBlocks(markdown)).filter((b) => b.end > b.start);
   const texts = spans.map((b) => markdown.slice(b.start, b.end));
-  return { spans, texts, labels: definedLabels(markdown) };
+  return { spans, texts, labels };
 }
 
 /** A line that may begin a definition (`[1]: …`, `[^1]: …`), in a quote or list item too. */
@@ -281,10 +289,17 @@ function resultOf(block: Pending): string {
  * `markdown` with every escape dropped that does not change how it is read. Block by block (each
  * top-level block read alone, with the document's link definitions after it), so a long
  * description costs parses of its changed blocks with escapes, not of the whole text each time.
+ * `definedElsewhere`: the labels the rest of the document defines, when `markdown` is a part of it.
  */
-export function withoutNeedlessEscapes(markdown: string): string {
+export function withoutNeedlessEscapes(
+  markdown: string,
+  definedElsewhere: readonly string[] = [],
+): string {
   if (escapeOffsets(markdown).length === 0) return markdown;
-  const { spans, texts, labels } = planOf(markdown);
+  const { spans, texts, labels } = planOf(markdown, [
+    ...definedLabels(markdown),
+    ...definedElsewhere,
+  ]);
   let out = '';
   let at = 0;
   spans.forEach((span, i) => {
