@@ -82,7 +82,7 @@ describe('renderer: screens', () => {
       expect(await page.getByRole('group', { name: group, exact: true }).count()).toBe(1);
     }
     const assets = page.getByRole('group', { name: 'Asset type', exact: true });
-    const mobile = assets.getByRole('checkbox', { name: /^mobile \(\d+\)$/ });
+    const mobile = assets.getByRole('checkbox', { name: /^Mobile \(\d+\)$/ });
     expect(await mobile.count()).toBe(1);
     await mobile.check();
     await until('only programs with mobile assets', async () => {
