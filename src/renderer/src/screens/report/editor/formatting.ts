@@ -58,8 +58,9 @@ export const FORMAT_BUTTONS: readonly FormatButton[] = [
   { action: 'link', label: 'Link', face: 'Link', keys: 'Mod-k' },
   { action: 'heading', label: 'Heading', face: 'H', keys: 'Mod-Alt-2' },
   { action: 'bullet-list', label: 'Bulleted list', face: '•', keys: 'Mod-Alt-8' },
-  // Plain digits: '⒈' (U+2488) is missing from common fonts and showed as an empty box.
-  { action: 'numbered-list', label: 'Numbered list', face: '1.', keys: 'Mod-Alt-7' },
+  // '⒈' (U+2488) is missing from common fonts and showed as an empty box; '1.' as a face is a
+  // visible label not in the accessible name (WCAG 2.5.3). '№' is in every common UI font.
+  { action: 'numbered-list', label: 'Numbered list', face: '№', keys: 'Mod-Alt-7' },
   { action: 'quote', label: 'Quote', face: '❝', keys: 'Mod-Shift-b' },
   { action: 'code-block', label: 'Code block', face: '{ }', keys: 'Mod-Alt-c' },
   { action: 'table', label: 'Table', face: '▦', keys: 'Mod-Alt-t' },
