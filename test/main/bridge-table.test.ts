@@ -32,12 +32,14 @@ const withoutComments = (text: string): string =>
 
 /**
  * The same words naming other things: the API's operationIds (the client's request names),
- * outbox entry kinds, an HTML button type, and `Pick<…>` naming a call of a type (a use, not a
- * definition).
+ * outbox entry kinds, an HTML button type, a command line's words, a socket's events, and
+ * `Pick<…>` naming a call of a type (a use, not a definition).
  */
 const OTHER_MEANINGS: RegExp[] = [
   /#(json|send)\('\w+'/,
-  /kind (===|!==) '\w+'|kind: '\w+'|Handler<'\w+'>/,
+  /kind (===|!==) '\w+'|kind: '\w+'|Handler<'\w+'>|Set<OutboxKind>\(\[.*\]\)/,
+  /path: \[('\w+'(, )?)+\]/,
+  /\.on\('\w+'/,
   /.*'save_report' \| 'upload_file'.*/,
   /type="submit"/,
   /Pick<\w+, '\w+'( \| '\w+')*>/,

@@ -10,6 +10,7 @@
  * - macOS (keytar_mac.cc): the generic password of (service, account), the binding's own item.
  */
 import { AsyncEntry } from '@napi-rs/keyring';
+import { callSecretService } from '../../src/core/secrets/keytar-items';
 
 export interface KeytarFormat {
   setPassword(service: string, account: string, password: string): Promise<void>;
@@ -41,7 +42,6 @@ export function keytarFormat(platform: NodeJS.Platform = process.platform): Keyt
   return secretService;
 }
 
-const SECRETS = 'org.freedesktop.secrets';
 const SERVICE_PATH = '/org/freedesktop/secrets';
 const SERVICE = 'org.freedesktop.Secret.Service';
 const DEFAULT_COLLECTION = '/org/freedesktop/secrets/aliases/default';
@@ -68,17 +68,8 @@ async function withSecretService<T>(
   }
   const dbus = await import('@jellybrick/dbus-next');
   const bus = dbus.sessionBus();
-  const call: Call = async (path, iface, member, signature, body) => {
-    const message = new dbus.Message({
-      destination: SECRETS,
-      path,
-      interface: iface,
-      member,
-      signature,
-      body,
-    });
-    return (await bus.call(message))?.body ?? [];
-  };
+  const call: Call = (path, iface, member, signature, body) =>
+    callSecretService({ bus, dbus }, { path, interface: iface, member, signature, body });
   try {
     return await work(call, dbus.Variant as unknown as Variant);
   } finally {

@@ -105,6 +105,31 @@ describe.runIf(!MAC)('keys stored by keytar where the binding does not see them'
     await keytar.setPassword(KEYCHAIN_SERVICE, account(url), fakeApiKey());
     expect(await new KeychainSecretStore({ keytarItems: null }).get(url)).toBeNull();
   });
+
+  // gnome-keyring answers a new connection's first call before it knows the caller, now and then
+  // ("Method SearchItems is not implemented"; CI met it in the journey test): one look-up in
+  // about 300 failed here while other connections came and went, before the store retried it.
+  it('are looked up without a failure while many connections come and go at once', async () => {
+    const lookups = Array.from({ length: 240 }, (_, i) => i);
+    const failures: string[] = [];
+    await Promise.all(
+      lookups.map(async (i) => {
+        const url = server();
+        try {
+          if (i % 4 === 0) {
+            const store = new KeychainSecretStore();
+            await store.set(url, fakeApiKey());
+            expect(await store.delete(url)).toBe(true);
+          } else {
+            expect(await new KeychainSecretStore().get(url)).toBeNull();
+          }
+        } catch (error) {
+          failures.push(String(error));
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+  }, 120_000);
 });
 
 describe('keys keytar stored on Windows (a credential named service/account, UTF-8 bytes)', () => {

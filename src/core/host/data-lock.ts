@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../store/sqlite-binding';
 
 /** The data folder's one writer: whoever holds this may open the mirror and the outbox. */
 export interface DataLock {
@@ -19,7 +19,7 @@ export const LOCK_FILE = 'writer.lock';
  */
 export function tryLockDataDir(dataDir: string): DataLock | null {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
+  const db = openSqlite(join(dataDir, LOCK_FILE), { timeout: 0 });
   try {
     db.pragma('journal_mode = DELETE');
     db.pragma('locking_mode = EXCLUSIVE');

@@ -23,7 +23,7 @@ const SERVICE_IFACE = 'org.freedesktop.Secret.Service';
 /** A Secret Service "no prompt needed" answer. */
 const NO_PROMPT = '/';
 /** A session-bus connection and the library that opened it. */
-interface Connection {
+export interface Connection {
   bus: MessageBus;
   dbus: DBus;
 }
@@ -110,16 +110,42 @@ async function searchItems(
   ])) as [string[], string[]];
 }
 
-async function call(
-  { bus, dbus }: Connection,
+function call(
+  connection: Connection,
   path: string,
   iface: string,
   member: string,
   signature: string,
   body: unknown[],
 ): Promise<unknown[]> {
-  const reply = await bus.call(
-    new dbus.Message({ destination: SECRETS, path, interface: iface, member, signature, body }),
-  );
-  return reply?.body ?? [];
+  return callSecretService(connection, { path, interface: iface, member, signature, body });
+}
+
+/** One Secret Service method call on `connection`; its body, or [] for none. */
+export async function callSecretService(
+  { bus, dbus }: Connection,
+  message: { path: string; interface: string; member: string; signature: string; body: unknown[] },
+): Promise<unknown[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const reply = await bus.call(new dbus.Message({ destination: SECRETS, ...message }));
+      return reply?.body ?? [];
+    } catch (error) {
+      if (attempt >= RACE_ATTEMPTS || !isClientRace(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+    }
+  }
+}
+
+/**
+ * gnome-keyring answers a new connection's call before it has set up that caller (its handler
+ * finds no session for the sender and gives up), which GDBus words as "Method … is not
+ * implemented": about one call in 300 when several processes use the keychain at once. The
+ * same call a moment later is answered.
+ */
+const RACE_ATTEMPTS = 4;
+function isClientRace(error: unknown): boolean {
+  const type = (error as { type?: unknown }).type;
+  const text = error instanceof Error ? error.message : '';
+  return type === 'org.freedesktop.DBus.Error.UnknownMethod' && /is not implemented/.test(text);
 }

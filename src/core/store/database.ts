@@ -1,7 +1,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { migrations as defaultMigrations, type Migration } from './migrations';
-import { sqliteNativeBinding } from './sqlite-binding';
+import { openSqlite } from './sqlite-binding';
 import { DamagedDatabaseError, storageProblem } from './storage-errors';
 
 /** One open SQLite file (one per account), with the schema at the latest version. */
@@ -47,7 +47,7 @@ export class SchemaTooNewError extends Error {
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const steps = options.migrations ?? defaultMigrations;
   if (existsSync(file)) inspect(file, steps.length, options.check === true);
-  const sqlite = new Database(file, binding());
+  const sqlite = openSqlite(file);
   try {
     configure(sqlite, options.busyTimeoutMs ?? 5000);
     migrate(sqlite, steps);
@@ -89,7 +89,7 @@ function inspect(file: string, latest: number, check: boolean): void {
   const made = ['-wal', '-shm'].map((suffix) => `${file}${suffix}`).filter((f) => !existsSync(f));
   let reader: Database.Database | null = null;
   try {
-    reader = new Database(file, { readonly: true, fileMustExist: true, ...binding() });
+    reader = openSqlite(file, { readonly: true, fileMustExist: true });
     const found = userVersion(reader);
     if (found > latest) throw new SchemaTooNewError(found, latest);
     reader.prepare('SELECT count(*) FROM sqlite_schema').get();
@@ -114,12 +114,6 @@ function inspect(file: string, latest: number, check: boolean): void {
       for (const f of made) rmSync(f, { force: true });
     }
   }
-}
-
-/** The process's SQLite binding (sqlite-binding.ts), when it is not better-sqlite3's own build. */
-function binding(): Database.Options {
-  const nativeBinding = sqliteNativeBinding();
-  return nativeBinding === undefined ? {} : { nativeBinding };
 }
 
 /** SQLite's own words for a damaged file, as the one error the opening of a mirror handles. */

@@ -18,9 +18,15 @@ export class SqliteBindingError extends Error {
 
 let binding: string | undefined;
 
-/** The binding every `new Database` of this process is given (undefined: better-sqlite3's own). */
-export function sqliteNativeBinding(): string | undefined {
-  return binding;
+/**
+ * Opens a SQLite file with the process's binding: the one way this code base opens a database, so
+ * no file (the mirror, the writer lock) can load the addon of another runtime by forgetting it.
+ */
+export function openSqlite(file: string, options: Database.Options = {}): Database.Database {
+  return new Database(
+    file,
+    binding === undefined ? options : { ...options, nativeBinding: binding },
+  );
 }
 
 /**

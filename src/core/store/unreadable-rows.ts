@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger';
 import type { Db } from './database';
+import type { OutboxKind } from './outbox';
 
 /**
  * Rows of JSON an older version wrote unreadable (its redaction ran over JSON text and ate
@@ -68,4 +69,4 @@ export function repairUnreadableRows(db: Db, log: Logger): number {
 }
 
 /** The kinds whose payload is `{}` (OutboxPayloads): rebuilt exactly. */
-const EMPTY_PAYLOAD_KINDS = new Set(['save_report', 'submit', 'withdraw']);
+const EMPTY_PAYLOAD_KINDS = new Set<OutboxKind>(['save_report', 'submit', 'withdraw']);
