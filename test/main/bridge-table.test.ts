@@ -37,7 +37,7 @@ const withoutComments = (text: string): string =>
  */
 const OTHER_MEANINGS: RegExp[] = [
   /#(json|send)\('\w+'/,
-  /kind (===|!==) '\w+'|kind: '\w+'|Handler<'\w+'>|Set<OutboxKind>\(\[.*\]\)/,
+  /kind (===|!==) '\w+'|kind: '\w+'|Handler<'\w+'>/,
   /path: \[('\w+'(, )?)+\]/,
   /\.on\('\w+'/,
   /.*'save_report' \| 'upload_file'.*/,

@@ -33,6 +33,16 @@ export interface OutboxPayloads {
 }
 
 export type OutboxKind = keyof OutboxPayloads;
+
+/** Kinds that carry nothing (`{}`), so an unreadable payload of theirs can be rebuilt exactly. */
+export const PAYLOAD_IS_EMPTY: Readonly<Record<OutboxKind, boolean>> = {
+  save_report: true,
+  upload_file: false,
+  remove_file: false,
+  submit: true,
+  withdraw: true,
+  post_message: false,
+};
 export type OutboxState = 'pending' | 'in_flight' | 'done' | 'parked';
 
 export interface OutboxEntry<K extends OutboxKind = OutboxKind> {

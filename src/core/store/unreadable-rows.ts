@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger';
 import type { Db } from './database';
-import type { OutboxKind } from './outbox';
+import { PAYLOAD_IS_EMPTY, type OutboxKind } from './outbox';
 
 /**
  * Rows of JSON an older version wrote unreadable (its redaction ran over JSON text and ate
@@ -56,7 +56,7 @@ export function repairUnreadableRows(db: Db, log: Logger): number {
     const dropEntry = sqlite.prepare<[number]>('DELETE FROM outbox WHERE id = ?');
     for (const row of badPayloads) {
       const fields = { table: 'outbox', entry: row.id, kind: row.kind, report: row.report_id };
-      if (EMPTY_PAYLOAD_KINDS.has(row.kind)) {
+      if (PAYLOAD_IS_EMPTY[row.kind as OutboxKind] === true) {
         emptyPayload.run(row.id);
         log.warn('store', 'unreadable-row-repaired', { ...fields, column: 'payload_json' });
       } else {
@@ -67,6 +67,3 @@ export function repairUnreadableRows(db: Db, log: Logger): number {
   });
   return badState.length + badErrors.length + badPayloads.length;
 }
-
-/** The kinds whose payload is `{}` (OutboxPayloads): rebuilt exactly. */
-const EMPTY_PAYLOAD_KINDS = new Set<OutboxKind>(['save_report', 'submit', 'withdraw']);
