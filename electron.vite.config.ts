@@ -32,7 +32,7 @@ export default defineConfig({
         // they share land in chunks next to them.
         input: {
           index: resolve(root, 'src/main/index.ts'),
-          engine: resolve(root, 'src/core/host/engine-process.ts'),
+          engine: resolve(root, 'src/engine/host/engine-process.ts'),
           sandbox: resolve(root, 'src/sandbox/sandbox-process.ts'),
           // The command line (plain Node): beside the engine it starts when the app is not running.
           cli: resolve(root, 'src/cli/index.ts'),

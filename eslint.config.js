@@ -24,8 +24,8 @@ function coreImports(/** @type {{ group: string[]; message: string }[]} */ more)
       { name: 'electron', message: 'The engine never knows Electron exists.' },
       // These load `electron` themselves: the engine process must never run them.
       { name: 'electron-updater', message: 'Updates belong to main (src/main/updates.ts).' },
-      { name: 'electron-log', message: "Use src/core/log (electron-log's Node entry)." },
-      { name: 'electron-log/main', message: "Use src/core/log (electron-log's Node entry)." },
+      { name: 'electron-log', message: "Use src/engine/log (electron-log's Node entry)." },
+      { name: 'electron-log/main', message: "Use src/engine/log (electron-log's Node entry)." },
     ],
     patterns: [
       {
@@ -39,7 +39,7 @@ function coreImports(/** @type {{ group: string[]; message: string }[]} */ more)
 }
 
 const engineLayers = {
-  // Relative paths from a folder of src/core (or one below it): `./outbox` in the store is its
+  // Relative paths from a folder of src/engine (or one below it): `./outbox` in the store is its
   // own table module, not the outbox.
   group: ['engine', 'host', 'sync', 'outbox'].flatMap((layer) =>
     ['..', '../..'].flatMap((up) => [`${up}/${layer}`, `${up}/${layer}/**`]),
@@ -89,7 +89,7 @@ export default tseslint.config(
   },
   // The direction of dependencies is part of the architecture: enforce it.
   {
-    files: ['src/core/**', 'src/shared/**', 'src/sandbox/**'],
+    files: ['src/engine/**', 'src/shared/**', 'src/sandbox/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -108,7 +108,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**'],
+    files: ['src/engine/**'],
     rules: { 'no-restricted-imports': ['error', coreImports([])] },
   },
   // The command line is plain Node beside main: it never loads Electron (the app's --cli mode
@@ -132,10 +132,10 @@ export default tseslint.config(
   },
   // Inside the engine, arrows point down too: the host drives the engine, the engine its
   // session's parts (sync, outbox, store, api…), and those never reach back up: what they need
-  // from above is handed to them as a port (the event bus in src/core/events, the outbox's
+  // from above is handed to them as a port (the event bus in src/engine/events, the outbox's
   // OutgoingCheck).
   {
-    files: ['src/core/engine/**'],
+    files: ['src/engine/commands/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -149,7 +149,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/{sync,outbox}/**'],
+    files: ['src/engine/{sync,outbox}/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -163,11 +163,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/{api,store,domain,evidence,events,links,log,updates,diagnostics}/**'],
+    files: ['src/engine/{api,store,domain,evidence,events,links,log,updates,diagnostics}/**'],
     rules: { 'no-restricted-imports': ['error', coreImports([engineLayers])] },
   },
   {
-    files: ['src/core/secrets/**'],
+    files: ['src/engine/secrets/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox';
-import type { FromEngine, ToEngine } from '../src/core/host/protocol';
+import type { FromEngine, ToEngine } from '../src/engine/host/protocol';
 import { buildApp, ROOT } from '../test/app/build';
 import { formatResults, median, percentile, type BenchResult } from './result';
 

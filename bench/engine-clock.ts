@@ -8,7 +8,7 @@
  * timer fires. The sandbox is therefore never behind the engine, which is the direction that
  * could hide a 429: a budget that thinks more time passed than the server does.
  */
-import type { Clock } from '../src/core/api';
+import type { Clock } from '../src/engine/api';
 
 interface Timer {
   due: number;

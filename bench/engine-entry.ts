@@ -5,11 +5,11 @@
  * (engine-clock.ts). Beside the protocol, one question only the bench asks: `bench-index-idle`
  * answers once the search index drained, with how long that took in this process.
  */
-import { Engine, type EngineOptions } from '../src/core/engine';
-import { serveEngine } from '../src/core/host/engine-host';
-import { KeychainSecretStore } from '../src/core/secrets';
-import type { ReportListRepository, Store } from '../src/core/store';
-import { createReportListRepository } from '../src/core/store/report-list';
+import { Engine, type EngineOptions } from '../src/engine/commands';
+import { serveEngine } from '../src/engine/host/engine-host';
+import { KeychainSecretStore } from '../src/engine/secrets';
+import type { ReportListRepository, Store } from '../src/engine/store';
+import { createReportListRepository } from '../src/engine/store/report-list';
 import { parentPort, type ParentPort } from '../src/shared/process/parent-port';
 import { SandboxLinkedClock } from './engine-clock';
 

@@ -16,16 +16,16 @@
  * Needs a real keychain: `bash scripts/with-keyring.sh npx tsx bench/engine.ts` (`npm run bench`
  * does that). No key is ever printed.
  */
-import { QUEUE_SCAN_LIMIT } from '../src/core/store/report-search';
+import { QUEUE_SCAN_LIMIT } from '../src/engine/store/report-search';
 import { randomBytes, randomUUID } from '../test/support/random';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Clock } from '../src/core/api';
-import { Engine } from '../src/core/engine';
-import { KeychainSecretStore } from '../src/core/secrets';
-import { openStore } from '../src/core/store';
+import type { Clock } from '../src/engine/api';
+import { Engine } from '../src/engine/commands';
+import { KeychainSecretStore } from '../src/engine/secrets';
+import { openStore } from '../src/engine/store';
 import { startSandbox, type SandboxHandle } from '../src/sandbox';
 import { makeReports } from './report-fixtures';
 import {

@@ -1,6 +1,6 @@
 /**
  * The "before" of the UI benchmark: the reports list as the engine computed it until issue 11,
- * kept verbatim (from src/core/engine/read-model.ts and src/core/store/reports.ts at e62096c^),
+ * kept verbatim (from src/engine/commands/read-model.ts and src/engine/store/reports.ts at e62096c^),
  * run on this process's thread the way the engine then ran on Electron's main thread. It read
  * every matching row (limit MAX_SAFE_INTEGER) and sliced in JavaScript, merged drafts and the
  * outbox in JavaScript, and indexed the whole search-index queue before a search (`flush`).
@@ -8,10 +8,10 @@
  * ORDER BY as the `reports_by_update` it replaced, and whose search index's rowids are keys.
  */
 import type { ReportListItemView, ReportQuery } from '../src/shared/bridge/views';
-import type { StoredReportRow as StoredItem, Store } from '../src/core/store';
+import type { StoredReportRow as StoredItem, Store } from '../src/engine/store';
 import type { ReportStatus } from '../src/shared/api';
-import { toFtsMatch } from '../src/core/store';
-import { seqOfKeySql } from '../src/core/store/report-index-key';
+import { toFtsMatch } from '../src/engine/store';
+import { seqOfKeySql } from '../src/engine/store/report-index-key';
 
 interface Row extends Omit<StoredItem, 'has_payout' | 'needs_info_seen' | 'stale' | 'has_full'> {
   needs_info_seen: number;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { scanFile, scanFileAt } from '../src/core/evidence/secret-scan/file-scan';
+import { scanFile, scanFileAt } from '../src/engine/evidence/secret-scan/file-scan';
 import { formatResults, type BenchResult } from './result';
 
 const MEGABYTES = Number(process.env.BENCH_SCAN_MB ?? 200);

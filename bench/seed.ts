@@ -9,9 +9,9 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../src/core/engine';
-import { KeychainSecretStore } from '../src/core/secrets';
-import { openStore } from '../src/core/store';
+import { Engine } from '../src/engine/commands';
+import { KeychainSecretStore } from '../src/engine/secrets';
+import { openStore } from '../src/engine/store';
 import { makeReports, makeThread } from './report-fixtures';
 
 const CHUNK = 5_000;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openStore, type ReportListQuery, type Store } from '../src/core/store';
+import { openStore, type ReportListQuery, type Store } from '../src/engine/store';
 import { formatResults, percentile, type BenchResult } from './result';
 import { makeReports, prng, statuses } from './report-fixtures';
 

@@ -9,9 +9,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../src/core/engine';
-import { KeychainSecretStore } from '../src/core/secrets';
-import type { Store } from '../src/core/store';
+import { Engine } from '../src/engine/commands';
+import { KeychainSecretStore } from '../src/engine/secrets';
+import type { Store } from '../src/engine/store';
 import { oldListReports } from './old-read-model';
 import { newAccount } from './sandbox-control';
 import { seedMirror } from './seed';

@@ -1,6 +1,6 @@
 /**
  * What the UI does, measured the way main does it: through the engine's process protocol
- * (src/main/engine-client.ts ⇄ src/core/host/), with the engine and the sandbox in processes of
+ * (src/main/engine-client.ts ⇄ src/engine/host/), with the engine and the sandbox in processes of
  * their own and this process playing main, its event loop watched by a 1 ms timer
  * (stall-monitor.ts). This process loads no engine: the "before" figures (main until issue 11,
  * the engine on its thread) and the seeding run in a child that plays the old main
@@ -200,7 +200,7 @@ async function drainThroughProtocol(engine: EngineProcess): Promise<Drain> {
   };
 }
 
-/** The store's SQLite page cache (src/core/store/database.ts; not imported: main loads no engine code). */
+/** The store's SQLite page cache (src/engine/store/database.ts; not imported: main loads no engine code). */
 const STORE_CACHE_KIB = 8_192;
 /** The engine's bounds: steady with the mirror open, and during a fast first mirror. */
 const ENGINE_STEADY_MB = 150;

@@ -2,7 +2,7 @@
 /**
  * Turns gitleaks' published rule file (config/gitleaks.toml, MIT) into the JSON the credential
  * scan loads as data: `node scripts/gitleaks-rules.mjs <gitleaks.toml> <commit>`. Regexes stay in
- * gitleaks' (Go RE2) syntax; src/core/evidence/secret-scan/gitleaks.ts compiles them for JS. Run
+ * gitleaks' (Go RE2) syntax; src/engine/evidence/secret-scan/gitleaks.ts compiles them for JS. Run
  * it again on a newer gitleaks.toml to take up new vendor rules.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ const out = {
   rules,
 };
 writeFileSync(
-  new URL('../src/core/evidence/secret-scan/gitleaks-rules.json', import.meta.url),
+  new URL('../src/engine/evidence/secret-scan/gitleaks-rules.json', import.meta.url),
   `${JSON.stringify(out, null, 1)}\n`,
 );
 console.log(`${rules.length} rules written`);

@@ -3,7 +3,7 @@
  * Turns Nosey Parker's published rules (crates/noseyparker/data/default/builtin/rules/*.yml,
  * Apache-2.0) into the JSON the credential scan loads as data:
  * `node scripts/noseyparker-rules.mjs <rules dir> <commit> <out.json> [<examples.json>]`.
- * Patterns stay in Nosey Parker's (Rust regex) syntax; src/core/evidence/secret-scan/noseyparker.ts
+ * Patterns stay in Nosey Parker's (Rust regex) syntax; src/engine/evidence/secret-scan/noseyparker.ts
  * compiles them for JS. The rules' own examples go to a separate file, for tests only.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // SQLite's native addon (better-sqlite3) for a runtime other than the Node that ran `npm ci`, in
-// a folder of its own (`.native/<runtime>-<version>-<platform>-<arch>/`, src/core/store/
+// a folder of its own (`.native/<runtime>-<version>-<platform>-<arch>/`, src/engine/store/
 // sqlite-binding-path.ts), so node_modules keeps Node's build for the tests and the sandbox.
 //
 //   npm run sqlite:electron          the installed Electron's (`npm start` runs it first): the
@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { SQLITE_ADDON, sqliteBindingPath } from '../src/core/store/sqlite-binding-path';
+import { SQLITE_ADDON, sqliteBindingPath } from '../src/engine/store/sqlite-binding-path';
 
 const run = promisify(execFile);
 

@@ -6,12 +6,12 @@
  * way round. Either way one process writes the mirror and the outbox.
  */
 import { fork } from 'node:child_process';
-import type { EngineCalls } from '../core/engine/engine';
-import { ENGINE_CALLS } from '../core/engine/routes';
-import { EngineEvents } from '../core/events/engine-events';
-import { RemoteError } from '../core/host/bridge-error';
-import { connectEngineSocket, type EngineSocketClient } from '../core/host/engine-socket';
-import type { EngineCallName, FromEngine, ToEngine } from '../core/host/protocol';
+import type { EngineCalls } from '../engine/commands/engine';
+import { ENGINE_CALLS } from '../engine/commands/routes';
+import { EngineEvents } from '../engine/events/engine-events';
+import { RemoteError } from '../engine/host/bridge-error';
+import { connectEngineSocket, type EngineSocketClient } from '../engine/host/engine-socket';
+import type { EngineCallName, FromEngine, ToEngine } from '../engine/host/protocol';
 import { callsByName } from '../shared/bridge/calls-by-name';
 
 export interface EngineLink {

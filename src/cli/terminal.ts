@@ -1,5 +1,5 @@
 import type { BridgeError } from '../shared/bridge/contract';
-import { RemoteError } from '../core/host/bridge-error';
+import { RemoteError } from '../engine/host/bridge-error';
 import { EXIT, type ExitCode } from './exit-codes';
 
 /** Where the command writes: results on stdout, messages and progress on stderr. */

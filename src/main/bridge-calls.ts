@@ -1,4 +1,4 @@
-import type { EngineCalls } from '../core/engine/engine';
+import type { EngineCalls } from '../engine/commands/engine';
 import {
   FORWARDED_CALLS,
   type BridgeCalls,

@@ -1,10 +1,10 @@
-import type { Logger } from '../core/log/logger';
+import type { Logger } from '../engine/log/logger';
 import {
   linksInArgv,
   parseDeepLink,
   type DeepLinkResult,
   type DeepLinkTarget,
-} from '../core/links/deep-link';
+} from './rules/deep-link';
 
 export type LinkSource = 'argv' | 'second-instance' | 'open-url';
 

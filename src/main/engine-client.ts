@@ -1,8 +1,8 @@
-import type { EngineCalls } from '../core/engine/engine';
-import { EngineEvents } from '../core/events/engine-events';
-import { RemoteError } from '../core/host/bridge-error';
+import type { EngineCalls } from '../engine/commands/engine';
+import { EngineEvents } from '../engine/events/engine-events';
+import { RemoteError } from '../engine/host/bridge-error';
 import { callsByName } from '../shared/bridge/calls-by-name';
-import { ENGINE_CALLS } from '../core/engine/routes';
+import { ENGINE_CALLS } from '../engine/commands/routes';
 import {
   HOST_CALLS,
   type EngineCallName,
@@ -10,7 +10,7 @@ import {
   type EngineProcessOptions,
   type FromEngine,
   type ToEngine,
-} from '../core/host/protocol';
+} from '../engine/host/protocol';
 import type { EngineState } from '../shared/bridge/contract';
 
 /** The part of Electron's `UtilityProcess` (or a Node `ChildProcess`) the client uses. */

@@ -1,4 +1,4 @@
-export { RemoteError, toBridgeError } from '../core/host/bridge-error';
+export { RemoteError, toBridgeError } from '../engine/host/bridge-error';
 
 /** A refusal by main itself: an untrusted sender or arguments of the wrong shape. */
 export class BridgeInputError extends Error {

@@ -17,8 +17,8 @@ import {
   Tray,
   utilityProcess,
 } from 'electron';
-import { DEEP_LINK_SCHEME, targetHash } from '../core/links/deep-link';
-import { createFileLogger } from '../core/log/logger';
+import { DEEP_LINK_SCHEME, targetHash } from './rules/deep-link';
+import { createFileLogger } from '../engine/log/logger';
 import { eventChannel, type BridgeEventName, type BridgeEvents } from '../shared/bridge/contract';
 import { createBridgeCalls } from './bridge-calls';
 import { commandLineArgs, runCommandLine } from './command-line';

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Engine } from '../core/engine';
+import type { Engine } from '../engine/commands';
 import type { SandboxOptions } from '../sandbox';
 import type { WorldAccount } from '../shared/api/sandbox-world';
 import type { AccountView } from '../shared/bridge/views';

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/log/logger';
+import type { Logger } from '../engine/log/logger';
 import {
   initialUpdateState,
   manualCheckAnswer,
@@ -10,7 +10,7 @@ import {
   type OutboxCount,
   type UpdateEvent,
   type UpdateState,
-} from '../core/updates/decision';
+} from './rules/update-decision';
 
 /** The part of electron-updater's `autoUpdater` used here. */
 export interface UpdaterLike {
@@ -55,7 +55,7 @@ export interface UpdateDeps {
 /**
  * Updates from the release feed (electron-builder's `publish`, read from `app-update.yml` in the
  * installed app): a check at start and from the menu, the download in the background with its
- * progress on the taskbar, and the install on quit as `src/core/updates/decision.ts` says.
+ * progress on the taskbar, and the install on quit as `src/main/rules/update-decision.ts` says.
  * electron-updater installs on its `quit` handler when `autoInstallOnAppQuit` is true; this sets
  * it, each time the app quits, from the outbox and the user's answer.
  */

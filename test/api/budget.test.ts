@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RequestBudget, type BudgetGrant, type Priority } from '../../src/core/api/budget';
-import { ManualClock } from '../../src/core/api/clock';
+import { RequestBudget, type BudgetGrant, type Priority } from '../../src/engine/api/budget';
+import { ManualClock } from '../../src/engine/api/clock';
 
 /** Acquires and records the order in which grants arrive. */
 function tracker(budget: RequestBudget) {

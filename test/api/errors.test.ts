@@ -4,7 +4,7 @@ import {
   apiErrorFromResponse,
   apiErrorFromThrown,
   parseRetryAfter,
-} from '../../src/core/api/errors';
+} from '../../src/engine/api/errors';
 import { fakeApiKey } from '../secrets/support';
 
 const now = Date.UTC(2030, 0, 1, 12, 0, 0);

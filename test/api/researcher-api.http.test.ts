@@ -10,7 +10,7 @@ import {
   ResearcherApi,
   type ResearcherApiOptions,
   type RetryNotice,
-} from '../../src/core/api';
+} from '../../src/engine/api';
 import { keyOf, SandboxHandle, type WorldAccount } from './support/sandbox';
 import { completeDraft, newId } from './support/reports';
 

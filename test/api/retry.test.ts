@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { RequestBudget } from '../../src/core/api/budget';
-import { ManualClock } from '../../src/core/api/clock';
-import { Connectivity } from '../../src/core/api/connectivity';
-import { ApiError } from '../../src/core/api/errors';
+import { RequestBudget } from '../../src/engine/api/budget';
+import { ManualClock } from '../../src/engine/api/clock';
+import { Connectivity } from '../../src/engine/api/connectivity';
+import { ApiError } from '../../src/engine/api/errors';
 import {
   backoff,
   sendWithRetry,
   type RetryNotice,
   type SendOptions,
-} from '../../src/core/api/retry';
+} from '../../src/engine/api/retry';
 
 function httpError(status: number, code: string, retryAfterMs?: number): ApiError {
   return new ApiError({

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/core/api/client';
-import { sendUpload } from '../../src/core/api/file-transfer';
+import { createApiClient } from '../../src/engine/api/client';
+import { sendUpload } from '../../src/engine/api/file-transfer';
 import { fakeApiKey } from '../secrets/support';
 
 /**

@@ -14,7 +14,7 @@ import {
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { messageFingerprint, migrations, openDatabase } from '../../src/core/store';
+import { messageFingerprint, migrations, openDatabase } from '../../src/engine/store';
 import type { DraftContent } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import type { Message } from '../../src/shared/api';

@@ -19,8 +19,8 @@ import {
   type WorldAccount,
 } from '../support/sandbox-client';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import { Engine } from '../../src/core/engine';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { Engine } from '../../src/engine/commands';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
 import { ROOT } from './build';
 import { encodeIpc } from './ipc-wire';

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseReportFile } from '../../src/core/report-files/front-matter';
+import { parseReportFile } from '../../src/engine/report-files/front-matter';
 import { fileLinkTarget } from '../../src/shared/rules';
 import type { ReportDetailView } from '../../src/shared/bridge/views';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';

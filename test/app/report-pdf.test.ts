@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { hasImageMetadata } from '../../src/core/evidence/images';
+import { hasImageMetadata } from '../../src/engine/evidence/images';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { realFile } from '../support/real-corpus';
 import { useAppPerTest } from '../renderer/support/app';

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineClient, type EngineChild } from '../../src/main/engine-client';
-import type { EngineProcessOptions } from '../../src/core/host/protocol';
+import type { EngineProcessOptions } from '../../src/engine/host/protocol';
 import { node22, type SecondRuntime } from '../support/second-runtime';
 import { openSandbox, pickAccounts, writeKey, type SandboxClient } from '../support/sandbox-client';
 import { tempDirsPerTest } from '../support/temp-dirs';

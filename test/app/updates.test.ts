@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { until } from '../renderer/support/ui';
 import { buildApp } from './build';

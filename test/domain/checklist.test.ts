@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKLIST_IDS, submitChecklist, type ChecklistInput } from '../../src/core/domain/index';
+import { CHECKLIST_IDS, submitChecklist, type ChecklistInput } from '../../src/engine/domain/index';
 import { descriptionTemplate } from '../../src/shared/rules/index';
 
 const complete = descriptionTemplate().replaceAll('\n\n', '\n\nSome text.\n\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeFor } from '../../src/core/engine/content-type';
+import { contentTypeFor } from '../../src/engine/commands/content-type';
 
 describe('the content type of an evidence file', () => {
   it.each([

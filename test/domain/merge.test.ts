@@ -5,7 +5,7 @@ import {
   mergeDraft,
   mergeLines,
   splitLines,
-} from '../../src/core/domain';
+} from '../../src/engine/domain';
 import { contentOf } from '../../src/shared/bridge/draft-content';
 import type { DraftContent } from '../../src/shared/bridge/views';
 

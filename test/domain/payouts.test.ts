@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvField, payoutsCsv, payoutsView, type PaidReport } from '../../src/core/domain/payouts';
+import {
+  csvField,
+  payoutsCsv,
+  payoutsView,
+  type PaidReport,
+} from '../../src/engine/domain/payouts';
 
 const paid = (
   id: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankSimilar, sameAsset, significantWords } from '../../src/core/domain/similar-reports';
+import { rankSimilar, sameAsset, significantWords } from '../../src/engine/domain/similar-reports';
 
 describe('duplicate hint scoring', () => {
   it('keeps the words worth matching', () => {

@@ -7,7 +7,7 @@ import {
   validateFileName,
   validateMessage,
   validateReportInput,
-} from '../../src/core/domain/index';
+} from '../../src/engine/domain/index';
 
 const valid = {
   program_id: 'acme-web',

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReadOnlyError } from '../../src/core/engine';
+import { ReadOnlyError } from '../../src/engine/commands';
 import type { ReportListItemView } from '../../src/shared/bridge/views';
 import { readKey, type Report } from '../support/sandbox-client';
 import { EngineChild } from './child';

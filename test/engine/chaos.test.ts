@@ -16,7 +16,7 @@ import {
 import { EngineChild } from './child';
 import { COMPLETE_DESCRIPTION } from './harness';
 import { sha256, WebsiteClient, withNote } from './website-client';
-import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { markdownBlocks, reportTexts } from '../support/report-texts';
 
 /**

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '../../src/core/api';
-import { Engine, type EngineOptions } from '../../src/core/engine';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { DEFAULT_RETRY_POLICY } from '../../src/engine/api';
+import { Engine, type EngineOptions } from '../../src/engine/commands';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import { FAST_RETRY, harnessPerFile, saveElsewhere, server, type Harness } from './harness';
 import { completeDraft } from '../support/drafts';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasImageMetadata } from '../../src/core/evidence/images';
+import { hasImageMetadata } from '../../src/engine/evidence/images';
 import { burpFixture, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 import { fakeJwt, randomFrom } from '../support/fake-secrets';

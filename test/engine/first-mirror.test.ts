@@ -6,7 +6,7 @@
 import { randomUUID } from '../support/random';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxLinkedClock } from '../../bench/engine-clock';
-import type { Clock } from '../../src/core/api';
+import type { Clock } from '../../src/engine/api';
 import { openHarness, type Harness } from './harness';
 
 const REPORTS = 300;

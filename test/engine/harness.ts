@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { Engine, type EngineOptions } from '../../src/core/engine';
+import { Engine, type EngineOptions } from '../../src/engine/commands';
 import type { DraftContent } from '../../src/shared/bridge/views';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge/contract';
 import {
   openSandbox,

@@ -163,7 +163,7 @@ describe('engine: full researcher journey', () => {
 
   it('sign-out deletes the key from the keychain', async () => {
     await h.engine.signOut();
-    const { KeychainSecretStore } = await import('../../src/core/secrets');
+    const { KeychainSecretStore } = await import('../../src/engine/secrets');
     expect(await new KeychainSecretStore().get(h.sandbox.url)).toBeNull();
   });
 });

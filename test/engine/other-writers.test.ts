@@ -1,6 +1,6 @@
 import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
-import { contentTypeFor } from '../../src/core/engine/content-type';
+import { contentTypeFor } from '../../src/engine/commands/content-type';
 import type { Report } from '../support/sandbox-client';
 import {
   COMPLETE_DESCRIPTION,

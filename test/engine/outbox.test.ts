@@ -15,7 +15,7 @@ import {
   scriptedFetch,
   type Step,
 } from './scripted-fetch';
-import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { reportTexts } from '../support/report-texts';
 
 /**

@@ -1,8 +1,8 @@
 import { lstat, mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasImageMetadata } from '../../src/core/evidence/images';
-import { parseReportFile } from '../../src/core/report-files/front-matter';
+import { hasImageMetadata } from '../../src/engine/evidence/images';
+import { parseReportFile } from '../../src/engine/report-files/front-matter';
 import { fileLinkTarget, findFileLinks } from '../../src/shared/rules';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION, harnessPerTest, type Harness } from './harness';

@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { Engine } from '../../src/engine/commands';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import { FAST_RETRY } from './fast-retry';
 
 /** A port nothing listens on. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CADENCES, SyncScheduler } from '../../src/core/sync';
+import { DEFAULT_CADENCES, SyncScheduler } from '../../src/engine/sync';
 import { COMPLETE_DESCRIPTION, harnessPerTest, type Harness } from './harness';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { randomFrom } from '../support/fake-secrets';
 import { count, printCounts, REAL } from '../support/real-corpus';
 

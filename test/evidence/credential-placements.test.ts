@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { noseyParkerRuleCount } from '../../src/core/evidence/secret-scan/noseyparker';
-import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { noseyParkerRuleCount } from '../../src/engine/evidence/secret-scan/noseyparker';
+import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { count, printCounts, REAL } from '../support/real-corpus';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readHttpEvidence } from '../../src/core/evidence/http-import';
+import { readHttpEvidence } from '../../src/engine/evidence/http-import';
 import { detectHttpEvidence } from '../../src/shared/evidence/http-detect';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readHttpEvidence } from '../../src/core/evidence/http-import';
-import type { HttpExchange } from '../../src/core/evidence/http-import/model';
+import { readHttpEvidence } from '../../src/engine/evidence/http-import';
+import type { HttpExchange } from '../../src/engine/evidence/http-import/model';
 import { detectHttpEvidence } from '../../src/shared/evidence/http-detect';
 
 function exchanges(text: string): HttpExchange[] {

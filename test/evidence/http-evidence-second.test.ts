@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
-import { scanFile } from '../../src/core/evidence/secret-scan/file-scan';
+import { readHttpEvidence, renderHttpEvidence } from '../../src/engine/evidence/http-import';
+import { scanFile } from '../../src/engine/evidence/secret-scan/file-scan';
 import { detectHttpEvidence, unreadEvidenceNote } from '../../src/shared/evidence/http-detect';
 import { fakeJwt } from '../support/fake-secrets';
 

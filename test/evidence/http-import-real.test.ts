@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBurpXml } from '../../src/core/evidence/http-import/burp';
-import { curlGetdate } from '../../src/core/evidence/http-import/curl-date';
-import { readHttpEvidence, renderHttpEvidence } from '../../src/core/evidence/http-import';
-import type { HttpMessage } from '../../src/core/evidence/http-import/model';
+import { parseBurpXml } from '../../src/engine/evidence/http-import/burp';
+import { curlGetdate } from '../../src/engine/evidence/http-import/curl-date';
+import { readHttpEvidence, renderHttpEvidence } from '../../src/engine/evidence/http-import';
+import type { HttpMessage } from '../../src/engine/evidence/http-import/model';
 import {
   differenceKind,
   runCurlCase,

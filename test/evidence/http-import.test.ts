@@ -4,8 +4,8 @@ import {
   fence,
   parseHttpEvidence,
   renderHttpEvidence,
-} from '../../src/core/evidence/http-import/index';
-import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
+} from '../../src/engine/evidence/http-import/index';
+import { parseCurlCommand } from '../../src/engine/evidence/http-import/curl';
 import { detectHttpEvidence } from '../../src/shared/evidence/http-detect';
 import { burpFixture, curlFixtures, fixtureSecrets, harFixture, rawFixture } from './fixtures/http';
 

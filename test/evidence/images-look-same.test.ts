@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { imageMetadataBlocks, stripImageMetadata } from '../../src/core/evidence/images';
+import { imageMetadataBlocks, stripImageMetadata } from '../../src/engine/evidence/images';
 import { chromiumPixels, magickPixels, openChromium } from '../support/render-images';
 
 /**

@@ -6,7 +6,7 @@ import {
   imageMetadataBlocks,
   rasterTypeOf,
   stripImageMetadata,
-} from '../../src/core/evidence/images';
+} from '../../src/engine/evidence/images';
 import { realFile } from '../support/real-corpus';
 import { gif, gpsBytes, hostileSvg, jpegWithGps, pngWithGps, webpWithGps } from './fixtures/images';
 

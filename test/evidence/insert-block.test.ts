@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockInsertPoint, insertBlock } from '../../src/core/engine/http-import-commands';
+import { blockInsertPoint, insertBlock } from '../../src/engine/commands/http-import-commands';
 
 describe('a block in the description', () => {
   const doc = '## Steps to reproduce\n\nOpen the page.\n\n## Expected behavior\n\nNothing.';

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBurpXml } from '../../src/core/evidence/http-import/burp';
-import { scanFile } from '../../src/core/evidence/secret-scan/file-scan';
-import { gitleaksRuleCount } from '../../src/core/evidence/secret-scan/gitleaks';
-import { NOT_SESSION_COOKIE } from '../../src/core/evidence/secret-scan/rules';
-import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
+import { parseBurpXml } from '../../src/engine/evidence/http-import/burp';
+import { scanFile } from '../../src/engine/evidence/secret-scan/file-scan';
+import { gitleaksRuleCount } from '../../src/engine/evidence/secret-scan/gitleaks';
+import { NOT_SESSION_COOKIE } from '../../src/engine/evidence/secret-scan/rules';
+import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { fakePrivateKeys, urlPasswords, vendorShapes } from '../support/fake-secrets';
 import {
   count,

@@ -8,7 +8,7 @@ import {
   containerImageOf,
   rasterTypeOf,
   stripImageMetadata,
-} from '../../src/core/evidence/images';
+} from '../../src/engine/evidence/images';
 import { REAL, realFile } from '../support/real-corpus';
 
 /**

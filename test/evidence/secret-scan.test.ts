@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redact, scanText } from '../../src/core/evidence/secret-scan/scan';
-import { looksLikeText } from '../../src/core/evidence/secret-scan/text-sniff';
+import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
+import { looksLikeText } from '../../src/engine/evidence/secret-scan/text-sniff';
 import { fakeJwt, fakeSecrets, fakeServiceKey, randomFrom } from '../support/fake-secrets';
 
 const ownKey = fakeServiceKey();

@@ -11,14 +11,17 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanFileAt, WHOLE_STRUCTURED_BYTES } from '../../src/core/evidence/secret-scan/file-scan';
-import { scanText } from '../../src/core/evidence/secret-scan/scan';
+import {
+  scanFileAt,
+  WHOLE_STRUCTURED_BYTES,
+} from '../../src/engine/evidence/secret-scan/file-scan';
+import { scanText } from '../../src/engine/evidence/secret-scan/scan';
 import {
   OVERLAP_CHARS,
   redactTextFile,
   scanTextFile,
   WINDOW_CHARS,
-} from '../../src/core/evidence/secret-scan/stream-scan';
+} from '../../src/engine/evidence/secret-scan/stream-scan';
 import { vendorShapes } from '../support/fake-secrets';
 
 /**

@@ -3,14 +3,14 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
-import { tryLockDataDir } from '../../src/core/host/data-lock';
-import { serveEngine } from '../../src/core/host/engine-host';
-import { connectEngineSocket } from '../../src/core/host/engine-socket';
-import type { FromEngine, ToEngine } from '../../src/core/host/protocol';
-import { rawFrame } from '../../src/core/host/socket-frames';
-import { engineSocketPath, TOKEN_FILE } from '../../src/core/host/socket-path';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { Engine } from '../../src/engine/commands';
+import { tryLockDataDir } from '../../src/engine/host/data-lock';
+import { serveEngine } from '../../src/engine/host/engine-host';
+import { connectEngineSocket } from '../../src/engine/host/engine-socket';
+import type { FromEngine, ToEngine } from '../../src/engine/host/protocol';
+import { rawFrame } from '../../src/engine/host/socket-frames';
+import { engineSocketPath, TOKEN_FILE } from '../../src/engine/host/socket-path';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 
 /**
  * One data folder, one writer: the engine takes the folder's lock before its mirror opens and

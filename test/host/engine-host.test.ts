@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
-import { serveEngine } from '../../src/core/host/engine-host';
-import type { FromEngine, ToEngine } from '../../src/core/host/protocol';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { Engine } from '../../src/engine/commands';
+import { serveEngine } from '../../src/engine/host/engine-host';
+import type { FromEngine, ToEngine } from '../../src/engine/host/protocol';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 
 /**
  * The engine process's side of the protocol with a real engine (signed out, in a temporary

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineCalls } from '../../src/core/engine';
+import type { EngineCalls } from '../../src/engine/commands';
 import { createBridgeCalls } from '../../src/main/bridge-calls';
 import { FileTokens } from '../../src/main/file-tokens';
 import { validateArgs } from '../../src/main/validate-args';

@@ -48,7 +48,7 @@ const OTHER_MEANINGS: RegExp[] = [
 const NOT_SCANNED = new Set([
   TABLE,
   'src/shared/api/schema.d.ts',
-  'src/core/store/migrations.ts',
+  'src/engine/store/migrations.ts',
   'src/main/generated/bridge-validators.js',
   'src/main/generated/bridge-validators.d.ts',
 ]);

@@ -6,8 +6,8 @@ import {
   parseDeepLink,
   targetHash,
   type DeepLinkTarget,
-} from '../../src/core/links/deep-link';
-import type { Logger, LogFields } from '../../src/core/log/logger';
+} from '../../src/main/rules/deep-link';
+import type { Logger, LogFields } from '../../src/engine/log/logger';
 import { AppNavigator } from '../../src/main/deep-links';
 import { parseHash } from '../../src/renderer/src/lib/routes';
 

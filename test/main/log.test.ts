@@ -2,13 +2,17 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderBundle, sealBundle, statusForDiagnostics } from '../../src/core/diagnostics/bundle';
-import { checkForCredentials } from '../../src/core/diagnostics/check';
-import { removeCredentials } from '../../src/core/diagnostics/credentials';
-import { summarizeOutbox } from '../../src/core/diagnostics/outbox-summary';
-import { EngineEvents } from '../../src/core/events/engine-events';
-import { logEngineEvents, type OutboxEntryState } from '../../src/core/log/engine-log';
-import { createFileLogger, formatLine } from '../../src/core/log/logger';
+import {
+  renderBundle,
+  sealBundle,
+  statusForDiagnostics,
+} from '../../src/engine/diagnostics/bundle';
+import { checkForCredentials } from '../../src/engine/diagnostics/check';
+import { removeCredentials } from '../../src/engine/diagnostics/credentials';
+import { summarizeOutbox } from '../../src/engine/diagnostics/outbox-summary';
+import { EngineEvents } from '../../src/engine/events/engine-events';
+import { logEngineEvents, type OutboxEntryState } from '../../src/engine/log/engine-log';
+import { createFileLogger, formatLine } from '../../src/engine/log/logger';
 import type { StatusView } from '../../src/shared/bridge/views';
 
 const KEY = `sbx_${'A1b2C3d4E5'.repeat(4)}xyz`;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as electron from 'electron';
-import { EngineEvents } from '../../src/core/engine';
+import { EngineEvents } from '../../src/engine/commands';
 import { wireNotifications } from '../../src/main/notifications';
 import type { ElectronMock } from './electron-mock';
 

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { Engine } from '../../src/engine/commands';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import { startSandbox } from '../../src/sandbox';
 import { demoAccount, fetchWorldAccounts, SandboxAccount } from '../../src/main/sandbox-account';
 

@@ -9,7 +9,7 @@ import {
   progressFraction,
   type UpdateEvent,
   type UpdateState,
-} from '../../src/core/updates/decision';
+} from '../../src/main/rules/update-decision';
 
 const run = (events: UpdateEvent[], from: UpdateState = { phase: 'idle' }): UpdateState =>
   events.reduce(nextUpdateState, from);

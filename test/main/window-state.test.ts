@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Logger } from '../../src/core/log/logger';
+import type { Logger } from '../../src/engine/log/logger';
 import {
   DEFAULT_SIZE,
   MAX_FILE_BYTES,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Configuration } from 'electron-builder';
 import { loadBuilderConfig } from '../../scripts/pack-check';
-import { DEEP_LINK_SCHEME } from '../../src/core/links/deep-link';
+import { DEEP_LINK_SCHEME } from '../../src/main/rules/deep-link';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 

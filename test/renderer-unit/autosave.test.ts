@@ -4,7 +4,7 @@ import {
   DraftAutosave,
   SAVE_DELAY_MS,
   type AutosaveDeps,
-} from '../../src/renderer/src/screens/report/editor/autosave';
+} from '../../src/renderer/src/screens/report/draft/autosave';
 
 const BASE: DraftContent = {
   title: 'Open redirect',

@@ -4,7 +4,7 @@ import {
   WARM_UP_SLICE_CHARS,
   escapeWarmUp,
   withoutNeedlessEscapes,
-} from '../../src/renderer/src/screens/report/editor/needless-escapes';
+} from '../../src/renderer/src/editor/needless-escapes';
 import { description } from '../rules/support/descriptions';
 import { reportText } from '../rules/support/report-text';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/shared/api';
-import { KeychainSecretStore } from '../../src/core/secrets';
+import { KeychainSecretStore } from '../../src/engine/secrets';
 import { readKey } from '../support/sandbox-client';
 import { useAppPerTest, type OpenOptions } from './support/app';
 import { openReport, submittedOnServer } from './support/reports';

@@ -11,14 +11,14 @@ import {
   formatReportFile,
   parseReportFile,
   type ReportFrontMatter,
-} from '../../src/core/report-files/front-matter';
+} from '../../src/engine/report-files/front-matter';
 import {
   encodeRelativePath,
   findLocalLinks,
   linksToFiles,
   linksToRelative,
-} from '../../src/core/report-files/links';
-import { uniqueName } from '../../src/core/report-files/names';
+} from '../../src/engine/report-files/links';
+import { uniqueName } from '../../src/engine/report-files/names';
 import { fileLinkTarget, findFileLinks } from '../../src/shared/rules';
 import { description, FILE_IDS, REPORT_ID } from '../rules/support/descriptions';
 

@@ -4,7 +4,7 @@ import {
   applyTemplate,
   fillPlaceholders,
   withPlaceholders,
-} from '../../src/core/report-files/templates';
+} from '../../src/engine/report-files/templates';
 import { checkDescription, descriptionTemplate, TEMPLATE_HEADINGS } from '../../src/shared/rules';
 import { anyDescription } from '../rules/support/descriptions';
 

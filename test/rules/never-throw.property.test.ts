@@ -14,7 +14,7 @@ import {
   TEMPLATE_HEADINGS,
 } from '../../src/shared/rules';
 import { parseMarkdown, startOffset, endOffset } from '../../src/shared/rules/markdown';
-import { validateReportInput } from '../../src/core/domain/validate';
+import { validateReportInput } from '../../src/engine/domain/validate';
 import { offsetFromMarked, snapOutOfWord } from '../../src/renderer/src/lib/editor-offset';
 import type { Nodes } from 'mdast';
 import { anyDescription, COMMONMARK_EXAMPLES, FILE_IDS, REPORT_ID } from './support/descriptions';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatSize, formatSizes } from '../../src/shared/rules/size';
-import { validateFile } from '../../src/core/domain/validate';
+import { validateFile } from '../../src/engine/domain/validate';
 
 describe('sizes as a person reads them', () => {
   it.each([

@@ -10,7 +10,7 @@
  * - macOS (keytar_mac.cc): the generic password of (service, account), the binding's own item.
  */
 import { AsyncEntry } from '@napi-rs/keyring';
-import { callSecretService } from '../../src/core/secrets/keytar-items';
+import { callSecretService } from '../../src/engine/secrets/keytar-items';
 
 export interface KeytarFormat {
   setPassword(service: string, account: string, password: string): Promise<void>;

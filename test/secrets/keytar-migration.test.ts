@@ -6,7 +6,7 @@ import {
   KEYCHAIN_SERVICE,
   KeychainSecretStore,
   type OpenTarget,
-} from '../../src/core/secrets';
+} from '../../src/engine/secrets';
 import { normalizeServerUrl } from '../../src/shared/api/server-url';
 import { keytarFormat } from './keytar-format';
 import { fakeApiKey, uniqueServerUrl } from './support';

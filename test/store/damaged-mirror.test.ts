@@ -18,8 +18,8 @@ import {
   SchemaTooNewError,
   unsentWorkDir,
   type Store,
-} from '../../src/core/store';
-import { openMirror } from '../../src/core/store/open-mirror';
+} from '../../src/engine/store';
+import { openMirror } from '../../src/engine/store/open-mirror';
 import { makeMessage, makeReport } from './fixtures';
 
 let dir: string;

@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrations, openDatabase, SchemaTooNewError, type Migration } from '../../src/core/store';
+import {
+  migrations,
+  openDatabase,
+  SchemaTooNewError,
+  type Migration,
+} from '../../src/engine/store';
 
 let dir: string;
 let file: string;

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from '../support/random';
-import { openStore, type Store } from '../../src/core/store';
+import { openStore, type Store } from '../../src/engine/store';
 import type { Message, Program, ProgramSummary, Report, ReportSummary } from '../../src/shared/api';
-import type { ReportListQuery, ReportListRow } from '../../src/core/store/report-list';
+import type { ReportListQuery, ReportListRow } from '../../src/engine/store/report-list';
 
 /** A fresh folder with a real database file; `reopen` closes and opens the same file. */
 export interface TempStore {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrations, openDatabase, openStore } from '../../src/core/store';
+import { migrations, openDatabase, openStore } from '../../src/engine/store';
 import { useTempStore } from './fixtures';
 
 const t = useTempStore();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageFingerprint } from '../../src/core/store';
+import { messageFingerprint } from '../../src/engine/store';
 import { useTempStore } from './fixtures';
 
 const t = useTempStore();

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../../src/shared/api';
-import { recordSent } from '../../src/core/outbox/reconcile';
+import { recordSent } from '../../src/engine/outbox/reconcile';
 import { REDACTED, redactKeys } from '../../src/shared/api/redact';
 import { reportTexts } from '../support/report-texts';
-import { openStore } from '../../src/core/store';
+import { openStore } from '../../src/engine/store';
 import { makeMessage, makeProgram, makeReport, useTempStore } from './fixtures';
 
 const t = useTempStore();

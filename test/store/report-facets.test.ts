@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReportListQuery } from '../../src/core/store';
-import { ftsExpression } from '../../src/core/store/fts-query';
-import { TEXT_COLUMNS, textColumnsMatch } from '../../src/core/store/report-facets';
-import { QUEUE_SCAN_LIMIT } from '../../src/core/store/report-search';
-import { parseSearch } from '../../src/core/store/text-match';
+import type { ReportListQuery } from '../../src/engine/store';
+import { ftsExpression } from '../../src/engine/store/fts-query';
+import { TEXT_COLUMNS, textColumnsMatch } from '../../src/engine/store/report-facets';
+import { QUEUE_SCAN_LIMIT } from '../../src/engine/store/report-search';
+import { parseSearch } from '../../src/engine/store/text-match';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import { iso, makeReport, useTempStore } from './fixtures';
 

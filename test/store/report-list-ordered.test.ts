@@ -1,11 +1,11 @@
 import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
-import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/core/store';
-import { createReportHits } from '../../src/core/store/report-hits';
-import { BUCKET_MS } from '../../src/core/store/report-index-key';
-import { createReportListRepository } from '../../src/core/store/report-list';
-import { createOrderedSearch, ORDERED_ROWS } from '../../src/core/store/report-list-ordered';
-import { createReportSearcher, QUEUE_SCAN_LIMIT } from '../../src/core/store/report-search';
+import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/engine/store';
+import { createReportHits } from '../../src/engine/store/report-hits';
+import { BUCKET_MS } from '../../src/engine/store/report-index-key';
+import { createReportListRepository } from '../../src/engine/store/report-list';
+import { createOrderedSearch, ORDERED_ROWS } from '../../src/engine/store/report-list-ordered';
+import { createReportSearcher, QUEUE_SCAN_LIMIT } from '../../src/engine/store/report-search';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import { makeMessage, makeReport, summaryOf, useTempStore } from './fixtures';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
-import { migrations, openDatabase, openStore } from '../../src/core/store';
-import type { ReportListQuery, ReportListRepository, ReportListRow } from '../../src/core/store';
-import { createReportListRepository } from '../../src/core/store/report-list';
+import { migrations, openDatabase, openStore } from '../../src/engine/store';
+import type { ReportListQuery, ReportListRepository, ReportListRow } from '../../src/engine/store';
+import { createReportListRepository } from '../../src/engine/store/report-list';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import type { ReportSort } from '../../src/shared/bridge/views';
-import { compareBinary, compareNoCase } from '../../src/core/store/report-order';
+import { compareBinary, compareNoCase } from '../../src/engine/store/report-order';
 import { parseCvss31 } from '../../src/shared/rules/cvss';
 import { iso, makeProgram, makeReport, useTempStore } from './fixtures';
 

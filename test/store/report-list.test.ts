@@ -1,7 +1,7 @@
 import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
-import { migrations, openDatabase, openStore } from '../../src/core/store';
-import type { ReportListQuery } from '../../src/core/store';
+import { migrations, openDatabase, openStore } from '../../src/engine/store';
+import type { ReportListQuery } from '../../src/engine/store';
 import type { ReportStatus } from '../../src/shared/api';
 import { iso, makeProgram, makeReport, useTempStore } from './fixtures';
 

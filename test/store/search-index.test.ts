@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/core/store';
-import { INDEX_BATCH } from '../../src/core/store/fts-index';
-import { QUEUE_SCAN_LIMIT } from '../../src/core/store/report-search';
+import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/engine/store';
+import { INDEX_BATCH } from '../../src/engine/store/fts-index';
+import { QUEUE_SCAN_LIMIT } from '../../src/engine/store/report-search';
 import { iso, listed, makeMessage, makeReport, summaryOf, useTempStore } from './fixtures';
 
 const t = useTempStore();

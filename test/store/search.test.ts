@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFtsMatch } from '../../src/core/store';
+import { toFtsMatch } from '../../src/engine/store';
 import { listed, makeMessage, makeProgram, makeReport, useTempStore } from './fixtures';
 
 const t = useTempStore();

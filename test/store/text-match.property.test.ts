@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchesColumns, mayMatch, parseSearch, tokenize } from '../../src/core/store/text-match';
+import { matchesColumns, mayMatch, parseSearch, tokenize } from '../../src/engine/store/text-match';
 import { reportExcerptArb } from '../support/report-texts';
 
 /** The tokenizer's rule, as text-match.ts states it, token by token (the slow way). */

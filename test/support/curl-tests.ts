@@ -4,8 +4,8 @@
  * (test/evidence/http-import-real.test.ts) and the measure against a whole curl checkout
  * (scripts/external-corpora.ts).
  */
-import { parseCurlCommand } from '../../src/core/evidence/http-import/curl';
-import type { HttpExchange, HttpMessage } from '../../src/core/evidence/http-import/model';
+import { parseCurlCommand } from '../../src/engine/evidence/http-import/curl';
+import type { HttpExchange, HttpMessage } from '../../src/engine/evidence/http-import/model';
 
 export interface CurlCase {
   test: number;

@@ -8,7 +8,7 @@ import { EXIT, type ExitCode } from '../exit-codes';
 import { readStdin, readTextArg } from '../inputs';
 import { deliveryExit, waitForDelivery } from '../outbox-wait';
 import { print, printJson, RefusedError, safeText, say, UsageError } from '../terminal';
-import { parseReportFile } from '../../core/report-files/front-matter';
+import { parseReportFile } from '../../engine/report-files/front-matter';
 import type { ImportReportsResult } from '../../shared/bridge/report-file-views';
 import type { ChecklistItemView } from '../../shared/bridge/views';
 

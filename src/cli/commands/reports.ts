@@ -4,8 +4,8 @@ import { EXIT } from '../exit-codes';
 import { print, printJson, safeText, say, UsageError } from '../terminal';
 import { REPORT_STATUSES, type ReportStatus } from '../../shared/api';
 import { REPORT_SORTS, type ReportQuery, type ReportSort } from '../../shared/bridge/views';
-import { formatReportFile } from '../../core/report-files/front-matter';
-import { frontMatterOf, threadMarkdown } from '../../core/report-files/export-reports';
+import { formatReportFile } from '../../engine/report-files/front-matter';
+import { frontMatterOf, threadMarkdown } from '../../engine/report-files/report-folder';
 
 const LIST_OPTIONS = {
   ...JSON_OPTION,

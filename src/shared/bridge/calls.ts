@@ -59,7 +59,7 @@ import {
 
 /**
  * Where a call is answered in the engine process: the engine itself (sign-in, status), the
- * signed-in account's session, or one of the session's groups of calls (src/core/engine). The
+ * signed-in account's session, or one of the session's groups of calls (src/engine/commands). The
  * engine host routes a call straight to `session[group][name]`, so a group's method bears the
  * call's name.
  */

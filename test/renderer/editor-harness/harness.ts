@@ -11,13 +11,13 @@ import { replaceAll } from '@milkdown/kit/utils';
 import { EditorState, Selection, TextSelection } from '@milkdown/kit/prose/state';
 import type { EditorView } from '@milkdown/kit/prose/view';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
-import { sourceSpanOf } from '../../../src/renderer/src/screens/report/editor/kept-blocks';
+import { sourceSpanOf } from '../../../src/renderer/src/editor/kept-blocks';
 import {
   createDescriptionEditor,
   markdownOf,
-} from '../../../src/renderer/src/screens/report/editor/milkdown-setup';
-import { markdownBeforeEscapePass } from '../../../src/renderer/src/screens/report/editor/markdown-io';
-import { withoutNeedlessEscapes } from '../../../src/renderer/src/screens/report/editor/needless-escapes';
+} from '../../../src/renderer/src/editor/milkdown-setup';
+import { markdownBeforeEscapePass } from '../../../src/renderer/src/editor/markdown-io';
+import { withoutNeedlessEscapes } from '../../../src/renderer/src/editor/needless-escapes';
 import type { FirstSave } from './first-save';
 import type { KeptRoundTrip } from '../support/kept-outside';
 import { renderMarkdown } from '../../../src/renderer/src/components/markdown/render-markdown';

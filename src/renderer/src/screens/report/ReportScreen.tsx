@@ -8,7 +8,7 @@ import { SubmittedReport } from './page/SubmittedReport';
 // The draft editor (Milkdown and its ProseMirror stack, the CVSS calculator, the scope guard) is a
 // chunk of its own: most reports opened from the list are submitted ones, which never need it.
 const DraftEditor = lazy(() =>
-  import('./editor/DraftEditor').then((m) => ({ default: m.DraftEditor })),
+  import('./draft/DraftEditor').then((m) => ({ default: m.DraftEditor })),
 );
 
 /** A draft opens in the editor; anything the server holds as submitted opens as its page. */

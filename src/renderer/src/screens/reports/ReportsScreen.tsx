@@ -37,7 +37,7 @@ const ReportScreen = lazy(() => loadReportScreen().then((m) => ({ default: m.Rep
 const OPEN_REPORT_CHUNKS = [
   () => import('../../components/Markdown'),
   loadReportScreen,
-  () => import('../report/editor/DraftEditor'),
+  () => import('../report/draft/DraftEditor'),
 ] as const;
 
 let prefetched = false;

@@ -6,7 +6,7 @@ export type { KeyScope };
 
 /**
  * What the store knows about the signed-in account. The API key itself lives only in the OS
- * keychain (src/core/secrets): there is deliberately no field for it here.
+ * keychain (src/engine/secrets): there is deliberately no field for it here.
  */
 export interface AccountInfo {
   serverUrl: string | null;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parentPort } from '../../shared/process/parent-port';
-import { Engine } from '../engine/engine';
+import { Engine } from '../commands/engine';
 import { createFileLogger, silentLogger } from '../log/logger';
 import { KeychainSecretStore } from '../secrets/keychain-secret-store';
 import { useSqliteBinding } from '../store/sqlite-binding';

@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { sanitizeEditorHref } from '../../../lib/safe-url';
+import { sanitizeEditorHref } from '../lib/safe-url';
 import { FORMAT_BUTTONS, ariaShortcut, shortcutText, type FormatAction } from './formatting';
 
 interface EditorToolbarProps {

@@ -7,7 +7,7 @@
 import type { BridgeError, BridgeEventName, BridgeEvents } from '../../shared/bridge/contract';
 import type { CheckedText } from '../diagnostics/credentials';
 import type { OutboxSummary } from '../diagnostics/outbox-summary';
-import type { EngineCallName as RoutedCallName } from '../engine/routes';
+import type { EngineCallName as RoutedCallName } from '../commands/routes';
 
 /**
  * Calls the engine process answers besides the engine's own, for "Export diagnostics": they need

@@ -5,7 +5,7 @@ import { removeCredentials, type CheckedText, type CredentialCount } from './cre
 /**
  * The full credential check of a diagnostics bundle, in the engine process: first the signed-in
  * key exactly and this app's own credential shapes (`removeCredentials`: cheap and certain), then
- * the evidence scanner (`src/core/evidence/secret-scan`: secretlint's recommended rules and the
+ * the evidence scanner (`src/engine/evidence/secret-scan`: secretlint's recommended rules and the
  * app's own), so a vendor key, a private key or a password in a URL that reached a log is removed
  * as well. Every removal becomes `[REDACTED:<kind>]` and is counted by kind.
  */

@@ -6,12 +6,12 @@ import type { ImportProblemView, ImportReportsResult } from '../../shared/bridge
 import { fileLinkTarget } from '../../shared/rules/file-links';
 import { validateFile } from '../domain/validate';
 import { ApiError } from '../api';
-import { takeFiles, uploadPayload, type IncomingFile } from '../engine/incoming-files';
-import { queueDraftChange, queueSave, rememberPolicyVersion } from '../engine/local-drafts';
-import { requireWritable, USER, type SessionContext } from '../engine/session-context';
-import { parseReportFile, type FileProblem } from './front-matter';
-import { findLocalLinks, linksToFiles } from './links';
-import { THREAD_FILE } from './export-reports';
+import { takeFiles, uploadPayload, type IncomingFile } from './incoming-files';
+import { queueDraftChange, queueSave, rememberPolicyVersion } from './local-drafts';
+import { requireWritable, USER, type SessionContext } from './session-context';
+import { parseReportFile, type FileProblem } from '../report-files/front-matter';
+import { findLocalLinks, linksToFiles } from '../report-files/links';
+import { THREAD_FILE } from '../report-files/report-folder';
 
 type ImportProblem = ImportProblemView;
 type ImportResult = ImportReportsResult;

@@ -19,7 +19,7 @@ import {
 } from '@milkdown/kit/prose/model';
 import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
 import createDOMPurify, { type DOMPurify } from 'dompurify';
-import { classifyLink, sanitizeEditorHref } from '../../../lib/safe-url';
+import { classifyLink, sanitizeEditorHref } from '../lib/safe-url';
 import { caretIntoSection } from './sections';
 
 /**

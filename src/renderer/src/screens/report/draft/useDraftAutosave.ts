@@ -3,7 +3,7 @@ import type { DraftView } from '../../../../../shared/bridge/views';
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
 import { DraftAutosave } from './autosave';
-import type { DescriptionHandle } from './DescriptionEditor';
+import type { DescriptionHandle } from '../../../editor/DescriptionEditor';
 
 /**
  * The draft editor's autosave (see `DraftAutosave`): one per open draft, fed with the engine's

@@ -2,8 +2,8 @@ import type {
   ExportReportsResult,
   ImportReportsResult,
 } from '../../shared/bridge/report-file-views';
-import type { ReadModel } from '../engine/read-model';
-import type { SessionContext } from '../engine/session-context';
+import type { ReadModel } from './read-model';
+import type { SessionContext } from './session-context';
 import { exportReports } from './export-reports';
 import { importReports } from './import-reports';
 

@@ -25,7 +25,7 @@ import { clipboard } from '@milkdown/kit/plugin/clipboard';
 import { $prose } from '@milkdown/kit/utils';
 import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
-import { makeMarker, offsetFromMarked, snapOutOfWord } from '../../../lib/editor-offset';
+import { makeMarker, offsetFromMarked, snapOutOfWord } from '../lib/editor-offset';
 import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
 import { swallowRepeatedListMarker } from './list-markers';
 import {

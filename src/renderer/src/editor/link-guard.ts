@@ -1,8 +1,8 @@
 import { Plugin, PluginKey, type Transaction } from '@milkdown/kit/prose/state';
 import type { Node as ProseNode } from '@milkdown/kit/prose/model';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
-import { showEvidenceImage } from '../../../lib/evidence-images';
-import { classifyLink, isDangerousEditorHref } from '../../../lib/safe-url';
+import { showEvidenceImage } from '../lib/evidence-images';
+import { classifyLink, isDangerousEditorHref } from '../lib/safe-url';
 
 /**
  * ProseMirror plugin that keeps hostile Markdown inert inside the Milkdown editor:

@@ -20,7 +20,7 @@ import { useReport } from '../../../stores/report';
 import { useReadOnlyReason, useSession } from '../../../stores/session';
 import { ConflictView } from './ConflictView';
 import { CvssCalculator } from './CvssCalculator';
-import { DescriptionEditor, type DescriptionHandle } from './DescriptionEditor';
+import { DescriptionEditor, type DescriptionHandle } from '../../../editor/DescriptionEditor';
 import { EvidenceList } from './EvidenceList';
 import { SubmitChecklist } from './SubmitChecklist';
 import { DiscardDraft } from './DiscardDraft';

@@ -9,14 +9,14 @@ import type {
   TemplateView,
 } from '../../shared/bridge/report-file-views';
 import type { DraftView } from '../../shared/bridge/views';
-import type { DraftCommands } from '../engine/draft-commands';
-import { EngineInputError } from '../engine/errors';
-import type { SessionContext } from '../engine/session-context';
+import type { DraftCommands } from './draft-commands';
+import { EngineInputError } from './errors';
+import type { SessionContext } from './session-context';
 import type { Template } from '../store';
-import { parseFrontMatterFile } from './front-matter';
-import { safeName, uniqueName } from './names';
+import { parseFrontMatterFile } from '../report-files/front-matter';
+import { safeName, uniqueName } from '../report-files/names';
 import { findFileLinks, removeFileLinks } from '../../shared/rules';
-import { applyTemplate, fillPlaceholders, withPlaceholders } from './templates';
+import { applyTemplate, fillPlaceholders, withPlaceholders } from '../report-files/templates';
 
 const NAME_CHARS = 100;
 
