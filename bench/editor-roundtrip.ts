@@ -1,5 +1,5 @@
 /**
- * The description editor's round trip at scale (issue 22): 10,000 generated report texts
+ * The description editor's round trip at scale: 10,000 generated report texts
  * (descriptions with pasted payloads), the real report corpus and the CommonMark and GFM specs'
  * examples through the
  * editor exactly as the app sets it up (`milkdown-setup.ts`, in Chromium, in batches), printing

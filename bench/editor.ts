@@ -1,5 +1,5 @@
 /**
- * The first save of a long description (issue 22): the description editor exactly as the app sets
+ * The first save of a long description: the description editor exactly as the app sets
  * it up (`milkdown-setup.ts`, built by Vite, in Chromium: the renderer's thread), a report of about
  * 25 KB with hundreds of escaped payload characters, one character typed at its end, and the save
  * the autosave makes (`markdownOf`: the serializer, then the pass that drops needless escapes).

@@ -1,5 +1,5 @@
 /**
- * Issue 21: signing in to a large account, with the sandbox's real rate limits (120 a minute) and
+ * Signing in to a large account, with the sandbox's real rate limits (120 a minute) and
  * the engine's budget on a clock linked to the sandbox's (engine-clock.ts: every wait of the
  * budget is skipped by moving the sandbox clock first, so the client never runs ahead of the
  * server). All times are the service's time: real time plus the time the waits skipped, counted

@@ -1,5 +1,5 @@
 /**
- * The "before" of the UI benchmark: the reports list as the engine computed it until issue 11,
+ * The "before" of the UI benchmark: the reports list as the engine computed it before the list was read in windows,
  * kept verbatim (from src/engine/commands/read-model.ts and src/engine/store/reports.ts at e62096c^),
  * run on this process's thread the way the engine then ran on Electron's main thread. It read
  * every matching row (limit MAX_SAFE_INTEGER) and sliced in JavaScript, merged drafts and the

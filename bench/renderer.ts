@@ -12,10 +12,10 @@
  *   same text;
  * - the renderer bundle gzipped (every file under assets/), against its raw size.
  * The mirrors are written directly (seed.ts) into the signed-in account's data folder before the
- * app starts, as after an earlier session. Before issue 11 (its figures, the app then ran the
+ * app starts, as after an earlier session. Before the engine left main (its figures, the app then ran the
  * engine in main): at 10,000 reports 71 of 1,066 frames over 16 ms (p95 33 ms; a plain list 5
  * of 933) and a first paint of 454 ms.
- * Issue 21: main's answers reach the page as JSON (test/app/ipc-wire.ts); Playwright's own
+ * Main's answers reach the page as JSON (test/app/ipc-wire.ts); Playwright's own
  * serialization of a 200-row block had cost the page 23-29 ms of CPU per block, about 50 of the
  * 68 slow frames then measured at 10,000 (a plain list: 4), which Electron's IPC does not cost.
  * Run alone with `bash scripts/with-keyring.sh npx tsx bench/renderer.ts`, or `npm run bench`;
@@ -512,15 +512,15 @@ export async function benchRenderer(): Promise<BenchResult[]> {
   await empty.close();
   await fresh.close();
   results.push({ name: 'first-run screen first paint (baseline)', value: emptyPaint, unit: 'ms' });
-  // Before: the figures issue 11 was filed with (the engine then ran in main, the list loaded every
+  // Before: the figures measured before the engine left main (the engine then ran in main, the list loaded every
   // row), not measured again here: that code path no longer exists in the renderer.
   results.push(
     {
-      name: 'before (issue 11): reports scroll at 10000, frames over 16 ms of 1,066',
+      name: 'before: reports scroll at 10000, frames over 16 ms of 1,066',
       value: 71,
       unit: 'frames',
     },
-    { name: 'before (issue 11): reports screen first paint at 10000', value: 454, unit: 'ms' },
+    { name: 'before: reports screen first paint at 10000', value: 454, unit: 'ms' },
   );
   const hosts: AppHost[] = [];
   try {

@@ -1,5 +1,5 @@
 /**
- * Credential scan of a large evidence file (issue 19: no size limit, bounded memory): the scan
+ * Credential scan of a large evidence file (no size limit, bounded memory): the scan
  * the checklist runs on an attached 200 MB text file (`scanFileAt`: overlapping windows), against
  * the baseline of reading the file whole and scanning the string (`scanFile` on its bytes, what
  * the app did before). Each runs in a process of its own, so each peak resident size is its own.

@@ -1,5 +1,5 @@
 /**
- * What both processes of the UI bench share (bench/ui.ts plays main after issue 11; its child
+ * What both processes of the UI bench share (bench/ui.ts plays main with the engine in a process of its own; its child
  * bench/ui-old-main.ts plays main before it, with the engine on its thread): the calls the UI
  * makes, how they are timed, and the shapes of the figures. Nothing here loads the engine: the
  * process playing main must hold no more than main does.

@@ -1,6 +1,6 @@
 /**
- * The UI bench's "before": main as it was until issue 11, with the engine on its own thread. A
- * child process of bench/ui.ts, so that the process playing main after issue 11 holds no engine,
+ * The UI bench's "before": main as it was before the engine left it, with the engine on its own thread. A
+ * child process of bench/ui.ts, so that the process playing today's main holds no engine,
  * no store and none of their garbage (a 17.9 ms major collection of that mixed heap once showed
  * as main's stall). It also seeds the mirrors (that needs the engine too). Asked over its IPC
  * channel `{ id, op, args }`, it answers `{ id, ok, value | error }`; the stalls it measures are
@@ -88,7 +88,7 @@ const ops = {
   },
 
   /**
-   * The calls as main made them before issue 11 (the list through the old read model), and at
+   * The calls as main made them before the engine left it (the list through the old read model), and at
    * 100,000 reports the old drain of the whole index; the report ids and the draft the calls
    * after it use too.
    */

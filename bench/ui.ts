@@ -2,7 +2,7 @@
  * What the UI does, measured the way main does it: through the engine's process protocol
  * (src/main/engine-client.ts ⇄ src/engine/host/), with the engine and the sandbox in processes of
  * their own and this process playing main, its event loop watched by a 1 ms timer
- * (stall-monitor.ts). This process loads no engine: the "before" figures (main until issue 11,
+ * (stall-monitor.ts). This process loads no engine: the "before" figures (main while the engine still ran in it,
  * the engine on its thread) and the seeding run in a child that plays the old main
  * (ui-old-main.ts), so that main's heap holds what main's does.
  *

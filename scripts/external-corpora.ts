@@ -1,6 +1,6 @@
 /**
- * The HTTP import and the scope guard measured against public corpora kept outside the project
- * (issue 20): every HTTP test case of a curl checkout's `tests/data` (test/fixtures/real keeps a
+ * The HTTP import and the scope guard measured against public corpora kept outside the project:
+ * every HTTP test case of a curl checkout's `tests/data` (test/fixtures/real keeps a
  * selection of 535) and every scope line of a bounty-targets-data checkout (the fixture keeps a
  * sample of 963). Either path may be a work tree or a bare git directory (its HEAD is read).
  *

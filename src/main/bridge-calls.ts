@@ -80,7 +80,7 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
       }),
     downloadFile: (reportId, fileId) => downloadWithDialog({ ...deps, engine }, reportId, fileId),
     exportPayouts: () => exportPayoutsWithDialog({ ...deps, engine }),
-    // issue 25
+    // reports as Markdown files, templates
     exportReports: (ids) => exportReportsWithDialog({ ...deps, engine }, ids),
     saveReportPdf: (reportId) => saveReportPdfWithDialog({ ...deps, engine }, reportId),
     importReports: (input) => importReportsWithDialog({ ...deps, engine }, input),

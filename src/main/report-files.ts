@@ -28,7 +28,7 @@ export interface ReportFilesDeps {
 }
 
 /**
- * Issue 25. "Export as Markdown": the user picks the folder in main's dialog, the engine writes a
+ * "Export as Markdown": the user picks the folder in main's dialog, the engine writes a
  * folder per report into it. Null when cancelled.
  */
 export async function exportReportsWithDialog(

@@ -24,7 +24,7 @@ import { until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
 /**
- * Issue 26, through the app as built: a data folder on a small RAM disk that fills up, a mirror
+ * Through the app as built: a data folder on a small RAM disk that fills up, a mirror
  * file truncated or garbled, a newer version's data, and the oldest schema with unsent work.
  * Mounting a tmpfs needs root, as CI runs; the folder is the app's whole userData.
  */

@@ -10,7 +10,7 @@ import type { AppHost } from './host';
 import type { StandInPageGlobals } from './page-preload';
 
 /**
- * File tokens come only from the user's hand (issue 23): the preload mints one only for a file of
+ * File tokens come only from the user's hand: the preload mints one only for a file of
  * a drop or paste the browser raised, and main takes only a regular file, never a link, a folder
  * or a device. Drills from the page of the built app, with the built preload and main.
  */

@@ -230,7 +230,7 @@ describe('calls through main to the engine process', () => {
     const checklist = await value<{ items: unknown[] }>('getChecklist', draft.reportId);
     expect(checklist.items.length).toBeGreaterThan(0);
     // An unknown but well-formed id reaches the engine, which asks the server for it at once
-    // (issue 21: on demand) and answers null once the server has said it has no such report.
+    // (on demand) and answers null once the server has said it has no such report.
     const unknown = '3f1c2a9e-8d4b-4c1e-9f2a-7b6c5d4e3f21';
     expect(await value('getReport', unknown)).toMatchObject({ download: { state: 'downloading' } });
     await expect.poll(() => value('getReport', unknown)).toBeNull();

@@ -11,7 +11,7 @@ import { goTo, hashOf, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
 /**
- * Issue 25 through the built app: the reports list's buttons ask main's dialogs for the folder
+ * Through the built app: the reports list's buttons ask main's dialogs for the folder
  * (the page never names a path), the engine writes and reads the files; an exported folder
  * imports back as the same draft, and a bad file is refused with its line, nothing imported.
  */

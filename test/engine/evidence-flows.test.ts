@@ -5,7 +5,7 @@ import { COMPLETE_DESCRIPTION, harnessPerTest, server, serverFile, type Harness 
 import { completeDraft } from '../support/drafts';
 
 /**
- * Issue 19 through the engine against the sandbox: the same credentials placed in each flow a
+ * Through the engine against the sandbox: the same credentials placed in each flow a
  * researcher sends through (draft save, reply, file upload, HTTP import); after "Redact all" the
  * server holds none of them. Prints found/total per flow.
  */

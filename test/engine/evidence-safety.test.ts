@@ -10,7 +10,7 @@ import { COMPLETE_DESCRIPTION, harnessPerTest, server, serverFile } from './harn
 import { completeDraft } from '../support/drafts';
 
 /**
- * Issue 13 through the engine against the sandbox: nothing with an unresolved credential leaves
+ * Through the engine against the sandbox: nothing with an unresolved credential leaves
  * (saves, uploads, messages), redaction and "keep" release it, images lose their metadata before
  * upload, HTTP evidence lands redacted, the duplicate hint and the payouts view read the mirror.
  */
@@ -207,7 +207,7 @@ describe('evidence that never leaks', () => {
     expect((await x.engine.calls.scanEvidence(draft.reportId)).open).toBe(0);
   });
 
-  it('offers a binary body of an imported HAR as a file of its own, never as text (issue 20)', async () => {
+  it('offers a binary body of an imported HAR as a file of its own, never as text', async () => {
     const x = await open();
     const draft = await x.engine.calls.createDraft(x.programs.open.id);
     await x.engine.calls.saveDraft(draft.reportId, CONTENT);

@@ -1,5 +1,5 @@
 /**
- * Issue 21: signing in to a large account. Against the sandbox with the API's rate limits, on a
+ * Signing in to a large account. Against the sandbox with the API's rate limits, on a
  * clock linked to the sandbox's (bench/engine-clock.ts: the budget's waits are skipped by moving
  * both clocks, never by letting the client run ahead of the server).
  */

@@ -8,7 +8,7 @@ const CONTENT = {
   cvss_vector: '',
 };
 
-/** The inbox, "Sync now" and the outbox's answer to the researcher's edits (issue 9). */
+/** The inbox, "Sync now" and the outbox's answer to the researcher's edits. */
 describe('engine: inbox, Sync now, parked changes', () => {
   const open = harnessPerTest();
 

@@ -25,7 +25,7 @@ import {
 import { completeDraft } from '../support/drafts';
 
 /**
- * The outbox when others write to the same report (issue 10): the website (another client of the
+ * The outbox when others write to the same report: the website (another client of the
  * same account, plain HTTP) posts the same text and edits the draft; refused calls leave nothing
  * behind; abandoned message files are reused or deleted; done entries are pruned.
  */

@@ -110,7 +110,10 @@ describe('engine outbox', () => {
     // The issue's draft, and every real report holding a bearer value, as the credential check
     // lets them go (redacted, as "Redact" does).
     const given = [
-      { name: 'issue 33', text: 'Authorization: Bearer [REDACTED:jwt]\n\n{"ok": true}' },
+      {
+        name: 'redacted bearer request',
+        text: 'Authorization: Bearer [REDACTED:jwt]\n\n{"ok": true}',
+      },
       ...reportTexts().filter((r) => /Bearer /.test(r.text)),
     ];
     const texts = await Promise.all(

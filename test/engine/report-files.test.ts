@@ -9,7 +9,7 @@ import { COMPLETE_DESCRIPTION, harnessPerTest, type Harness } from './harness';
 import { tempDirsPerTest } from '../support/temp-dirs';
 
 /**
- * Issue 25 through the engine against the sandbox: a draft with evidence exported to a folder
+ * Through the engine against the sandbox: a draft with evidence exported to a folder
  * (front matter, relative links, the cleaned copies, the thread), imported back as an identical
  * new draft that the outbox sends (never submitted), and bad files refused with their line,
  * nothing imported.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { realFile } from '../support/real-corpus';
 import { harnessPerTest } from './harness';
 
-/** Issue 25: templates kept in the mirror, used for a new draft, edited and deleted. */
+/** Templates kept in the mirror, used for a new draft, edited and deleted. */
 describe('researcher templates', () => {
   const open = harnessPerTest();
 

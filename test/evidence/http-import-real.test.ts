@@ -66,7 +66,7 @@ const first = (text: string): HttpMessage | undefined => {
   return read && 'exchanges' in read ? read.exchanges[0]?.request : undefined;
 };
 
-describe('curl as curl reads it (the cases of issue 20)', () => {
+describe('curl as curl reads it (cases from curl’s own tests)', () => {
   it('an option curl knows to take a value never becomes the host', () => {
     for (const option of [
       '--trace-ascii log2.txt',
@@ -283,7 +283,7 @@ describe('HAR files recorded by browsers and proxies (mitmproxy test data)', () 
   });
 });
 
-describe('Burp bodies as recorded (issue 20)', () => {
+describe('Burp bodies as recorded', () => {
   const item = (request: Buffer, response: Buffer): string =>
     `<item><request base64="true"><![CDATA[${request.toString('base64')}]]></request>` +
     `<response base64="true"><![CDATA[${response.toString('base64')}]]></response></item>`;
@@ -308,7 +308,7 @@ describe('Burp bodies as recorded (issue 20)', () => {
   });
 });
 
-describe('Burp Suite exports from public parsers’ test data (issue 20)', () => {
+describe('Burp Suite exports from public parsers’ test data', () => {
   const dir = join(__dirname, '../fixtures/real/burp');
   /** What Burp wrote beside each message: method, path, status. The import must agree. */
   function recorded(xml: string): { method: string; path: string; status: string }[] {

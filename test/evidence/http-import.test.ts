@@ -124,7 +124,7 @@ function curlWire(command: string, files: Record<string, string> = {}): string[]
   return [request.startLine, ...request.headers.map(([n, v]) => `${n}: ${v}`), '', request.body];
 }
 
-describe('curl: the request curl sends, byte for byte (issue 20)', () => {
+describe('curl: the request curl sends, byte for byte', () => {
   it('a user name without a password is sent with an empty one, in the URL and the proxy URL', () => {
     expect(curlWire('curl http://alice@x.example/')).toEqual([
       'GET / HTTP/1.1',

@@ -85,7 +85,7 @@ describe('credential scan on real samples', () => {
     expect(alarms).toEqual(['secretlint/aws ok.AWS_Secret_Access_Key: generic-api-key']);
   });
 
-  it('finds every kind issue 19 names, in every place a text holds it', async () => {
+  it('finds every kind of fake-secrets.ts, in every place a text holds it', async () => {
     const pgp = gitleaksCases().find((c) => c.text.includes('PGP PRIVATE KEY BLOCK'));
     expect(pgp).toBeDefined();
     const secrets = [
@@ -191,7 +191,7 @@ describe('credential scan on real samples', () => {
       for (const f of await scanText(text, { ext: '.md' }))
         alarms.push(`${name}:${f.line} ${f.kind} ${f.preview}`);
     }
-    // And the sentences issue 19 quotes from an ordinary report.
+    // And sentences of an ordinary report.
     const report = [
       'To reproduce, copy the `Authorization:` header from the first request.',
       'Remove the Cookie: header first, then send it again.',

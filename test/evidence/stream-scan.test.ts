@@ -25,7 +25,7 @@ import {
 import { vendorShapes } from '../support/fake-secrets';
 
 /**
- * Issue 19: no size limit. A text file larger than what is read whole is scanned in overlapping
+ * No size limit. A text file larger than what is read whole is scanned in overlapping
  * windows; a secret across a window's edge, or a read's edge, is found as in a whole read.
  */
 const work = mkdtempSync(join(tmpdir(), 'bounty-desk-stream-'));

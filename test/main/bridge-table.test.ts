@@ -11,7 +11,7 @@ import { BRIDGE_EVENTS, ENGINE_EVENTS, EVENTS } from '../../src/shared/bridge/ev
 
 /**
  * Each bridge call is defined once, in src/shared/bridge/calls.ts; everything else derives from
- * that table (issue 24). These tests fail when a second list of calls appears, and when the
+ * that table. These tests fail when a second list of calls appears, and when the
  * validators compiled ahead from the table are stale.
  */
 

@@ -9,7 +9,7 @@ import { DEEP_LINK_SCHEME } from '../../src/main/rules/deep-link';
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * What the installers need for issue 14: the link scheme registered on every OS, and the update
+ * What the installers need: the link scheme registered on every OS, and the update
  * feed that electron-updater reads, with its metadata built and uploaded for every OS.
  */
 describe('installers: deep links and updates', () => {

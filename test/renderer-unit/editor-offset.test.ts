@@ -44,7 +44,7 @@ describe('drop point → Markdown offset', () => {
     const marked = md.replace('Phishing.', `Phishing.${marker}`);
     const offset = offsetFromMarked(marked, marker, md);
     const out = insertFileLink(md, offset, { name: 'poc.txt', reportId: 'r', fileId: 'f' });
-    // Never glued to the sentence: a space between (issue 9).
+    // Never glued to the sentence: a space between.
     expect(out).toContain('Phishing. [poc.txt](/reports/r/files/f)\n');
   });
 

@@ -120,7 +120,7 @@ describe('needless escapes', () => {
   it('resumes a block that needs many parses in the next step instead of weighing it whole', () => {
     // One block with escapes some of which change the reading (`\*a\*` would become emphasis),
     // so weighing it halves its escapes over many parses: 38 ms in one idle slice before
-    // (issue 22); now one parse per unit, resumed by the next step.
+    //; now one parse per unit, resumed by the next step.
     const block = Array.from({ length: 24 }, (_, i) => `x${i} \\*a\\* \\[REDACTED:k${i}] y`).join(
       ' ',
     );

@@ -177,6 +177,6 @@ describe('renderer: a request with a bearer token and a JSON body reaches the se
 
   // ---- For the editor engineer (h33b): the request TYPED inside a code block ----------------
   // Typing the request line by line inside a ```http block, with the blank line before the body,
-  // depends on the editor keeping a code block across an empty line (issue 33, item 2). Add that
+  // depends on the editor keeping a code block across an empty line. Add that
   // case here as `it('typed inside a code block, …')`, with `request()` and `expectSentAsGiven`.
 });

@@ -30,7 +30,7 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
 import { keptOutside, type KeptRoundTrip } from './support/kept-outside';
 import { reportExcerptArb, reportTexts } from '../support/report-texts';
 
-/** Cases per generated property (the closing note of issue 9 counts them). */
+/** Cases per generated property (closing notes count them). */
 export const GENERATED_CASES = 300;
 const SEED = Number(process.env.PROPERTY_SEED) || 5;
 
@@ -626,7 +626,7 @@ describe('keys typed ahead of the browser telling the editor its selection moved
   });
 });
 
-describe('what the researcher types is saved as typed (issue 22)', () => {
+describe('what the researcher types is saved as typed', () => {
   it('payloads and redaction marks keep no added backslash where Markdown reads them the same', async () => {
     const verbatim = [
       'Key: [REDACTED:aws-access-key] in the response',
@@ -673,7 +673,7 @@ describe('what the researcher types is saved as typed (issue 22)', () => {
   });
 });
 
-describe('a block the researcher did not touch keeps its bytes (issue 33)', () => {
+describe('a block the researcher did not touch keeps its bytes', () => {
   async function keptRoundTrips(list: string[], seed: number): Promise<KeptRoundTrip[]> {
     const out: KeptRoundTrip[] = [];
     // In batches: a long corpus text takes a while to open and write.

@@ -7,7 +7,7 @@ import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { savedDraft } from '../support/drafts';
 
 /**
- * The description editor as a researcher types in it, through the app as built (issue 22): typed
+ * The description editor as a researcher types in it, through the app as built: typed
  * payloads and redaction marks reach the server byte for byte, a table typed row by row is a
  * table, the formatting toolbar and its shortcuts, leaving a code block.
  */

@@ -13,7 +13,7 @@ import { curlFixtures, fixtureSecrets, harFixture } from '../evidence/fixtures/h
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 
 /**
- * Issue 13 through the app as built (renderer, preload, main, engine process, sandbox): the
+ * Through the app as built (renderer, preload, main, engine process, sandbox): the
  * credentials check with Redact and Keep, HTTP evidence pasted and dropped, the scope hint, the
  * duplicate hint, evidence images inline and the Payouts screen with its CSV export.
  */

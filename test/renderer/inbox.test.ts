@@ -4,9 +4,9 @@ import { useAppPerFile } from './support/app';
 import { connection, expectText, nav, until } from './support/ui';
 
 /**
- * needs_info is visible (issue 9): the program team's messages are counted in the navigation's
+ * needs_info is visible: the program team's messages are counted in the navigation's
  * Inbox and the status bar until the researcher opens the thread, the question until they answer
- * it (issue 22: reading it is not answering it); a reload of the report in the background reads
+ * it (reading it is not answering it); a reload of the report in the background reads
  * nothing; the OS notification opens the thread.
  */
 describe('renderer: the inbox', () => {

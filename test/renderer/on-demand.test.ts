@@ -7,7 +7,7 @@ import { useAppPerTest, withBulkReports } from './support/app';
 import { expectText, goTo, isEnabled, until } from './support/ui';
 
 /**
- * Issue 21, signing in to a large account, through the app as built with the sandbox's rate
+ * Signing in to a large account, through the app as built with the sandbox's rate
  * limits on: the rows show at once with where the mirror is, "Sync now" works during it, and a
  * report the mirror has not reached opens on demand ("Downloading this report…", never "Report
  * not found"), ahead of the thousands of requests the mirror still has to make.

@@ -6,7 +6,7 @@ import { useAppPerTest } from './support/app';
 import { expectText, isEnabled, reasonFor, until } from './support/ui';
 
 /**
- * The reply box (issue 10): every file is checked before anything is sent, a refused reply leaves
+ * The reply box: every file is checked before anything is sent, a refused reply leaves
  * nothing on the server, and the page says so. Through the UI only, against the built app.
  */
 describe('renderer: reply box', () => {

@@ -15,7 +15,7 @@ const focusedText = (page: Page): Promise<string> =>
   });
 
 /**
- * What a researcher reads and does around a report (issue 33): a destructive confirmation opens
+ * What a researcher reads and does around a report: a destructive confirmation opens
  * on Cancel, the words of a report's status and of the status bar, templates that carry no other
  * report's files, and the right-click menu with the spell checker, through main's own handlers.
  */

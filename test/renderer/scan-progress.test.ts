@@ -6,7 +6,7 @@ import { goTo } from './support/ui';
 import { savedDraft } from '../support/drafts';
 
 /**
- * Issue 19 through the app as built: a large evidence file is scanned in a streaming pass, and
+ * Through the app as built: a large evidence file is scanned in a streaming pass, and
  * the credentials check shows how far the scan is (events from the engine) until its findings.
  */
 describe('renderer: the scan of a large file shows its progress', () => {

@@ -4,7 +4,7 @@ import { buildEditorHarness } from './editor-harness/build';
 import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
 
 /**
- * The screens' error boundary in Chromium (issue 22): a screen that throws while it renders shows
+ * The screens' error boundary in Chromium: a screen that throws while it renders shows
  * what failed in its own place, and the navigation beside it still works. The app mounts one
  * around every screen (App.tsx) and one around the open report beside the reports list; the built
  * app has no screen left that throws (walkthrough.test.ts), so a harness mounts one that does.

@@ -1,5 +1,5 @@
 /**
- * Issue 13's screens for the README (run by screenshots.ts): the credentials check, HTTP evidence
+ * The evidence screens for the README (run by screenshots.ts): the credentials check, HTTP evidence
  * import, the scope hint, the duplicate hint, an evidence image inline and the Payouts screen.
  * Every secret shown is a fake made at run time.
  */

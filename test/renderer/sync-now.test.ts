@@ -3,7 +3,7 @@ import { useAppPerFile } from './support/app';
 import { connection, expectText, until } from './support/ui';
 
 /**
- * "Sync now" refreshes everything the researcher sees (issue 9): a policy changed on the server
+ * "Sync now" refreshes everything the researcher sees: a policy changed on the server
  * reaches the program page and the draft started under the old one says so; offline is a calm
  * state of the status bar, not an error.
  */

@@ -6,7 +6,7 @@ import { useAppPerFile } from './support/app';
 import { caretAtEndOf, expectText, pasteInto, pointAfterText, until } from './support/ui';
 
 /**
- * What the researcher types is what the program receives (issue 9), through the app as built:
+ * What the researcher types is what the program receives, through the app as built:
  * real report text typed into the editor (URLs, e-mails, domains, code spans, lists, a pasted
  * table and pasted HTML), files dropped at several places, then a submitted report whose
  * description on the server is exactly what the editor showed.

@@ -8,7 +8,7 @@ import { fakeJwt } from '../support/fake-secrets';
 import { savedDraft } from '../support/drafts';
 
 /**
- * What a researcher's day through the built app found (issue 22), one test per defect: links and
+ * What a researcher's day through the built app found, one test per defect: links and
  * routes naming what is not there, dialogs and the focus, offline, the words of errors.
  */
 describe('renderer: a researcher day without friction', () => {

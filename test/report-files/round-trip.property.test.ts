@@ -1,5 +1,5 @@
 /**
- * Issue 25: a report written as a Markdown file with front matter reads back as it was written.
+ * A report written as a Markdown file with front matter reads back as it was written.
  * Over generated reports (URLs, code fences, tables, payloads, `---` lines and front-matter-like
  * blocks inside the description, file links), export's rewrite of the file links to relative
  * paths and import's rewrite back give the same description with only the ids changed, and the

@@ -19,7 +19,7 @@ import { offsetFromMarked, snapOutOfWord } from '../../src/renderer/src/lib/edit
 import type { Nodes } from 'mdast';
 import { anyDescription, COMMONMARK_EXAMPLES, FILE_IDS, REPORT_ID } from './support/descriptions';
 
-/** Runs per generated property (the closing note of issue 9 counts them). */
+/** Runs per generated property (closing notes count them). */
 export const GENERATED_RUNS = 400;
 /**
  * These runs are CPU-bound (about 7–14 s on a quiet machine; past the default 30 s on a loaded
@@ -130,7 +130,7 @@ describe('rules over the CommonMark examples', PROPERTY_RUN, () => {
   });
 });
 
-describe('the defects of issue 9', () => {
+describe('defects found in reports as typed', () => {
   it.each([
     'see https\\://x.com',
     'see www\\.x.com today',

@@ -92,7 +92,7 @@ describe('scope guard', () => {
     });
   }
 
-  it('reads scope lines as programs write them (issue 20)', () => {
+  it('reads scope lines as programs write them', () => {
     const cases: [scope: string, asset: string, status: string][] = [
       ['https://app.circle.com/*', 'https://app.circle.com/api/x', 'in-scope'],
       ['https://app.circle.com/*', 'app.circle.com', 'in-scope'],

@@ -50,7 +50,7 @@ describe('search', () => {
     expect(best).toBeGreaterThan(next ?? Infinity);
   });
 
-  it('finds a report by a word only its asset holds, in the index and in a draft (issue 20)', () => {
+  it('finds a report by a word only its asset holds, in the index and in a draft', () => {
     const { xssTitle } = seed();
     const withAsset = makeReport({
       title: 'Open redirect',

@@ -145,7 +145,7 @@ const HEX = '0123456789abcdef';
 const WORD = `${ALNUM}_-`;
 
 /**
- * The kinds issue 19 names, in their vendors' documented shapes (made now, never committed):
+ * The credential kinds researchers paste most, in their vendors' documented shapes (made now, never committed):
  * for the vendors whose real samples in test/fixtures/real/gitleaks are too few.
  */
 export function vendorShapes(): FakeSecret[] {

@@ -1,5 +1,5 @@
 /**
- * The submit checklist's evidence items (issue 13): no credential left open in what will be
+ * The submit checklist's evidence items: no credential left open in what will be
  * sent, and no metadata left in the images that will be uploaded.
  */
 import { readFile } from 'node:fs/promises';

@@ -52,7 +52,7 @@ export function insertBlock(
 const MAX_BODY_FILES = 10;
 
 /**
- * HTTP evidence import (issue 13, part 2): a pasted or dropped HAR, Burp export, curl or
+ * HTTP evidence import: a pasted or dropped HAR, Burp export, curl or
  * PowerShell command or raw exchange becomes a redacted block in the description (and files for
  * what does not fit); what cannot be read is kept, never dropped.
  */
@@ -157,7 +157,7 @@ export class HttpImportCommands {
 
   /**
    * A body that is not text (an image, a PDF, protobuf) is labelled in the block, never dumped;
-   * its bytes become an evidence file of their own (issue 20), linked below the block, so the
+   * its bytes become an evidence file of their own, linked below the block, so the
    * researcher has it as recorded and can remove it. At most `MAX_BODY_FILES`, each within the
    * upload limit; images are stored without their metadata like any attached image.
    */

@@ -3,7 +3,7 @@ import type { PayoutsView } from '../../shared/bridge/evidence-views';
 import { payoutsCsv, payoutsView, type PaidReport } from '../domain/payouts';
 import type { SessionContext } from './session-context';
 
-/** Earnings (issue 13, part 6): the payouts of the mirrored reports, and their CSV export. */
+/** Earnings: the payouts of the mirrored reports, and their CSV export. */
 export class PayoutCommands {
   readonly #ctx: SessionContext;
 

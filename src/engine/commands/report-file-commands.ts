@@ -8,7 +8,7 @@ import { exportReports } from './export-reports';
 import { importReports } from './import-reports';
 
 /**
- * Issue 25: reports as Markdown files with front matter, to and from the user's folders. The
+ * Reports as Markdown files with front matter, to and from the user's folders. The
  * methods bear the bridge's call names (main picks the folder or files and passes their paths).
  */
 export class ReportFileCommands {

@@ -44,7 +44,7 @@ const PROGRESS_FROM_BYTES = 4 * 1024 * 1024;
 const PROGRESS_EVERY_MS = 200;
 
 /**
- * The credential scan as the session runs it (issue 13, part 1): over a draft's title, asset and
+ * The credential scan as the session runs it: over a draft's title, asset and
  * description, its text evidence files and its queued messages; the researcher's decisions
  * (redact, keep); the check the API runs before a save, an upload or a message leaves; and the
  * submit checklist's items. Decisions are kept as `<place>#<fingerprint>` in the mirror: a hash

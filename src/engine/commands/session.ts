@@ -85,7 +85,7 @@ export class AccountSession {
   /** Pasted or dropped HTTP evidence made a redacted block of the description. */
   readonly httpImport: HttpImportCommands;
   readonly payouts: PayoutCommands;
-  /** Issue 25: reports as Markdown files. */
+  /** Reports as Markdown files. */
   readonly reportFiles: ReportFileCommands;
   readonly templates: TemplateCommands;
   readonly #events: EngineEvents;
@@ -266,7 +266,7 @@ export class AccountSession {
     return this.#scheduler.resync();
   }
 
-  /** The submit preconditions, then issue 13's evidence checks (credentials, image metadata). */
+  /** The submit preconditions, then the evidence checks (credentials, image metadata). */
   async getChecklist(reportId: string): Promise<ChecklistView> {
     const checklist = this.views.getChecklist(reportId);
     const items = [...checklist.items, ...(await this.secrets.checklistItems(reportId))];

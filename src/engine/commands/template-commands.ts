@@ -27,7 +27,7 @@ const toView = (t: Template): TemplateView => ({
   updatedAt: t.updatedAt,
 });
 
-/** Issue 25: the researcher's own templates, kept in the local database only. */
+/** The researcher's own templates, kept in the local database only. */
 export class TemplateCommands {
   readonly #ctx: SessionContext;
   readonly #drafts: DraftCommands;

@@ -1,5 +1,5 @@
 /**
- * Earnings (issue 13, part 6): every payout of the mirrored reports with its steps, and totals by
+ * Earnings: every payout of the mirrored reports with its steps, and totals by
  * program, by month and by status; the CSV export of the table. Pure: the engine hands in reports.
  */
 import type { Payout, PayoutStatus } from '../../shared/api';

@@ -1,5 +1,5 @@
 /**
- * The duplicate hint (issue 13, part 4): which of the researcher's own reports for the same
+ * The duplicate hint: which of the researcher's own reports for the same
  * program look like the draft. Words come from the title and the asset; the engine asks the
  * full-text index which reports hold each word, and this module scores the answers.
  */

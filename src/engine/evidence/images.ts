@@ -1,5 +1,5 @@
 /**
- * Evidence images (issue 13, part 5; issue 19). Only raster formats whose magic bytes say so are
+ * Evidence images. Only raster formats whose magic bytes say so are
  * shown by this app: PNG, JPEG, GIF and WebP. SVG (a document that can carry script) and anything
  * else are files, never shown. Before one of those four is stored for upload, every metadata
  * block goes, by walking the format's own blocks:

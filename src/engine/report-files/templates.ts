@@ -1,5 +1,5 @@
 /**
- * Issue 25: the researcher's own templates. A template is Markdown with placeholders
+ * The researcher's own templates. A template is Markdown with placeholders
  * (`{{asset}}`, `{{program}}`…). Used for a new report, its placeholders are filled and its
  * sections go under the program's template headings, which stay the frame: the template fills the
  * sections whose heading matches, in the frame's order; what it says before its first such

@@ -1,5 +1,5 @@
 /**
- * The mirror's order (issue 21): what the researcher needs first. Every list page comes first
+ * The mirror's order: what the researcher needs first. Every list page comes first
  * (the poll, report-poller.ts), then the stale reports group by group: `needs_info` with their
  * threads, the other open statuses and drafts, then the decided and withdrawn ones newest first
  * with their threads put off, and those threads last. Each chunk is taken from the top again, so a

@@ -265,7 +265,7 @@ export const CALLS = {
   /** Steps the API cannot do happen on the website, opened in the user's browser. */
   openWebsite: call<(page: WebsitePage) => boolean>().main(null, oneOf(WEBSITE_PAGES)),
 
-  // Issue 13: evidence that never leaks, reports that pass triage, earnings.
+  // Evidence that never leaks, reports that pass triage, earnings.
   /** Credentials in the draft, its text evidence and its queued messages; awaited, never stale. */
   scanEvidence: call<(reportId: string) => SecretScanView>().engine('secrets', uuid),
   /** Replaces findings with `[REDACTED:<kind>]` (in the draft, a queued message or a file copy). */
@@ -296,7 +296,7 @@ export const CALLS = {
   /** The payouts table as CSV, saved where the user chooses in main's dialog; null if cancelled. */
   exportPayouts: call<() => { savedTo: string } | null>().main('payouts'),
 
-  // Issue 25: reports as Markdown files with front matter, and the researcher's templates.
+  // Reports as Markdown files with front matter, and the researcher's templates.
   /** The reports as folders (report.md, thread.md, files/) in a folder main's dialog picks. */
   exportReports: call<(reportIds: string[]) => ExportReportsResult | null>().main('reportFiles', {
     schema: { ...list(uuid, MAX.exportReports).schema, minItems: 1 },

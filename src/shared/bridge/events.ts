@@ -38,7 +38,7 @@ export const EVENTS = {
     sentBytes: number;
     size: number;
   }>(),
-  /** Issue 19: the credential scan of a large evidence file, bytes read so far. */
+  /** The credential scan of a large evidence file, bytes read so far. */
   'scan-progress': engine<{
     reportId: string;
     fileId: string;

@@ -1,5 +1,5 @@
 /**
- * Views of issue 13 ("evidence that never leaks, reports that pass triage the first time,
+ * Views of the evidence features ("evidence that never leaks, reports that pass triage the first time,
  * earnings at a glance"): the credential scan, HTTP evidence import, evidence images, the
  * duplicate hint and payouts. Plain data for the renderer; never a secret value or a file path.
  */
@@ -73,7 +73,7 @@ export interface HttpImportResult {
   redacted?: number;
   /** The text evidence file made for a large import (full bodies, redacted). */
   fileName?: string;
-  /** Bodies that are not text, attached as evidence files of their own (issue 20). */
+  /** Bodies that are not text, attached as evidence files of their own. */
   bodyFiles?: string[];
   /** Characters added to the description (the block and the file's link): the next drop point. */
   insertedChars?: number;

@@ -1,4 +1,4 @@
-/** Issue 25: reports as Markdown files, exported to and imported from the user's folders. */
+/** Reports as Markdown files, exported to and imported from the user's folders. */
 
 export interface ExportedReportView {
   reportId: string;

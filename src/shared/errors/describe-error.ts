@@ -161,7 +161,7 @@ const WORDS: Record<string, { title: string; advice: string }> = {
     advice:
       'The server has not seen this change. Press Retry; if it stops again, choose Help → Export diagnostics… and send the file to support (it names the cause, without your key).',
   },
-  // Not an API code: the app's own credential check held a write back (issue 13).
+  // Not an API code: the app's own credential check held a write back.
   secrets_found: {
     title: 'Held back: possible credentials',
     advice: 'Redact or keep each finding under "Credentials check"; then it is sent.',

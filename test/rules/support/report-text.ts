@@ -1,5 +1,5 @@
 /**
- * Realistic report text for the editor's round trip (issue 22): generated descriptions with what
+ * Realistic report text for the editor's round trip: generated descriptions with what
  * researchers paste verbatim around them — payloads with `<`, `>`, `[`, `]`, `|`, backslashes,
  * template syntax, SQL, shell one-liners, JSON, redaction marks — in running text, lists, quotes,
  * tables and code fences.

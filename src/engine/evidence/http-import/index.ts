@@ -1,5 +1,5 @@
 /**
- * HTTP evidence import (issue 13, part 2): a HAR file, a Burp Suite XML export, a curl command or
+ * HTTP evidence import: a HAR file, a Burp Suite XML export, a curl command or
  * a raw request/response pair becomes fenced `http` code blocks for the description, with long
  * bodies cut (and a note saying so) and the full text kept for an evidence file. Redaction of
  * credentials is the caller's next step (the credential scan), on both texts.

@@ -3,7 +3,7 @@ export interface HttpMessage {
   startLine: string;
   headers: [name: string, value: string][];
   body: string;
-  /** A body that is not text (issue 20): its bytes, offered as a file; `body` is then its label. */
+  /** A body that is not text: its bytes, offered as a file; `body` is then its label. */
   binary?: { bytes: Buffer; contentType: string };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The credential scan of a text file too large to hold whole (issue 19: "no size limit"): read in
+ * The credential scan of a text file too large to hold whole ("no size limit"): read in
  * windows of about 1 MiB, each starting with the last 64 KiB of the one before, so a secret that
  * straddles a window's edge (anything up to 64 KiB long) lies whole in one window. Memory stays
  * bounded by the window, whatever the file's size; redaction streams the same way into a new file.

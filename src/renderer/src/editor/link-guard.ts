@@ -104,7 +104,7 @@ export const imagePlaceholderView: NodeViewConstructor = (node) => {
   dom.textContent = `[image: ${String(node.attrs.alt ?? '').trim() || 'image'}]`;
   dom.contentEditable = 'false';
   dom.dataset.src = String(node.attrs.src ?? '');
-  // A report file with a local raster copy shows as the image itself (issue 13).
+  // A report file with a local raster copy shows as the image itself.
   showEvidenceImage(dom, String(node.attrs.src ?? ''), String(node.attrs.alt ?? ''));
   // The placeholder is ours: ProseMirror must not re-read it as content (it would drop the image).
   return { dom, ignoreMutation: () => true, stopEvent: () => false };

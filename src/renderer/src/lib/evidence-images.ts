@@ -1,5 +1,5 @@
 /**
- * Evidence images shown inline (issue 13, part 5). The engine returns the bytes of the local copy
+ * Evidence images shown inline. The engine returns the bytes of the local copy
  * only when they are PNG, JPEG, GIF or WebP (checked by magic bytes); the page checks the type
  * again and shows them as a `data:` URL, the one image source the CSP allows besides the bundle.
  * Nothing is ever fetched: no remote URL, no file path, no SVG.

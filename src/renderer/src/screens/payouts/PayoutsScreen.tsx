@@ -65,7 +65,7 @@ function Steps({ row }: { row: PayoutRowView }) {
 }
 
 /**
- * Earnings at a glance (issue 13, part 6): every payout of the researcher's mirrored reports with
+ * Earnings at a glance: every payout of the researcher's mirrored reports with
  * its steps, totals by status, program and month, and the table as CSV (saved where the user
  * chooses). Payouts follow the sync: a payout event reloads the screen.
  */

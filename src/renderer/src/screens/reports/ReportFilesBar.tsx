@@ -25,7 +25,7 @@ function problemText(p: ImportProblemView): string {
 }
 
 /**
- * Issue 25: reports as Markdown files. Export the open report or the reports listed (the first
+ * Reports as Markdown files. Export the open report or the reports listed (the first
  * block of the list as filtered) to a folder main's dialog picks; import report files or a
  * folder of them as new drafts. An import with any problem makes nothing and lists every
  * problem with its file and line.

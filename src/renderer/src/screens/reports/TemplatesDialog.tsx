@@ -16,7 +16,7 @@ type Mode =
   | { kind: 'use'; template: TemplateView };
 
 /**
- * Issue 25: the researcher's own templates. Save the open draft's description as one (its asset,
+ * The researcher's own templates. Save the open draft's description as one (its asset,
  * title and program become placeholders), edit or delete them, and start a new report from one:
  * the program's headings stay the frame, the template fills their sections.
  */

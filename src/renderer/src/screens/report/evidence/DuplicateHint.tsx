@@ -7,7 +7,7 @@ import { RouteLink } from '../../../components/RouteLink';
 import { useLoaded } from '../../../lib/useLoaded';
 
 /**
- * Before submit (issue 13, part 4): the researcher's own reports for the same program whose
+ * Before submit: the researcher's own reports for the same program whose
  * asset or title is close, with their status, so a second report of the same bug is a choice.
  */
 export function DuplicateHint({ reportId }: { reportId: string }) {

@@ -4,7 +4,7 @@ import { bridge } from '../../../bridge';
 import { useLoaded } from '../../../lib/useLoaded';
 
 /**
- * Under the asset field (issue 13, part 3): the program's scope line the asset matches, or a
+ * Under the asset field: the program's scope line the asset matches, or a
  * warning that it matches an exclusion or nothing in scope. A hint, never a block: scope text is
  * prose, and the researcher knows the program better than a parser.
  */

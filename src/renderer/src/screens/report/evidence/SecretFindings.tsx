@@ -61,7 +61,7 @@ function Finding({
 }
 
 /**
- * "Credentials check" (issue 13, part 1): what the scan found in the draft, its text evidence
+ * "Credentials check": what the scan found in the draft, its text evidence
  * and its queued replies, each with its place and kind; Redact replaces it with
  * `[REDACTED:<kind>]`, Keep lets it go on purpose (remembered). Nothing holding an open finding
  * is sent. Shown only when there is something to say.
@@ -72,7 +72,7 @@ interface ScanProgress {
   size: number;
 }
 
-/** A large file's scan under way (issue 19): its name, a bar and how much is read. */
+/** A large file's scan under way: its name, a bar and how much is read. */
 function ScanningFiles({ files }: { files: ScanProgress[] }) {
   return (
     <ul aria-label="Files being scanned" className="findings-list">
