@@ -106,10 +106,9 @@ describe('credentials from other scanners’ examples, in every placement', () =
     }
     printCounts('Nosey Parker examples', byPlace);
     if (misses.length) console.log(`missed inline: ${misses.join(', ')}`);
-    // Below the 95% of trufflehog's keys: many of these examples are known only by where they
-    // stand (`-Password x` of PsExec, a `REACT_APP_PASSWORD=` line, a netrc `password`), and a
-    // short word quoted alone in a sentence is not told from prose.
+    // As often as trufflehog's keys (95%). Left: values known only by where they stand
+    // (`-Password x` of PsExec, a netrc `password`) and short words quoted alone.
     const [f = 0, t = 1] = byPlace.get('inline code in a sentence') ?? [];
-    expect(f / t).toBeGreaterThanOrEqual(0.9);
+    expect(f / t).toBeGreaterThanOrEqual(0.95);
   }, 300_000);
 });

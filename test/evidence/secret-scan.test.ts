@@ -136,3 +136,40 @@ describe('a token made of letters only', () => {
     expect(await scan('getUserAccessTokenFromSessionStore')).toEqual([]);
   });
 });
+
+describe('a credential a sentence names', () => {
+  const found = async (text: string): Promise<string[]> =>
+    (await scanText(text)).map((f) => `${f.kind} ${text.slice(f.start, f.end)}`);
+
+  // Nosey Parker's examples quoted in a report: a password of letters alone (`whiteduke`, its
+  // react-app example) when the sentence names it outright, and a key after "leaked" whatever
+  // the sentence calls it (its Code Climate and LinkedIn examples).
+  it('is found when named outright or said to be leaked, shaped as the kind asks', async () => {
+    expect(await found('The staging password is `whiteduke` for every account.')).toEqual([
+      'password whiteduke',
+    ]);
+    expect(await found("The admin password: 'whiteduke' (shipped in main.js).")).toEqual([
+      'password whiteduke',
+    ]);
+    expect(
+      await found(
+        'The leaked reporter id `d37a8b9e09642cb73cfcf4e1284815fc3d6a55a7714110187ac59856ae4ab5ad` works.',
+      ),
+    ).toEqual(['secret-in-text d37a8b9e09642cb73cfcf4e1284815fc3d6a55a7714110187ac59856ae4ab5ad']);
+    expect(await found('An exposed LinkedIn client id "77yg7tx91p4lag" in the bundle.')).toEqual([
+      'secret-in-text 77yg7tx91p4lag',
+    ]);
+  });
+
+  it('is not a word the sentence only mentions near a credential word', async () => {
+    for (const text of [
+      'Set the password in `settings` and press Save.',
+      'The password field `newPassword` accepts any length.',
+      'The leaked build ran on `*.example.com` hosts, see `C:\\Users\\alice\\AppData\\Local\\Temp`.',
+      'This extension finds credentials that are included in your request/response.',
+      'The leaked token was in the `Authorization` header of `POST /api/v2/sessions`.',
+    ]) {
+      expect(await found(text), text).toEqual([]);
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { genericValueAllowed, shannonEntropy } from './gitleaks';
 import { isPlaceholder } from './placeholders';
 
 /** Words that name a credential, as researchers write them. */
-const WORD = String.raw`(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|pwd|credentials?|bearer|auth(?:orization)?|access[ _-]?keys?|client[ _-]?secrets?|webhooks?|signing[ _-]?keys?|private[ _-]?keys?|pat|dsn|connection[ _-]?strings?)`;
+const WORD = String.raw`(?:leaked|exposed|api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|passwd|passphrase|pwd|credentials?|bearer|auth(?:orization)?|access[ _-]?keys?|client[ _-]?secrets?|webhooks?|signing[ _-]?keys?|private[ _-]?keys?|pat|dsn|connection[ _-]?strings?)`;
 /**
  * The credential word, then up to 80 characters of the same sentence (no `.`, `!`, `?` or line
  * break before a space), then the value: in backticks, quotes, or bare.
@@ -23,10 +23,14 @@ const BARE = new RegExp(
   'gi',
 );
 const PASSWORD_WORD = /pass|pwd/i;
+/** The credential words but "leaked" and "exposed", which say what happened, not what it is. */
+const NAMING_WORD = new RegExp(String.raw`\b(?!leaked\b|exposed\b)${WORD}\b`, 'g');
+/** "password `x`", "password: 'x'", "password is \"x\"": a quoted value named outright. */
+const NAMED_OUTRIGHT = /(?:pass\w*|pwd)\W{0,3}(?:(?:is|was|of|=)\W{0,3})?$/i;
 const REDACTED_BEFORE = /REDACTED:[\w-]*$/;
 
 /** Not a secret, though shaped like a value: URLs, paths, names, versions, cut examples. */
-function notSecret(value: string): boolean {
+function notSecret(value: string, outright: boolean): boolean {
   return (
     /:\/\/|^\/|^~\/|\\/.test(value) || // URL, path
     /\.{3}|…/.test(value) || // `eyJhbGciOiJIUzI1NiIs...`: an example cut short
@@ -43,7 +47,8 @@ function notSecret(value: string): boolean {
     /^[a-z_]+=[a-z_]+$/i.test(value) || // grant_type=authorization_code
     /^[-+]{1,2}[a-z]/i.test(value) || // a command-line option
     isPlaceholder(value) ||
-    genericValueAllowed(value)
+    // gitleaks lets a value of letters alone pass as no key; a password named outright is one.
+    (!outright && genericValueAllowed(value))
   );
 }
 
@@ -56,11 +61,13 @@ function wordy(value: string): boolean {
   return parts.filter((p) => /^[a-z]{4,}$/.test(p)).length * 2 >= parts.length;
 }
 
-function secretShaped(value: string, password: boolean): boolean {
-  if (notSecret(value)) return false;
+function secretShaped(value: string, password: boolean, outright = false): boolean {
+  if (notSecret(value, outright)) return false;
   const letters = /[A-Za-z]/.test(value);
   const digits = /\d/.test(value);
-  if (password) return value.length >= 8 && (digits || /[^A-Za-z]/.test(value)) && letters;
+  // A password may be letters alone (`whiteduke`) when the sentence names it outright.
+  if (password)
+    return value.length >= 8 && letters && (outright || digits || /[^A-Za-z]/.test(value));
   // Twenty digits and more is a key too (an account token); shorter, a number.
   if (!letters) return /^\d{20,}$/.test(value);
   return digits && value.length >= 10;
@@ -75,7 +82,7 @@ export interface ProseHit {
 
 export function proseSecretScan(text: string): ProseHit[] {
   const hits: ProseHit[] = [];
-  const take = (re: RegExp, minEntropy: number): void => {
+  const take = (re: RegExp, minEntropy: number, quoted: boolean): void => {
     for (const m of text.matchAll(re)) {
       const groups = m.slice(1);
       const value = groups.find((g) => g !== undefined) ?? '';
@@ -83,16 +90,19 @@ export function proseSecretScan(text: string): ProseHit[] {
       // The word inside our own `[REDACTED:api-key]`. Checked here on a bounded slice: a
       // look-behind of `[\w-]*` in the pattern ran back over every long run at every position.
       if (REDACTED_BEFORE.test(text.slice(Math.max(0, m.index - 64), m.index))) continue;
-      const word = (/^\S+(?:[ _-]\S+)?/.exec(m[0].toLowerCase())?.[0] ?? '').replace(/\W+$/, '');
+      const before = m[0].slice(0, m[0].lastIndexOf(value));
+      // "the leaked secret in field “password” `x`": the last word that names it names its kind.
+      const word = [...before.toLowerCase().matchAll(NAMING_WORD)].at(-1)?.[0] ?? 'credential';
       const password = PASSWORD_WORD.test(word);
-      if (!secretShaped(value, password)) continue;
+      const outright = quoted && NAMED_OUTRIGHT.test(before.replace(/[\x60'"]$/, ''));
+      if (!secretShaped(value, password, outright)) continue;
       if (!password && shannonEntropy(value) < minEntropy) continue;
       const start = m.index + m[0].lastIndexOf(value);
       hits.push({ start, end: start + value.length, word });
     }
   };
-  take(QUOTED, 3);
+  take(QUOTED, 3, true);
   // A bare value needs more to go on: a longer run (BARE asks 16 characters and more).
-  take(BARE, 3);
+  take(BARE, 3, false);
   return hits;
 }
