@@ -33,7 +33,7 @@ export class ReadModel {
 
   /**
    * One page of the reports list: paged, sorted, filtered, counted and searched in SQL
-   * (store/report-list.ts), so its cost does not grow with the mirror.
+   * (store/report-list/), so its cost does not grow with the mirror.
    */
   listReports(query: ReportQuery): ReportListPageView {
     const limit = Math.min(Math.max(query.limit ?? 100, 1), 1_000);

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 /**
- * The reports list is paged, filtered and counted in SQL (report-list.ts), at 100,000 reports:
+ * The reports list is paged, filtered and counted in SQL (report-list/), at 100,000 reports:
  * - `reports_list` replaces `reports_by_update`: the same order, plus the status, so a page deep in
  *   a list filtered by several statuses skips rows in the index alone (a temporary sort of every
  *   matching row took 44 ms at 100,000); the rowid (seq) in every index entry serves the search.

@@ -4,7 +4,7 @@ import { cvssScore, statusRankSql, UNKNOWN_STATUS_RANK } from '../report-order';
 
 /**
  * The reports list sorted by status, program or severity and filtered by program, in SQL at
- * 100,000 reports (report-list.ts). Each order walks an index that holds its keys and the
+ * 100,000 reports (report-list/). Each order walks an index that holds its keys and the
  * filtered columns, so a page skips rows in the index alone:
  * - `status_rank`: the status's place in the list's status order (report-order.ts), set by the
  *   upserts; `reports_by_status_rank` orders by it.
