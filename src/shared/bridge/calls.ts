@@ -22,7 +22,7 @@ import {
   uuid,
   type ArgSpec,
 } from './arg-schemas';
-import type { FileToken, PickedFile } from './contract';
+import type { FileToken, PickedFile } from './files';
 import type {
   EvidenceImageView,
   HttpImportInput,
