@@ -15,7 +15,7 @@ import { ApiError } from '../api';
 import { EngineInputError } from './errors';
 import { adoptDraft, policyVersionAtStart, queueSave, rememberPolicyVersion } from './local-drafts';
 import { requireWritable, type SessionContext } from './session-context';
-import { toDraftView } from './views';
+import { toDraftView } from './to-views';
 
 const PROGRAM_ID = new RegExp(LIMITS.programIdPattern);
 

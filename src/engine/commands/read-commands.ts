@@ -13,10 +13,10 @@ import { submitChecklist } from '../domain/checklist';
 import { rankSimilar, type Candidate } from '../domain/similar-reports';
 import { policyVersionAtStart, serverDraft } from './local-drafts';
 import type { SessionContext } from './session-context';
-import { toDraftView, toEvidenceView, toListItemView, toOutboxView } from './views';
+import { toDraftView, toEvidenceView, toListItemView, toOutboxView } from './to-views';
 
 /** What the screens read: the mirror, the local drafts and the outbox, as views. Never writes. */
-export class ReadModel {
+export class ReadCommands {
   readonly #ctx: SessionContext;
 
   constructor(ctx: SessionContext) {
