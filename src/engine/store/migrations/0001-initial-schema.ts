@@ -7,6 +7,11 @@ function indexNow(where: string): string {
   SELECT seq, title, description, messages FROM report_fts_source WHERE ${where};`;
 }
 
+/**
+ * The first schema: the mirrored programs and reports with their documents, attachments and
+ * threads, the account, sync state, local drafts, the outbox, evidence, and full-text search kept
+ * in step by triggers inside each write (migration 2 moved the report index out of the write).
+ */
 const sql = `
 CREATE TABLE programs (
   seq INTEGER PRIMARY KEY,            -- stable rowid for programs_fts (VACUUM keeps it)
