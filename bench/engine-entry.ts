@@ -78,7 +78,7 @@ const lists = new WeakMap<
 /**
  * The store's reports list from now on: its own (a search's first pages read from the index in
  * the list's order), or one that reads every search from the set of its hits, as before
- * migration 14 (store/report-list-ordered.ts). The UI bench measures both in turn.
+ * migration 14 (store/report-list/ordered.ts). The UI bench measures both in turn.
  */
 function useListOrder(indexOrder: boolean): void {
   const store = engine?.session.store;

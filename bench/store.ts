@@ -1,5 +1,5 @@
 /**
- * Store benchmark: bulk upsert, the reports list's pages (report-list.ts: what the reports screen
+ * Store benchmark: bulk upsert, the reports list's pages (report-list/: what the reports screen
  * reads, drafts and outbox flags joined) and full-text search at 10,000 reports.
  * Each figure has a baseline measured in the same run, so the ratio survives a slower machine.
  * Run alone with `npx tsx bench/store.ts`, or through `npm run bench`.

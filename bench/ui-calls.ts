@@ -15,7 +15,7 @@ import type { Stalls } from './stall-monitor';
 export const PAGE = 200;
 /**
  * Searches of the same breadth (each matches about a quarter of the reports), taken in turn: the
- * list keeps the last search's hits until something is written (store/report-hits.ts), so the
+ * list keeps the last search's hits until something is written (store/report-list/hits.ts), so the
  * same search again would measure that cache, not a search.
  */
 export const SEARCHES = ['token', 'session'];

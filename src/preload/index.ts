@@ -6,12 +6,15 @@ import {
   callChannel,
   eventChannel,
   type Bridge,
+  type BridgeCallName,
+  type BridgeCalls,
   type BridgeEventName,
   type BridgeEvents,
   type BridgeFiles,
   type BridgeResult,
   type PickedFile,
 } from '../shared/bridge/contract';
+import { callsByName } from '../shared/bridge/calls-by-name';
 
 // The preload exposes exactly the typed bridge contract: one function per declared call, and
 // `on` for declared events. No generic ipcRenderer, no Node, nothing else crosses.
@@ -23,8 +26,8 @@ async function invoke(channel: string, args: unknown[]): Promise<unknown> {
   throw result.error;
 }
 
-const calls = Object.fromEntries(
-  BRIDGE_CALLS.map((name) => [name, (...args: unknown[]) => invoke(callChannel(name), args)]),
+const calls = callsByName<BridgeCalls, BridgeCallName>(BRIDGE_CALLS, (name, args) =>
+  invoke(callChannel(name), args),
 );
 
 const events = new Set<string>(BRIDGE_EVENTS);
@@ -102,5 +105,5 @@ async function tokenForFile(file: File): Promise<PickedFile | null> {
   return (await invoke(DROP_CHANNEL, [path])) as PickedFile;
 }
 
-contextBridge.exposeInMainWorld('bountyDesk', { ...calls, on } as Bridge);
+contextBridge.exposeInMainWorld('bountyDesk', { ...calls, on } satisfies Bridge);
 contextBridge.exposeInMainWorld('bountyDeskFiles', { tokenForFile } satisfies BridgeFiles);

@@ -48,17 +48,19 @@ const OTHER_MEANINGS: RegExp[] = [
 const NOT_SCANNED = new Set([
   TABLE,
   'src/shared/api/schema.d.ts',
-  'src/engine/store/migrations.ts',
   'src/main/generated/bridge-validators.js',
   'src/main/generated/bridge-validators.d.ts',
 ]);
+const NOT_SCANNED_FOLDERS = ['src/engine/store/migrations/'];
 
 describe('the bridge table', () => {
   it('every call name appears in one definition: no string of a call name outside the table', () => {
     const names = new RegExp(`(['"\`])(${BRIDGE_CALLS.join('|')})\\1`, 'g');
     const found: string[] = [];
     for (const file of sourceFiles('src')) {
-      if (NOT_SCANNED.has(file)) continue;
+      if (NOT_SCANNED.has(file) || NOT_SCANNED_FOLDERS.some((folder) => file.startsWith(folder))) {
+        continue;
+      }
       const lines = withoutComments(readFileSync(join(ROOT, file), 'utf8')).split('\n');
       lines.forEach((line, i) => {
         const rest = OTHER_MEANINGS.reduce((text, meaning) => text.replace(meaning, ''), line);

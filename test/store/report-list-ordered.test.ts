@@ -1,18 +1,18 @@
 import { randomUUID } from '../support/random';
 import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/engine/store';
-import { createReportHits } from '../../src/engine/store/report-hits';
+import { createReportHits } from '../../src/engine/store/report-list/hits';
 import { BUCKET_MS } from '../../src/engine/store/report-index-key';
 import { createReportListRepository } from '../../src/engine/store/report-list';
-import { createOrderedSearch, ORDERED_ROWS } from '../../src/engine/store/report-list-ordered';
+import { createOrderedSearch, ORDERED_ROWS } from '../../src/engine/store/report-list/ordered';
 import { createReportSearcher, QUEUE_SCAN_LIMIT } from '../../src/engine/store/report-search';
 import type { Report, ReportStatus } from '../../src/shared/api';
 import { makeMessage, makeReport, summaryOf, useTempStore } from './fixtures';
 
 /**
  * A search's first pages in the default order are read from the search index in that order
- * (report-list-ordered.ts, rowids from report-index-key.ts); deeper pages, other orders and a
- * search that could not see the whole queue read the set of every hit (report-hits.ts). Both must
+ * (report-list/ordered.ts, rowids from report-index-key.ts); deeper pages, other orders and a
+ * search that could not see the whole queue read the set of every hit (report-list/hits.ts). Both must
  * list the same rows: each query below is asked of a list that reads in order and of one that
  * never does, on the same mirror, through ties of update time, changes of status, update time and
  * text, deletions, re-syncs, queued reports and local drafts.

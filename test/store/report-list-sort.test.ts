@@ -103,7 +103,7 @@ function expected(models: Model[], query: Partial<ReportListQuery>): string[] {
 
 /**
  * The list the checks read: the store's, or one that reads every search from the set of its hits
- * (never the index in order, report-list-ordered.ts), whose pages resume where the last ended.
+ * (never the index in order, report-list/ordered.ts), whose pages resume where the last ended.
  */
 let fromHits: ReportListRepository | null = null;
 const list = (): ReportListRepository => fromHits ?? t.store.reportList;

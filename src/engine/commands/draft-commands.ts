@@ -15,7 +15,7 @@ import { ApiError } from '../api';
 import { EngineInputError } from './errors';
 import { adoptDraft, policyVersionAtStart, queueSave, rememberPolicyVersion } from './local-drafts';
 import { requireWritable, type SessionContext } from './session-context';
-import { toDraftView } from './views';
+import { toDraftView } from './to-views';
 
 const PROGRAM_ID = new RegExp(LIMITS.programIdPattern);
 
@@ -95,12 +95,16 @@ export class DraftCommands {
     const existing = adoptDraft(store, reportId);
     if (!existing) throw new EngineInputError('report_id', 'no local draft with this id');
     const draft = store.db.transaction(() => {
-      const { content: clean, conflict } = rebaseEdit(existing, content, basedOn);
-      const saved = store.drafts.setContent(reportId, existing.programId, clean);
-      if (conflict) store.drafts.setConflict(reportId, conflict);
-      const issues = validateReportInput({ program_id: existing.programId, ...clean, revision: 0 });
+      const rebased = rebaseContent(existing, contentOf(content), basedOn);
+      const saved = store.drafts.setContent(reportId, existing.programId, rebased.content);
+      if (rebased.conflict) store.drafts.setConflict(reportId, rebased.conflict);
+      const issues = validateReportInput({
+        program_id: existing.programId,
+        ...rebased.content,
+        revision: 0,
+      });
       if (issues.length === 0) queueSave(store, reportId);
-      return conflict ? (store.drafts.get(reportId) ?? saved) : saved;
+      return rebased.conflict ? (store.drafts.get(reportId) ?? saved) : saved;
     });
     this.#ctx.kick();
     // The status bar's unsent count follows every local write, as the outbox panel does.
@@ -140,20 +144,20 @@ export class DraftCommands {
 }
 
 /**
- * The editor sends what the user typed on top of `basedOn`, the content it last received. If
- * the engine changed the draft since (the server's edits merged in while the user typed), a
- * plain save would silently undo that merge: fold the edit in with the same three-way merge,
- * and where both touched a field differently keep both for the user to choose.
+ * The editor sends the content the user typed on top of `basedOn`, the content it last received.
+ * If the engine changed the draft since (the server's edits merged in while the user typed), a
+ * plain save would silently undo that merge: fold the content in with the same three-way merge
+ * (the content is `ours`, the stored draft `theirs`), and where both touched a field differently
+ * keep both for the user to choose.
  */
-function rebaseEdit(
+function rebaseContent(
   existing: Draft,
-  edit: DraftContent,
+  content: DraftContent,
   basedOn: DraftContent | undefined,
 ): { content: DraftContent; conflict: DraftConflict | null } {
-  const local = contentOf(existing);
-  const typed = contentOf(edit);
-  if (!basedOn || sameContent(contentOf(basedOn), local)) return { content: typed, conflict: null };
-  const merge = mergeDraft(contentOf(basedOn), typed, local);
+  const stored = contentOf(existing);
+  if (!basedOn || sameContent(contentOf(basedOn), stored)) return { content, conflict: null };
+  const merge = mergeDraft(contentOf(basedOn), content, stored);
   if (merge.conflicts.length === 0) return { content: merge.merged, conflict: null };
   // `theirs` is the server's side: the one a field already in conflict recorded, else the local
   // content the engine merged it into; the ancestor shown is the last acknowledged content.

@@ -11,7 +11,7 @@ import { EngineInputError } from './errors';
 import { takeFiles, uploadPayload } from './incoming-files';
 import { adoptDraft, queueDraftChange, queueSave, serverDraft } from './local-drafts';
 import { requireWritable, USER, type SessionContext } from './session-context';
-import { toEvidenceView } from './views';
+import { toEvidenceView } from './to-views';
 
 /** A file the user handed over, and where its link goes in the description. */
 export interface FileInput {

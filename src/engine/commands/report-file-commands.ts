@@ -2,7 +2,7 @@ import type {
   ExportReportsResult,
   ImportReportsResult,
 } from '../../shared/bridge/report-file-views';
-import type { ReadModel } from './read-model';
+import type { ReadCommands } from './read-commands';
 import type { SessionContext } from './session-context';
 import { exportReports } from './export-reports';
 import { importReports } from './import-reports';
@@ -13,15 +13,15 @@ import { importReports } from './import-reports';
  */
 export class ReportFileCommands {
   readonly #ctx: SessionContext;
-  readonly #views: ReadModel;
+  readonly #reads: ReadCommands;
 
-  constructor(ctx: SessionContext, views: ReadModel) {
+  constructor(ctx: SessionContext, reads: ReadCommands) {
     this.#ctx = ctx;
-    this.#views = views;
+    this.#reads = reads;
   }
 
   exportReports(reportIds: readonly string[], destination: string): Promise<ExportReportsResult> {
-    return exportReports(this.#ctx, (id) => this.#views.getReport(id), reportIds, destination);
+    return exportReports(this.#ctx, (id) => this.#reads.getReport(id), reportIds, destination);
   }
 
   importReports(paths: readonly string[]): Promise<ImportReportsResult> {

@@ -30,12 +30,12 @@ import { ReportFileCommands } from './report-file-commands';
 import { TemplateCommands } from './template-commands';
 import { OutboxCommands } from './outbox-commands';
 import { PayoutCommands } from './payout-commands';
-import { ReadModel } from './read-model';
+import { ReadCommands } from './read-commands';
 import { SecretCommands } from './secret-commands';
 import type { SessionContext } from './session-context';
 import { sessionStatus } from './session-status';
 import { TriageCommands } from './triage-commands';
-import { apiErrorView } from './views';
+import { apiErrorView } from './to-views';
 import type { Logger } from '../log/logger';
 
 export interface SessionOptions {
@@ -66,7 +66,7 @@ export interface SessionOptions {
 
 /**
  * One signed-in account: its API (budget, retries), its mirror, its outbox worker and its sync,
- * and the calls of the app grouped by concern (views, drafts, evidence, triage, outbox, account,
+ * and the calls of the app grouped by concern (reads, drafts, evidence, triage, outbox, account,
  * secrets, HTTP import, payouts, report files, templates).
  * Every write lands in SQLite before anything is sent.
  */
@@ -74,7 +74,7 @@ export class AccountSession {
   readonly api: ResearcherApi;
   readonly store: Store;
   readonly scope: KeyScope;
-  readonly views: ReadModel;
+  readonly reads: ReadCommands;
   readonly drafts: DraftCommands;
   readonly evidence: EvidenceCommands;
   readonly triage: TriageCommands;
@@ -153,7 +153,7 @@ export class AccountSession {
       kick: () => void setImmediate(() => this.#worker.kick()),
       emitStatus: () => this.#emitStatus(),
     };
-    this.views = new ReadModel(ctx);
+    this.reads = new ReadCommands(ctx);
     this.drafts = new DraftCommands(ctx);
     this.evidence = new EvidenceCommands(ctx);
     this.triage = new TriageCommands(ctx);
@@ -162,7 +162,7 @@ export class AccountSession {
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
     this.httpImport = new HttpImportCommands(ctx, this.evidence, [options.apiKey]);
     this.payouts = new PayoutCommands(ctx);
-    this.reportFiles = new ReportFileCommands(ctx, this.views);
+    this.reportFiles = new ReportFileCommands(ctx, this.reads);
     this.templates = new TemplateCommands(ctx, this.drafts);
     this.#worker = new OutboxWorker(
       {
@@ -268,7 +268,7 @@ export class AccountSession {
 
   /** The submit preconditions, then the evidence checks (credentials, image metadata). */
   async getChecklist(reportId: string): Promise<ChecklistView> {
-    const checklist = this.views.getChecklist(reportId);
+    const checklist = this.reads.getChecklist(reportId);
     const items = [...checklist.items, ...(await this.secrets.checklistItems(reportId))];
     return { ok: items.every((i) => i.ok), items };
   }
@@ -286,7 +286,7 @@ export class AccountSession {
    * report: then the view is null).
    */
   getReport(reportId: string): ReportDetailView | null {
-    const view = this.views.getReport(reportId);
+    const view = this.reads.getReport(reportId);
     if (this.#missing.has(reportId)) return view;
     const item = this.store.reports.getStoredRow(reportId);
     const incomplete =

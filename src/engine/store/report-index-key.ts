@@ -1,7 +1,7 @@
 /**
  * The rowid a report has in the search index (`reports_fts`, migration 14): the list's default
  * order, newest update first, so that FTS5 hands a search's hits over in that order and the first
- * page of a new search stops after about a page of them (report-list-ordered.ts) instead of
+ * page of a new search stops after about a page of them (report-list/ordered.ts) instead of
  * collecting every hit (25,000 for a common word at 100,000 reports) to sort them.
  *
  * Layout (a positive 64-bit integer): the high 31 bits are the update time's bucket of

@@ -5,7 +5,7 @@ import { REPORT_STATUSES } from '../../shared/api';
 export type { ReportSort };
 
 /**
- * What the reports list sorts by (report-list.ts): the stored columns behind each order and the
+ * What the reports list sorts by (report-list/): the stored columns behind each order and the
  * rules that compare a local draft with a mirrored report the way SQLite does.
  */
 /**

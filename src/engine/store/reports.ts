@@ -200,7 +200,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
   const deleteOne = sqlite.prepare<[string]>('DELETE FROM reports WHERE id = ?');
 
   // Whole groups a background job or a derived view reads; the reports list pages in
-  // report-list.ts.
+  // report-list/.
   const selectPayoutFollowUps = sqlite.prepare<[], string>(
     `SELECT id FROM reports INDEXED BY reports_by_status
      WHERE status = 'accepted' AND has_full = 1 AND stale = 0

@@ -22,7 +22,7 @@ import {
   uuid,
   type ArgSpec,
 } from './arg-schemas';
-import type { FileToken, PickedFile } from './contract';
+import type { FileToken, PickedFile } from './files';
 import type {
   EvidenceImageView,
   HttpImportInput,
@@ -66,7 +66,7 @@ import {
 export type EngineGroup =
   | 'engine'
   | 'session'
-  | 'views'
+  | 'reads'
   | 'drafts'
   | 'evidence'
   | 'triage'
@@ -186,7 +186,7 @@ export const CALLS = {
   resyncEverything: call<() => void>().engine('session'),
 
   listPrograms: call<(query: ProgramQuery) => ProgramPageView>().engine(
-    'views',
+    'reads',
     object(
       {},
       {
@@ -200,11 +200,11 @@ export const CALLS = {
       },
     ),
   ),
-  getProgram: call<(programId: string) => ProgramView | null>().engine('views', programId),
+  getProgram: call<(programId: string) => ProgramView | null>().engine('reads', programId),
 
-  listReports: call<(query: ReportQuery) => ReportListPageView>().engine('views', reportQuery),
+  listReports: call<(query: ReportQuery) => ReportListPageView>().engine('reads', reportQuery),
   /** The exact total of a list whose page said `totalPending` (asked `rowsFirst`). */
-  countReports: call<(query: ReportQuery) => number>().engine('views', reportQuery),
+  countReports: call<(query: ReportQuery) => number>().engine('reads', reportQuery),
   /** Downloads a report the mirror lacks on demand (see AccountSession.getReport). */
   getReport: call<(reportId: string) => ReportDetailView | null>().engine('session', uuid),
   createDraft: call<(programId: string) => DraftView>().engine('drafts', programId),
@@ -291,7 +291,7 @@ export const CALLS = {
     uuid,
   ),
   /** The researcher's own reports for the same program whose asset or title is close. */
-  findSimilarReports: call<(reportId: string) => SimilarReportView[]>().engine('views', uuid),
+  findSimilarReports: call<(reportId: string) => SimilarReportView[]>().engine('reads', uuid),
   listPayouts: call<() => PayoutsView>().engine('payouts'),
   /** The payouts table as CSV, saved where the user chooses in main's dialog; null if cancelled. */
   exportPayouts: call<() => { savedTo: string } | null>().main('payouts'),

@@ -7,6 +7,7 @@
  */
 import type { BridgeCallName, BridgeCalls } from './calls';
 import type { BridgeEventName, BridgeEvents } from './events';
+import type { PickedFile } from './files';
 
 export {
   BRIDGE_CALLS,
@@ -29,18 +30,7 @@ export {
   type EngineState,
   type MenuCommand,
 } from './events';
-
-/**
- * A file the user handed to the app (dropped on the window or picked in main's open dialog), as
- * main knows it. The page never sees or names a path: it passes the token back.
- */
-export type FileToken = string;
-
-export interface PickedFile {
-  token: FileToken;
-  name: string;
-  size: number;
-}
+export type { FileToken, PickedFile } from './files';
 
 /** What `window.bountyDesk` offers the renderer. */
 export type Bridge = BridgeCalls & {

@@ -13,7 +13,7 @@ import { reportError } from './notices';
 
 /**
  * The reports list as the virtual list scrolls through it: rows are fetched in blocks (one SQL
- * page each, see store/report-list.ts in the engine) for the rows in view, so 100,000 reports cost
+ * page each, see store/report-list/ in the engine) for the rows in view, so 100,000 reports cost
  * what the screen shows. A reload (a sync changed something) refetches only the blocks in view and
  * swaps them in at once: the list neither empties nor moves.
  */

@@ -27,7 +27,7 @@ export interface AutosaveDeps {
   /** The description as the editor holds it now (null before the editor is ready). */
   readDescription(): string | null;
   /** Shows the engine's description in the editor. */
-  replaceDescription(markdown: string): void;
+  replaceDescription(description: string): void;
   readOnly(): boolean;
   onError(error: unknown): void;
   delayMs?: number;
@@ -118,8 +118,8 @@ export class DraftAutosave {
    * The description an offset refers to (a drop, the caret for a picked file) is stored first,
    * exactly as the editor showed it, so the engine inserts at the right place.
    */
-  useDescription(markdown: string): void {
-    this.#content = { ...this.#content, description: markdown };
+  useDescription(description: string): void {
+    this.#content = { ...this.#content, description };
     this.#dirty = true;
   }
 
@@ -144,27 +144,27 @@ export class DraftAutosave {
     clearTimeout(this.#timer);
     if (!this.#dirty) return;
     this.#dirty = false;
-    const markdown = this.#deps.readDescription();
-    const next = { ...this.#content, ...(markdown != null ? { description: markdown } : {}) };
-    this.#content = next;
-    this.#set({ descriptionLength: next.description.length });
-    if (sameContent(next, this.#lastSaved)) {
+    const description = this.#deps.readDescription();
+    const content = { ...this.#content, ...(description != null ? { description } : {}) };
+    this.#content = content;
+    this.#set({ descriptionLength: content.description.length });
+    if (sameContent(content, this.#lastSaved)) {
       this.#set({ saveState: 'saved' });
       return;
     }
     this.#set({ saveState: 'saving' });
     this.#saving++;
-    this.#ownSaves = [...this.#ownSaves.slice(-(OWN_SAVES_KEPT - 1)), next];
+    this.#ownSaves = [...this.#ownSaves.slice(-(OWN_SAVES_KEPT - 1)), content];
     try {
-      const view = await this.#deps.save(next, this.#basis);
+      const view = await this.#deps.save(content, this.#basis);
       clearTimeout(this.#retryTimer);
       this.#retries = 0;
-      this.#lastSaved = next;
-      this.#basis = next;
+      this.#lastSaved = content;
+      this.#basis = content;
       this.#set({ issues: view.issues, saveState: this.#dirty ? 'pending' : 'saved' });
       // The engine merged changes made elsewhere into this edit: show them unless the user has
       // typed on since (then the next save carries `basedOn` and is merged the same way).
-      if (!sameContent(view.content, next) && !this.#dirty) this.#adopt(view.content);
+      if (!sameContent(view.content, content) && !this.#dirty) this.#adopt(view.content);
     } catch (error) {
       this.#dirty = true;
       if (isDiskFull(error)) {

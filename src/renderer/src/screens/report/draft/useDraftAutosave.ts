@@ -13,7 +13,7 @@ export function useDraftAutosave(
   reportId: string,
   draft: DraftView,
   readOnly: boolean,
-  description: RefObject<DescriptionHandle | null>,
+  editor: RefObject<DescriptionHandle | null>,
 ): { autosave: DraftAutosave; snapshot: DraftAutosave['snapshot'] } {
   const [autosave] = useState(
     () =>
@@ -28,11 +28,12 @@ export function useDraftAutosave(
   );
   useEffect(() => {
     autosave.connect({
-      readDescription: () => description.current?.markdown() ?? null,
-      replaceDescription: (markdown) => description.current?.replace(markdown),
+      // The editor's Markdown document is the draft's description.
+      readDescription: () => editor.current?.markdown() ?? null,
+      replaceDescription: (description) => editor.current?.replace(description),
       readOnly: () => readOnly,
     });
-  }, [autosave, description, readOnly]);
+  }, [autosave, editor, readOnly]);
   const snapshot = useSyncExternalStore(
     (listener) => autosave.subscribe(listener),
     () => autosave.snapshot,

@@ -13,10 +13,10 @@ import { submitChecklist } from '../domain/checklist';
 import { rankSimilar, type Candidate } from '../domain/similar-reports';
 import { policyVersionAtStart, serverDraft } from './local-drafts';
 import type { SessionContext } from './session-context';
-import { toDraftView, toEvidenceView, toListItemView, toOutboxView } from './views';
+import { toDraftView, toEvidenceView, toListItemView, toOutboxView } from './to-views';
 
 /** What the screens read: the mirror, the local drafts and the outbox, as views. Never writes. */
-export class ReadModel {
+export class ReadCommands {
   readonly #ctx: SessionContext;
 
   constructor(ctx: SessionContext) {
@@ -33,7 +33,7 @@ export class ReadModel {
 
   /**
    * One page of the reports list: paged, sorted, filtered, counted and searched in SQL
-   * (store/report-list.ts), so its cost does not grow with the mirror.
+   * (store/report-list/), so its cost does not grow with the mirror.
    */
   listReports(query: ReportQuery): ReportListPageView {
     const limit = Math.min(Math.max(query.limit ?? 100, 1), 1_000);

@@ -1,14 +1,14 @@
-import type { Db } from './database';
-import type { ReportFacets } from './report-facets';
-import type { ReportHits } from './report-hits';
-import { bucketOfKeySql, seqOfKeySql } from './report-index-key';
-import { facetedSearchParams, type ReportSearch } from './report-search';
+import type { Db } from '../database';
+import type { ReportFacets } from '../report-facets';
+import type { ReportHits } from './hits';
+import { bucketOfKeySql, seqOfKeySql } from '../report-index-key';
+import { facetedSearchParams, type ReportSearch } from '../report-search';
 
 /**
  * The first pages of a search in the list's default order (newest update first), read from the
  * search index in that order: its rowids are the order's keys (report-index-key.ts), so FTS5 hands
  * over the hits newest first and stops after about a page of them. The set of every hit
- * (report-hits.ts) costs about 240 ns a hit to fill: 11 ms of the 15 ms a new search for a word in
+ * (hits.ts) costs about 240 ns a hit to fill: 11 ms of the 15 ms a new search for a word in
  * a quarter of 100,000 reports took; read in order, its first page costs about a page of hits.
  *
  * The rowid orders by update time in buckets of 4 s, by seq inside one: a window takes the hits

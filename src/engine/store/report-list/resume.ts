@@ -1,6 +1,6 @@
-import type { ReportStatus } from './api-types';
-import type { ReportHits } from './report-hits';
-import type { Params } from './report-list-sql';
+import type { ReportStatus } from '../api-types';
+import type { ReportHits } from './hits';
+import type { Params } from './sql';
 
 /**
  * Where a page of a search ended in the `updated` order: the next page walks on from there. A walk

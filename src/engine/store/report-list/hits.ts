@@ -1,7 +1,7 @@
-import type { Db } from './database';
-import type { ReportFacets } from './report-facets';
-import { seqOfKeySql } from './report-index-key';
-import { facetedSearchParams, type ReportSearch } from './report-search';
+import type { Db } from '../database';
+import type { ReportFacets } from '../report-facets';
+import { seqOfKeySql } from '../report-index-key';
+import { facetedSearchParams, type ReportSearch } from '../report-search';
 
 /**
  * The reports a search matches with the list's filter (status, program), as a table of their

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { ReportStatus } from './api-types';
-import type { Db } from './database';
-import type { ReportSort } from './report-order';
-import type { ReportHits } from './report-hits';
-import type { ReportListProgram, ReportListRow } from './report-list';
-import { namedPlaceholders } from './sql-values';
+import type { ReportStatus } from '../api-types';
+import type { Db } from '../database';
+import type { ReportSort } from '../report-order';
+import type { ReportHits } from './hits';
+import type { ReportListProgram, ReportListRow } from './types';
+import { namedPlaceholders } from '../sql-values';
 
 /**
- * The SQL of the reports list (report-list.ts): the rows of drafts made offline, a page of the
+ * The SQL of the reports list (index.ts): the rows of drafts made offline, a page of the
  * mirror in each order and plan, the counts, the programs. Statements are built once per shape.
  */
 type Flag = 0 | 1;
@@ -273,7 +273,7 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
 
   /**
    * A window of the `updated` order among some reports (`@seqs`, JSON: the candidates of
-   * report-list-ordered.ts), sorted here.
+   * ordered.ts), sorted here.
    */
   function candidatesPage() {
     return page('page:candidates', () => {

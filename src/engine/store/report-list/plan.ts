@@ -1,17 +1,12 @@
-import type { ReportStatus } from './api-types';
-import { NO_FACETS } from './report-facets';
-import type { ReportHits } from './report-hits';
-import { ORDERED_ROWS, type OrderedSearch } from './report-list-ordered';
-import type { ReportSearch } from './report-search';
-import type { ListStatements, Params, Plan, Shape, SqlRow } from './report-list-sql';
-import {
-  POINT_SPACING,
-  resumeParams,
-  type ResumePoint,
-  type SearchMemos,
-} from './report-list-resume';
-import { statusRank, type ReportSort } from './report-order';
-import { namedValues } from './sql-values';
+import type { ReportStatus } from '../api-types';
+import { NO_FACETS } from '../report-facets';
+import type { ReportHits } from './hits';
+import { ORDERED_ROWS, type OrderedSearch } from './ordered';
+import type { ReportSearch } from '../report-search';
+import type { ListStatements, Params, Plan, Shape, SqlRow } from './sql';
+import { POINT_SPACING, resumeParams, type ResumePoint, type SearchMemos } from './resume';
+import { statusRank, type ReportSort } from '../report-order';
+import { namedValues } from '../sql-values';
 
 /**
  * The cost planner of the reports list: for the mirrored part of a list (its filters and order),
@@ -48,7 +43,7 @@ export function mirroredPart(
     statements: ListStatements;
     memos: SearchMemos;
     hitSet: ReportHits;
-    /** The index read in the list's order (report-list-ordered.ts); null: never. */
+    /** The index read in the list's order (ordered.ts); null: never. */
     ordered: OrderedSearch | null;
   },
   sort: ReportSort,

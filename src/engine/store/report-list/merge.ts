@@ -1,5 +1,5 @@
-import { compareLeading, statusRank, type ReportSort } from './report-order';
-import type { SqlRow } from './report-list-sql';
+import { compareLeading, statusRank, type ReportSort } from '../report-order';
+import type { SqlRow } from './sql';
 
 export const keyOf = (row: SqlRow) => ({
   // The same rank as the stored `status_rank` (report-order.ts), without reading it.

@@ -1,0 +1,51 @@
+import type { Migration } from './migration';
+
+/**
+ * One word per thing: the queued PUT of a draft is `save_report` (the API's operation), and it
+ * carries no payload (the worker always sent the draft as it was at send time). A conflict is
+ * `{ base, ours, theirs }` per field, as the merge and the UI name it. SQLite cannot change a
+ * CHECK constraint in place, so the outbox is copied (ids and the AUTOINCREMENT counter kept).
+ */
+const sql = `
+CREATE TABLE outbox_next (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  report_id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN
+    ('save_report', 'upload_file', 'remove_file', 'submit', 'withdraw', 'post_message')),
+  payload_json TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'in_flight', 'done', 'parked')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL DEFAULT 0,   -- epoch ms
+  last_error_json TEXT,
+  local_id TEXT,                      -- post_message: client id of the message
+  body_hash TEXT,                     -- post_message: fingerprint to look for in the thread
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+INSERT INTO outbox_next
+  SELECT id, report_id,
+    CASE kind WHEN 'save_draft' THEN 'save_report' ELSE kind END,
+    CASE kind WHEN 'save_draft' THEN '{}' ELSE payload_json END,
+    state, attempts, next_attempt_at, last_error_json, local_id, body_hash, created_at, updated_at
+  FROM outbox;
+DELETE FROM sqlite_sequence WHERE name = 'outbox_next';
+INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox_next', seq FROM sqlite_sequence
+  WHERE name = 'outbox';
+DROP TABLE outbox;
+ALTER TABLE outbox_next RENAME TO outbox;
+CREATE INDEX outbox_open_by_report ON outbox (report_id, id) WHERE state <> 'done';
+
+UPDATE drafts SET conflict_json = (
+  SELECT json_group_object(c.key, json_object(
+    'base', coalesce(json_extract(c.value, '$.base'), json_extract(drafts.base_json, '$.' || c.key), ''),
+    'ours', json_extract(c.value, '$.local'),
+    'theirs', json_extract(c.value, '$.remote')))
+  FROM json_each(drafts.conflict_json) c)
+WHERE conflict_json IS NOT NULL;
+`;
+
+export const oneVocabulary: Migration = {
+  version: 3,
+  name: 'one vocabulary',
+  up: (sqlite) => sqlite.exec(sql),
+};

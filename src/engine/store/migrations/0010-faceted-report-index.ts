@@ -1,0 +1,34 @@
+import type { Migration } from './migration';
+import {
+  createReportIndexSource,
+  queueReport,
+  remakeReportIndex,
+  requeueEveryReport,
+} from './report-index-sql';
+
+/**
+ * The report index gains a `facets` column: each report's status and program as tokens
+ * (report-facets.ts), so that FTS5 intersects a search with the list's filter. FTS5 cannot add a
+ * column: the index is made again and every report queued for it; the background drain fills it
+ * (about 12 s at 100,000 reports) while searches answer from what it holds and say how many
+ * reports they could not see yet. A change of status or program queues its report again.
+ */
+const sql = `
+${remakeReportIndex('facets')}
+
+DROP VIEW report_fts_source;
+${createReportIndexSource('facets')}
+
+CREATE TRIGGER reports_fts_queue_facets AFTER UPDATE OF status, program_id ON reports
+WHEN new.status IS NOT old.status OR new.program_id IS NOT old.program_id BEGIN
+  ${queueReport('new.seq', 1)}
+END;
+
+${requeueEveryReport}
+`;
+
+export const facetedReportIndex: Migration = {
+  version: 10,
+  name: 'report index holds status and program',
+  up: (sqlite) => sqlite.exec(sql),
+};

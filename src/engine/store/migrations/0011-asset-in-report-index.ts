@@ -1,0 +1,36 @@
+import type { Migration } from './migration';
+import {
+  createReportIndexSource,
+  queueReport,
+  remakeReportIndex,
+  requeueEveryReport,
+} from './report-index-sql';
+
+/**
+ * The report index gains the asset: the search box promised "title, asset,
+ * description" and a unique asset word found nothing. Added as the last column (FTS5 cannot add
+ * one: the index is made again and every report queued, as in migration 10); a changed asset
+ * queues its report as a changed description does.
+ */
+const sql = `
+${remakeReportIndex('asset')}
+
+DROP VIEW report_fts_source;
+${createReportIndexSource('asset')}
+
+DROP TRIGGER report_documents_fts_queue_update;
+CREATE TRIGGER report_documents_fts_queue_update AFTER UPDATE OF report_json ON report_documents
+WHEN json_extract(new.report_json, '$.description')
+  IS NOT json_extract(old.report_json, '$.description')
+  OR json_extract(new.report_json, '$.asset') IS NOT json_extract(old.report_json, '$.asset') BEGIN
+  ${queueReport('new.seq', 1)}
+END;
+
+${requeueEveryReport}
+`;
+
+export const assetInReportIndex: Migration = {
+  version: 11,
+  name: 'report index holds the asset',
+  up: (sqlite) => sqlite.exec(sql),
+};
