@@ -1,90 +1,87 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// No two files of src/ import each other, directly or round a longer loop: a loop means neither
-// can be read, tested or moved without the other. Type-only imports count: they tie the files
-// the same way for a reader.
-const ROOT = join(__dirname, '../..');
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-const CANDIDATES = ['', '.ts', '.tsx', '.js', '.mjs', '/index.ts', '/index.tsx'];
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|tsx|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
-/** The files of src/ that `file` imports. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const found: string[] = [];
-  for (const match of text.matchAll(IMPORT)) {
-    const base = posix.join(dirname(file), match[1] ?? match[2] ?? '');
-    const target = CANDIDATES.map((c) => base + c).find(
-      (p) => existsSync(join(ROOT, p)) && !p.endsWith('/'),
-    );
-    if (target && /\.(ts|tsx|js|mjs)$/.test(target)) found.push(target);
+/** Each file's imports (type-only ones too: a loop of types is still a loop of files) in `files`. */
+function importGraph(files: readonly string[]): Map<string, string[]> {
+  const known = new Set(files);
+  const config = ts.readConfigFile(join(ROOT, 'tsconfig.base.json'), (path) =>
+    ts.sys.readFile(path),
+  );
+  const options = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).options;
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const targets = importedFiles
+      .map((ref) => ts.resolveModuleName(ref.fileName, file, options, ts.sys).resolvedModule)
+      .map((resolved) => resolved?.resolvedFileName)
+      .filter((target): target is string => target !== undefined && known.has(target));
+    graph.set(file, [...new Set(targets)]);
   }
-  return found;
+  return graph;
 }
 
-/** Tarjan's strongly connected components: each loop of files as one group. */
+/** The strongly connected groups of more than one file (Tarjan): each is an import loop. */
 function loops(graph: Map<string, string[]>): string[][] {
-  let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const groups: string[][] = [];
-  const at = (map: Map<string, number>, v: string): number => map.get(v) ?? Infinity;
-  const visit = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(at(low, v), at(low, w)));
-      } else if (onStack.has(w)) low.set(v, Math.min(at(low, v), at(index, w)));
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) visit(next);
+      if (onStack.has(next)) low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
     }
-    if (low.get(v) === index.get(v)) {
-      const group: string[] = [];
-      let w: string | undefined;
-      do {
-        w = stack.pop();
-        if (w === undefined) break;
-        onStack.delete(w);
-        group.push(w);
-      } while (w !== v);
-      if (group.length > 1) groups.push(group.sort());
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      group.push(relative(ROOT, member));
+      if (member === file) break;
     }
+    if (group.length > 1) found.push(group.sort());
   };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return groups;
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
 }
 
-describe('the files of src/', () => {
-  it('import each other in no loop', () => {
-    const files = sourceFiles('src');
-    const graph = new Map(files.map((f) => [f, importsOf(f)]));
+describe('the import graph of src/', () => {
+  const files = sourceFiles(join(ROOT, 'src'));
+  const graph = importGraph(files);
+
+  it('has no loop of files', () => {
     const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0);
-    console.log(`import graph: ${files.length} files, ${edges} imports between them`);
-    expect(edges).toBeGreaterThan(files.length);
+    console.log(`import graph: ${graph.size} files, ${edges} imports between them`);
     expect(loops(graph)).toEqual([]);
   });
 
-  it('a loop is found when there is one (the check itself)', () => {
-    const graph = new Map([
-      ['a.ts', ['b.ts']],
-      ['b.ts', ['c.ts']],
-      ['c.ts', ['a.ts']],
-      ['d.ts', ['a.ts']],
-    ]);
-    expect(loops(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  it('the check sees a loop (two files that import each other)', () => {
+    const a = join(ROOT, 'src/a.ts');
+    const b = join(ROOT, 'src/b.ts');
+    expect(
+      loops(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([['src/a.ts', 'src/b.ts']]);
   });
 });
