@@ -1,10 +1,10 @@
-import { ENGINE_CODES } from '../../shared/errors/error-data';
 /**
  * What the user's disk can do to the mirror, told apart from every other failure: a full disk
  * (SQLite's SQLITE_FULL, Node's ENOSPC or EDQUOT) pauses work until a write succeeds again; a
  * damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) is set aside and the mirror rebuilt from the
  * server. One home for the codes: the outbox, the sync, the calls and the opening all ask here.
  */
+import { ENGINE_CODES } from '../../shared/errors/error-data';
 
 export type StorageProblem = 'disk-full' | 'damaged';
 
