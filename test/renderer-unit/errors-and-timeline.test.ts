@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   fieldErrorOf,
+  inputError,
   isDiskFull,
   messageOf,
   thrownErrorView,
@@ -27,6 +28,13 @@ describe('errors in words', () => {
     expect(fieldErrorOf(new Error('apiKey: must start with the key prefix'))).toBeNull();
     expect(thrownErrorView(new Error('title: too long')).code).toBe('unexpected');
     expect(messageOf(new Error('plain failure'))).toBe('plain failure');
+    // The page's own refusal of a dropped file is data too: "Check file" and the sentence.
+    expect(thrownErrorView(inputError('file', '"a.png" cannot be read from disk.'))).toMatchObject({
+      code: 'invalid_input',
+      field: 'file',
+      title: 'Check file',
+      advice: '"a.png" cannot be read from disk.',
+    });
   });
 
   it('describes API errors by code, with the request ID only for 5xx', () => {

@@ -24,6 +24,11 @@ export function errorData(error: unknown): BridgeError {
   return { name: 'Error', code: ENGINE_CODES.unexpected, message };
 }
 
+/** A refusal the page makes itself about an input (a dropped file it cannot read), as data. */
+export function inputError(field: string, message: string): BridgeError {
+  return { name: 'InputError', code: ENGINE_CODES.invalidInput, field, message };
+}
+
 /** The sentence of an error, for places that show one line. */
 export function messageOf(error: unknown): string {
   return errorData(error).message;
