@@ -75,7 +75,8 @@ export function thrownErrorView(error: unknown): ErrorView {
       advice: data.message,
     };
   }
-  if (data.code === ENGINE_CODES.unexpected) {
+  // No status: the app itself failed here (no server involved); its sentence is all there is.
+  if (data.status === undefined) {
     return {
       status: 0,
       code: data.code,
