@@ -13,6 +13,7 @@ import { RemoteError } from '../engine/host/bridge-error';
 import { connectEngineSocket, type EngineSocketClient } from '../engine/host/engine-socket';
 import type { EngineCallName, FromEngine, ToEngine } from '../engine/host/protocol';
 import { callsByName } from '../shared/bridge/calls-by-name';
+import { ENGINE_CODES } from '../shared/errors/error-data';
 
 export interface EngineLink {
   readonly calls: EngineCalls;
@@ -72,6 +73,7 @@ export function nodeEngine(entry: string, execArgv: string[] = []): () => Engine
 
 export class EngineGoneError extends Error {
   override readonly name = 'EngineGoneError';
+  readonly code = ENGINE_CODES.engineUnavailable;
 }
 
 /** Links to the folder's engine: the one that runs, or one started now. */

@@ -1,5 +1,5 @@
-import type { BridgeError } from '../shared/bridge/contract';
-import { RemoteError } from '../engine/host/bridge-error';
+import { toBridgeError } from '../engine/host/bridge-error';
+import { ENGINE_CODES } from '../shared/errors/error-data';
 import { EXIT, type ExitCode } from './exit-codes';
 
 /** Where the command writes: results on stdout, messages and progress on stderr. */
@@ -74,24 +74,25 @@ export function progress(io: Io): {
   };
 }
 
-/** The exit code and the message of a failure (the engine's, the command's own). */
+/**
+ * The exit code and the message of a failure (the engine's, the command's own). The engine's
+ * arrive as data (BridgeError, over the socket or from an engine started here): the exit code
+ * follows its `code`, and the field and code are printed as they are, never read from the text.
+ */
 export function describeFailure(error: unknown): { code: ExitCode; message: string } {
   if (error instanceof UsageError) return { code: EXIT.usage, message: error.message };
   if (error instanceof RefusedError) return { code: EXIT.refused, message: error.message };
-  const plain: BridgeError | null =
-    error instanceof RemoteError
-      ? error.plain
-      : error instanceof Error
-        ? { name: error.name, message: error.message }
-        : null;
-  if (!plain) return { code: EXIT.failed, message: 'Something went wrong.' };
-  const message = safeText(
-    plain.field ? `${plain.message} (field: ${plain.field})` : plain.message,
-  );
-  if (plain.name === 'NotSignedInError') {
+  const plain = toBridgeError(error);
+  // A code of its own is printed for scripts to match; `unexpected` would say nothing.
+  const said = [
+    plain.field ? `field: ${plain.field}` : '',
+    plain.code === ENGINE_CODES.unexpected ? '' : `code: ${plain.code}`,
+  ].filter(Boolean);
+  const message = safeText(said.length ? `${plain.message} (${said.join(', ')})` : plain.message);
+  if (plain.code === ENGINE_CODES.notSignedIn) {
     return { code: EXIT.notSignedIn, message: `${message} Sign in with: bountydesk auth login` };
   }
-  if (plain.name === 'SignInError') return { code: EXIT.notSignedIn, message };
+  if (plain.code === ENGINE_CODES.signInFailed) return { code: EXIT.notSignedIn, message };
   if (plain.status !== undefined && plain.status > 0) {
     const id = plain.requestId ? ` (request ${plain.requestId})` : '';
     return { code: EXIT.server, message: `${message}${id}` };

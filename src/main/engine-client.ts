@@ -12,6 +12,7 @@ import {
   type ToEngine,
 } from '../engine/host/protocol';
 import type { EngineState } from '../shared/bridge/contract';
+import { ENGINE_CODES } from '../shared/errors/error-data';
 
 /** The part of Electron's `UtilityProcess` (or a Node `ChildProcess`) the client uses. */
 export interface EngineChild {
@@ -24,6 +25,7 @@ export interface EngineChild {
 
 export class EngineUnavailableError extends Error {
   override readonly name = 'EngineUnavailableError';
+  readonly code = ENGINE_CODES.engineUnavailable;
 }
 
 export interface EngineClientOptions {

@@ -71,6 +71,7 @@ describe('sender check', () => {
       ok: false,
       error: {
         name: 'BridgeInputError',
+        code: 'bad_call',
         message: 'This call is only accepted from the app window.',
       },
     });
@@ -245,7 +246,12 @@ describe('calls through main to the engine process', () => {
     const result = await invoke('connect', { serverUrl: account.serverUrl, apiKey: wrongKey });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error).toMatchObject({ name: 'SignInError', field: 'apiKey' });
+    expect(result.error).toMatchObject({
+      name: 'SignInError',
+      code: 'sign_in_failed',
+      field: 'apiKey',
+    });
+    expect(result.error.message).not.toMatch(/^apiKey:/);
     expect(JSON.stringify(result)).not.toContain('Q'.repeat(43));
     expect(result.error).not.toHaveProperty('stack');
     const malformed = await invoke('connect', {
@@ -357,6 +363,9 @@ describe('downloads (a real server with seeded evidence)', () => {
     await value('signOut');
     expect(await value('getAccount')).toBeNull();
     const result = await invoke('listReports', {});
-    expect(result).toMatchObject({ ok: false, error: { name: 'NotSignedInError' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { name: 'NotSignedInError', code: 'not_signed_in' },
+    });
   });
 });

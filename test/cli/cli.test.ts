@@ -89,10 +89,25 @@ describe('bountydesk, built, against the sandbox', () => {
     expect(list.code).toBe(EXIT.notSignedIn);
     expect(list.stdout).toBe('');
     expect(list.stderr).toContain('bountydesk auth login');
+    // The exit code follows the engine's code, printed for scripts beside the sentence.
+    expect(list.stderr).toContain('(code: not_signed_in)');
   }, 120_000);
 
   it('signs in with a key on stdin; the key never shows in any output', async () => {
     const key = writeKey(account);
+    // A key the server does not know: refused with the engine's field and code, never echoed.
+    const wrong = `${key.slice(0, key.indexOf('_') + 1)}${'A'.repeat(43)}`;
+    const refused = await cli(
+      ['auth', 'login', '--server', sandbox.url, '--with-token'],
+      userData,
+      {
+        stdin: `${wrong}\n`,
+      },
+    );
+    expect(refused.code, refused.stderr).toBe(EXIT.notSignedIn);
+    expect(refused.stderr).toContain('(field: apiKey, code: sign_in_failed)');
+    expect(refused.stderr).toMatch(/^The API key is not accepted/);
+    expect(refused.stdout + refused.stderr).not.toContain(wrong);
     const login = await cli(['auth', 'login', '--server', sandbox.url, '--with-token'], userData, {
       stdin: `${key}\n`,
     });

@@ -171,7 +171,8 @@ describe('engine account and key', () => {
           ? `${value.name} ${value.message} ${value.stack ?? ''} ${JSON.stringify(value)}`
           : JSON.stringify(value),
       );
-      expect(texts[0]).toMatch(/apiKey: The API key is not accepted/);
+      expect(texts[0]).toMatch(/^SignInError The API key is not accepted/);
+      expect(seen[0]).toMatchObject({ code: 'sign_in_failed', field: 'apiKey' });
       for (const text of [...texts, ...captured]) {
         expect(text.includes(x.key)).toBe(false);
         expect(text.includes(wrongKey)).toBe(false);

@@ -1,29 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMessage, fieldErrorOf, thrownErrorView } from '../../src/renderer/src/lib/errors';
+import {
+  fieldErrorOf,
+  inputError,
+  isDiskFull,
+  messageOf,
+  thrownErrorView,
+} from '../../src/renderer/src/lib/errors';
 import { buildTimeline } from '../../src/renderer/src/lib/timeline';
 import type { Message, Report } from '../../src/shared/api';
 
 describe('errors in words', () => {
-  it('strips the IPC prefix and error names', () => {
-    expect(
-      cleanMessage(
-        new Error("Error invoking remote method 'bridge:call:connect': SignInError: apiKey: bad"),
-      ),
-    ).toBe('apiKey: bad');
-  });
-
-  it('reads field errors from input errors, as an object or a message', () => {
-    expect(
-      fieldErrorOf(Object.assign(new Error('serverUrl: not a URL'), { field: 'serverUrl' })),
-    ).toEqual({
-      field: 'serverUrl',
-      message: 'not a URL',
-    });
-    expect(fieldErrorOf(new Error('apiKey: must start with the key prefix'))).toEqual({
+  it('reads the field of an input error from the data, never from the message', () => {
+    const data = {
+      name: 'SignInError',
+      code: 'sign_in_failed',
       field: 'apiKey',
-      message: 'must start with the key prefix',
+      message: 'The API key is not accepted.',
+    };
+    expect(fieldErrorOf(data)).toEqual({ field: 'apiKey', message: data.message });
+    expect(thrownErrorView(data)).toMatchObject({
+      code: 'sign_in_failed',
+      field: 'apiKey',
+      title: 'Check the API key',
+      advice: data.message,
     });
-    expect(fieldErrorOf(new Error('plain failure'))).toBeNull();
+    // A message that merely looks like "field: problem" names no field: it is unexpected.
+    expect(fieldErrorOf(new Error('apiKey: must start with the key prefix'))).toBeNull();
+    expect(thrownErrorView(new Error('title: too long')).code).toBe('unexpected');
+    expect(messageOf(new Error('plain failure'))).toBe('plain failure');
+    // The page's own refusal of a dropped file is data too: "Check file" and the sentence.
+    expect(thrownErrorView(inputError('file', '"a.png" cannot be read from disk.'))).toMatchObject({
+      code: 'invalid_input',
+      field: 'file',
+      title: 'Check file',
+      advice: '"a.png" cannot be read from disk.',
+    });
   });
 
   it('describes API errors by code, with the request ID only for 5xx', () => {
@@ -40,7 +51,7 @@ describe('errors in words', () => {
     expect(e409.requestId).toBeUndefined();
   });
 
-  it('keeps an ErrorView that arrives whole, also inside a message', () => {
+  it('keeps an ErrorView that arrives whole; a code inside a message is not read', () => {
     const view = {
       status: 503,
       code: 'busy',
@@ -49,11 +60,8 @@ describe('errors in words', () => {
       requestId: 'r',
     };
     expect(thrownErrorView(view)).toEqual(view);
-    expect(
-      thrownErrorView(
-        new Error(`Error invoking remote method 'x': Error: ${JSON.stringify(view)}`),
-      ),
-    ).toEqual(view);
+    expect(thrownErrorView(new Error(`Error: ${JSON.stringify(view)}`)).code).toBe('unexpected');
+    expect(thrownErrorView(new Error('429 rate_limited: slow down')).code).toBe('unexpected');
   });
 
   it('never leaves the user without a title and advice', () => {
@@ -66,6 +74,11 @@ describe('errors in words', () => {
     // No server answered: the words say the failure was on this computer, never "error (0)".
     const local = thrownErrorView(Object.assign(new Error('m'), { code: 'odd', status: 0 }));
     expect(local.title).toBe('Something failed on this computer');
+  });
+
+  it('knows a full disk by its code alone', () => {
+    expect(isDiskFull({ name: 'DiskFullError', code: 'disk_full', message: 'm' })).toBe(true);
+    expect(isDiskFull(new Error('disk_full: Your disk is full'))).toBe(false);
   });
 });
 

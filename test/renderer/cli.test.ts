@@ -42,6 +42,12 @@ describe('bountydesk beside the running app', () => {
     const status = await cli(['status'], userData());
     expect(status.code, status.stderr).toBe(EXIT.ok);
     expect(status.stdout).toContain("Engine:    the app's");
+    // A field the app's engine refuses comes over its socket as data: the command prints the
+    // engine's sentence with its field and code, as the window's bridge gets them.
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const refused = await cli(['reply', unknown, '--body', 'Hello'], userData());
+    expect(refused.code, refused.stderr).toBe(EXIT.failed);
+    expect(refused.stderr.trim()).toBe('unknown report (field: report_id, code: invalid_input)');
     console.log(
       `command start to first answer, app running: ${Math.round(status.firstMs ?? 0)} ms`,
     );

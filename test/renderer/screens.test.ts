@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/shared/api';
+import type { Bridge, BridgeError } from '../../src/shared/bridge/contract';
 import { KeychainSecretStore } from '../../src/engine/secrets';
 import { readKey } from '../support/sandbox-client';
 import { useAppPerTest, type OpenOptions } from './support/app';
@@ -40,13 +41,38 @@ describe('renderer: screens', () => {
     await url.fill(host.sandbox.url);
     await key.fill(`sbx_${'A'.repeat(43)}`);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expectText(page.getByText(/^API key: /), /API key: \S/);
+    await expectText(page.getByText(/^API key: /), /API key: The API key is not accepted/);
     expect(await key.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByText(/^Server URL: /).count()).toBe(0);
+    // The same refusal as the page's bridge gets it through the built main and preload: data
+    // with the engine's code and field, not a message to pick apart (no IPC prefix, no "apiKey:").
+    const refused = await page.evaluate(
+      (serverUrl) =>
+        (globalThis as unknown as { bountyDesk: Bridge }).bountyDesk
+          .connect({ serverUrl, apiKey: `sbx_${'A'.repeat(43)}` })
+          .then(
+            () => null,
+            (e: unknown) => e,
+          ),
+      host.sandbox.url,
+    );
+    expect(refused).toMatchObject({ name: 'SignInError', code: 'sign_in_failed', field: 'apiKey' });
+    expect((refused as BridgeError).message).toMatch(/^The API key is not accepted/);
 
     await key.fill(host.key);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();
+    // A draft field the engine refuses (a program the server does not know) arrives as data too.
+    const noProgram = await page.evaluate(() =>
+      (globalThis as unknown as { bountyDesk: Bridge }).bountyDesk
+        .createDraft('no-such-program')
+        .then(
+          () => null,
+          (e: unknown) => e,
+        ),
+    );
+    expect(noProgram).toMatchObject({ code: 'invalid_input', field: 'program_id' });
+    expect((noProgram as BridgeError).message).toMatch(/^there is no program “no-such-program”/);
     const connect = host.calls.filter((c) => c.name === 'connect');
     expect(connect.at(-1)?.args).toEqual([{ serverUrl: host.sandbox.url, apiKey: '<key>' }]);
     const html = await page.content();

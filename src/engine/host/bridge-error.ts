@@ -1,4 +1,4 @@
-import type { BridgeError } from '../../shared/bridge/contract';
+import { ENGINE_CODES, type BridgeError } from '../../shared/errors/error-data';
 import { describeError } from '../../shared/errors/describe-error';
 import { isApiError } from '../api/errors';
 import { redactKeys } from '../../shared/api/redact';
@@ -13,8 +13,9 @@ export class RemoteError extends Error {
 }
 
 /**
- * Any failure as plain data for the renderer: name, message and the fields that say what to do
- * (field, code, status, requestId). Never a stack, never a cause chain, never anything key-shaped.
+ * Any failure as the one plain shape every boundary carries (BridgeError), built here and nowhere
+ * else: the code and field are the error's own properties, never read back out of its message.
+ * Never a stack, never a cause chain, never anything key-shaped.
  */
 export function toBridgeError(error: unknown): BridgeError {
   if (error instanceof RemoteError) return clean(error.plain);
@@ -26,32 +27,57 @@ export function toBridgeError(error: unknown): BridgeError {
     const view = describeError(error);
     return clean({
       name: error.name,
-      message: `${view.title}. ${view.advice}`,
       code: error.code,
+      message: `${view.title}. ${view.advice}`,
+      ...(error.detail ? { detail: error.detail } : {}),
+      ...(error.retryAfterMs !== undefined
+        ? { retryAfter: Math.ceil(error.retryAfterMs / 1000) }
+        : {}),
       status: error.status,
-      requestId: error.requestId,
+      ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
     });
   }
   if (error instanceof Error) {
-    const { field, code } = error as { field?: unknown; code?: unknown };
+    const { field, code, status, detail } = error as {
+      field?: unknown;
+      code?: unknown;
+      status?: unknown;
+      detail?: unknown;
+    };
     return clean({
       name: error.name,
+      code: ownCode(code),
       message: error.message,
-      field: typeof field === 'string' ? field : undefined,
-      code: typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : undefined,
+      ...(typeof field === 'string' ? { field } : {}),
+      ...(typeof detail === 'string' && detail ? { detail } : {}),
+      ...(typeof status === 'number' ? { status } : {}),
     });
   }
-  return { name: 'Error', message: 'Something went wrong.' };
+  return { name: 'Error', code: ENGINE_CODES.unexpected, message: 'Something went wrong.' };
+}
+
+/**
+ * The app's and the API's codes are snake_case words; Node's system codes (`ENOENT`, `EACCES`)
+ * and SQLite's (`SQLITE_IOERR`) are causes, not something the renderer or CLI decides on.
+ */
+function ownCode(code: unknown): string {
+  return typeof code === 'string' && /^[a-z]+(?:_[a-z]+)*$/u.test(code)
+    ? code
+    : ENGINE_CODES.unexpected;
 }
 
 function clean(error: BridgeError): BridgeError {
   const out: BridgeError = {
     name: redactKeys(error.name).slice(0, 100),
+    code: ownCode(error.code),
     message: redactKeys(error.message).slice(0, 2000),
   };
   if (error.field !== undefined) out.field = redactKeys(error.field).slice(0, 200);
-  if (error.code !== undefined) out.code = error.code;
+  if (error.detail !== undefined) out.detail = redactKeys(error.detail).slice(0, 2000);
+  if (error.retryAfter !== undefined && Number.isFinite(error.retryAfter)) {
+    out.retryAfter = error.retryAfter;
+  }
   if (error.status !== undefined) out.status = error.status;
-  if (error.requestId !== undefined) out.requestId = error.requestId;
+  if (error.requestId !== undefined) out.requestId = redactKeys(error.requestId).slice(0, 200);
   return out;
 }

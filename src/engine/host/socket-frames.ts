@@ -1,4 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
+import { ENGINE_CODES } from '../../shared/errors/error-data';
 
 /** The largest frame either side accepts (a pasted capture is at most a few MiB). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -17,6 +18,7 @@ export function rawFrame(body: Uint8Array): Buffer {
 
 export class FrameTooLargeError extends Error {
   override readonly name = 'FrameTooLargeError';
+  readonly code = ENGINE_CODES.frameTooLarge;
 }
 
 /**

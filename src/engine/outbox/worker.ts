@@ -1,6 +1,7 @@
 import { backoff, DEFAULT_RETRY_POLICY, isApiError, retryRule, type RetryPolicy } from '../api';
 import type { OutboxEntry, OutboxKind, Store } from '../store';
 import type { OutboxContext, Outcome } from './context';
+import { ENGINE_CODES } from '../../shared/errors/error-data';
 import { HANDLERS } from './handlers';
 import { releaseAbandonedMessageFiles } from './message-files';
 import { forgetIdleSentSaves } from './reconcile';
@@ -335,10 +336,33 @@ function errorRecord(error: unknown, serverErrors = 0): unknown {
       ...(serverErrors > 0 ? { serverErrors } : {}),
     };
   }
-  if (error && typeof error === 'object' && 'code' in error) return error;
+  if (error && typeof error === 'object' && 'code' in error && !isRefusal(error)) return error;
   return {
     status: 0,
     code: 'client_error',
     detail: error instanceof Error ? error.message : String(error),
   };
+}
+
+/**
+ * The app's own refusals (a wrong input, signed out, a read-only key, no keychain…) carry a code
+ * for the bridge, but here they are failures on this computer: kept as client_error with their
+ * sentence, which offers Retry and names the cause.
+ */
+const REFUSALS: ReadonlySet<string> = new Set([
+  ENGINE_CODES.invalidInput,
+  ENGINE_CODES.signInFailed,
+  ENGINE_CODES.notSignedIn,
+  ENGINE_CODES.keychainUnavailable,
+  ENGINE_CODES.dataDirBusy,
+  ENGINE_CODES.invalidEvidence,
+  ENGINE_CODES.frameTooLarge,
+  ENGINE_CODES.badCall,
+  ENGINE_CODES.engineUnavailable,
+  'read_only_key',
+]);
+
+function isRefusal(error: object): boolean {
+  const { code } = error as { code?: unknown };
+  return error instanceof Error && typeof code === 'string' && REFUSALS.has(code);
 }

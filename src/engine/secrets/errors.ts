@@ -1,8 +1,11 @@
 import { redactKeys } from '../../shared/api/redact';
+import { ENGINE_CODES } from '../../shared/errors/error-data';
 
 /** The key entered does not have the documented shape. The message never contains the key. */
 export class InvalidApiKeyError extends Error {
   override readonly name = 'InvalidApiKeyError';
+  readonly code = ENGINE_CODES.signInFailed;
+  readonly field = 'apiKey';
   constructor(length: number) {
     super(
       `This does not look like an API key: expected the key's prefix, an underscore and 43 more ` +
@@ -17,6 +20,7 @@ export class InvalidApiKeyError extends Error {
  */
 export class KeychainUnavailableError extends Error {
   override readonly name = 'KeychainUnavailableError';
+  readonly code = ENGINE_CODES.keychainUnavailable;
   /** What the keychain library said, with anything key-shaped removed. */
   readonly reason: string;
 

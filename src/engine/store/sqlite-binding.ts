@@ -10,10 +10,11 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_ADDON } from './sqlite-binding-path';
+import { ENGINE_CODES } from '../../shared/errors/error-data';
 
 export class SqliteBindingError extends Error {
   override readonly name = 'SqliteBindingError';
-  readonly code = 'sqlite_binding';
+  readonly code = ENGINE_CODES.sqliteBinding;
 }
 
 let binding: string | undefined;

@@ -4,6 +4,7 @@
  * damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) is set aside and the mirror rebuilt from the
  * server. One home for the codes: the outbox, the sync, the calls and the opening all ask here.
  */
+import { ENGINE_CODES } from '../../shared/errors/error-data';
 
 export type StorageProblem = 'disk-full' | 'damaged';
 
@@ -27,7 +28,7 @@ export const DISK_FULL_SENTENCE =
 
 /** A write the disk refused. Its message is what the researcher reads, never a field name. */
 export class DiskFullError extends Error {
-  readonly code = 'disk_full';
+  readonly code = ENGINE_CODES.diskFull;
   constructor(what = 'This change') {
     super(
       `Your disk is full: ${what} could not be saved yet. Free some space; the app keeps trying and loses nothing.`,
@@ -38,7 +39,7 @@ export class DiskFullError extends Error {
 
 /** The mirror file cannot be read as a database (truncated, garbled, not SQLite at all). */
 export class DamagedDatabaseError extends Error {
-  readonly code = 'damaged_database';
+  readonly code = ENGINE_CODES.damagedDatabase;
   constructor(
     readonly file: string,
     readonly reason: string,

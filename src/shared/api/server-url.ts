@@ -1,4 +1,5 @@
 import { redactKeys } from './redact';
+import { ENGINE_CODES } from '../errors/error-data';
 
 /**
  * The one rule for a server address, used where it is typed (the first-run form, which checks it
@@ -40,6 +41,8 @@ export function normalizeServerUrl(serverUrl: string): string {
 
 export class InvalidServerUrlError extends Error {
   override readonly name = 'InvalidServerUrlError';
+  readonly code = ENGINE_CODES.signInFailed;
+  readonly field = 'serverUrl';
   /** `null` for an address holding credentials: it is not repeated at all. */
   constructor(serverUrl: string | null) {
     // A key pasted into the address field must not be echoed back into a log.

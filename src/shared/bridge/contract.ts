@@ -7,6 +7,7 @@
  */
 import type { BridgeCallName, BridgeCalls } from './calls';
 import type { BridgeEventName, BridgeEvents } from './events';
+import type { BridgeError } from '../errors/error-data';
 import type { PickedFile } from './files';
 
 export {
@@ -51,19 +52,8 @@ export const eventChannel = (name: BridgeEventName): string => `bridge:event:${n
 /** preload → main: the path of a dropped file (see BridgeFiles). */
 export const DROP_CHANNEL = 'bridge:files:drop';
 
-/**
- * How a failed call reaches the renderer: plain data, never a stack, never the API key. `field`
- * names the input at fault (`serverUrl`, `apiKey`, a draft field…); API errors add `code`,
- * `status` and, for 500s, `requestId`. The preload rejects the call's promise with this object.
- */
-export interface BridgeError {
-  name: string;
-  message: string;
-  field?: string;
-  code?: string;
-  status?: number;
-  requestId?: string;
-}
+/** How a failed call reaches the renderer (see error-data.ts); the preload rejects with it. */
+export type { BridgeError };
 
 /** What main answers on a call channel; the preload unwraps it (IPC would drop error fields). */
 export type BridgeResult<T = unknown> = { ok: true; value: T } | { ok: false; error: BridgeError };

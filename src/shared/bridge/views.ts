@@ -27,6 +27,8 @@ export interface ErrorView {
   code: string;
   title: string;
   advice: string;
+  /** The input at fault, when the error names one (the form shows the advice beside it). */
+  field?: string;
   /** Shown for 500s so the user can quote it to support. */
   requestId?: string;
 }

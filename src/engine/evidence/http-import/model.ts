@@ -1,3 +1,5 @@
+import { ENGINE_CODES } from '../../../shared/errors/error-data';
+
 /** One HTTP message as it goes on the wire: start line, headers in order, body as text. */
 export interface HttpMessage {
   startLine: string;
@@ -20,6 +22,7 @@ export interface HttpExchange {
 /** Evidence of a known format that cannot be read: the message says what failed and where. */
 export class HttpEvidenceError extends Error {
   override name = 'HttpEvidenceError';
+  readonly code: string = ENGINE_CODES.invalidEvidence;
 }
 
 /**

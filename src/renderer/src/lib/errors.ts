@@ -1,13 +1,13 @@
 /**
  * Whatever a bridge call throws, in words a researcher understands with what to do next.
  *
- * Errors reach the renderer in several shapes: an ErrorView-like object (a test bridge or a main
- * process that forwards one), an Error whose message carries a JSON ErrorView, or an Error whose
- * message is "<field>: <problem>" (input checks of the engine). Electron prefixes messages of
- * rejected IPC calls with "Error invoking remote method '<channel>': "; that prefix is removed.
+ * A failed call rejects with a BridgeError (the engine built it; main and the preload carry it as
+ * data): the words follow its `code`, and an input error names its `field`. Nothing is read back
+ * out of a message. Anything else thrown here (a bug of the page itself) is `unexpected`.
  */
 import type { ErrorView } from '../../../shared/bridge/views';
 import { errorWords } from '../../../shared/errors/describe-error';
+import { ENGINE_CODES, isBridgeError, type BridgeError } from '../../../shared/errors/error-data';
 import { ownValue } from '../../../shared/lookup/own';
 
 export interface FieldError {
@@ -15,104 +15,82 @@ export interface FieldError {
   message: string;
 }
 
-const IPC_PREFIX = /^Error invoking remote method '[^']*':\s*/u;
-const ERROR_NAME_PREFIX = /^(?:[A-Za-z]*Error:\s*)+/u;
-
-/** The message of an error, without Electron's IPC prefix and leading error names. */
-export function cleanMessage(error: unknown): string {
-  const raw =
-    error instanceof Error
-      ? error.message
-      : typeof error === 'string'
-        ? error
-        : error && typeof error === 'object' && 'message' in error
-          ? String((error as { message: unknown }).message)
-          : String(error);
-  return raw.replace(IPC_PREFIX, '').replace(ERROR_NAME_PREFIX, '').trim();
+/** What the page holds of a thrown value: the BridgeError itself, or one made of a local Error. */
+export function errorData(error: unknown): BridgeError {
+  if (isBridgeError(error)) return error;
+  if (isViewLike(error)) return { name: 'Error', ...error, message: error.advice };
+  const message =
+    error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
+  return { name: 'Error', code: ENGINE_CODES.unexpected, message };
 }
 
-function isErrorViewLike(v: unknown): v is Partial<ErrorView> & { code: string } {
-  return !!v && typeof v === 'object' && typeof (v as { code?: unknown }).code === 'string';
+/** A refusal the page makes itself about an input (a dropped file it cannot read), as data. */
+export function inputError(field: string, message: string): BridgeError {
+  return { name: 'InputError', code: ENGINE_CODES.invalidInput, field, message };
 }
 
-function fromFields(v: Partial<ErrorView> & { code: string; detail?: string }): ErrorView {
-  const words = errorWords(v.code);
-  const status = typeof v.status === 'number' ? v.status : 0;
-  const requestId = typeof v.requestId === 'string' ? v.requestId : undefined;
-  return {
-    status,
-    code: v.code,
-    title:
-      typeof v.title === 'string'
-        ? v.title
-        : (words?.title ??
-          (status === 0
-            ? 'Something failed on this computer'
-            : `The server refused it (HTTP ${status})`)),
-    advice:
-      typeof v.advice === 'string'
-        ? v.advice
-        : (words?.advice ?? detailOf(v) ?? 'Try again later.'),
-    ...(requestId && status >= 500 ? { requestId } : {}),
-  };
+/** The sentence of an error, for places that show one line. */
+export function messageOf(error: unknown): string {
+  return errorData(error).message;
 }
 
-function detailOf(v: { detail?: unknown; message?: unknown }): string | null {
-  if (typeof v.detail === 'string' && v.detail) return v.detail;
-  if (typeof v.message === 'string' && v.message) return cleanMessage(v.message);
-  return null;
-}
-
-function parseJsonObject(text: string): unknown {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) return null;
-  try {
-    return JSON.parse(text.slice(start, end + 1));
-  } catch {
-    return null;
-  }
-}
-
-/** The field an input error names ("serverUrl: not a URL"), if any. */
+/** The input an error names (`serverUrl`, `title`…), with what is wrong with it, if any. */
 export function fieldErrorOf(error: unknown): FieldError | null {
-  if (error && typeof error === 'object' && typeof (error as FieldError).field === 'string') {
-    return {
-      field: (error as FieldError).field,
-      message: cleanMessage(error).replace(/^[^:]+:\s*/u, ''),
-    };
-  }
-  const message = cleanMessage(error);
-  const m = /^([A-Za-z_][\w]*|file "[^"]*"):\s+(.+)$/su.exec(message);
-  if (!m || !m[1] || !m[2]) return null;
-  if (errorWords(m[1])) return null;
-  return { field: m[1], message: m[2] };
+  const data = errorData(error);
+  return data.field === undefined ? null : { field: data.field, message: data.message };
+}
+
+/** An ErrorView handed over whole (the engine's stored `lastError`, a view kept by a store). */
+function isViewLike(v: unknown): v is ErrorView {
+  if (!v || typeof v !== 'object') return false;
+  const view = v as Partial<ErrorView>;
+  return (
+    typeof view.code === 'string' &&
+    typeof view.title === 'string' &&
+    typeof view.advice === 'string' &&
+    typeof view.status === 'number'
+  );
 }
 
 export function thrownErrorView(error: unknown): ErrorView {
-  if (isErrorViewLike(error)) return fromFields(error);
-  const message = cleanMessage(error);
-  const parsed = parseJsonObject(message);
-  if (isErrorViewLike(parsed)) return fromFields(parsed);
-  const code = /\b([a-z]+(?:_[a-z]+)+|unauthenticated|forbidden|busy)\b/u.exec(message)?.[1];
-  if (code && errorWords(code)) return fromFields({ code, detail: message });
-  if (/ECONNREFUSED|ENOTFOUND|fetch failed|network/iu.test(message)) {
-    return fromFields({ code: 'network_error' });
+  if (isViewLike(error)) return error;
+  const data = errorData(error);
+  const status = data.status ?? 0;
+  const words = errorWords(data.code);
+  if (words) {
+    return {
+      status,
+      code: data.code,
+      title: words.title,
+      advice: words.advice,
+      ...(data.requestId && status >= 500 ? { requestId: data.requestId } : {}),
+    };
   }
-  const field = fieldErrorOf(error);
-  if (field) {
+  if (data.field !== undefined) {
     return {
       status: 0,
-      code: 'input',
-      title: `Check ${humanField(field.field)}`,
-      advice: field.message,
+      code: data.code,
+      field: data.field,
+      title: `Check ${humanField(data.field)}`,
+      advice: data.message,
+    };
+  }
+  // No status: the app itself failed here (no server involved); its sentence is all there is.
+  if (data.status === undefined) {
+    return {
+      status: 0,
+      code: data.code,
+      title: 'Something went wrong',
+      advice: data.message || 'Try again. If it keeps happening, restart the app.',
     };
   }
   return {
-    status: 0,
-    code: 'unexpected',
-    title: 'Something went wrong',
-    advice: message || 'Try again. If it keeps happening, restart the app.',
+    status,
+    code: data.code,
+    title:
+      status === 0 ? 'Something failed on this computer' : `The server refused it (HTTP ${status})`,
+    advice: data.detail || data.message || 'Try again later.',
+    ...(data.requestId && status >= 500 ? { requestId: data.requestId } : {}),
   };
 }
 
@@ -143,5 +121,5 @@ export function isConnectivityError(error: Pick<ErrorView, 'code' | 'status'>): 
 
 /** The researcher's disk refused a write (the engine's `disk_full`): retried, never lost. */
 export function isDiskFull(error: unknown): boolean {
-  return thrownErrorView(error).code === 'disk_full';
+  return errorData(error).code === ENGINE_CODES.diskFull;
 }

@@ -3,6 +3,7 @@ import type { ProgramSummary } from '../../../../shared/api';
 import type { TemplateView } from '../../../../shared/bridge/report-file-views';
 import { bridge } from '../../bridge';
 import { Dialog } from '../../components/Dialog';
+import { messageOf } from '../../lib/errors';
 import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { useReadOnlyReason } from '../../stores/session';
@@ -51,7 +52,7 @@ export function TemplatesDialog({
       setMessage(savedTemplateText(saved));
       await reload();
     } catch (e) {
-      setMessage(errorText(e));
+      setMessage(messageOf(e));
     }
   }
 
@@ -156,10 +157,6 @@ export function TemplatesDialog({
   );
 }
 
-function errorText(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
-}
-
 function SaveFromDraft({ onSave }: { onSave(name: string): void }) {
   const [name, setName] = useState('');
   return (
@@ -240,7 +237,7 @@ function UseTemplate({
         setPrograms(found);
         setProgramId((current) => current || (found[0]?.id ?? ''));
       },
-      (e: unknown) => setError(errorText(e)),
+      (e: unknown) => setError(messageOf(e)),
     );
   }, []);
   return (
@@ -308,7 +305,7 @@ function TemplateForm({
       className="template-form"
       onSubmit={(e) => {
         e.preventDefault();
-        submit().catch((err: unknown) => onError(errorText(err)));
+        submit().catch((err: unknown) => onError(messageOf(err)));
       }}
     >
       {children}

@@ -14,6 +14,7 @@ import { describeVector, scoreText } from '../../../lib/cvss-state';
 import { fieldIssues } from '../../../lib/draft-issues';
 import { otherReportsFiles } from '../../../lib/foreign-links';
 import { useCommand } from '../../../stores/commands';
+import { inputError } from '../../../lib/errors';
 import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
 import { useReport } from '../../../stores/report';
@@ -98,7 +99,9 @@ export function DraftEditor({
     setHttpProblems(await unreadEvidenceFiles(files));
     const { picked, refused } = await tokensForFiles(files);
     for (const name of refused) {
-      reportError(new Error(`file: "${name}" cannot be read from disk; attach it from a folder.`));
+      reportError(
+        inputError('file', `"${name}" cannot be read from disk; attach it from a folder.`),
+      );
     }
     await attach(picked, at);
   }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { bridge } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
-import { cleanMessage } from '../../../lib/errors';
+import { messageOf } from '../../../lib/errors';
 import { savedTemplateText } from '../../../lib/template-words';
 
 /**
@@ -33,7 +33,7 @@ export function SaveAsTemplate({
       setBody(null);
       setMessage(savedTemplateText(saved));
     } catch (e) {
-      setError(cleanMessage(e));
+      setError(messageOf(e));
     }
   }
 

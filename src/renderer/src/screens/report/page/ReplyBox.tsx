@@ -3,6 +3,7 @@ import { LIMITS } from '../../../../../shared/api';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { useCommand } from '../../../stores/commands';
+import { inputError } from '../../../lib/errors';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { ReplyPreview } from './ReplyPreview';
@@ -33,7 +34,8 @@ export function ReplyBox({
 
   async function addDropped(list: File[]): Promise<void> {
     const { picked, refused } = await tokensForFiles(list);
-    for (const name of refused) reportError(new Error(`file: "${name}" cannot be read from disk.`));
+    for (const name of refused)
+      reportError(inputError('file', `"${name}" cannot be read from disk.`));
     add(picked);
   }
 
