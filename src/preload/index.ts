@@ -19,7 +19,7 @@ import { callsByName } from '../shared/bridge/calls-by-name';
 // The preload exposes exactly the typed bridge contract: one function per declared call, and
 // `on` for declared events. No generic ipcRenderer, no Node, nothing else crosses.
 // Main answers each call with a BridgeResult; a failure rejects with the plain BridgeError
-// (`{ name, message, field?, code?, status?, requestId? }`), which survives the context bridge.
+// (`{ name, code, message, field?, detail?, retryAfter?, … }`), which survives the context bridge.
 async function invoke(channel: string, args: unknown[]): Promise<unknown> {
   const result = (await ipcRenderer.invoke(channel, ...args)) as BridgeResult;
   if (result.ok) return result.value;
