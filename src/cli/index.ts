@@ -13,7 +13,7 @@ const built = join(dir, 'engine.js');
 // Built: the engine bundle beside this one. From the sources: the engine's source under tsx.
 const engine = existsSync(built)
   ? nodeEngine(built)
-  : nodeEngine(join(dir, '..', 'core', 'host', 'engine-process.ts'), ['--import', 'tsx']);
+  : nodeEngine(join(dir, '..', 'engine', 'host', 'engine-process.ts'), ['--import', 'tsx']);
 
 function version(): string {
   try {
