@@ -6,7 +6,7 @@
  *   (Milkdown's schema requires a string and would throw, dropping the rest of the document);
  * - empty paragraphs (the editor's empty lines, the sections still to write) are not written.
  */
-import { defaultHandlers, type Handle } from 'mdast-util-to-markdown';
+import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
 import type { Nodes, Parents } from 'mdast';
 import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
