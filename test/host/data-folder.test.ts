@@ -3,14 +3,12 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/engine/commands';
 import { tryLockDataDir } from '../../src/engine/host/data-lock';
-import { serveEngine } from '../../src/engine/host/engine-host';
 import { connectEngineSocket } from '../../src/engine/host/engine-socket';
-import type { FromEngine, ToEngine } from '../../src/engine/host/protocol';
+import type { FromEngine } from '../../src/engine/host/protocol';
 import { rawFrame } from '../../src/engine/host/socket-frames';
 import { engineSocketPath, TOKEN_FILE } from '../../src/engine/host/socket-path';
-import { KeychainSecretStore } from '../../src/engine/secrets';
+import { servedEngine, until } from './served-engine';
 
 /**
  * One data folder, one writer: the engine takes the folder's lock before its mirror opens and
@@ -31,47 +29,14 @@ function folder(): string {
 }
 
 function served(dataDir: string) {
-  const sent: FromEngine[] = [];
-  let deliver: (message: unknown) => void = () => undefined;
-  let engine: Engine | null = null;
-  let exited = false;
-  serveEngine(
-    { postMessage: (m) => sent.push(m as FromEngine), onMessage: (l) => (deliver = l) },
-    (options) => {
-      engine = new Engine({
-        dataDir: options.dataDir,
-        secrets: new KeychainSecretStore(),
-        autoStart: false,
-      });
-      return engine;
-    },
-    () => (exited = true),
-    { shareDataDir: true },
-  );
-  const send = (message: ToEngine) => deliver(message);
-  send({ type: 'init', options: { dataDir } });
+  const host = servedEngine(dataDir, { shareDataDir: true });
   const close = async () => {
-    if (exited) return;
-    send({ type: 'close' });
-    await until(() => exited);
+    if (host.exited()) return;
+    host.send({ type: 'close' });
+    await until(host.exited);
   };
   closers.push(close);
-  return {
-    sent,
-    send,
-    exited: () => exited,
-    ready: () => sent.some((m) => m.type === 'ready'),
-    engine: () => {
-      if (!engine) throw new Error('no engine yet');
-      return engine;
-    },
-    close,
-  };
-}
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  for (let i = 0; i < ms / 10 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
+  return { ...host, close };
 }
 
 describe("the data folder's writer lock", () => {
