@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes';
 import type { MessageList, Report } from '../../src/shared/api';
-import { cli, json, startCli, type CliResult } from '../cli/run-cli';
+import { cli, draftCreateArgs, json, startCli, type CliResult } from '../cli/run-cli';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { realFile } from '../support/real-corpus';
 import { useAppPerFile } from './support/app';
@@ -50,16 +50,7 @@ describe('bountydesk beside the running app', () => {
     writeFileSync(join(work(), 'session.har'), realFile('har', 'mitmproxy-chrome.har'));
     writeFileSync(join(work(), 'finding.md'), reportFile('Found from the terminal'));
     const made = await cli(
-      [
-        'draft',
-        'create',
-        '--file',
-        'finding.md',
-        '--attach',
-        'photo.jpg',
-        '--attach',
-        'session.har',
-      ],
+      [...draftCreateArgs('finding.md', ['photo.jpg', 'session.har'])],
       userData(),
       { cwd: work() },
     );
