@@ -39,6 +39,14 @@ function served(dataDir: string) {
   return { ...host, close };
 }
 
+/** An engine served on a new folder, once it has said it is ready. */
+async function servedReady() {
+  const dir = folder();
+  const host = served(dir);
+  await until(host.ready);
+  return { dir, host };
+}
+
 describe("the data folder's writer lock", () => {
   it('is held by one holder at a time and free again once released', () => {
     const dir = folder();
@@ -52,9 +60,7 @@ describe("the data folder's writer lock", () => {
   });
 
   it('a second engine on the same folder waits for the first to close before it opens', async () => {
-    const dir = folder();
-    const first = served(dir);
-    await until(first.ready);
+    const { dir, host: first } = await servedReady();
     const second = served(dir);
     await new Promise((r) => setTimeout(r, 400));
     expect(second.ready()).toBe(false);
@@ -65,9 +71,7 @@ describe("the data folder's writer lock", () => {
 
 describe("the engine's socket", () => {
   it('answers a peer that shows the token, and sends it the events', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     if (process.platform !== 'win32') {
       expect(statSync(engineSocketPath(dir)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, TOKEN_FILE)).mode & 0o777).toBe(0o600);
@@ -95,9 +99,7 @@ describe("the engine's socket", () => {
   });
 
   it('closes on a peer with a wrong token, and a stale token file finds nobody', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     const socket = createConnection(engineSocketPath(dir));
     const closed = new Promise<string>((resolve) => {
       let data = '';
@@ -115,9 +117,7 @@ describe("the engine's socket", () => {
   });
 
   it('a closing engine serves its peers until the last one leaves, then takes none and exits', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     const peer = await connectEngineSocket(dir);
     if (!peer) throw new Error('no connection');
     const got: FromEngine[] = [];
@@ -178,9 +178,7 @@ describe("the engine's socket", () => {
   });
 
   it('closes at once when asked to wait for peers and none is connected', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     host.send({ type: 'close', waitForPeers: true });
     await until(host.exited);
     expect(host.sent.some((m) => m.type === 'waiting-for-peers')).toBe(false);

@@ -40,13 +40,9 @@ const extraBlock = fc.constantFrom(
   'See [the PoC](poc.html) beside it, and `../../etc/passwd`.',
 );
 
-const report = weightedRun(
-  [
-    [3, description],
-    [1, extraBlock],
-  ],
-  { maxLength: 4 },
-).map((parts) => parts.join('\n\n'));
+const report = weightedRun({ maxLength: 4 }, [3, description], [1, extraBlock]).map((parts) =>
+  parts.join('\n\n'),
+);
 
 /** File names as researchers have them: spaces, brackets, accents, percent signs, duplicates. */
 const fileName = fc.constantFrom(

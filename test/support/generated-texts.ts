@@ -22,8 +22,8 @@ export const FILE_IDS = [
 
 /** Runs of parts drawn by weight (a weight of 3 is drawn three times as often as one of 1). */
 export function weightedRun<T>(
-  parts: readonly (readonly [weight: number, part: fc.Arbitrary<T>])[],
   size: { minLength?: number; maxLength: number },
+  ...parts: (readonly [weight: number, part: fc.Arbitrary<T>])[]
 ): fc.Arbitrary<T[]> {
   return fc.array(fc.oneof(...parts.map(([weight, arbitrary]) => ({ weight, arbitrary }))), size);
 }
@@ -101,19 +101,14 @@ const typedToken = fc.constantFrom(
   '_',
 );
 
-const inline = weightedRun(
-  [
-    [3, word],
-    [2, typedToken],
-  ],
-  { minLength: 1, maxLength: 8 },
-).chain((parts) =>
-  fc
-    .array(fc.constantFrom(' ', ' ', ' ', '', '\n', '  \n', '. ', ', '), {
-      minLength: parts.length,
-      maxLength: parts.length,
-    })
-    .map((seps) => parts.map((p, i) => p + (i < parts.length - 1 ? seps[i] : '')).join('')),
+const inline = weightedRun({ minLength: 1, maxLength: 8 }, [3, word], [2, typedToken]).chain(
+  (parts) =>
+    fc
+      .array(fc.constantFrom(' ', ' ', ' ', '', '\n', '  \n', '. ', ', '), {
+        minLength: parts.length,
+        maxLength: parts.length,
+      })
+      .map((seps) => parts.map((p, i) => p + (i < parts.length - 1 ? seps[i] : '')).join('')),
 );
 
 const heading = fc
@@ -251,13 +246,9 @@ const payloadWord = fc.constantFrom(
   'body:',
 );
 
-const payloadLine = weightedRun(
-  [
-    [2, payloadWord],
-    [1, payload],
-  ],
-  { minLength: 1, maxLength: 7 },
-).map((parts) => parts.join(' '));
+const payloadLine = weightedRun({ minLength: 1, maxLength: 7 }, [2, payloadWord], [1, payload]).map(
+  (parts) => parts.join(' '),
+);
 
 const payloadBlock = fc.oneof(
   { weight: 4, arbitrary: payloadLine },
