@@ -34,14 +34,14 @@ import { MainWindow } from './main-window';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
 // dependencies as parameters. The engine (SQLite, keychain, sync, outbox) and the embedded
-// sandbox run in utility processes of their own, so nothing they do can stall a mainWindow.
+// sandbox run in utility processes of their own, so nothing they do can stall a window.
 
 app.enableSandbox();
 app.setAppUserModelId('com.bountydesk.app');
 
 const commandLine = commandLineArgs(process.argv);
 if (commandLine) {
-  // `bountydesk …` (resources/cli): the command line, without a mainWindow.
+  // `bountydesk …` (resources/cli): the command line, without a window.
   runCommandLine(
     app,
     (entry) => utilityProcess.fork(entry, [], { serviceName: 'Bounty Desk engine (command line)' }),
