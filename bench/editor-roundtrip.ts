@@ -15,8 +15,7 @@ import fc from 'fast-check';
 import { chromium } from 'playwright-core';
 import { buildEditorHarness } from '../test/renderer/editor-harness/build';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../test/renderer/support/app';
-import { COMMONMARK_EXAMPLES } from '../test/rules/support/descriptions';
-import { reportText } from '../test/rules/support/report-text';
+import { COMMONMARK_EXAMPLES, reportWithPayloads } from '../test/support/generated-texts';
 import { reportTexts } from '../test/support/report-texts';
 import { COMMONMARK_READ_DIFFERENTLY, sameReading } from '../test/renderer/support/same-reading';
 import { keptOutside, type KeptRoundTrip } from '../test/renderer/support/kept-outside';
@@ -173,6 +172,9 @@ await report(
   'real report texts (test/fixtures/real/reports)',
   reportTexts().map((r) => r.text),
 );
-await report(`generated report texts`, fc.sample(reportText, { numRuns: COUNT, seed: SEED }));
+await report(
+  `generated report texts`,
+  fc.sample(reportWithPayloads, { numRuns: COUNT, seed: SEED }),
+);
 await browser.close();
 if (failed) process.exitCode = 1;

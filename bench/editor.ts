@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { buildEditorHarness } from '../test/renderer/editor-harness/build';
 import type { FirstSave } from '../test/renderer/editor-harness/first-save';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../test/renderer/support/app';
-import { reportText } from '../test/rules/support/report-text';
+import { reportWithPayloads } from '../test/support/generated-texts';
 import { formatResults, median, type BenchResult } from './result';
 
 const RUNS = Number(process.env.BENCH_EDITOR_RUNS) || 5;
@@ -36,7 +36,7 @@ const IDLE_FRAME_MS = 50;
 function longDescription(): string {
   const parts: string[] = [];
   let size = 0;
-  for (const text of fc.sample(reportText, { numRuns: 2_000, seed: 22 })) {
+  for (const text of fc.sample(reportWithPayloads, { numRuns: 2_000, seed: 22 })) {
     if (size >= TARGET_CHARS) break;
     parts.push(text.trimEnd());
     size += text.length + 2;

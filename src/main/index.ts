@@ -1,17 +1,12 @@
-import { execFile } from 'node:child_process';
-import { rm, symlink } from 'node:fs/promises';
 import { release } from 'node:os';
-import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import {
   app,
-  clipboard,
   dialog,
   ipcMain,
   Menu,
   Notification,
-  screen,
   session,
   shell,
   Tray,
@@ -19,30 +14,23 @@ import {
 } from 'electron';
 import { DEEP_LINK_SCHEME, targetHash } from './rules/deep-link';
 import { createFileLogger } from '../engine/log/logger';
-import { eventChannel, type BridgeEventName, type BridgeEvents } from '../shared/bridge/contract';
+import type { BridgeEventName, BridgeEvents } from '../shared/bridge/contract';
 import { createBridgeCalls } from './bridge-calls';
 import { commandLineArgs, runCommandLine } from './command-line';
 import { AppNavigator } from './deep-links';
-import { exportDiagnostics } from './diagnostics';
-import { EngineClient } from './engine-client';
+import { askOn, confirmSignOut, fileDialogsOn, saveDiagnostics } from './app-dialogs';
+import { setApplicationMenu } from './app-menu';
+import { engineAndSandbox } from './app-processes';
 import { toBridgeError } from './errors';
 import { FileTokens } from './file-tokens';
 import { forwardEvents, registerBridge } from './ipc';
-import { contextMenuTemplate } from './context-menu';
-import { menuTemplate } from './menu';
 import { wireNotifications } from './notifications';
-import { appPaths, engineSqliteBinding } from './paths';
-import { SandboxAccount } from './sandbox-account';
-import { sandboxInProcess } from './sandbox-launcher';
-import { installCommand } from './install-command';
+import { appPaths } from './paths';
 import { hardenSession, hardenWebContents } from './security';
 import { setUpSpellChecker } from './spellcheck';
 import { createTray } from './tray';
 import { Updates } from './updates';
-import { askBeforeLosingText, createMainWindow, focusWindow } from './window';
-import { restorePlacement, trackWindowState, writeWindowState } from './window-state';
-
-const execFileAsync = promisify(execFile);
+import { MainWindow } from './main-window';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
 // dependencies as parameters. The engine (SQLite, keychain, sync, outbox) and the embedded
@@ -81,69 +69,21 @@ function start(): void {
   // `npm run dev` serves the renderer from Vite; a packaged or previewed app loads the bundle.
   const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const rendererUrl = devServerUrl ?? paths.rendererUrl;
-  let win: BrowserWindow | null = null;
-  let loaded = false;
-
-  /** The window, created at `hash` (a deep link's place) when there is none. */
-  const showWindow = (hash?: string): BrowserWindow => {
-    if (!win || win.isDestroyed()) {
-      // Where it was last time, on the displays there are now (`screen` needs a ready app).
-      const placement = app.isReady()
-        ? restorePlacement(
-            paths.windowStateFile,
-            { displays: screen.getAllDisplays(), primary: screen.getPrimaryDisplay() },
-            log,
-          )
-        : {};
-      const created = createMainWindow({
-        ...paths,
-        ...(devServerUrl ? { devServerUrl } : {}),
-        ...(hash ? { hash } : {}),
-        ...placement,
-      });
-      trackWindowState(created, {
-        save: (state) => writeWindowState(paths.windowStateFile, state),
-        log,
-      });
-      win = created;
-      askBeforeLosingText(created, (options) => ask(options));
-      loaded = false;
-      created.webContents.on('did-finish-load', () => {
-        loaded = true;
-        places.loaded();
-      });
-      created.on('closed', () => (win = null));
-      // Electron shows no right-click menu of its own: this one, from what Chromium says was
-      // clicked (src/main/context-menu.ts).
-      created.webContents.on('context-menu', (_event, params) => {
-        const items = contextMenuTemplate(params, {
-          replaceMisspelling: (word) => created.webContents.replaceMisspelling(word),
-          addToDictionary: (word) =>
-            void created.webContents.session.addWordToSpellCheckerDictionary(word),
-          copyLink: (url) => clipboard.writeText(url),
-        });
-        if (items.length > 0) Menu.buildFromTemplate(items).popup({ window: created });
-      });
-      // A new window shows itself once its page is ready (no blank flash, and maximized first
-      // when it was): only an existing one is brought to the front here.
-      return created;
-    }
-    focusWindow(win);
-    return win;
-  };
-  const send = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]): void => {
-    if (win && !win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
-  };
+  const ask = askOn(() => mainWindow.current);
+  const mainWindow: MainWindow = new MainWindow({
+    paths,
+    devServerUrl,
+    log,
+    isReady: () => app.isReady(),
+    ask,
+    onLoaded: () => places.loaded(),
+  });
+  const showWindow = (hash?: string): BrowserWindow => mainWindow.show(hash);
+  const send = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]): void =>
+    mainWindow.send(event, payload);
   const places = new AppNavigator(
     {
-      window: () =>
-        !app.isReady()
-          ? 'not-ready'
-          : !win || win.isDestroyed()
-            ? 'none'
-            : loaded
-              ? 'loaded'
-              : 'loading',
+      window: () => mainWindow.state(),
       showWindow: (hash) => void showWindow(hash),
       send: (target) =>
         target.kind === 'report'
@@ -169,40 +109,10 @@ function start(): void {
   // Electron binary, so it does not.
   if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
 
-  const engine = new EngineClient({
-    fork: () =>
-      utilityProcess.fork(paths.engineEntry, [], {
-        serviceName: 'Bounty Desk engine',
-      }),
-    options: {
-      dataDir: paths.dataDir,
-      logDir: paths.logDir,
-      sqliteBinding: engineSqliteBinding(app),
-    },
-    onState: (state) => {
-      log[state === 'restarting' ? 'warn' : 'info']('engine', 'state', { state });
-      send('engine', { state });
-    },
-    // The engine cannot run on this machine as installed: the sentence names the fix.
-    onFailed: (message) => {
-      log.error('engine', 'cannot-start', {});
-      console.error(message);
-      // The window may already be up: the box says it, the log and the terminal keep it.
-      void app
-        .whenReady()
-        .then(() => dialog.showErrorBox('Bounty Desk cannot start', message))
-        .catch(() => undefined);
-    },
-  });
-  const sandbox = new SandboxAccount({
-    engine: engine.calls,
-    dataDir: paths.sandboxDir,
-    choiceFile: paths.choiceFile,
-    start: sandboxInProcess(() =>
-      utilityProcess.fork(paths.sandboxEntry, [], {
-        serviceName: 'Bounty Desk sandbox',
-      }),
-    ),
+  const { engine, sandbox } = engineAndSandbox({
+    paths,
+    log,
+    sendState: (state) => send('engine', state),
   });
   const files = new FileTokens();
   const calls = createBridgeCalls({
@@ -211,15 +121,11 @@ function start(): void {
     sandbox,
     shell,
     files,
-    dialog: {
-      showSaveDialog: (options) =>
-        win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options),
-      showOpenDialog: (options) =>
-        win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options),
-    },
+    dialog: fileDialogsOn(() => mainWindow.current),
     downloadsDir: app.getPath('downloads'),
     // Chromium's own printing of what the window shows with print media (the report's print view).
     printToPDF: async () => {
+      const win = mainWindow.current;
       if (!win || win.isDestroyed()) throw new Error('There is no window to print.');
       return win.webContents.printToPDF({
         pageSize: 'A4',
@@ -265,18 +171,6 @@ function start(): void {
     openReport: (reportId) => places.open({ kind: 'report', reportId }),
   });
 
-  const ask = async (options: {
-    message: string;
-    detail?: string;
-    buttons: string[];
-    defaultId: number;
-    cancelId: number;
-  }): Promise<number> => {
-    const box = { type: 'info' as const, ...options };
-    const parent = win && !win.isDestroyed() ? win : null;
-    return (await (parent ? dialog.showMessageBox(parent, box) : dialog.showMessageBox(box)))
-      .response;
-  };
   let updateNotice: Notification | null = null; // referenced until clicked, or its click is lost
   const updates = new Updates({
     isPackaged: app.isPackaged,
@@ -290,50 +184,32 @@ function start(): void {
       updateNotice.show();
     },
     setProgress: (fraction) => {
+      const win = mainWindow.current;
       if (win && !win.isDestroyed()) win.setProgressBar(fraction);
     },
     outbox: async () => ({ unsent: (await engine.calls.getStatus()).unsent }),
     quit: () => app.quit(),
   });
-  const diagnostics = async (): Promise<void> => {
-    const path = await exportDiagnostics({
-      logDir: paths.logDir,
-      settingsFile: paths.choiceFile,
-      versions,
-      engine: { ...engine.calls, ...engine.host },
-      updates: () => ({ ...updates.state, packaged: app.isPackaged }),
-      dialog: {
-        showSaveDialog: (options) =>
-          win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options),
+  const diagnostics = (): Promise<void> =>
+    saveDiagnostics(
+      {
+        logDir: paths.logDir,
+        settingsFile: paths.choiceFile,
+        versions,
+        engine: { ...engine.calls, ...engine.host },
+        updates: () => ({ ...updates.state, packaged: app.isPackaged }),
+        dialog: fileDialogsOn(() => mainWindow.current),
+        defaultDir: app.getPath('downloads'),
+        now: () => new Date(),
+        log,
       },
-      defaultDir: app.getPath('downloads'),
-      now: () => new Date(),
-      log,
-    });
-    if (!path) return;
-    const answer = await ask({
-      message: 'Diagnostics saved.',
-      detail: `${path}\nIt holds versions, settings, outbox counts and the logs: no key and no report content. Read it before you send it.`,
-      buttons: ['Show in folder', 'OK'],
-      defaultId: 1,
-      cancelId: 1,
-    });
-    if (answer === 0) shell.showItemInFolder(path);
-  };
-
+      ask,
+      (path) => shell.showItemInFolder(path),
+    );
   const signOut = async (): Promise<void> => {
-    const answer = await dialog.showMessageBox({
-      type: 'question',
-      buttons: ['Sign out', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      message: 'Sign out of Bounty Desk?',
-      detail:
-        'The API key is removed from the keychain. Drafts and unsent changes stay on this computer.',
-    });
-    if (answer.response !== 0) return;
+    if (!(await confirmSignOut())) return;
     await calls.signOut();
-    win?.webContents.reload();
+    mainWindow.current?.webContents.reload();
   };
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
@@ -367,41 +243,23 @@ function start(): void {
       process.platform,
     );
     log.info('app', 'spell-checker', { languages: languages.join(',') || 'os' });
-    Menu.setApplicationMenu(
-      Menu.buildFromTemplate(
-        menuTemplate({
-          isDev: !app.isPackaged,
-          isMac: process.platform === 'darwin',
-          command: (name) => send('command', { name }),
-          signOut: () => void signOut().catch(() => undefined),
-          openWebsite: (page) => void calls.openWebsite(page).catch(() => false),
-          checkForUpdates: () => void updates.checkFromMenu().catch(() => undefined),
-          exportDiagnostics: () =>
-            void diagnostics().catch((error: unknown) => {
-              log.error('diagnostics', 'failed', { error: toBridgeError(error).name });
-              dialog.showErrorBox('Export diagnostics', toBridgeError(error).message);
-            }),
-          quit: () => app.quit(),
-          ...(process.platform === 'darwin' && app.isPackaged
-            ? {
-                installCommand: () =>
-                  void installCommand({
-                    resourcesPath: process.resourcesPath,
-                    symlink: async (target, path) => {
-                      await rm(path, { force: true });
-                      await symlink(target, path);
-                    },
-                    osascript: async (script) => {
-                      await execFileAsync('osascript', ['-e', script]);
-                    },
-                    say: (message, detail) =>
-                      ask({ message, detail, buttons: ['OK'], defaultId: 0, cancelId: 0 }),
-                  }).catch(() => undefined),
-              }
-            : {}),
+    setApplicationMenu({
+      isDev: !app.isPackaged,
+      platform: process.platform,
+      isPackaged: app.isPackaged,
+      resourcesPath: process.resourcesPath,
+      ask,
+      command: (name) => send('command', { name }),
+      signOut: () => void signOut().catch(() => undefined),
+      openWebsite: (page) => void calls.openWebsite(page).catch(() => false),
+      checkForUpdates: () => void updates.checkFromMenu().catch(() => undefined),
+      exportDiagnostics: () =>
+        void diagnostics().catch((error: unknown) => {
+          log.error('diagnostics', 'failed', { error: toBridgeError(error).name });
+          dialog.showErrorBox('Export diagnostics', toBridgeError(error).message);
         }),
-      ),
-    );
+      quit: () => app.quit(),
+    });
     const tray = createTray({
       makeTray: (icon) => new Tray(icon),
       buildMenu: (template) => Menu.buildFromTemplate(template),

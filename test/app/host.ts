@@ -11,13 +11,7 @@ import {
   type BridgeEvents,
   type BridgeResult,
 } from '../../src/shared/bridge/contract';
-import {
-  openSandbox,
-  pickPrograms,
-  writeKey,
-  type SandboxClient,
-  type WorldAccount,
-} from '../support/sandbox-client';
+import { openWithResearcher, type Researcher } from '../support/sandbox-client';
 import type { DraftContent } from '../../src/shared/bridge/views';
 import { Engine } from '../../src/engine/commands';
 import { KeychainSecretStore } from '../../src/engine/secrets';
@@ -25,6 +19,7 @@ import { AppProcess, type LaunchOptions, type WindowInfo } from './app-process';
 import { ROOT } from './build';
 import { encodeIpc } from './ipc-wire';
 import { preloadScript, type StandInPageGlobals } from './page-preload';
+import { waitFor } from '../support/wait';
 
 export interface HostOptions {
   /** The researcher's sandbox account (default: verified, payments ready). */
@@ -117,9 +112,9 @@ export class AppHost {
   #sends = Promise.resolve();
 
   private constructor(
-    readonly sandbox: SandboxClient,
-    readonly account: WorldAccount,
-    readonly programs: ReturnType<typeof pickPrograms>,
+    readonly sandbox: Researcher['sandbox'],
+    readonly account: Researcher['account'],
+    readonly programs: Researcher['programs'],
     readonly dataDir: string,
     readonly key: string,
     readonly options: HostOptions,
@@ -131,13 +126,9 @@ export class AppHost {
   }
 
   static async open(options: HostOptions = {}): Promise<AppHost> {
-    const sandbox = await openSandbox({ rateLimits: options.rateLimits ?? 'off' });
-    const world = await sandbox.world();
-    const account = await sandbox.newAccount(
-      options.account ?? { email_verified: true, payments_status: 'ready' },
-    );
+    const { sandbox, account, programs, key } = await openWithResearcher(options);
     const dataDir = await mkdtemp(join(tmpdir(), 'bounty-desk-app-'));
-    return new AppHost(sandbox, account, pickPrograms(world), dataDir, writeKey(account), options);
+    return new AppHost(sandbox, account, programs, dataDir, key, options);
   }
 
   get appDir(): string {
@@ -229,15 +220,13 @@ export class AppHost {
    * for the user (as `drain` of the engine does, seen through the bridge's status).
    */
   async settled(timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const status = await this.engine.getStatus();
+    await waitFor(
+      'the outbox to settle',
+      () => this.engine.getStatus(),
       // Settled: nothing is on its way; what waits for the researcher stays.
-      if (status.unsent <= status.held) return;
-      if (Date.now() > deadline)
-        throw new Error(`the outbox did not settle: ${JSON.stringify(status)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      (status) => status.unsent <= status.held,
+      { timeoutMs, everyMs: 50 },
+    );
   }
 
   /** Opens the app's window as a page of `browser`; resolves once the app has rendered. */

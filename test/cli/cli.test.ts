@@ -10,14 +10,8 @@ import type { Report, MessageList } from '../../src/shared/api';
 import { buildApp } from '../app/build';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { realFile } from '../support/real-corpus';
-import {
-  openSandbox,
-  pickPrograms,
-  writeKey,
-  type SandboxClient,
-  type WorldAccount,
-} from '../support/sandbox-client';
-import { cli, json, type CliResult } from './run-cli';
+import { openWithResearcher, type SandboxClient } from '../support/sandbox-client';
+import { cli, draftCreateArgs, json, type CliResult } from './run-cli';
 
 /**
  * The built command (`out/main/cli.js`) in its own process against the sandbox, with the real
@@ -26,7 +20,7 @@ import { cli, json, type CliResult } from './run-cli';
  */
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 let sandbox: SandboxClient;
-let account: WorldAccount;
+let key: string;
 let programId: string;
 let userData: string;
 let work: string;
@@ -41,8 +35,7 @@ function expectSchema(command: string, result: CliResult): unknown {
 }
 
 async function serverReport(id: string): Promise<Report> {
-  return (await sandbox.api<Report>('GET', `/api/reports/${id}`, { token: writeKey(account) }))
-    .body;
+  return (await sandbox.api<Report>('GET', `/api/reports/${id}`, { token: key })).body;
 }
 
 function exiftool(bytes: Buffer, name: string): Record<string, unknown> {
@@ -54,9 +47,10 @@ function exiftool(bytes: Buffer, name: string): Record<string, unknown> {
 
 beforeAll(async () => {
   await buildApp();
-  sandbox = await openSandbox({ rateLimits: 'off' });
-  account = await sandbox.newAccount({ email_verified: true, payments_status: 'ready' });
-  programId = pickPrograms(await sandbox.world()).open.id;
+  const researcher = await openWithResearcher();
+  sandbox = researcher.sandbox;
+  key = researcher.key;
+  programId = researcher.programs.open.id;
   userData = mkdtempSync(join(tmpdir(), 'bountydesk-cli-'));
   work = mkdtempSync(join(tmpdir(), 'bountydesk-cli-work-'));
 }, 300_000);
@@ -94,7 +88,6 @@ describe('bountydesk, built, against the sandbox', () => {
   }, 120_000);
 
   it('signs in with a key on stdin; the key never shows in any output', async () => {
-    const key = writeKey(account);
     // A key the server does not know: refused with the engine's field and code, never echoed.
     const wrong = `${key.slice(0, key.indexOf('_') + 1)}${'A'.repeat(43)}`;
     const refused = await cli(
@@ -147,17 +140,7 @@ describe('bountydesk, built, against the sandbox', () => {
       `---\nprogram: ${programId}\ntitle: Open redirect on login\nasset: https://app.example.com/\ncvss_vector: ""\n---\n${COMPLETE_DESCRIPTION}`,
     );
     const made = await cli(
-      [
-        'draft',
-        'create',
-        '--file',
-        'finding.md',
-        '--attach',
-        'photo.jpg',
-        '--attach',
-        'session.har',
-        '--json',
-      ],
+      [...draftCreateArgs('finding.md', ['photo.jpg', 'session.har']), '--json'],
       userData,
       { cwd: work },
     );
@@ -192,7 +175,7 @@ describe('bountydesk, built, against the sandbox', () => {
     const photo = Object.entries(sent.attachments).find(([, a]) => a.name === 'photo.jpg');
     if (!photo) throw new Error('the photo did not reach the server');
     const res = await fetch(new URL(`/api/reports/${reportId}/files/${photo[0]}`, sandbox.url), {
-      headers: { authorization: `Bearer ${writeKey(account)}` },
+      headers: { authorization: `Bearer ${key}` },
     });
     expect(res.status).toBe(200);
     const bytes = Buffer.from(await res.arrayBuffer());
@@ -218,7 +201,7 @@ describe('bountydesk, built, against the sandbox', () => {
     expect(reply.code, reply.stderr).toBe(EXIT.ok);
     const messages = (
       await sandbox.api<MessageList>('GET', `/api/reports/${reportId}/messages`, {
-        token: writeKey(account),
+        token: key,
       })
     ).body.messages.filter((m) => m.author === 'researcher');
     expect(messages).toHaveLength(1);
@@ -311,7 +294,7 @@ describe('bountydesk, built, against the sandbox', () => {
     await cli(['sync'], userData);
     const messages = (
       await sandbox.api<MessageList>('GET', `/api/reports/${id}/messages`, {
-        token: writeKey(account),
+        token: key,
       })
     ).body.messages.filter((m) => m.body === 'Sent while offline.');
     expect(messages).toHaveLength(1);

@@ -63,3 +63,8 @@ export function json(result: CliResult): unknown {
     throw new Error(`not JSON (exit ${result.code}): ${result.stdout}\n${result.stderr}`);
   }
 }
+
+/** `draft create --file <file>` with each attachment as its own `--attach`. */
+export function draftCreateArgs(file: string, attachments: string[]): string[] {
+  return ['draft', 'create', '--file', file, ...attachments.flatMap((a) => ['--attach', a])];
+}

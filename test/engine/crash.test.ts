@@ -13,6 +13,7 @@ import {
 } from '../support/sandbox-client';
 import { EngineChild } from './child';
 import { COMPLETE_DESCRIPTION } from './harness';
+import { waitFor } from '../support/wait';
 
 /**
  * kill -9 of the engine process while an upload is in flight: on restart the upload starts again
@@ -66,14 +67,12 @@ describe('engine crash safety: uploads in flight', () => {
 
   /** Until some bytes of the file have been handed to the socket, not all of them. */
   async function waitMidUpload(reportId: string): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const view = await child.call<ReportDetailView>('getReport', reportId);
-      const file = view.evidence[0];
-      if (file?.state === 'uploading' && file.sentBytes > 0) return;
-      if (Date.now() > deadline) throw new Error('the upload never started');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await waitFor(
+      'the upload to start',
+      async () => (await child.call<ReportDetailView>('getReport', reportId)).evidence[0],
+      (file) => file?.state === 'uploading' && file.sentBytes > 0,
+      { everyMs: 2 },
+    );
   }
 
   async function restartAndCheck(
@@ -86,17 +85,12 @@ describe('engine crash safety: uploads in flight', () => {
     // The upload had left before the kill: the server counts it once it has ended there
     // (carried out from buffered bytes, or cut off mid-body).
     const route = 'PUT /api/reports/{report_id}/files/{file_id}';
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const stats = await sandbox.control<{ by_route: Record<string, number> }>(
-        'GET',
-        '/__sandbox/stats',
-      );
-      if (stats.by_route[route] === 1) break;
-      if (Date.now() > deadline)
-        throw new Error(`no upload reached the server: ${JSON.stringify(stats)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      'an upload to reach the server',
+      () => sandbox.control<{ by_route: Record<string, number> }>('GET', '/__sandbox/stats'),
+      (stats) => stats.by_route[route] === 1,
+      { everyMs: 50 },
+    );
     const before = (await sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: key }))
       .body;
     expect(before.attachments[file.fileId]?.state === 'ready').toBe(carriedOut);

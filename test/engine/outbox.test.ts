@@ -17,6 +17,7 @@ import {
 } from './scripted-fetch';
 import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { reportTexts } from '../support/report-texts';
+import { waitFor, waitUntil } from '../support/wait';
 
 /**
  * The outbox's guarantees one by one: file removal without file_referenced, withdraw, messages at
@@ -93,12 +94,13 @@ describe('engine outbox', () => {
       draft.reportId,
       paths.map((path) => ({ path })),
     );
-    const deadline = Date.now() + 5_000;
     // The first upload has been tried (its report's later entries wait behind it).
-    while (!(await x.engine.calls.getReport(draft.reportId))?.outbox.some((e) => e.attempts > 1)) {
-      if (Date.now() > deadline) throw new Error('uploads were not tried');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(
+      'the uploads to be tried',
+      async () =>
+        !!(await x.engine.calls.getReport(draft.reportId))?.outbox.some((e) => e.attempts > 1),
+      { timeoutMs: 5_000, everyMs: 20 },
+    );
     for (const file of files) await x.engine.calls.removeFile(draft.reportId, file.fileId);
     await x.sandbox.clearFaults();
     await x.engine.session.drain();
@@ -132,13 +134,13 @@ describe('engine outbox', () => {
       const { name, text } = texts[i] ?? { name: '', text: '' };
       await x.engine.calls.saveDraft(id, { ...CONTENT, title: name, description: text });
     }
-    const deadline = Date.now() + 60_000;
     const tried = async (id: string): Promise<boolean> =>
       !!(await x.engine.calls.getReport(id))?.outbox.some((e) => e.attempts > 0);
-    while (!(await Promise.all(drafts.map(tried))).every(Boolean)) {
-      if (Date.now() > deadline) throw new Error('the saves were not tried');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(
+      'the saves to be tried',
+      async () => (await Promise.all(drafts.map(tried))).every(Boolean),
+      { timeoutMs: 60_000, everyMs: 50 },
+    );
     for (const [i, id] of drafts.entries()) {
       const { name, text } = texts[i] ?? { name: '', text: '' };
       await x.engine.calls.saveDraft(id, {
@@ -231,15 +233,13 @@ describe('engine outbox', () => {
     const x = await open(undefined, { engine: { timeouts: { jsonMs: 300 }, fetch: lateFetch } });
     const id = await submitted(x);
     await x.engine.calls.postMessage(id, { body: 'Sent once, answered too late.', filePaths: [] });
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const entry = (await x.engine.calls.getReport(id))?.outbox.find(
-        (e) => e.kind === 'post_message',
-      );
-      if (entry?.error?.code === 'timeout') break;
-      if (Date.now() > deadline) throw new Error('the post did not time out');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(
+      'the post to time out',
+      async () =>
+        (await x.engine.calls.getReport(id))?.outbox.find((e) => e.kind === 'post_message'),
+      (entry) => entry?.error?.code === 'timeout',
+      { timeoutMs: 5_000, everyMs: 10 },
+    );
     await x.engine.session.drain();
     expect((await researcherMessages(x, id)).map((m) => m.body)).toEqual([
       'Sent once, answered too late.',

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { imageMetadataBlocks, stripImageMetadata } from '../../src/engine/evidence/images';
 import { chromiumPixels, magickPixels, openChromium } from '../support/render-images';
+import { tempDirPerFile } from '../support/temp-dirs';
 
 /**
  * Each real test image (exifr's and Pillow's, SOURCES.md), cleaned by the app, must look the same
@@ -19,8 +19,7 @@ const TYPES: Record<string, string> = {
   avif: 'image/avif',
   gif: 'image/gif',
 };
-const work = mkdtempSync(join(tmpdir(), 'bounty-desk-look-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDirPerFile('bounty-desk-look-');
 
 const images = readdirSync(DIR).filter((f) => TYPES[f.split('.').pop() ?? ''] !== undefined);
 

@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   imageMetadataBlocks,
   containerImageOf,
@@ -10,14 +9,14 @@ import {
   stripImageMetadata,
 } from '../../src/engine/evidence/images';
 import { REAL, realFile } from '../support/real-corpus';
+import { tempDirPerFile } from '../support/temp-dirs';
 
 /**
  * Real photos and test images from exifr's test folder (SOURCES.md), cleaned by the app and read
  * back by an independent reader, exiftool (Debian's libimage-exiftool-perl, in .ci/run). Prints,
  * per format, which metadata tags remain.
  */
-const work = mkdtempSync(join(tmpdir(), 'bounty-desk-images-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDirPerFile('bounty-desk-images-');
 
 /** Tags that describe the picture itself (size, colour, how to show it): not metadata to remove. */
 const PICTURE = new Set([

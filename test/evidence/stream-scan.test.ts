@@ -1,16 +1,8 @@
-import {
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, createWriteStream, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   scanFileAt,
   WHOLE_STRUCTURED_BYTES,
@@ -23,13 +15,13 @@ import {
   WINDOW_CHARS,
 } from '../../src/engine/evidence/secret-scan/stream-scan';
 import { vendorShapes } from '../support/fake-secrets';
+import { tempDirPerFile } from '../support/temp-dirs';
 
 /**
  * No size limit. A text file larger than what is read whole is scanned in overlapping
  * windows; a secret across a window's edge, or a read's edge, is found as in a whole read.
  */
-const work = mkdtempSync(join(tmpdir(), 'bounty-desk-stream-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDirPerFile('bounty-desk-stream-');
 
 const shapes = vendorShapes();
 const shape = (kind: string): string => {

@@ -3,14 +3,12 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/engine/commands';
 import { tryLockDataDir } from '../../src/engine/host/data-lock';
-import { serveEngine } from '../../src/engine/host/engine-host';
 import { connectEngineSocket } from '../../src/engine/host/engine-socket';
-import type { FromEngine, ToEngine } from '../../src/engine/host/protocol';
+import type { FromEngine } from '../../src/engine/host/protocol';
 import { rawFrame } from '../../src/engine/host/socket-frames';
 import { engineSocketPath, TOKEN_FILE } from '../../src/engine/host/socket-path';
-import { KeychainSecretStore } from '../../src/engine/secrets';
+import { servedEngine, until } from './served-engine';
 
 /**
  * One data folder, one writer: the engine takes the folder's lock before its mirror opens and
@@ -31,47 +29,22 @@ function folder(): string {
 }
 
 function served(dataDir: string) {
-  const sent: FromEngine[] = [];
-  let deliver: (message: unknown) => void = () => undefined;
-  let engine: Engine | null = null;
-  let exited = false;
-  serveEngine(
-    { postMessage: (m) => sent.push(m as FromEngine), onMessage: (l) => (deliver = l) },
-    (options) => {
-      engine = new Engine({
-        dataDir: options.dataDir,
-        secrets: new KeychainSecretStore(),
-        autoStart: false,
-      });
-      return engine;
-    },
-    () => (exited = true),
-    { shareDataDir: true },
-  );
-  const send = (message: ToEngine) => deliver(message);
-  send({ type: 'init', options: { dataDir } });
+  const host = servedEngine(dataDir, { shareDataDir: true });
   const close = async () => {
-    if (exited) return;
-    send({ type: 'close' });
-    await until(() => exited);
+    if (host.exited()) return;
+    host.send({ type: 'close' });
+    await until(host.exited);
   };
   closers.push(close);
-  return {
-    sent,
-    send,
-    exited: () => exited,
-    ready: () => sent.some((m) => m.type === 'ready'),
-    engine: () => {
-      if (!engine) throw new Error('no engine yet');
-      return engine;
-    },
-    close,
-  };
+  return { ...host, close };
 }
 
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  for (let i = 0; i < ms / 10 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
+/** An engine served on a new folder, once it has said it is ready. */
+async function servedReady() {
+  const dir = folder();
+  const host = served(dir);
+  await until(host.ready);
+  return { dir, host };
 }
 
 describe("the data folder's writer lock", () => {
@@ -87,9 +60,7 @@ describe("the data folder's writer lock", () => {
   });
 
   it('a second engine on the same folder waits for the first to close before it opens', async () => {
-    const dir = folder();
-    const first = served(dir);
-    await until(first.ready);
+    const { dir, host: first } = await servedReady();
     const second = served(dir);
     await new Promise((r) => setTimeout(r, 400));
     expect(second.ready()).toBe(false);
@@ -100,9 +71,7 @@ describe("the data folder's writer lock", () => {
 
 describe("the engine's socket", () => {
   it('answers a peer that shows the token, and sends it the events', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     if (process.platform !== 'win32') {
       expect(statSync(engineSocketPath(dir)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, TOKEN_FILE)).mode & 0o777).toBe(0o600);
@@ -130,9 +99,7 @@ describe("the engine's socket", () => {
   });
 
   it('closes on a peer with a wrong token, and a stale token file finds nobody', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     const socket = createConnection(engineSocketPath(dir));
     const closed = new Promise<string>((resolve) => {
       let data = '';
@@ -150,9 +117,7 @@ describe("the engine's socket", () => {
   });
 
   it('a closing engine serves its peers until the last one leaves, then takes none and exits', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     const peer = await connectEngineSocket(dir);
     if (!peer) throw new Error('no connection');
     const got: FromEngine[] = [];
@@ -213,9 +178,7 @@ describe("the engine's socket", () => {
   });
 
   it('closes at once when asked to wait for peers and none is connected', async () => {
-    const dir = folder();
-    const host = served(dir);
-    await until(host.ready);
+    const { dir, host } = await servedReady();
     host.send({ type: 'close', waitForPeers: true });
     await until(host.exited);
     expect(host.sent.some((m) => m.type === 'waiting-for-peers')).toBe(false);

@@ -2,10 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../src/engine/commands';
-import { serveEngine } from '../../src/engine/host/engine-host';
-import type { FromEngine, ToEngine } from '../../src/engine/host/protocol';
-import { KeychainSecretStore } from '../../src/engine/secrets';
+import { servedEngine, until } from './served-engine';
 
 /**
  * The engine process's side of the protocol with a real engine (signed out, in a temporary
@@ -13,41 +10,13 @@ import { KeychainSecretStore } from '../../src/engine/secrets';
  */
 function served() {
   const dataDir = mkdtempSync(join(tmpdir(), 'engine-host-'));
-  const sent: FromEngine[] = [];
-  let deliver: (message: unknown) => void = () => undefined;
-  let engine: Engine | null = null;
-  let exited = false;
-  serveEngine(
-    { postMessage: (m) => sent.push(m as FromEngine), onMessage: (l) => (deliver = l) },
-    (options) => {
-      engine = new Engine({
-        dataDir: options.dataDir,
-        secrets: new KeychainSecretStore(),
-        autoStart: false,
-      });
-      return engine;
-    },
-    () => (exited = true),
-  );
-  const send = (message: ToEngine) => deliver(message);
-  send({ type: 'init', options: { dataDir } });
   return {
-    sent,
-    send,
-    engine: () => {
-      if (!engine) throw new Error('no engine yet');
-      return engine;
-    },
-    exited: () => exited,
+    ...servedEngine(dataDir),
     cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
   };
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-}
 
 let current: ReturnType<typeof served> | null = null;
 afterEach(async () => {

@@ -5,8 +5,7 @@ import {
   escapeWarmUp,
   withoutNeedlessEscapes,
 } from '../../src/renderer/src/editor/needless-escapes';
-import { description } from '../rules/support/descriptions';
-import { reportText } from '../rules/support/report-text';
+import { description, reportWithPayloads } from '../support/generated-texts';
 
 /** The escapes the Markdown writer adds are dropped only where the text reads the same. */
 describe('needless escapes', () => {
@@ -54,7 +53,7 @@ describe('needless escapes', () => {
 
   it('only takes backslashes away, never throws, and a second pass changes nothing (generated texts)', () => {
     fc.assert(
-      fc.property(fc.oneof(description, reportText), (markdown) => {
+      fc.property(fc.oneof(description, reportWithPayloads), (markdown) => {
         const out = withoutNeedlessEscapes(markdown);
         // Only backslashes go.
         expect(out.length).toBeLessThanOrEqual(markdown.length);
@@ -65,7 +64,7 @@ describe('needless escapes', () => {
   });
 
   it('weighs a long description in steps while idle, and its first pass then parses nothing new', () => {
-    const blocks = fc.sample(reportText, { numRuns: 15, seed: 7 });
+    const blocks = fc.sample(reportWithPayloads, { numRuns: 15, seed: 7 });
     const step = escapeWarmUp(blocks.map((b) => () => b));
     // No time left: one unit (a piece written, or one block weighed) per step.
     let steps = 1;
@@ -85,7 +84,7 @@ describe('needless escapes', () => {
   it('bounds each step by work, not by the time it is told it has: a 27 KB description in slices', () => {
     // The description the editor bench opens: report texts with payloads, about 27 KB.
     const blocks: string[] = [];
-    for (const text of fc.sample(reportText, { numRuns: 2_000, seed: 2_722 })) {
+    for (const text of fc.sample(reportWithPayloads, { numRuns: 2_000, seed: 2_722 })) {
       if (blocks.join('\n\n').length >= 27_000) break;
       blocks.push(text.trimEnd());
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes';
 import type { MessageList, Report } from '../../src/shared/api';
-import { cli, json, startCli, type CliResult } from '../cli/run-cli';
+import { cli, draftCreateArgs, json, startCli, type CliResult } from '../cli/run-cli';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { realFile } from '../support/real-corpus';
 import { useAppPerFile } from './support/app';
@@ -37,6 +37,21 @@ describe('bountydesk beside the running app', () => {
   const reportFile = (title: string) =>
     `---\nprogram: ${opened.host.programs.open.id}\ntitle: ${title}\nasset: https://app.example.com/\ncvss_vector: ""\n---\n${COMPLETE_DESCRIPTION}`;
   let reportId = '';
+  /** Syncs until the reply `body` reached the service, then holds that it is there once. */
+  const sentOnce = async (what: string, body: string, timeout: number) => {
+    await until(
+      what,
+      async () => {
+        await cli(['sync'], userData());
+        return (await researcher(reportId)).some((m) => m.body === body);
+      },
+      timeout,
+    );
+    await cli(['sync'], userData());
+    const sent = (await researcher(reportId)).filter((m) => m.body === body);
+    expect(sent).toHaveLength(1);
+    return sent;
+  };
 
   it("answers through the app's engine, and the window shows the draft, the submit and the reply", async () => {
     const status = await cli(['status'], userData());
@@ -56,16 +71,7 @@ describe('bountydesk beside the running app', () => {
     writeFileSync(join(work(), 'session.har'), realFile('har', 'mitmproxy-chrome.har'));
     writeFileSync(join(work(), 'finding.md'), reportFile('Found from the terminal'));
     const made = await cli(
-      [
-        'draft',
-        'create',
-        '--file',
-        'finding.md',
-        '--attach',
-        'photo.jpg',
-        '--attach',
-        'session.har',
-      ],
+      [...draftCreateArgs('finding.md', ['photo.jpg', 'session.har'])],
       userData(),
       { cwd: work() },
     );
@@ -131,16 +137,7 @@ describe('bountydesk beside the running app', () => {
         expect((await cli(['reply', reportId, '--body', body], userData())).code).toBe(EXIT.ok);
       }
     }
-    await until(
-      'the reply sent',
-      async () => {
-        await cli(['sync'], userData());
-        return (await researcher(reportId)).some((m) => m.body === body);
-      },
-      120_000,
-    );
-    await cli(['sync'], userData());
-    expect((await researcher(reportId)).filter((m) => m.body === body)).toHaveLength(1);
+    await sentOnce('the reply sent', body, 120_000);
   }, 240_000);
 
   it('the command killed mid-upload: the next run sends the file and the reply once', async () => {
@@ -174,17 +171,7 @@ describe('bountydesk beside the running app', () => {
     run.child.kill('SIGKILL');
     await run.done;
     await opened.host.sandbox.clearFaults();
-    await until(
-      'the reply and its file sent',
-      async () => {
-        await cli(['sync'], userData());
-        return (await researcher(reportId)).some((m) => m.body === body);
-      },
-      180_000,
-    );
-    await cli(['sync'], userData());
-    const sent = (await researcher(reportId)).filter((m) => m.body === body);
-    expect(sent).toHaveLength(1);
+    const sent = await sentOnce('the reply and its file sent', body, 180_000);
     expect(sent[0]?.attachments.map((f) => f.name)).toEqual(['capture.bin']);
   }, 300_000);
 });

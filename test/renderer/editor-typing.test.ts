@@ -141,12 +141,8 @@ describe('renderer: typing in the description editor', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('Typed after the formats.');
     const expected = `${COMPLETE_DESCRIPTION.trimEnd()}\n\n${written.join('\n\n')}\n\nTyped after the formats.\n`;
-    await until('every format saved', async () => (await markdown()) === expected, 15_000).catch(
-      async (error: unknown) => {
-        expect(await markdown()).toBe(expected);
-        throw error;
-      },
-    );
+    // Every format saved: polled, and on timeout the difference is shown.
+    await expect.poll(markdown, { timeout: 15_000, interval: 100 }).toBe(expected);
   }, 120_000);
 
   it('the formatting toolbar: lists and table; reached from the keyboard', async () => {
@@ -195,14 +191,7 @@ describe('renderer: typing in the description editor', () => {
     const toolbar = page.getByRole('toolbar', { name: 'Formatting', exact: true });
     const button = (name: string): Locator => toolbar.getByRole('button', { name, exact: true });
     const saved = async (part: string): Promise<void> =>
-      until(
-        `saved: ${JSON.stringify(part)}`,
-        async () => (await markdown()).includes(part),
-        15_000,
-      ).catch(async (error: unknown) => {
-        expect(await markdown()).toContain(part);
-        throw error;
-      });
+      expect.poll(markdown, { timeout: 15_000, interval: 100 }).toContain(part);
     await page.keyboard.press('Enter');
     await button('Bulleted list').click();
     await page.keyboard.type('first item');
@@ -284,13 +273,9 @@ describe('renderer: typing in the description editor', () => {
     // Saved as two items of one top-level list, tight as typed.
     const tail = `${COMPLETE_DESCRIPTION.trimEnd()}\n\ntoggled line\n\n`;
     await until('the list saved', async () => (await markdown()).startsWith(tail), 15_000);
-    await until(
-      'both items saved',
-      async () => (await markdown()).slice(tail.length) === '* first\n* second\n',
-    ).catch(async (error: unknown) => {
-      expect((await markdown()).slice(tail.length)).toBe('* first\n* second\n');
-      throw error;
-    });
+    await expect
+      .poll(async () => (await markdown()).slice(tail.length), { timeout: 10_000, interval: 100 })
+      .toBe('* first\n* second\n');
   }, 60_000);
 
   it('a list nested with Tab is saved tight, as typed: no blank line between its items', async () => {
@@ -312,12 +297,7 @@ describe('renderer: typing in the description editor', () => {
     await page.keyboard.type('step two');
     await until('the items nested', async () => (await editor.locator('li li li').count()) === 1);
     const expected = `${COMPLETE_DESCRIPTION.trimEnd()}\n\n* step one\n  * nested a\n  * nested b\n    * deeper\n* step two\n`;
-    await until('the nested list saved', async () => (await markdown()) === expected, 15_000).catch(
-      async (error: unknown) => {
-        expect(await markdown()).toBe(expected);
-        throw error;
-      },
-    );
+    await expect.poll(markdown, { timeout: 15_000, interval: 100 }).toBe(expected);
   }, 60_000);
 
   it('leaves a code block at the end of the description with ArrowDown, and with three Enters', async () => {

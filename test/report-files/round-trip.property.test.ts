@@ -20,7 +20,7 @@ import {
 } from '../../src/engine/report-files/links';
 import { uniqueName } from '../../src/engine/report-files/names';
 import { fileLinkTarget, findFileLinks } from '../../src/shared/rules';
-import { description, FILE_IDS, REPORT_ID } from '../rules/support/descriptions';
+import { description, FILE_IDS, REPORT_ID, weightedRun } from '../support/generated-texts';
 
 const NEW_REPORT = '9b2f0d3e-6a1c-4e8b-b7d5-3c2a1f0e9d8c';
 const NEW_FILES = ['5d6e7f80-1a2b-4c3d-8e4f-a0b1c2d3e4f5', '0e1f2a3b-4c5d-4e6f-9a0b-c1d2e3f4a5b6'];
@@ -40,11 +40,9 @@ const extraBlock = fc.constantFrom(
   'See [the PoC](poc.html) beside it, and `../../etc/passwd`.',
 );
 
-const report = fc
-  .array(fc.oneof({ weight: 3, arbitrary: description }, { weight: 1, arbitrary: extraBlock }), {
-    maxLength: 4,
-  })
-  .map((parts) => parts.join('\n\n'));
+const report = weightedRun({ maxLength: 4 }, [3, description], [1, extraBlock]).map((parts) =>
+  parts.join('\n\n'),
+);
 
 /** File names as researchers have them: spaces, brackets, accents, percent signs, duplicates. */
 const fileName = fc.constantFrom(

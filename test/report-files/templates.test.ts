@@ -6,7 +6,7 @@ import {
   withPlaceholders,
 } from '../../src/engine/report-files/templates';
 import { checkDescription, descriptionTemplate, TEMPLATE_HEADINGS } from '../../src/shared/rules';
-import { anyDescription } from '../rules/support/descriptions';
+import { anyDescription } from '../support/generated-texts';
 
 const TEMPLATE = `Summary: reflected XSS on {{asset}} ({{program}}).
 

@@ -17,7 +17,12 @@ import { parseMarkdown, startOffset, endOffset } from '../../src/shared/rules/ma
 import { validateReportInput } from '../../src/engine/domain/validate';
 import { offsetFromMarked, snapOutOfWord } from '../../src/renderer/src/lib/editor-offset';
 import type { Nodes } from 'mdast';
-import { anyDescription, COMMONMARK_EXAMPLES, FILE_IDS, REPORT_ID } from './support/descriptions';
+import {
+  anyDescription,
+  COMMONMARK_EXAMPLES,
+  FILE_IDS,
+  REPORT_ID,
+} from '../support/generated-texts';
 
 /** Runs per generated property (closing notes count them). */
 export const GENERATED_RUNS = 400;

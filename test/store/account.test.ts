@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Me } from '../../src/shared/api';
-import { makeReport, useTempStore } from './fixtures';
+import { makeMe, makeReport, useTempStore } from './fixtures';
 
 const t = useTempStore();
 
-const me: Me = {
-  uid: 'u1',
-  email: 'r@example.test',
-  email_verified: true,
-  active_reports: 1,
-  active_limit: 5,
-  payments: {
-    configured: true,
-    status: 'pending',
-    ready: false,
-    checked_at: null,
-    detail: '',
-  },
-};
+const me = makeMe();
 
 describe('account', () => {
   it('starts empty and keeps the connection, Me and payments across a re-open', () => {

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from '../support/random';
 import { openStore, type Store } from '../../src/engine/store';
-import type { Message, Program, ProgramSummary, Report, ReportSummary } from '../../src/shared/api';
+import type {
+  Me,
+  Message,
+  Program,
+  ProgramSummary,
+  Report,
+  ReportSummary,
+} from '../../src/shared/api';
 import type { ReportListQuery, ReportListRow } from '../../src/engine/store/report-list';
 
 /** A fresh folder with a real database file; `reopen` closes and opens the same file. */
@@ -67,6 +74,26 @@ export function useTempStore(): Readonly<TempStore> {
 
 export function iso(minutesAfterEpoch: number): string {
   return new Date(Date.UTC(2025, 0, 1) + minutesAfterEpoch * 60_000).toISOString();
+}
+
+/** A verified researcher with one active report and payments pending. */
+export function makeMe(overrides: Partial<Me> = {}, payments: Partial<Me['payments']> = {}): Me {
+  return {
+    uid: 'u1',
+    email: 'r@example.test',
+    email_verified: true,
+    active_reports: 1,
+    active_limit: 5,
+    payments: {
+      configured: true,
+      status: 'pending',
+      ready: false,
+      checked_at: null,
+      detail: '',
+      ...payments,
+    },
+    ...overrides,
+  };
 }
 
 export function makeReport(overrides: Partial<Report> = {}): Report {

@@ -4,12 +4,11 @@
  * backslashes, Windows paths, tool output. Written, closed, opened again: every row reads back.
  */
 import { describe, expect, it } from 'vitest';
-import type { Me } from '../../src/shared/api';
 import { recordSent } from '../../src/engine/outbox/reconcile';
 import { REDACTED, redactKeys } from '../../src/shared/api/redact';
 import { reportTexts } from '../support/report-texts';
 import { openStore } from '../../src/engine/store';
-import { makeMessage, makeProgram, makeReport, useTempStore } from './fixtures';
+import { makeMe, makeMessage, makeProgram, makeReport, useTempStore } from './fixtures';
 
 const t = useTempStore();
 const texts = reportTexts();
@@ -145,20 +144,7 @@ describe('persisted JSON columns with real report texts', () => {
   it('the account (me_json, payments_json)', () => {
     const withBearer = texts.find((r) => /Authorization: Bearer \S{8}/.test(r.text));
     expect(withBearer).toBeDefined();
-    const me: Me = {
-      uid: 'u1',
-      email: null,
-      email_verified: true,
-      active_reports: 1,
-      active_limit: 5,
-      payments: {
-        configured: true,
-        status: 'pending',
-        ready: false,
-        checked_at: null,
-        detail: withBearer?.text ?? '',
-      },
-    };
+    const me = makeMe({ email: null }, { detail: withBearer?.text ?? '' });
     t.store.account.setMe(me);
     expect(t.reopen().account.get().payments?.detail).toBe(withBearer?.text);
   });

@@ -360,6 +360,29 @@ export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox
   return new SandboxClient(sandbox.url.replace(/\/$/, ''), () => sandbox.close());
 }
 
+/** A new researcher of the sandbox, the seeded programs to report to, and the researcher's write key. */
+export interface Researcher {
+  sandbox: SandboxClient;
+  account: WorldAccount;
+  programs: ReturnType<typeof pickPrograms>;
+  key: string;
+}
+
+/**
+ * A sandbox with a new researcher in it, ready to report unless `account` says otherwise (e-mail
+ * verified, payments ready).
+ */
+export async function openWithResearcher(
+  options: SandboxOptions & { account?: Parameters<SandboxClient['newAccount']>[0] } = {},
+): Promise<Researcher> {
+  const sandbox = await openSandbox({ rateLimits: options.rateLimits ?? 'off' });
+  const world = await sandbox.world();
+  const account = await sandbox.newAccount(
+    options.account ?? { email_verified: true, payments_status: 'ready' },
+  );
+  return { sandbox, account, programs: pickPrograms(world), key: writeKey(account) };
+}
+
 export function writeKey(account: WorldAccount): string {
   const key = account.keys.find((k) => k.scope === 'write');
   if (!key) throw new Error(`account ${account.uid} has no write key`);

@@ -1,7 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 /**
  * A test's temporary folders: the function returned makes one under the OS temp folder (named
@@ -17,4 +18,11 @@ export function tempDirsPerTest(): (prefix: string) => Promise<string> {
     made.push(dir);
     return dir;
   };
+}
+
+/** One temporary folder for the whole test file (`prefix` and a random tail), removed after it. */
+export function tempDirPerFile(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

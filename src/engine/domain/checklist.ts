@@ -66,16 +66,38 @@ function list(names: string[]): string {
   return names.map((n) => `“${n}”`).join(', ');
 }
 
+type ItemBase = Omit<ChecklistItem, 'ok' | 'detail'>;
+
+/** An item that one fact settles; a fact not known yet (never fetched, offline) fails it. */
+function factItem(
+  base: ItemBase,
+  fact: { ok: boolean; passed: string; failed: string } | null,
+): ChecklistItem {
+  if (!fact) return { ...base, ok: false, detail: NOT_KNOWN };
+  return { ...base, ok: fact.ok, detail: fact.ok ? fact.passed : fact.failed };
+}
+
+/** An item that fails with every problem found, said as one sentence. */
+function problemsItem(base: ItemBase, problems: string[], passed: () => string): ChecklistItem {
+  if (problems.length === 0) return { ...base, ok: true, detail: passed() };
+  const detail = problems.join('; ');
+  return { ...base, ok: false, detail: detail.charAt(0).toUpperCase() + detail.slice(1) + '.' };
+}
+
 function emailItem(me: ChecklistInput['me']): ChecklistItem {
   const base = {
     id: 'email_unverified' as const,
     label: 'E-mail address verified',
     fix: 'Open the verification link sent to your e-mail address, or send a new link from Account.',
   };
-  if (!me) return { ...base, ok: false, detail: NOT_KNOWN };
-  return me.email_verified
-    ? { ...base, ok: true, detail: `${me.email ?? 'Your address'} is verified.` }
-    : { ...base, ok: false, detail: `${me.email ?? 'Your address'} is not verified yet.` };
+  return factItem(
+    base,
+    me && {
+      ok: me.email_verified,
+      passed: `${me.email ?? 'Your address'} is verified.`,
+      failed: `${me.email ?? 'Your address'} is not verified yet.`,
+    },
+  );
 }
 
 function paymentsItem(input: ChecklistInput): ChecklistItem {
@@ -114,11 +136,11 @@ function completeItem(content: DraftContent): ChecklistItem {
   const empty = check.sections.filter((s) => s.present && !s.hasText).map((s) => s.heading);
   if (missing.length > 0) problems.push(`missing heading ${list(missing)}`);
   if (empty.length > 0) problems.push(`no text under ${list(empty)}`);
-  if (problems.length === 0) {
-    return { ...base, ok: true, detail: 'Title, asset and every template section are filled in.' };
-  }
-  const detail = problems.join('; ');
-  return { ...base, ok: false, detail: detail.charAt(0).toUpperCase() + detail.slice(1) + '.' };
+  return problemsItem(
+    base,
+    problems,
+    () => 'Title, asset and every template section are filled in.',
+  );
 }
 
 function filesItem(input: ChecklistInput): ChecklistItem {
@@ -141,16 +163,10 @@ function filesItem(input: ChecklistInput): ChecklistItem {
   const problems: string[] = [];
   if (uploading.length > 0) problems.push(`still uploading: ${list(uploading)}`);
   if (failed.length > 0) problems.push(`upload failed: ${list(failed)}`);
-  if (problems.length === 0) {
+  return problemsItem(base, problems, () => {
     const n = serverFiles.filter((a) => a.state === 'ready').length;
-    return {
-      ...base,
-      ok: true,
-      detail: n === 0 ? 'No files attached.' : `${n} file${n === 1 ? '' : 's'} uploaded.`,
-    };
-  }
-  const detail = problems.join('; ');
-  return { ...base, ok: false, detail: detail.charAt(0).toUpperCase() + detail.slice(1) + '.' };
+    return n === 0 ? 'No files attached.' : `${n} file${n === 1 ? '' : 's'} uploaded.`;
+  });
 }
 
 function intakeItem(program: ChecklistInput['program']): ChecklistItem {
@@ -159,10 +175,14 @@ function intakeItem(program: ChecklistInput['program']): ChecklistItem {
     label: 'Program accepts reports',
     fix: 'Wait until the program opens again, or report to another program.',
   };
-  if (!program) return { ...base, ok: false, detail: NOT_KNOWN };
-  return program.intake === 'open'
-    ? { ...base, ok: true, detail: `${program.name} is open for reports.` }
-    : { ...base, ok: false, detail: `${program.name} is ${program.intake} for new reports.` };
+  return factItem(
+    base,
+    program && {
+      ok: program.intake === 'open',
+      passed: `${program.name} is open for reports.`,
+      failed: `${program.name} is ${program.intake} for new reports.`,
+    },
+  );
 }
 
 function poolItem(program: ChecklistInput['program']): ChecklistItem {
@@ -171,14 +191,14 @@ function poolItem(program: ChecklistInput['program']): ChecklistItem {
     label: 'Program reward pool available',
     fix: 'Keep the draft and submit when the program resumes new reports.',
   };
-  if (!program) return { ...base, ok: false, detail: NOT_KNOWN };
-  return program.pool_paused
-    ? {
-        ...base,
-        ok: false,
-        detail: `${program.name} paused new reports because its reward pool is low.`,
-      }
-    : { ...base, ok: true, detail: `${program.name} takes new reports.` };
+  return factItem(
+    base,
+    program && {
+      ok: !program.pool_paused,
+      passed: `${program.name} takes new reports.`,
+      failed: `${program.name} paused new reports because its reward pool is low.`,
+    },
+  );
 }
 
 function activeItem(input: ChecklistInput): ChecklistItem {
@@ -189,14 +209,16 @@ function activeItem(input: ChecklistInput): ChecklistItem {
     label: `Active reports ${active ?? '?'}/${limit}`,
     fix: 'Wait for a decision on one of your active reports, or withdraw one.',
   };
-  if (active === null) return { ...base, ok: false, detail: NOT_KNOWN };
-  return active < limit
-    ? { ...base, ok: true, detail: `${active} of ${limit} active-report slots in use.` }
-    : {
-        ...base,
-        ok: false,
-        detail: `All ${limit} active-report slots are in use (${active}/${limit}).`,
-      };
+  return factItem(
+    base,
+    active === null
+      ? null
+      : {
+          ok: active < limit,
+          passed: `${active} of ${limit} active-report slots in use.`,
+          failed: `All ${limit} active-report slots are in use (${active}/${limit}).`,
+        },
+  );
 }
 
 export function submitChecklist(input: ChecklistInput): Checklist {

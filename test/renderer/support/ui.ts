@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait';
 
 /** The first element's text, polled (Playwright's own expect is not used here); '' while absent. */
 const polledText = (locator: Locator, timeout: number) =>
@@ -31,11 +32,7 @@ export async function until(
   check: () => boolean | Promise<boolean>,
   timeout = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntil(what, check, { timeoutMs: timeout });
 }
 
 export const connection = (page: Page): Locator =>

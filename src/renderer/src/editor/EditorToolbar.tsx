@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { sanitizeEditorHref } from '../lib/safe-url';
-import { FORMAT_BUTTONS, ariaShortcut, shortcutText, type FormatAction } from './formatting';
+import { FORMAT_BUTTONS, ariaShortcut, shortcutText, type FormatAction } from './format-buttons';
 
 interface EditorToolbarProps {
   disabled: boolean;

@@ -6,31 +6,21 @@
  *   (Milkdown's schema requires a string and would throw, dropping the rest of the document);
  * - empty paragraphs (the editor's empty lines, the sections still to write) are not written.
  */
-import {
-  defaultHandlers,
-  type Handle,
-  type Info,
-  type Join,
-  type State,
-} from 'mdast-util-to-markdown';
-import type { List, Nodes, Parents } from 'mdast';
+import { defaultHandlers, type Handle, type Info, type State } from 'mdast-util-to-markdown';
+import type { Nodes, Parents } from 'mdast';
 import { remarkStringifyOptionsCtx, serializerCtx } from '@milkdown/kit/core';
 import type { Ctx } from '@milkdown/kit/ctx';
 import { Fragment, type Node as ProseNode } from '@milkdown/kit/prose/model';
 import { $remark } from '@milkdown/kit/utils';
 import { recordMarkParents, writeBreak, writeLink, writeText } from './autolink-output';
 import { KEPT_DEFINITION, joinAfterKeptDefinition, writeKeptDefinition } from './kept-definitions';
-import {
-  definedLabels,
-  escapeWarmUp,
-  warmUpReader,
-  withoutNeedlessEscapes,
-} from './needless-escapes';
+import { definedLabels, withoutNeedlessEscapes } from './needless-escapes';
 import { writeKeepingBlocks, type Writer } from './kept-blocks';
 import { blocksReadAlike } from './block-reading';
 import { withTypedTables } from './typed-tables';
 import { UNLINKED_ADDRESS_NODE, writeUnlinkedAddress } from './unlinked-urls';
 import { recordWrittenMark } from './mark-flanking';
+import { joinHtmlLineInTightItem, joinListsOfTwoKinds, writeHtml, writeList } from './list-output';
 
 interface MdNode {
   type: string;
@@ -138,83 +128,6 @@ export const remarkTypedAutolinks = $remark(
       }
     },
 );
-
-/** A paragraph that is one line of raw HTML: what the editor makes of an HTML block. */
-function isHtmlLine(node: Nodes): boolean {
-  if (node.type !== 'paragraph' || node.children.length !== 1) return false;
-  const only = node.children[0];
-  return only?.type === 'html' && !only.value.includes('\n');
-}
-
-/** Set by `writeList` on an HTML line that follows its item's text at once (`joinsText`). */
-const JOINS_TEXT = 'bountyDeskJoinsText';
-
-const flagged = (node: Nodes): boolean =>
-  (node.data as Record<string, unknown> | undefined)?.[JOINS_TEXT] === true;
-
-function flag(node: Nodes): void {
-  const data: Record<string, unknown> = { ...node.data, [JOINS_TEXT]: true };
-  (node as { data?: unknown }).data = data;
-}
-
-/**
- * A line of raw HTML right under a list item's text (`- a` then `<br />` unindented) is read by
- * the editor's parser (micromark) as an HTML block inside the item. (CommonMark reads such a tag,
- * which cannot interrupt a paragraph, as a lazy line of the item's paragraph; in a tight list the
- * two show alike.) The editor holds it as a paragraph of its own, which the writer parted from
- * the text above by a blank line: the list became loose, and the tag a block shown apart. In a
- * tight list (no blank line in or between its items) the line follows the text at once, as typed,
- * and is read as that text's last line; so without its trailing spaces, which a paragraph's end
- * drops (the next save then writes the same).
- */
-function writeList(list: Handle): Handle {
-  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
-    if (node.type === 'list') {
-      const loose = node.spread === true || node.children.some((item) => item.spread === true);
-      for (const item of loose ? [] : node.children) {
-        item.children.forEach((child, i) => {
-          if (i === 0 || !isHtmlLine(child) || item.children[i - 1]?.type !== 'paragraph') return;
-          flag(child);
-          if (child.type === 'paragraph') child.children.forEach(flag);
-        });
-      }
-    }
-    return list(node, parent, state, info);
-  };
-}
-
-const joinHtmlLineInTightItem: Join = (_left, right) => (flagged(right as Nodes) ? 0 : undefined);
-
-/** Whether a list is written tight: no blank line between its items nor in one. */
-function writtenTight(list: List): boolean {
-  // (Milkdown's nodes may come without `children` where they are empty.)
-  return !list.spread && list.children.every((item) => !item.spread || childrenOf(item).length < 2);
-}
-
-const childrenOf = (node: Nodes | undefined): Nodes[] =>
-  (node as { children?: Nodes[] } | undefined)?.children ?? [];
-
-/**
- * A tight list right after a tight list of the other kind (`1. a` then `* b`, as typed): the
- * second starts a list of its own without a blank line, which in a quote or a list item a reader
- * takes as making the first list loose (its text in paragraphs). Only where the second list's
- * first item can interrupt a paragraph: not empty, and a numbered one from 1.
- */
-const joinListsOfTwoKinds: Join = (left, right) => {
-  if (left.type !== 'list' || right.type !== 'list') return undefined;
-  if (Boolean(left.ordered) === Boolean(right.ordered)) return undefined;
-  if (!writtenTight(left) || !writtenTight(right)) return undefined;
-  const first = childrenOf(right.children[0])[0];
-  if (first?.type !== 'paragraph' || childrenOf(first).length === 0) return undefined;
-  return right.ordered && (right.start ?? 1) !== 1 ? undefined : 0;
-};
-
-function writeHtml(html: Handle): Handle {
-  return (node: Nodes, parent: Parents | undefined, state: State, info: Info): string => {
-    const written = html(node, parent, state, info);
-    return flagged(node) ? written.trimEnd() : written;
-  };
-}
 
 /** Sets the serializer options; call in `Editor.config`. */
 export function configureMarkdownOutput(ctx: Ctx): void {
@@ -326,118 +239,4 @@ export function markdownBeforeEscapePass(ctx: Ctx, doc: ProseNode): string {
   const written = beforeEscapePass.get(ctx);
   if (!written) throw new Error('serializeWithoutEmptyParagraphs was not called for this editor');
   return written(doc);
-}
-
-/**
- * How much text the warm-up writes at once: a run of 1,000 characters written, with the idle
- * period's budget spent before it, made periods of 18 ms; of 300, 12.5 (the longest, median of 5
- * fresh pages), while the warm-up still ends within 3 s of idle time for a 25 KB description.
- */
-const WARM_UP_PIECE_CHARS = 300;
-
-/**
- * The document's top-level blocks in runs of about `WARM_UP_PIECE_CHARS` of text (the first
- * `singles` blocks each alone): the warm-up
- * writes one run at a time (the whole document at once was one long frame; one block at a time,
- * hundreds of idle callbacks for the empty lines and short paragraphs of a long report).
- */
-export function warmUpPieces(doc: ProseNode, singles = 0): ProseNode[][] {
-  const pieces: ProseNode[][] = [];
-  let run: ProseNode[] = [];
-  let size = 0;
-  doc.forEach((block) => {
-    if (
-      run.length > 0 &&
-      (pieces.length < singles || size + block.nodeSize > WARM_UP_PIECE_CHARS)
-    ) {
-      pieces.push(run);
-      run = [];
-      size = 0;
-    }
-    run.push(block);
-    size += block.nodeSize;
-  });
-  if (run.length > 0) pieces.push(run);
-  return pieces;
-}
-
-/** The warm-up's first idle periods that do one unit each, on a block of its own. */
-const COLD_UNITS = 12;
-
-/** What the warm-up first writes and reads: a line with what a report's text holds. */
-const WARM_UP_LINE =
-  'See *this* and **that** [link](https://x.com) <b> a_b \\ `code` https://x.com a@b.co.';
-
-/** Leaves this much of an idle period to the browser: the parse under way may run a little over. */
-const IDLE_MARGIN_MS = 4;
-/**
- * At most this long per idle period, however long the browser offers (up to 50 ms): with the unit
- * under way, a slice stays within one frame (16 ms) on a loaded machine too.
- */
-const SLICE_TIME_MS = 8;
-
-/**
- * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
- * a few parses per idle period (within its deadline and `WARM_UP_SLICE_CHARS` of needless-escapes.ts; a block's weighing
- * resumes in the next period), so the first save of a long description does not parse every
- * block at once on the keystroke's thread. Stops when the editor is destroyed.
- */
-export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
-  const whenIdle = (run: (hasTime: () => boolean) => void): void => {
-    if (typeof requestIdleCallback === 'function') {
-      requestIdleCallback(
-        (deadline) => {
-          const started = performance.now();
-          run(
-            () =>
-              deadline.timeRemaining() > IDLE_MARGIN_MS &&
-              performance.now() - started < SLICE_TIME_MS,
-          );
-        },
-        { timeout: 2_000 },
-      );
-    } else {
-      setTimeout(() => run(() => false), 50);
-    }
-  };
-  const written = (blocks: ProseNode[]): string =>
-    blocks.length === 0 ? '' : markdownBeforeEscapePass(ctx, doc.copy(Fragment.from(blocks)));
-  // Footnotes and link definitions (kept in quotes and list items too): the labels a block may use.
-  const definitions: ProseNode[] = [];
-  doc.descendants((node) => {
-    const name = node.type.name;
-    if (name === 'footnote_definition' || name === 'link_definition') definitions.push(node);
-    return name !== 'footnote_definition' && node.isBlock && !node.isTextblock;
-  });
-  const step = escapeWarmUp(
-    warmUpPieces(doc, COLD_UNITS).map((blocks) => () => written(blocks)),
-    () => written(definitions),
-  );
-  // In a fresh page the first runs of the writer and the reader compile their code as they go:
-  // the first unit (a run of blocks written, then parsed) took 20 to 40 ms. They first run on a
-  // word and on one short line, each in an idle period of its own; then the first `COLD_UNITS`
-  // periods do one unit each, on one block, so that no period is longer than a frame.
-  const { schema } = doc.type;
-  const write = (text: string): string => {
-    const line = schema.nodes.paragraph?.create(null, schema.text(text));
-    return line ? markdownBeforeEscapePass(ctx, doc.type.create(null, line)) : text;
-  };
-  let sample = WARM_UP_LINE;
-  const firsts = [
-    // The writer's core on one word, then what a line of a report makes it do (escapes, links).
-    () => write('a'),
-    () => {
-      sample = write(WARM_UP_LINE);
-    },
-    () => warmUpReader(sample),
-  ];
-  let periods = 0;
-  const next = (hasTime: () => boolean): void => {
-    if (isDestroyed()) return;
-    const first = firsts.shift();
-    if (first) first();
-    else if (step(periods++ < COLD_UNITS ? () => false : hasTime)) return;
-    whenIdle(next);
-  };
-  whenIdle(next);
 }

@@ -34,8 +34,8 @@ import {
   remarkNullTitles,
   remarkTypedAutolinks,
   serializeWithoutEmptyParagraphs,
-  warmUpEscapePass,
 } from './markdown-io';
+import { warmUpEscapePass } from './escape-warm-up';
 import { remarkFlattenNestedMarks } from './nested-marks';
 import { keptDefinitionSchema, remarkKeptDefinitions } from './kept-definitions';
 import { pastePlugin } from './paste';

