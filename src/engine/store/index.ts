@@ -43,7 +43,7 @@ export interface Store {
   readonly outbox: OutboxRepository;
   readonly evidence: EvidenceRepository;
   readonly search: SearchRepository;
-  /** Issue 25: the researcher's own description templates. */
+  /** The researcher's own description templates. */
   readonly templates: TemplatesRepository;
   /** The report search index, filled after each write commits (see fts-index.ts). */
   readonly searchIndex: ReportIndexer;

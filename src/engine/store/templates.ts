@@ -1,6 +1,6 @@
 import type { Db } from './database';
 
-/** Issue 25: a researcher's own description template, kept only in this mirror. */
+/** A researcher's own description template, kept only in this mirror. */
 export interface Template {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The scope guard (issue 13, part 3): targets read from a program's `scope` and `exclusions`
+ * The scope guard: targets read from a program's `scope` and `exclusions`
  * Markdown (hosts, wildcard domains, URLs, IP addresses and ranges, mobile app ids), and what the
  * asset a researcher types matches. Scope text is prose, so the answer is a hint, never a block.
  * Host names are checked against the public suffix list (tldts), IP ranges with ipaddr.js.
