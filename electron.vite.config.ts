@@ -3,8 +3,11 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { pathAliases } from './scripts/path-aliases.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/** `@shared/…`, `@engine/…` (tsconfig.base.json's paths), for every bundle. */
+const resolveAliases = { alias: pathAliases() };
 
 /** The tray icon, next to the main bundle (`out/main/icon.png`, inside app.asar when packaged). */
 const trayIcon = {
@@ -23,6 +26,7 @@ const trayIcon = {
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin(), trayIcon],
+    resolve: resolveAliases,
     // Class private fields (`#x`) are lowered: the security scanner (Electronegativity) cannot
     // analyse them and would skip the whole main bundle.
     oxc: { target: 'es2021' },
@@ -42,6 +46,7 @@ export default defineConfig({
   },
   preload: {
     plugins: [externalizeDepsPlugin()],
+    resolve: resolveAliases,
     build: {
       // A sandboxed preload cannot be an ES module.
       rollupOptions: {
@@ -53,6 +58,7 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src/renderer'),
     plugins: [react()],
+    resolve: resolveAliases,
     build: {
       // As for main: the scanner cannot analyse class private fields (here from dependencies).
       target: 'es2021',

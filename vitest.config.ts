@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { pathAliases } from './scripts/path-aliases.mjs';
 
 export default defineConfig({
+  resolve: { alias: pathAliases() },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

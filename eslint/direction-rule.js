@@ -1,9 +1,11 @@
 // @ts-check
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pathAliases } from '../scripts/path-aliases.mjs';
 import { layerOf, mayImport } from './layers.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ALIASES = Object.entries(pathAliases());
 
 /** Repository-relative, with `/` on every system. */
 function fromRoot(/** @type {string} */ path) {
@@ -12,8 +14,9 @@ function fromRoot(/** @type {string} */ path) {
 
 /**
  * `layers/direction`: a file of src/ imports only its own folder and the folders eslint/layers.js
- * lets it import. Relative specifiers are resolved against the importing file; package names are
- * the business of `no-restricted-imports`.
+ * lets it import. Relative specifiers are resolved against the importing file, aliases
+ * (`@shared/…`) by tsconfig.base.json's paths; package names are the business of
+ * `no-restricted-imports`.
  * @type {import('eslint').Rule.RuleModule}
  */
 export const directionRule = {
@@ -35,8 +38,13 @@ export const directionRule = {
     function check(source) {
       if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
       const spec = source.value;
-      if (!spec.startsWith('.')) return;
-      const target = fromRoot(resolve(dirname(context.filename), spec));
+      const alias = ALIASES.find(([name]) => spec === name || spec.startsWith(`${name}/`));
+      if (!alias && !spec.startsWith('.')) return;
+      const target = fromRoot(
+        alias
+          ? resolve(alias[1], `.${spec.slice(alias[0].length)}`)
+          : resolve(dirname(context.filename), spec),
+      );
       if (!target.startsWith('src/') || mayImport(from, target)) return;
       context.report({
         node: source,

@@ -6,14 +6,14 @@
  * way round. Either way one process writes the mirror and the outbox.
  */
 import { fork } from 'node:child_process';
-import type { EngineCalls } from '../engine/commands/engine';
-import { ENGINE_CALLS } from '../engine/commands/routes';
-import { EngineEvents } from '../engine/events/engine-events';
-import { RemoteError } from '../engine/host/bridge-error';
-import { connectEngineSocket, type EngineSocketClient } from '../engine/host/engine-socket';
-import type { EngineCallName, FromEngine, ToEngine } from '../engine/host/protocol';
-import { callsByName } from '../shared/bridge/calls-by-name';
-import { ENGINE_CODES } from '../shared/errors/error-data';
+import type { EngineCalls } from '@engine/commands/engine';
+import { ENGINE_CALLS } from '@engine/commands/routes';
+import { EngineEvents } from '@engine/events/engine-events';
+import { RemoteError } from '@engine/host/bridge-error';
+import { connectEngineSocket, type EngineSocketClient } from '@engine/host/engine-socket';
+import type { EngineCallName, FromEngine, ToEngine } from '@engine/host/protocol';
+import { callsByName } from '@shared/bridge/calls-by-name';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 export interface EngineLink {
   readonly calls: EngineCalls;

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { detectHttpEvidence, mayBeHttpEvidenceFile } from '../shared/evidence/http-detect';
+import { detectHttpEvidence, mayBeHttpEvidenceFile } from '@shared/evidence/http-detect';
 import type { EngineLink } from './engine-link';
 import { safeText, say, type Io } from './terminal';
 

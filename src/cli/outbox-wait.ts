@@ -1,4 +1,4 @@
-import type { ErrorView } from '../shared/bridge/views';
+import type { ErrorView } from '@shared/bridge/views';
 import type { EngineLink } from './engine-link';
 import { EXIT, type ExitCode } from './exit-codes';
 import { progress, say, type Io } from './terminal';

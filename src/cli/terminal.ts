@@ -1,5 +1,5 @@
-import { toBridgeError } from '../engine/host/bridge-error';
-import { ENGINE_CODES } from '../shared/errors/error-data';
+import { toBridgeError } from '@engine/host/bridge-error';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 import { EXIT, type ExitCode } from './exit-codes';
 
 /** Where the command writes: results on stdout, messages and progress on stderr. */

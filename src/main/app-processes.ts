@@ -3,8 +3,8 @@
  * of its own, so nothing they do can stall a window.
  */
 import { app, dialog, utilityProcess } from 'electron';
-import type { Logger } from '../engine/log/logger';
-import type { BridgeEvents } from '../shared/bridge/contract';
+import type { Logger } from '@engine/log/logger';
+import type { BridgeEvents } from '@shared/bridge/contract';
 import { EngineClient } from './engine-client';
 import { engineSqliteBinding, type AppPaths } from './paths';
 import { SandboxAccount } from './sandbox-account';

@@ -1,12 +1,12 @@
-import type { EngineCalls } from '../engine/commands/engine';
+import type { EngineCalls } from '@engine/commands/engine';
 import {
   FORWARDED_CALLS,
   type BridgeCalls,
   type ForwardedCallName,
   type MainCallName,
   type PickedFile,
-} from '../shared/bridge/contract';
-import { callsByName } from '../shared/bridge/calls-by-name';
+} from '@shared/bridge/contract';
+import { callsByName } from '@shared/bridge/calls-by-name';
 import { downloadWithDialog, type SaveDialog } from './download';
 import { exportPayoutsWithDialog } from './export-payouts';
 import type { FileTokens } from './file-tokens';

@@ -1,10 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderBundle, sealBundle, statusForDiagnostics } from '../engine/diagnostics/bundle';
-import { removeCredentials, type CheckedText } from '../engine/diagnostics/credentials';
-import type { OutboxSummary } from '../engine/diagnostics/outbox-summary';
-import type { Logger } from '../engine/log/logger';
-import type { AccountView, StatusView } from '../shared/bridge/views';
+import { renderBundle, sealBundle, statusForDiagnostics } from '@engine/diagnostics/bundle';
+import { removeCredentials, type CheckedText } from '@engine/diagnostics/credentials';
+import type { OutboxSummary } from '@engine/diagnostics/outbox-summary';
+import type { Logger } from '@engine/log/logger';
+import type { AccountView, StatusView } from '@shared/bridge/views';
 
 /** The part of Electron's `dialog` the export uses. */
 export interface ExportDialog {

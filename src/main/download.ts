@@ -1,6 +1,6 @@
-import { safeFileName } from '../shared/rules/safe-file-name';
+import { safeFileName } from '@shared/rules/safe-file-name';
 import { join } from 'node:path';
-import type { ReportDetailView } from '../shared/bridge/views';
+import type { ReportDetailView } from '@shared/bridge/views';
 
 /** The part of Electron's `dialog` the download uses. */
 export interface SaveDialog {

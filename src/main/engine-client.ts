@@ -1,8 +1,8 @@
-import type { EngineCalls } from '../engine/commands/engine';
-import { EngineEvents } from '../engine/events/engine-events';
-import { RemoteError } from '../engine/host/bridge-error';
-import { callsByName } from '../shared/bridge/calls-by-name';
-import { ENGINE_CALLS } from '../engine/commands/routes';
+import type { EngineCalls } from '@engine/commands/engine';
+import { EngineEvents } from '@engine/events/engine-events';
+import { RemoteError } from '@engine/host/bridge-error';
+import { callsByName } from '@shared/bridge/calls-by-name';
+import { ENGINE_CALLS } from '@engine/commands/routes';
 import {
   HOST_CALLS,
   type EngineCallName,
@@ -10,9 +10,9 @@ import {
   type EngineProcessOptions,
   type FromEngine,
   type ToEngine,
-} from '../engine/host/protocol';
-import type { EngineState } from '../shared/bridge/contract';
-import { ENGINE_CODES } from '../shared/errors/error-data';
+} from '@engine/host/protocol';
+import type { EngineState } from '@shared/bridge/contract';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** The part of Electron's `UtilityProcess` (or a Node `ChildProcess`) the client uses. */
 export interface EngineChild {

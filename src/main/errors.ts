@@ -1,6 +1,6 @@
-import { ENGINE_CODES } from '../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
-export { RemoteError, toBridgeError } from '../engine/host/bridge-error';
+export { RemoteError, toBridgeError } from '@engine/host/bridge-error';
 
 /** A refusal by main itself: an untrusted sender or arguments of the wrong shape. */
 export class BridgeInputError extends Error {

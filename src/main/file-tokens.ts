@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
-import type { FileToken, PickedFile } from '../shared/bridge/contract';
+import type { FileToken, PickedFile } from '@shared/bridge/contract';
 import { BridgeInputError } from './errors';
 
 /** Tokens kept at once; the oldest go first (a window that never attaches what it got). */

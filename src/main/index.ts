@@ -13,8 +13,8 @@ import {
   utilityProcess,
 } from 'electron';
 import { DEEP_LINK_SCHEME, targetHash } from './rules/deep-link';
-import { createFileLogger } from '../engine/log/logger';
-import type { BridgeEventName, BridgeEvents } from '../shared/bridge/contract';
+import { createFileLogger } from '@engine/log/logger';
+import type { BridgeEventName, BridgeEvents } from '@shared/bridge/contract';
 import { createBridgeCalls } from './bridge-calls';
 import { commandLineArgs, runCommandLine } from './command-line';
 import { AppNavigator } from './deep-links';

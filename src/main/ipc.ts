@@ -9,7 +9,7 @@ import {
   type BridgeEventName,
   type BridgeEvents,
   type BridgeResult,
-} from '../shared/bridge/contract';
+} from '@shared/bridge/contract';
 import { BridgeInputError, toBridgeError } from './errors';
 import type { FileTokens } from './file-tokens';
 import { isTrustedSender } from './security';

@@ -4,8 +4,8 @@
  * links wait for. Events reach the renderer only through a window that is still there.
  */
 import { clipboard, Menu, screen, type BrowserWindow } from 'electron';
-import type { Logger } from '../engine/log/logger';
-import { eventChannel, type BridgeEventName, type BridgeEvents } from '../shared/bridge/contract';
+import type { Logger } from '@engine/log/logger';
+import { eventChannel, type BridgeEventName, type BridgeEvents } from '@shared/bridge/contract';
 import { contextMenuTemplate } from './context-menu';
 import type { AppPaths } from './paths';
 import { askBeforeLosingText, createMainWindow, focusWindow, type Ask } from './window';

@@ -1,5 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import type { BridgeEvents, WebsitePage } from '../shared/bridge/contract';
+import type { BridgeEvents, WebsitePage } from '@shared/bridge/contract';
 
 export type CommandName = BridgeEvents['command']['name'];
 

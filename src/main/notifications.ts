@@ -1,6 +1,6 @@
-import type { BridgeEvents } from '../shared/bridge/contract';
+import type { BridgeEvents } from '@shared/bridge/contract';
 import type { EventSource } from './ipc';
-import { ownValue } from '../shared/lookup/own';
+import { ownValue } from '@shared/lookup/own';
 
 /** The part of an Electron `Notification` used here. */
 export interface NotificationLike {

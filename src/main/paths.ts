@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sqliteBindingPath } from '../engine/store/sqlite-binding-path';
+import { sqliteBindingPath } from '@engine/store/sqlite-binding-path';
 
 export interface AppPaths {
   /** The engine's data folder: the account record and one SQLite mirror per account. */

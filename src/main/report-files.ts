@@ -1,10 +1,10 @@
-import type { EngineCalls } from '../engine/commands/engine';
+import type { EngineCalls } from '@engine/commands/engine';
 import type {
   ExportReportsResult,
   ImportReportsInput,
   ImportReportsResult,
   ImportTemplatesResult,
-} from '../shared/bridge/report-file-views';
+} from '@shared/bridge/report-file-views';
 import { BridgeInputError } from './errors';
 import type { FileTokens } from './file-tokens';
 

@@ -1,7 +1,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReportDetailView } from '../shared/bridge/views';
-import { safeFileName } from '../shared/rules/safe-file-name';
+import type { ReportDetailView } from '@shared/bridge/views';
+import { safeFileName } from '@shared/rules/safe-file-name';
 import type { SaveDialog } from './download';
 
 export interface ReportPdfDeps {

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Engine } from '../engine/commands';
+import type { Engine } from '@engine/commands';
 import type { SandboxOptions } from '../sandbox';
-import type { WorldAccount } from '../shared/api/sandbox-world';
-import type { AccountView } from '../shared/bridge/views';
+import type { WorldAccount } from '@shared/api/sandbox-world';
+import type { AccountView } from '@shared/bridge/views';
 
 /** The part of `startSandbox` this module uses (the real one in the app and in tests). */
 export type StartSandbox = (

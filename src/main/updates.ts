@@ -1,4 +1,4 @@
-import type { Logger } from '../engine/log/logger';
+import type { Logger } from '@engine/log/logger';
 import {
   initialUpdateState,
   manualCheckAnswer,

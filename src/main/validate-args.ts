@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { CALLS, type BridgeCallName, type BridgeCalls } from '../shared/bridge/contract';
-import type { ArgSpec, JsonSchema } from '../shared/bridge/arg-schemas';
+import { CALLS, type BridgeCallName, type BridgeCalls } from '@shared/bridge/contract';
+import type { ArgSpec, JsonSchema } from '@shared/bridge/arg-schemas';
 import { BridgeInputError } from './errors';
 import * as generated from './generated/bridge-validators.js';
 

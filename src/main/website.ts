@@ -1,5 +1,5 @@
-import type { WebsitePage } from '../shared/bridge/contract';
-import type { AccountView } from '../shared/bridge/views';
+import type { WebsitePage } from '@shared/bridge/contract';
+import type { AccountView } from '@shared/bridge/views';
 import { fetchWorldAccounts } from './sandbox-account';
 
 /**

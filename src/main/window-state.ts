@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger } from '../engine/log/logger';
+import type { Logger } from '@engine/log/logger';
 
 // The window's size, position and maximized state across launches. Node only (no electron
 // import): main hands in Electron's displays and its window, so every rule here is unit-tested.

@@ -13,8 +13,8 @@ import {
   type BridgeFiles,
   type BridgeResult,
   type PickedFile,
-} from '../shared/bridge/contract';
-import { callsByName } from '../shared/bridge/calls-by-name';
+} from '@shared/bridge/contract';
+import { callsByName } from '@shared/bridge/calls-by-name';
 
 // The preload exposes exactly the typed bridge contract: one function per declared call, and
 // `on` for declared events. No generic ipcRenderer, no Node, nothing else crosses.

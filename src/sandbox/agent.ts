@@ -4,7 +4,7 @@
  * the report on: human review, then a decision by the owner team, then the payout steps. With
  * 'manual' nothing is scheduled. Due actions run on a real-time tick and on every request.
  */
-import { parseCvss31 } from '../shared/rules';
+import { parseCvss31 } from '@shared/rules';
 import type { SandboxClock } from './clock';
 import { act, setPayout } from './state/reports';
 import type { ReportRecord } from './state/types';

@@ -25,4 +25,4 @@ export type {
   ReportInput,
   MessageInput,
   KeyInput,
-} from '../shared/api';
+} from '@shared/api';

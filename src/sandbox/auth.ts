@@ -2,7 +2,7 @@
  * Bearer tokens (part 5): API keys (`sbx_` + 43 characters, looked up by hash) and website-session
  * tokens. Account state is read on every request, so a change applies to existing keys at once.
  */
-import { isSandboxKeyShape } from '../shared/api/api-key';
+import { isSandboxKeyShape } from '@shared/api/api-key';
 import { tokenHash } from './ids';
 import type { AccountRecord, KeyRecord } from './state/types';
 import type { World } from './state/world';

@@ -3,7 +3,7 @@
  * fresh sandbox is always the same world; things made through the researcher API are random.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { SANDBOX_KEY_PREFIX } from '../shared/api/api-key';
+import { SANDBOX_KEY_PREFIX } from '@shared/api/api-key';
 
 /** Fixed: fixture secrets must be the same in every run. Not a secret of any real system. */
 const FIXTURE_SECRET = 'bounty-desk-sandbox-fixtures-v1';

@@ -4,7 +4,7 @@
  * thread with a window. Messages: `{ type: 'start', options }` → `{ type: 'listening', url }` or
  * `{ type: 'failed', message }`; `{ type: 'close' }` stops it and ends the process.
  */
-import { parentPort } from '../shared/process/parent-port';
+import { parentPort } from '@shared/process/parent-port';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from './index';
 
 export type ToSandbox = { type: 'start'; options: SandboxOptions } | { type: 'close' };

@@ -3,8 +3,8 @@
  * OpenAPI 3.1 uses). A failure becomes `422 validation_error` whose detail names the field.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createContractAjv, schemaRef } from '../shared/api/validate';
-import type { SchemaName } from '../shared/api/validate';
+import { createContractAjv, schemaRef } from '@shared/api/validate';
+import type { SchemaName } from '@shared/api/validate';
 import { type ApiError, validationError } from './errors';
 
 // One error is enough for the detail; defaults of the contract (cvss_vector '', scope write, ...)

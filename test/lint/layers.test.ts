@@ -73,4 +73,19 @@ describe('the layers of src/', () => {
       }
     },
   );
+
+  it('hold an aliased import (tsconfig.base.json paths) to the same rule', async () => {
+    const [result] = await eslint.lintText(
+      "import { probe } from '@engine/commands/session';\nexport { probe };\n",
+      { filePath: join(ROOT, 'src/shared/rules/zz-layer-probe.ts') },
+    );
+    expect((result?.messages ?? []).map((m) => m.message)).toEqual([
+      'src/shared (the shared definitions) may not import src/engine/commands/session: nothing points upward or sideways (eslint/layers.js).',
+    ]);
+    const [allowed] = await eslint.lintText(
+      "import { probe } from '@shared/rules/cvss';\nexport { probe };\n",
+      { filePath: join(ROOT, 'src/engine/domain/zz-layer-probe.ts') },
+    );
+    expect(allowed?.messages.filter((m) => m.ruleId === 'layers/direction')).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import { JSON_OPTION, str } from '../command';
 import { EXIT } from '../exit-codes';
 import { readStdin } from '../inputs';
 import { print, printJson, progress, safeText, say, UsageError } from '../terminal';
-import type { AccountView, StatusView } from '../../shared/bridge/views';
+import type { AccountView, StatusView } from '@shared/bridge/views';
 
 /** `status --json` and `auth status --json`: the account without anything secret. */
 export function accountJson(account: AccountView | null) {

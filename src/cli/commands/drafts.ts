@@ -8,9 +8,9 @@ import { EXIT, type ExitCode } from '../exit-codes';
 import { readStdin, readTextArg } from '../inputs';
 import { deliveryExit, waitForDelivery } from '../outbox-wait';
 import { print, printJson, RefusedError, safeText, say, UsageError } from '../terminal';
-import { parseReportFile } from '../../engine/report-files/front-matter';
-import type { ImportReportsResult } from '../../shared/bridge/report-file-views';
-import type { ChecklistItemView } from '../../shared/bridge/views';
+import { parseReportFile } from '@engine/report-files/front-matter';
+import type { ImportReportsResult } from '@shared/bridge/report-file-views';
+import type { ChecklistItemView } from '@shared/bridge/views';
 
 const WAIT = { wait: { type: 'string' } } as const;
 const WAIT_DETAIL =

@@ -2,10 +2,10 @@ import type { Command, Values } from '../command';
 import { JSON_OPTION, str, strs } from '../command';
 import { EXIT } from '../exit-codes';
 import { print, printJson, safeText, say, UsageError } from '../terminal';
-import { REPORT_STATUSES, type ReportStatus } from '../../shared/api';
-import { REPORT_SORTS, type ReportQuery, type ReportSort } from '../../shared/bridge/views';
-import { formatReportFile } from '../../engine/report-files/front-matter';
-import { frontMatterOf, threadMarkdown } from '../../engine/report-files/report-folder';
+import { REPORT_STATUSES, type ReportStatus } from '@shared/api';
+import { REPORT_SORTS, type ReportQuery, type ReportSort } from '@shared/bridge/views';
+import { formatReportFile } from '@engine/report-files/front-matter';
+import { frontMatterOf, threadMarkdown } from '@engine/report-files/report-folder';
 
 const LIST_OPTIONS = {
   ...JSON_OPTION,

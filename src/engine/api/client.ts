@@ -1,6 +1,6 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { paths } from '../../shared/api';
-import { normalizeServerUrl } from '../../shared/api/server-url';
+import type { paths } from '@shared/api';
+import { normalizeServerUrl } from '@shared/api/server-url';
 import type { RequestStats } from './stats';
 
 export type ApiClient = Client<paths>;

@@ -1,5 +1,5 @@
-import type { Report } from '../../shared/api';
-import { redactKeys } from '../../shared/api/redact';
+import type { Report } from '@shared/api';
+import { redactKeys } from '@shared/api/redact';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout';
 

@@ -8,7 +8,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { Report } from '../../shared/api';
+import type { Report } from '@shared/api';
 import type { ApiClient, FetchOutcome } from './client';
 
 const UPLOAD_CHUNK_BYTES = 1024 * 1024;

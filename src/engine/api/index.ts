@@ -17,4 +17,4 @@ export type { ApiErrorFields, ApiErrorKind } from './errors';
 export { Connectivity, type ConnectivityState } from './connectivity';
 export { RequestStats, type RequestStatsSnapshot } from './stats';
 export { ManualClock, systemClock, sleep, type Clock } from './clock';
-export { normalizeServerUrl, InvalidServerUrlError } from '../../shared/api/server-url';
+export { normalizeServerUrl, InvalidServerUrlError } from '@shared/api/server-url';

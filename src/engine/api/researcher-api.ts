@@ -13,7 +13,7 @@ import type {
   RewardBand,
   UpdatedFilter,
   VerificationEmailResult,
-} from '../../shared/api';
+} from '@shared/api';
 import { RequestBudget, type Priority } from './budget';
 import { createApiClient, type ApiClient, type FetchOutcome } from './client';
 import { systemClock, type Clock } from './clock';
@@ -26,7 +26,7 @@ import {
   type UploadSource,
 } from './file-transfer';
 import { sendWithRetry, type RetryNotice, type RetryPolicy } from './retry';
-import { normalizeServerUrl } from '../../shared/api/server-url';
+import { normalizeServerUrl } from '@shared/api/server-url';
 import { RequestStats } from './stats';
 
 export interface CallOptions {

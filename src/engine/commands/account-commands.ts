@@ -1,4 +1,4 @@
-import type { Me } from '../../shared/api';
+import type { Me } from '@shared/api';
 import { USER, type SessionContext } from './session-context';
 
 /** The account's own state on the server: Me, the payments status, e-mail verification. */

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { KeyScope } from '../../shared/api';
+import type { KeyScope } from '@shared/api';
 
 /** Which account the app is signed in to. The key itself is in the OS keychain, never here. */
 export interface AccountRecord {

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { contentOf, sameContent, type DraftConflict } from '../../shared/bridge/draft-content';
-import type {
-  ConflictChoice,
-  DraftContent,
-  DraftField,
-  DraftView,
-} from '../../shared/bridge/views';
-import { LIMITS } from '../../shared/api';
-import { descriptionTemplate } from '../../shared/rules';
+import { contentOf, sameContent, type DraftConflict } from '@shared/bridge/draft-content';
+import type { ConflictChoice, DraftContent, DraftField, DraftView } from '@shared/bridge/views';
+import { LIMITS } from '@shared/api';
+import { descriptionTemplate } from '@shared/rules';
 import { applyChoices, mergeDraft } from '../domain/merge';
 import { validateReportInput } from '../domain/validate';
 import type { Draft } from '../store';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { KeyScope, Me } from '../../shared/api';
-import { isApiKeyShape } from '../../shared/api/api-key';
-import type { AccountView, StatusView } from '../../shared/bridge/views';
+import type { KeyScope, Me } from '@shared/api';
+import { isApiKeyShape } from '@shared/api/api-key';
+import type { AccountView, StatusView } from '@shared/bridge/views';
 import { isApiError, normalizeServerUrl, ResearcherApi } from '../api';
 import { InvalidApiKeyError, type SecretStore } from '../secrets';
 import {
@@ -12,12 +12,12 @@ import {
   writeAccountRecord,
   type AccountRecord,
 } from './account-file';
-import { describeError } from '../../shared/errors/describe-error';
+import { describeError } from '@shared/errors/describe-error';
 import { NewerDataError, NotSignedInError, SignInError } from './errors';
 import { SchemaTooNewError } from '../store';
 import { setAside, type MirrorRecovery } from '../store/open-mirror';
 import { EngineEvents } from '../events/engine-events';
-import { callsByName } from '../../shared/bridge/calls-by-name';
+import { callsByName } from '@shared/bridge/calls-by-name';
 import {
   ENGINE_CALLS,
   routeOf,

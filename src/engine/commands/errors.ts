@@ -1,5 +1,5 @@
-import { ENGINE_CODES } from '../../shared/errors/error-data';
-import { newerDataSentence } from '../../shared/errors/newer-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
+import { newerDataSentence } from '@shared/errors/newer-data';
 
 /**
  * A call's input is wrong: `field` names it, the message says what to do. The field stays a

@@ -3,8 +3,8 @@
  * sent, and no metadata left in the images that will be uploaded.
  */
 import { readFile } from 'node:fs/promises';
-import type { SecretScanView } from '../../shared/bridge/evidence-views';
-import type { ChecklistItemView } from '../../shared/bridge/views';
+import type { SecretScanView } from '@shared/bridge/evidence-views';
+import type { ChecklistItemView } from '@shared/bridge/views';
 import {
   containerImageOf,
   imageMetadataBlocks,

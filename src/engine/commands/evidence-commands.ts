@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { LIMITS } from '../../shared/api';
-import { contentOf } from '../../shared/bridge/draft-content';
-import type { EvidenceImageView } from '../../shared/bridge/evidence-views';
-import type { EvidenceView } from '../../shared/bridge/views';
+import { LIMITS } from '@shared/api';
+import { contentOf } from '@shared/bridge/draft-content';
+import type { EvidenceImageView } from '@shared/bridge/evidence-views';
+import type { EvidenceView } from '@shared/bridge/views';
 import { rasterTypeOf } from '../evidence/images';
-import { insertFileLink, removeFileLinks } from '../../shared/rules';
+import { insertFileLink, removeFileLinks } from '@shared/rules';
 import type { Store } from '../store';
 import { EngineInputError } from './errors';
 import { takeFiles, uploadPayload } from './incoming-files';

@@ -1,10 +1,7 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  ExportedReportView,
-  ExportReportsResult,
-} from '../../shared/bridge/report-file-views';
-import type { ReportDetailView } from '../../shared/bridge/views';
+import type { ExportedReportView, ExportReportsResult } from '@shared/bridge/report-file-views';
+import type { ReportDetailView } from '@shared/bridge/views';
 import { USER, type SessionContext } from './session-context';
 import { formatReportFile } from '../report-files/front-matter';
 import { encodeRelativePath, linksToRelative } from '../report-files/links';

@@ -3,9 +3,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extension } from 'mime-types';
-import { LIMITS } from '../../shared/api';
-import { contentOf } from '../../shared/bridge/draft-content';
-import type { HttpImportInput, HttpImportResult } from '../../shared/bridge/evidence-views';
+import { LIMITS } from '@shared/api';
+import { contentOf } from '@shared/bridge/draft-content';
+import type { HttpImportInput, HttpImportResult } from '@shared/bridge/evidence-views';
 import {
   fence,
   FORMAT_NAMES,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { LIMITS } from '../../shared/api';
-import type { ImportProblemView, ImportReportsResult } from '../../shared/bridge/report-file-views';
-import { fileLinkTarget } from '../../shared/rules/file-links';
+import { LIMITS } from '@shared/api';
+import type { ImportProblemView, ImportReportsResult } from '@shared/bridge/report-file-views';
+import { fileLinkTarget } from '@shared/rules/file-links';
 import { validateFile } from '../domain/validate';
 import { ApiError } from '../api';
 import { takeFiles, uploadPayload, type IncomingFile } from './incoming-files';

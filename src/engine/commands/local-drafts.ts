@@ -1,4 +1,4 @@
-import { contentOf } from '../../shared/bridge/draft-content';
+import { contentOf } from '@shared/bridge/draft-content';
 import type { Draft, EnqueueInput, Store } from '../store';
 
 /**

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { PayoutsView } from '../../shared/bridge/evidence-views';
+import type { PayoutsView } from '@shared/bridge/evidence-views';
 import { payoutsCsv, payoutsView, type PaidReport } from '../domain/payouts';
 import type { SessionContext } from './session-context';
 

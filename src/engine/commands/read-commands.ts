@@ -1,4 +1,4 @@
-import { contentOf } from '../../shared/bridge/draft-content';
+import { contentOf } from '@shared/bridge/draft-content';
 import type {
   ChecklistView,
   ProgramPageView,
@@ -7,8 +7,8 @@ import type {
   ReportDetailView,
   ReportListPageView,
   ReportQuery,
-} from '../../shared/bridge/views';
-import type { SimilarReportView } from '../../shared/bridge/evidence-views';
+} from '@shared/bridge/views';
+import type { SimilarReportView } from '@shared/bridge/evidence-views';
 import { submitChecklist } from '../domain/checklist';
 import { rankSimilar, type Candidate } from '../domain/similar-reports';
 import { policyVersionAtStart, serverDraft } from './local-drafts';

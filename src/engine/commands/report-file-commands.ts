@@ -1,7 +1,4 @@
-import type {
-  ExportReportsResult,
-  ImportReportsResult,
-} from '../../shared/bridge/report-file-views';
+import type { ExportReportsResult, ImportReportsResult } from '@shared/bridge/report-file-views';
 import type { ReadCommands } from './read-commands';
 import type { SessionContext } from './session-context';
 import { exportReports } from './export-reports';

@@ -5,7 +5,7 @@ import {
   type EngineRoutedName,
   type ForwardedCallName,
   type GroupOf,
-} from '../../shared/bridge/calls';
+} from '@shared/bridge/calls';
 import type { AccountSession } from './session';
 
 /**

@@ -2,8 +2,8 @@
  * The places the credential scan reads in a report: its draft's text fields, its queued replies
  * and its text evidence files, each with the key its decisions are remembered by.
  */
-import type { FindingPlace, SecretFindingView } from '../../shared/bridge/evidence-views';
-import type { DraftContent, DraftField } from '../../shared/bridge/views';
+import type { FindingPlace, SecretFindingView } from '@shared/bridge/evidence-views';
+import type { DraftContent, DraftField } from '@shared/bridge/views';
 import type { FileScan } from '../evidence/secret-scan/file-scan';
 import type { SecretFinding } from '../evidence/secret-scan/scan';
 import type { OutboxEntry } from '../store';

@@ -1,4 +1,4 @@
-import type { KeyScope } from '../../shared/api';
+import type { KeyScope } from '@shared/api';
 import type { Clock, ResearcherApi } from '../api';
 import type { Store } from '../store';
 import { ReadOnlyError } from './errors';

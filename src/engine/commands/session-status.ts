@@ -2,7 +2,7 @@
  * The status bar's view of a session: connectivity, sync, the outbox's counts, the inbox, the
  * request budget, the first mirror's progress and the state of the disk and the mirror file.
  */
-import type { ErrorView, MirrorView, StatusView } from '../../shared/bridge/views';
+import type { ErrorView, MirrorView, StatusView } from '@shared/bridge/views';
 import type { ResearcherApi } from '../api';
 import type { Store } from '../store';
 import type { MirrorRecovery } from '../store/open-mirror';

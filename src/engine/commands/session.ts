@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KeyScope } from '../../shared/api';
-import type { StatusView } from '../../shared/bridge/views';
+import type { KeyScope } from '@shared/api';
+import type { StatusView } from '@shared/bridge/views';
 import {
   RequestBudget,
   ResearcherApi,
@@ -20,7 +20,7 @@ import {
   type SyncContext,
   type SyncJob,
 } from '../sync';
-import type { ChecklistView, ErrorView, ReportDetailView } from '../../shared/bridge/views';
+import type { ChecklistView, ErrorView, ReportDetailView } from '@shared/bridge/views';
 import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from '../events/engine-events';

@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
-import { LIMITS } from '../../shared/api';
+import { LIMITS } from '@shared/api';
 import type {
   ImportProblemView,
   ImportTemplatesResult,
   TemplateView,
-} from '../../shared/bridge/report-file-views';
-import type { DraftView } from '../../shared/bridge/views';
+} from '@shared/bridge/report-file-views';
+import type { DraftView } from '@shared/bridge/views';
 import type { DraftCommands } from './draft-commands';
 import { EngineInputError } from './errors';
 import type { SessionContext } from './session-context';
 import type { Template } from '../store';
 import { parseFrontMatterFile } from '../report-files/front-matter';
 import { safeName, uniqueName } from '../report-files/names';
-import { findFileLinks, removeFileLinks } from '../../shared/rules';
+import { findFileLinks, removeFileLinks } from '@shared/rules';
 import { applyTemplate, fillPlaceholders, withPlaceholders } from '../report-files/templates';
 
 const NAME_CHARS = 100;

@@ -4,11 +4,11 @@ import type {
   EvidenceView,
   OutboxEntryView,
   ReportListItemView,
-} from '../../shared/bridge/views';
-import { contentOf, DRAFT_FIELDS } from '../../shared/bridge/draft-content';
+} from '@shared/bridge/views';
+import { contentOf, DRAFT_FIELDS } from '@shared/bridge/draft-content';
 import { validateReportInput } from '../domain/validate';
 import type { Draft, EvidenceFile, OutboxEntry, ReportListRow } from '../store';
-import { describeError } from '../../shared/errors/describe-error';
+import { describeError } from '@shared/errors/describe-error';
 
 /** Mirror rows → what the renderer shows. Pure mapping, no I/O. */
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isTerminalStatus, LIMITS } from '../../shared/api';
+import { isTerminalStatus, LIMITS } from '@shared/api';
 import { validateMessage } from '../domain/validate';
 import { reuseMessageFile } from '../outbox';
 import { messageFingerprint, type Store } from '../store';

@@ -1,5 +1,5 @@
 import type { CredentialCount } from './credentials';
-import type { StatusView } from '../../shared/bridge/views';
+import type { StatusView } from '@shared/bridge/views';
 import type { OutboxSummary } from './outbox-summary';
 
 /**

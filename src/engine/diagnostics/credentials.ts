@@ -4,7 +4,7 @@
  * this service, bearer and basic authorization values, cookies, JSON Web Tokens). Each is replaced
  * by `[REDACTED:<kind>]` and counted, so the bundle says what was removed without repeating it.
  */
-import { apiKeysInText } from '../../shared/api/api-key';
+import { apiKeysInText } from '@shared/api/api-key';
 import { holdsRedactionMark, redactionMark } from '../evidence/secret-scan/mark';
 
 export interface CredentialCount {

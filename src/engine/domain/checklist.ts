@@ -7,11 +7,11 @@
  * Stricter than the server on purpose in one place: a failed upload (local or server side) also
  * fails `files_pending`, so the researcher retries or removes it before submitting.
  */
-import type { Attachment, Me, PaymentsStatus, ProgramSummary } from '../../shared/api/index';
-import { LIMITS } from '../../shared/api/index';
-import type { ChecklistItemView, ChecklistView } from '../../shared/bridge/views';
-import { checkDescription } from '../../shared/rules/index';
-import type { DraftContent } from '../../shared/bridge/views';
+import type { Attachment, Me, PaymentsStatus, ProgramSummary } from '@shared/api/index';
+import { LIMITS } from '@shared/api/index';
+import type { ChecklistItemView, ChecklistView } from '@shared/bridge/views';
+import { checkDescription } from '@shared/rules/index';
+import type { DraftContent } from '@shared/bridge/views';
 
 export type ChecklistId =
   | 'email_unverified'

@@ -13,13 +13,8 @@
  * becomes the new base once the server acknowledges.
  */
 import { diff3Merge } from 'node-diff3';
-import type {
-  ConflictChoice,
-  DraftContent,
-  DraftField,
-  FieldConflict,
-} from '../../shared/bridge/views';
-import { DRAFT_FIELDS, type DraftConflict } from '../../shared/bridge/draft-content';
+import type { ConflictChoice, DraftContent, DraftField, FieldConflict } from '@shared/bridge/views';
+import { DRAFT_FIELDS, type DraftConflict } from '@shared/bridge/draft-content';
 
 export interface MergeResult {
   /** The merged content; a conflicting field holds `ours` until it is resolved. */

@@ -2,13 +2,13 @@
  * Earnings: every payout of the mirrored reports with its steps, and totals by
  * program, by month and by status; the CSV export of the table. Pure: the engine hands in reports.
  */
-import type { Payout, PayoutStatus } from '../../shared/api';
+import type { Payout, PayoutStatus } from '@shared/api';
 import type {
   PayoutRowView,
   PayoutsView,
   PayoutStepName,
   PayoutTotal,
-} from '../../shared/bridge/evidence-views';
+} from '@shared/bridge/evidence-views';
 
 export interface PaidReport {
   id: string;

@@ -4,7 +4,7 @@
  * full-text index which reports hold each word, and this module scores the answers.
  */
 import { stemmer } from 'stemmer';
-import { extractTargets, type ScopeTarget } from '../../shared/scope/scope';
+import { extractTargets, type ScopeTarget } from '@shared/scope/scope';
 
 const STOP = new Set(
   'the and for with from into that this via when then than are was were has have not can any all out our your their its of on in to at by an or as is it be a'.split(

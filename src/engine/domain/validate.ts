@@ -9,11 +9,11 @@
  * former but 1 of the latter. We count Unicode code points (`charCount`): the same as a Python
  * server, and never stricter than one that counts code units. A lone surrogate counts as one.
  */
-import { formatSizes } from '../../shared/rules/size';
-import { LIMITS } from '../../shared/api/index';
-import { parseCvss31 } from '../../shared/rules/index';
-import { countOf, formatCount } from '../../shared/words/count';
-import { ownValue } from '../../shared/lookup/own';
+import { formatSizes } from '@shared/rules/size';
+import { LIMITS } from '@shared/api/index';
+import { parseCvss31 } from '@shared/rules/index';
+import { countOf, formatCount } from '@shared/words/count';
+import { ownValue } from '@shared/lookup/own';
 
 export interface FieldIssue {
   field: string;

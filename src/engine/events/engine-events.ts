@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { BridgeEventName, BridgeEvents } from '../../shared/bridge/events';
+import type { BridgeEventName, BridgeEvents } from '@shared/bridge/events';
 
 /** The engine's events are exactly the bridge's events: main forwards them as they are. */
 export class EngineEvents {

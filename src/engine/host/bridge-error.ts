@@ -1,7 +1,7 @@
-import { ENGINE_CODES, type BridgeError } from '../../shared/errors/error-data';
-import { describeError } from '../../shared/errors/describe-error';
+import { ENGINE_CODES, type BridgeError } from '@shared/errors/error-data';
+import { describeError } from '@shared/errors/describe-error';
 import { isApiError } from '../api/errors';
-import { redactKeys } from '../../shared/api/redact';
+import { redactKeys } from '@shared/api/redact';
 import { DiskFullError, storageProblem } from '../store/storage-errors';
 
 /** An error that already crossed a process boundary as plain data: it passes on unchanged. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '../store/sqlite-binding';
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** The data folder's one writer: whoever holds this may open the mirror and the outbox. */
 export interface DataLock {

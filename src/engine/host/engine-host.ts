@@ -1,11 +1,11 @@
-import type { ParentPort } from '../../shared/process/parent-port';
+import type { ParentPort } from '@shared/process/parent-port';
 import { checkForCredentials } from '../diagnostics/check';
 import { summarizeOutbox } from '../diagnostics/outbox-summary';
 import type { Engine } from '../commands/engine';
 import { logEngineEvents } from '../log/engine-log';
 import { silentLogger, type Logger } from '../log/logger';
 import { toBridgeError } from './bridge-error';
-import { ENGINE_EVENTS } from '../../shared/bridge/events';
+import { ENGINE_EVENTS } from '@shared/bridge/events';
 import { routeOf } from '../commands/routes';
 import { lockDataDir, type DataLock } from './data-lock';
 import { listenEngineSocket, type EngineSocketServer } from './engine-socket';

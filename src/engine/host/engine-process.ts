@@ -4,7 +4,7 @@
  * outbox all run here, so nothing they do can stall a window.
  */
 import { join } from 'node:path';
-import { parentPort } from '../../shared/process/parent-port';
+import { parentPort } from '@shared/process/parent-port';
 import { Engine } from '../commands/engine';
 import { createFileLogger, silentLogger } from '../log/logger';
 import { KeychainSecretStore } from '../secrets/keychain-secret-store';

@@ -4,7 +4,7 @@
  * calls with their answers, and the engine's events. Which calls the engine answers, and which
  * events it emits, the bridge's tables say (src/shared/bridge/calls.ts, events.ts).
  */
-import type { BridgeError, BridgeEventName, BridgeEvents } from '../../shared/bridge/contract';
+import type { BridgeError, BridgeEventName, BridgeEvents } from '@shared/bridge/contract';
 import type { CheckedText } from '../diagnostics/credentials';
 import type { OutboxSummary } from '../diagnostics/outbox-summary';
 import type { EngineCallName as RoutedCallName } from '../commands/routes';

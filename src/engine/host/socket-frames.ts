@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** The largest frame either side accepts (a pasted capture is at most a few MiB). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;

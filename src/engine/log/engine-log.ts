@@ -1,4 +1,4 @@
-import type { BridgeEvents } from '../../shared/bridge/contract';
+import type { BridgeEvents } from '@shared/bridge/contract';
 import type { Logger } from './logger';
 
 /** The engine's event bus, as far as the log listens to it. */

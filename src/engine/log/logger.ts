@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, parse } from 'node:path';
 import electronLog from 'electron-log/node';
-import { redactKeys } from '../../shared/api/redact';
+import { redactKeys } from '@shared/api/redact';
 
 /**
  * The diagnostics log: one file per process (`main.log`, `engine.log`) in `<userData>/logs`,

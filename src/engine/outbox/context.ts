@@ -1,4 +1,4 @@
-import type { ReportInput } from '../../shared/api';
+import type { ReportInput } from '@shared/api';
 import type { ResearcherApi } from '../api';
 import type { Store } from '../store';
 import type { EngineEvents } from '../events/engine-events';

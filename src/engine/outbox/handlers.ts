@@ -1,8 +1,8 @@
-import type { Message, Report } from '../../shared/api';
+import type { Message, Report } from '@shared/api';
 import { isApiError } from '../api';
-import { contentOf, sameContent } from '../../shared/bridge/draft-content';
-import type { DraftContent } from '../../shared/bridge/views';
-import { findFileLinks, removeFileLinks } from '../../shared/rules';
+import { contentOf, sameContent } from '@shared/bridge/draft-content';
+import type { DraftContent } from '@shared/bridge/views';
+import { findFileLinks, removeFileLinks } from '@shared/rules';
 import type { OutboxEntry, OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
 import { acknowledgeReport, reconcileDraft, recordSent } from './reconcile';

@@ -1,6 +1,6 @@
-import type { Report } from '../../shared/api';
-import { contentOf, sameContent } from '../../shared/bridge/draft-content';
-import type { DraftContent } from '../../shared/bridge/views';
+import type { Report } from '@shared/api';
+import { contentOf, sameContent } from '@shared/bridge/draft-content';
+import type { DraftContent } from '@shared/bridge/views';
 import { conflictOf, mergeDraft, type MergeResult } from '../domain/merge';
 import type { Draft, Store } from '../store';
 

@@ -1,4 +1,4 @@
-import type { Message } from '../../shared/api';
+import type { Message } from '@shared/api';
 import { messageFingerprint, type ThreadMark } from '../store';
 
 /** The end of a thread as just read: every later message came after this point. */

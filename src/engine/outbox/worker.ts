@@ -1,7 +1,7 @@
 import { backoff, DEFAULT_RETRY_POLICY, isApiError, retryRule, type RetryPolicy } from '../api';
 import type { OutboxEntry, OutboxKind, Store } from '../store';
 import type { OutboxContext, Outcome } from './context';
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 import { HANDLERS } from './handlers';
 import { releaseAbandonedMessageFiles } from './message-files';
 import { forgetIdleSentSaves } from './reconcile';

@@ -5,8 +5,8 @@
  * exported and imported reads as it was written.
  */
 import type { Nodes } from 'mdast';
-import { fileLinkTarget, findFileLinks, parseFileLinkTarget } from '../../shared/rules/file-links';
-import { endOffset, parseMarkdown, startOffset } from '../../shared/rules/markdown';
+import { fileLinkTarget, findFileLinks, parseFileLinkTarget } from '@shared/rules/file-links';
+import { endOffset, parseMarkdown, startOffset } from '@shared/rules/markdown';
 
 interface Replacement {
   start: number;

@@ -1,4 +1,4 @@
-import { safeFileName } from '../../shared/rules/safe-file-name';
+import { safeFileName } from '@shared/rules/safe-file-name';
 
 /** A name for the user's disk from text others chose; exported files keep to 120 characters. */
 export function safeName(raw: string, fallback = 'file'): string {

@@ -2,10 +2,10 @@
  * A report as a folder of files (`report.md`, `thread.md`, `files/`): the names and the pure
  * text of each, shared by the export command and the command line. Nothing here reads the mirror.
  */
-import type { Message } from '../../shared/api';
-import type { ReportDetailView } from '../../shared/bridge/views';
-import { parseCvss31 } from '../../shared/rules/cvss';
-import { authorName, readableUtc } from '../../shared/words/authors';
+import type { Message } from '@shared/api';
+import type { ReportDetailView } from '@shared/bridge/views';
+import { parseCvss31 } from '@shared/rules/cvss';
+import { authorName, readableUtc } from '@shared/words/authors';
 import type { ReportFrontMatter } from './front-matter';
 
 /** The files of one report folder: `report.md`, `thread.md` and `files/`. */

@@ -6,8 +6,8 @@
  * heading leads the description.
  */
 import type { Heading, RootContent } from 'mdast';
-import { descriptionTemplate, TEMPLATE_HEADINGS, templateHeadingOf } from '../../shared/rules';
-import { endOffset, parseMarkdown, plainText, startOffset } from '../../shared/rules/markdown';
+import { descriptionTemplate, TEMPLATE_HEADINGS, templateHeadingOf } from '@shared/rules';
+import { endOffset, parseMarkdown, plainText, startOffset } from '@shared/rules/markdown';
 
 /** The placeholders a template may hold, and what each becomes. */
 export const PLACEHOLDERS = {

@@ -1,5 +1,5 @@
-import { redactKeys } from '../../shared/api/redact';
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { redactKeys } from '@shared/api/redact';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** The key entered does not have the documented shape. The message never contains the key. */
 export class InvalidApiKeyError extends Error {

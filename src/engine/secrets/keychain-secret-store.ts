@@ -1,5 +1,5 @@
-import { isApiKeyShape } from '../../shared/api/api-key';
-import { normalizeServerUrl } from '../../shared/api/server-url';
+import { isApiKeyShape } from '@shared/api/api-key';
+import { normalizeServerUrl } from '@shared/api/server-url';
 import { InvalidApiKeyError, KeychainUnavailableError } from './errors';
 import { CredentialManagerKeytarItems } from './keytar-credentials';
 import { SecretServiceKeytarItems, type KeytarItems } from './keytar-items';

@@ -21,4 +21,4 @@ export type {
   AssetType,
   RewardBand,
   UpdatedFilter,
-} from '../../shared/api';
+} from '@shared/api';

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { migrations as defaultMigrations, type Migration } from './migrations';
 import { openSqlite } from './sqlite-binding';
 import { DamagedDatabaseError, storageProblem } from './storage-errors';
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** One open SQLite file (one per account), with the schema at the latest version. */
 export interface Db {

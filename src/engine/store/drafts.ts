@@ -1,5 +1,5 @@
-import { contentOf, type DraftConflict } from '../../shared/bridge/draft-content';
-import type { DraftContent } from '../../shared/bridge/views';
+import { contentOf, type DraftConflict } from '@shared/bridge/draft-content';
+import type { DraftContent } from '@shared/bridge/views';
 import type { Db } from './database';
 import { cvssScore } from './report-order';
 import { parseJson } from './sql-values';

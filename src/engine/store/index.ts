@@ -148,4 +148,4 @@ export type * from './search';
 export type * from './sync-state';
 export type { ThreadsRepository } from './threads';
 export type { RestoredWork, UnsentWorkJournal } from './unsent-work';
-export type { ProgramFilters } from '../../shared/rules/program-filters';
+export type { ProgramFilters } from '@shared/rules/program-filters';

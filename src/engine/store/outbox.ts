@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import { redactedJson } from '../../shared/api/redact';
+import { redactedJson } from '@shared/api/redact';
 import { camelCased, parseJson } from './sql-values';
 
 /**

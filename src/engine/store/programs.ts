@@ -6,9 +6,9 @@ import {
   normalizeFilters,
   type FilterableProgram,
   type ProgramFilters,
-} from '../../shared/rules/program-filters';
+} from '@shared/rules/program-filters';
 import { bit, timeMs } from './sql-values';
-import { pickSchemaFields } from '../../shared/api/schema-fields';
+import { pickSchemaFields } from '@shared/api/schema-fields';
 
 export interface ListProgramsQuery extends ProgramFilters {
   /** Words every program shown has in its name, customer name or id (any case, any order). */

@@ -1,6 +1,6 @@
-import { parseCvss31 } from '../../shared/rules/cvss';
-import type { ReportSort } from '../../shared/bridge/views';
-import { REPORT_STATUSES } from '../../shared/api';
+import { parseCvss31 } from '@shared/rules/cvss';
+import type { ReportSort } from '@shared/bridge/views';
+import { REPORT_STATUSES } from '@shared/api';
 
 export type { ReportSort };
 

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_ADDON } from './sqlite-binding-path';
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 export class SqliteBindingError extends Error {
   override readonly name = 'SqliteBindingError';

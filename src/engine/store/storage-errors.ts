@@ -4,7 +4,7 @@
  * damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) is set aside and the mirror rebuilt from the
  * server. One home for the codes: the outbox, the sync, the calls and the opening all ask here.
  */
-import { ENGINE_CODES } from '../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 export type StorageProblem = 'disk-full' | 'damaged';
 

@@ -1,6 +1,6 @@
 import type { Db } from './database';
 import type { Logger } from '../log/logger';
-import { redactedJson } from '../../shared/api/redact';
+import { redactedJson } from '@shared/api/redact';
 
 /** The polling cadences the sync keeps a "last run" time for. */
 export type SyncCadence = 'reports' | 'payouts' | 'programs' | 'account' | (string & {});

@@ -11,7 +11,7 @@
  * must not fill the inbox with its whole history), like the first-mirror rule of the
  * notifications.
  */
-import type { InboxItem } from '../../shared/bridge/views';
+import type { InboxItem } from '@shared/bridge/views';
 import type { Store } from '../store';
 
 /** The researcher opened the report's thread: everything in it now is read. */

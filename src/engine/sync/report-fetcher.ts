@@ -4,9 +4,9 @@ import {
   type Message,
   type Report,
   type ReportStatus,
-} from '../../shared/api';
+} from '@shared/api';
 import { isApiError, type Priority } from '../api';
-import { contentOf, sameContent } from '../../shared/bridge/draft-content';
+import { contentOf, sameContent } from '@shared/bridge/draft-content';
 import { forEachLimited, type SyncContext } from './context';
 import { startThreadCount, triageCount } from './inbox';
 

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../shared/api';
+import { LIMITS } from '@shared/api';
 
 /**
  * Links into the app: `bountydesk://report/<report id>` and `bountydesk://program/<program id>`.

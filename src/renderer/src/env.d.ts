@@ -1,4 +1,4 @@
-import type { Bridge, BridgeFiles } from '../../shared/bridge/contract';
+import type { Bridge, BridgeFiles } from '@shared/bridge/contract';
 
 declare global {
   interface Window {

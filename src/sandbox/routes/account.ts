@@ -7,7 +7,7 @@ import { tokenHash } from '../ids';
 import type { Route } from '../router';
 import { requireVerified } from '../state/reports';
 import { toPaymentsStatus } from '../state/serialize';
-import { LIMITS } from '../../shared/api';
+import { LIMITS } from '@shared/api';
 import { check, describeError } from '../validation';
 import { accountOf, jsonBody } from './reports';
 

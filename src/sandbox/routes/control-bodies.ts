@@ -5,7 +5,7 @@
  * Fields not listed are ignored.
  */
 import type { KeyScope, PaymentsAccountStatus, PayoutStatus, ReportStatus } from '../api-types';
-import { schemaRef } from '../../shared/api/validate';
+import { schemaRef } from '@shared/api/validate';
 import { ACT_STATUSES } from '../state/reports';
 import type { PolicyFields } from '../state/types';
 import { bodyChecker } from '../validation';

@@ -5,7 +5,7 @@ import {
   matchesFilters,
   normalizeFilters,
   type FilterableProgram,
-} from '../../shared/rules/program-filters';
+} from '@shared/rules/program-filters';
 import type { Route } from '../router';
 import { canSeeProgram } from '../state/reports';
 import { rewardRange, toProgram, toProgramSummary } from '../state/serialize';

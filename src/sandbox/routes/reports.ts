@@ -2,12 +2,12 @@
 import { notFound, validationError } from '../errors';
 import { readJson } from '../http-io';
 import type { Reply, RequestContext, Route } from '../router';
-import type { components, SchemaName } from '../../shared/api';
+import type { components, SchemaName } from '@shared/api';
 import { saveReport, submitReport, withdrawReport } from '../state/reports';
 import { toReport, toSummary } from '../state/serialize';
 import type { ReportRecord } from '../state/types';
 import { parseBody } from '../validation';
-import { isValidCvss31Vector } from '../../shared/rules';
+import { isValidCvss31Vector } from '@shared/rules';
 import { dateTimeParam, intParam, uuidParam } from './query';
 
 /** The caller's account (routes with auth 'user' or 'session' always have one). */

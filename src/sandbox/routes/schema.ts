@@ -1,5 +1,5 @@
 /** `GET /api/openapi.json`: the contract of the researcher routes. */
-import { openapiDocument } from '../../shared/api';
+import { openapiDocument } from '@shared/api';
 import type { Route } from '../router';
 
 export const schemaRoutes: Route[] = [

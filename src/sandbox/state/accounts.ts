@@ -9,10 +9,10 @@ import {
   stableUuid,
   tokenHash,
 } from '../ids';
-import type { WorldAccount } from '../../shared/api/sandbox-world';
+import type { WorldAccount } from '@shared/api/sandbox-world';
 import type { World } from './world';
 import type { AccountRecord, KeyRecord } from './types';
-import { keyHint } from '../../shared/api/api-key';
+import { keyHint } from '@shared/api/api-key';
 
 export interface AccountSeed {
   uid: string;

@@ -8,10 +8,10 @@
 import type { Attachment } from '../api-types';
 import { ApiError, invalidState, notFound } from '../errors';
 import { isoOf } from '../clock';
-import { findFileLinks } from '../../shared/rules';
+import { findFileLinks } from '@shared/rules';
 import { revisionConflict } from './reports';
 import type { ReportRecord } from './types';
-import { isTerminalStatus } from '../../shared/api';
+import { isTerminalStatus } from '@shared/api';
 import type { World } from './world';
 
 export const FILE_LIMITS = { draft: 10, pendingMessage: 10, total: 40 };

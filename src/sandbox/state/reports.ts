@@ -16,10 +16,10 @@ import type {
 import { ApiError, invalidState, notFound } from '../errors';
 import { isoOf } from '../clock';
 import { newUuid } from '../ids';
-import { checkDescription, findFileLinks } from '../../shared/rules';
+import { checkDescription, findFileLinks } from '@shared/rules';
 import { toReport } from './serialize';
 import type { AccountRecord, ProgramRecord, ReportRecord } from './types';
-import { LIMITS, REPORT_STATUSES, isFinalDecision, isTerminalStatus } from '../../shared/api';
+import { LIMITS, REPORT_STATUSES, isFinalDecision, isTerminalStatus } from '@shared/api';
 import type { World } from './world';
 
 export const revisionConflict = (report: ReportRecord): ApiError =>

@@ -7,7 +7,7 @@ import type { SandboxClock } from '../clock';
 import { isoOf } from '../clock';
 import { ReportIndex } from './report-index';
 import type { AccountRecord, KeyRecord, ProgramRecord, ReportRecord } from './types';
-import { isActiveStatus } from '../../shared/api';
+import { isActiveStatus } from '@shared/api';
 
 export interface WorldSnapshot {
   version: 1;

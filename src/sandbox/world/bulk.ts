@@ -12,7 +12,7 @@ import { stableUuid } from '../ids';
 import { emptyReport, programAtSubmission } from '../state/reports';
 import type { AccountRecord, ProgramRecord, ReportRecord } from '../state/types';
 import type { World } from '../state/world';
-import { descriptionTemplate } from '../../shared/rules';
+import { descriptionTemplate } from '@shared/rules';
 
 const SUBMITTED_CYCLE: ReportStatus[] = [
   'accepted',

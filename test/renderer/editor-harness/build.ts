@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { pathAliases } from '../../../scripts/path-aliases.mjs';
 
 /**
  * Builds a harness of this folder for the browser (an IIFE script), as Vite builds the renderer:
@@ -15,6 +16,7 @@ export async function buildEditorHarness(entry = 'harness'): Promise<string> {
     logLevel: 'error',
     // Production, as the app ships (React's production build; TSX compiled without its dev runtime).
     mode: 'production',
+    resolve: { alias: pathAliases() },
     esbuild: { jsx: 'automatic', jsxDev: false },
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {

@@ -9,7 +9,7 @@ import type { CurlFiles } from './curl-files';
 import type { FormField } from './curl-form';
 import { curlEscape, expandVariables, setVariable, type CurlVariables } from './curl-variables';
 import type { CurlOption } from './curl-getopt';
-import { ownValue } from '../../../shared/lookup/own';
+import { ownValue } from '@shared/lookup/own';
 
 /** A header line as `-H` takes it: `Name: value`, `Name:` (drop), `Name;` (empty). */
 export type CustomHeader = { name: string; value: string; drop: boolean };

@@ -4,7 +4,7 @@
  * bodies cut (and a note saying so) and the full text kept for an evidence file. Redaction of
  * credentials is the caller's next step (the credential scan), on both texts.
  */
-import { detectHttpEvidence, type HttpEvidenceFormat } from '../../../shared/evidence/http-detect';
+import { detectHttpEvidence, type HttpEvidenceFormat } from '@shared/evidence/http-detect';
 import { parseBurpXml } from './burp';
 import { parseCurlCommand } from './curl';
 import { parseHar } from './har';

@@ -1,4 +1,4 @@
-import { ENGINE_CODES } from '../../../shared/errors/error-data';
+import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** One HTTP message as it goes on the wire: start line, headers in order, body as text. */
 export interface HttpMessage {

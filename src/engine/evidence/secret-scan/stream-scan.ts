@@ -13,7 +13,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { redactionMark } from './mark';
 import { scanText, type ScanOptions, type SecretFinding } from './scan';
-import { mergeOverlapping } from '../../../shared/rules/spans';
+import { mergeOverlapping } from '@shared/rules/spans';
 
 /** How much text one rules pass reads (plus the overlap carried from the previous window). */
 export const WINDOW_CHARS = 1024 * 1024;

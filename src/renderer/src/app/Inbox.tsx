@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useSession } from '../stores/session';
 import { useRouter } from '../stores/router';
-import type { InboxItem } from '../../../shared/bridge/views';
+import type { InboxItem } from '@shared/bridge/views';
 import { RouteLink } from '../components/RouteLink';
 
 const NONE: InboxItem[] = [];

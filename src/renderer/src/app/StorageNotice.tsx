@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSession } from '../stores/session';
-import { errorWords } from '../../../shared/errors/describe-error';
+import { errorWords } from '@shared/errors/describe-error';
 import { plural } from '../lib/format';
 
 /**

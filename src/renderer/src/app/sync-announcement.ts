@@ -1,5 +1,5 @@
-import type { StatusView } from '../../../shared/bridge/views';
-import type { EngineState } from '../../../shared/bridge/contract';
+import type { StatusView } from '@shared/bridge/views';
+import type { EngineState } from '@shared/bridge/contract';
 
 /**
  * The one sentence a screen reader hears about syncing. The status bar itself changes every

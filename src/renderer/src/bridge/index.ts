@@ -2,12 +2,7 @@
  * The one place the renderer reaches the rest of the app. Everything else imports `bridge` from
  * here, never `window.bountyDesk` directly, so tests and screens agree on a single entry point.
  */
-import type {
-  Bridge,
-  BridgeEventName,
-  BridgeEvents,
-  PickedFile,
-} from '../../../shared/bridge/contract';
+import type { Bridge, BridgeEventName, BridgeEvents, PickedFile } from '@shared/bridge/contract';
 
 export type { Bridge, BridgeEventName, BridgeEvents, PickedFile };
 

@@ -1,4 +1,4 @@
-import type { ErrorView } from '../../../shared/bridge/views';
+import type { ErrorView } from '@shared/bridge/views';
 
 interface ErrorAlertProps {
   error: ErrorView;

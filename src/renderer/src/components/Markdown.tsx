@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { FileLinkTarget } from '../../../shared/rules/file-links';
+import type { FileLinkTarget } from '@shared/rules/file-links';
 import { EvidenceImage } from './EvidenceImage';
 import { requestExternal } from '../stores/external-link';
 import { renderMarkdown } from './markdown/render-markdown';

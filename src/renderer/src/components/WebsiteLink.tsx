@@ -1,4 +1,4 @@
-import type { WebsitePage } from '../../../shared/bridge/contract';
+import type { WebsitePage } from '@shared/bridge/contract';
 import { bridge } from '../bridge';
 import { reportError } from '../stores/notices';
 

@@ -13,7 +13,7 @@ import {
 } from '@milkdown/kit/prose/state';
 import { Decoration, DecorationSet } from '@milkdown/kit/prose/view';
 import type { Node as ProseNode } from '@milkdown/kit/prose/model';
-import { templateHeadingOf, type TemplateHeading } from '../../../shared/rules/description';
+import { templateHeadingOf, type TemplateHeading } from '@shared/rules/description';
 
 export const SECTION_HINTS: Record<TemplateHeading, string> = {
   'Steps to reproduce': 'The steps a triager can follow: URLs, requests, accounts, settings.',

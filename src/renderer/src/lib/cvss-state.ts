@@ -8,7 +8,7 @@ import {
   parseCvss31,
   type CvssMetric,
   type CvssSeverity,
-} from '../../../shared/rules/cvss';
+} from '@shared/rules/cvss';
 
 export type CvssChoices = Partial<Record<CvssMetric, string>>;
 

@@ -2,10 +2,10 @@
  * Field errors of a draft: the engine's checks (DraftView.issues) plus live local ones (lengths,
  * the CVSS vector), one list per field, without repeats. Pure.
  */
-import { LIMITS } from '../../../shared/api';
-import type { DraftField } from '../../../shared/bridge/views';
-import { parseCvss31 } from '../../../shared/rules/cvss';
-import { countOf } from '../../../shared/words/count';
+import { LIMITS } from '@shared/api';
+import type { DraftField } from '@shared/bridge/views';
+import { parseCvss31 } from '@shared/rules/cvss';
+import { countOf } from '@shared/words/count';
 
 export interface LiveFields {
   title: string;

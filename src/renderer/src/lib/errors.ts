@@ -5,10 +5,10 @@
  * data): the words follow its `code`, and an input error names its `field`. Nothing is read back
  * out of a message. Anything else thrown here (a bug of the page itself) is `unexpected`.
  */
-import type { ErrorView } from '../../../shared/bridge/views';
-import { errorWords } from '../../../shared/errors/describe-error';
-import { ENGINE_CODES, isBridgeError, type BridgeError } from '../../../shared/errors/error-data';
-import { ownValue } from '../../../shared/lookup/own';
+import type { ErrorView } from '@shared/bridge/views';
+import { errorWords } from '@shared/errors/describe-error';
+import { ENGINE_CODES, isBridgeError, type BridgeError } from '@shared/errors/error-data';
+import { ownValue } from '@shared/lookup/own';
 
 export interface FieldError {
   field: string;

@@ -1,4 +1,4 @@
-import { findFileLinks } from '../../../shared/rules/file-links';
+import { findFileLinks } from '@shared/rules/file-links';
 
 /**
  * The files a description links that belong to another report (a template or a paste from another

@@ -1,4 +1,4 @@
-import { formatSize } from '../../../shared/rules/size';
+import { formatSize } from '@shared/rules/size';
 /** Display helpers. Pure. */
 
 // One formatter for every time shown: toLocaleString with options builds a new one per call,

@@ -7,7 +7,7 @@
  * Everything else (javascript:, data:, vbscript:, file:, blob:, relative paths, protocol-relative
  * `//host`, URLs with control characters) is dropped.
  */
-import { parseFileLinkTarget, type FileLinkTarget } from '../../../shared/rules/file-link-target';
+import { parseFileLinkTarget, type FileLinkTarget } from '@shared/rules/file-link-target';
 
 export type SafeLink =
   | { kind: 'external'; href: string }

@@ -1,4 +1,4 @@
-import type { TemplateView } from '../../../shared/bridge/report-file-views';
+import type { TemplateView } from '@shared/bridge/report-file-views';
 
 /** A list of names in words: "a.jpg", "a.jpg and b.txt", "a.jpg, b.txt and c.har". */
 function names(list: readonly string[]): string {

@@ -1,7 +1,7 @@
 /** The events of a submitted report in time order, from the report and its thread. Pure. */
-import type { Message, Report } from '../../../shared/api';
-import { ownValue } from '../../../shared/lookup/own';
-import { authorName } from '../../../shared/words/authors';
+import type { Message, Report } from '@shared/api';
+import { ownValue } from '@shared/lookup/own';
+import { authorName } from '@shared/words/authors';
 import { statusLabel } from './format';
 
 export interface TimelineEvent {

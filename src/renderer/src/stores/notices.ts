@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ErrorView } from '../../../shared/bridge/views';
+import type { ErrorView } from '@shared/bridge/views';
 import { thrownErrorView } from '../lib/errors';
 
 /** Errors shown in the shell's alert area, newest first, one per code+title. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ProgramPageView, ProgramQuery, ProgramView } from '../../../shared/bridge/views';
+import type { ProgramPageView, ProgramQuery, ProgramView } from '@shared/bridge/views';
 import { bridge } from '../bridge';
 import { reportError } from './notices';
 

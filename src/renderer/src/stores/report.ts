@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ReportDetailView } from '../../../shared/bridge/views';
+import type { ReportDetailView } from '@shared/bridge/views';
 import { bridge } from '../bridge';
 import { reportError } from './notices';
 

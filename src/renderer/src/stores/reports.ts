@@ -1,12 +1,12 @@
 import { create } from 'zustand';
-import type { ReportStatus } from '../../../shared/api';
+import type { ReportStatus } from '@shared/api';
 import {
   REPORT_SORTS,
   type ReportListItemView,
   type ReportListPageView,
   type ReportProgramCount,
   type ReportSort,
-} from '../../../shared/bridge/views';
+} from '@shared/bridge/views';
 import { bridge } from '../bridge';
 import { readRemembered, remember } from '../lib/remembered';
 import { reportError } from './notices';

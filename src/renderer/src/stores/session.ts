@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { EngineState } from '../../../shared/bridge/contract';
-import type { AccountView, StatusView } from '../../../shared/bridge/views';
+import type { EngineState } from '@shared/bridge/contract';
+import type { AccountView, StatusView } from '@shared/bridge/views';
 import { bridge } from '../bridge';
 import { reportError } from './notices';
 

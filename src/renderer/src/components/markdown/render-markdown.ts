@@ -15,8 +15,8 @@ import type { Nodes, Parents } from 'mdast';
 import { sanitize, type Schema } from 'hast-util-sanitize';
 import { toJsxRuntime, type Components, type ExtraProps } from 'hast-util-to-jsx-runtime';
 import { defaultHandlers, toHast, type Handlers } from 'mdast-util-to-hast';
-import { parseMarkdown, plainText } from '../../../../shared/rules/markdown';
-import type { FileLinkTarget } from '../../../../shared/rules/file-links';
+import { parseMarkdown, plainText } from '@shared/rules/markdown';
+import type { FileLinkTarget } from '@shared/rules/file-links';
 import { classifyLink, type SafeLink } from '../../lib/safe-url';
 
 export interface MarkdownActions {

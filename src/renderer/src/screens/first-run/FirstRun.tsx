@@ -4,9 +4,9 @@ import { fieldErrorOf, thrownErrorView } from '../../lib/errors';
 import { useSession } from '../../stores/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { WebsiteLink } from '../../components/WebsiteLink';
-import { serverUrlProblem } from '../../../../shared/api/server-url';
-import { newerDataSentence } from '../../../../shared/errors/newer-data';
-import type { ErrorView, StorageView } from '../../../../shared/bridge/views';
+import { serverUrlProblem } from '@shared/api/server-url';
+import { newerDataSentence } from '@shared/errors/newer-data';
+import type { ErrorView, StorageView } from '@shared/bridge/views';
 import { useLoaded } from '../../lib/useLoaded';
 
 type Field = 'serverUrl' | 'apiKey';

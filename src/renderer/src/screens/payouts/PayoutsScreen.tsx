@@ -4,7 +4,7 @@ import type {
   PayoutsView,
   PayoutStepName,
   PayoutTotal,
-} from '../../../../shared/bridge/evidence-views';
+} from '@shared/bridge/evidence-views';
 import { bridge, onBridge } from '../../bridge';
 import { formatCents, formatTime } from '../../lib/format';
 import { reportError } from '../../stores/notices';

@@ -1,4 +1,4 @@
-import type { ProgramSummary } from '../../../../shared/api';
+import type { ProgramSummary } from '@shared/api';
 import { Badge } from '../../components/Badge';
 
 /** Private, demo, intake and pool state of a program, as badges. */

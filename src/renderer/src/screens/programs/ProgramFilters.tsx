@@ -1,8 +1,8 @@
-import { ASSET_TYPES, INTAKE_VALUES, REWARD_BANDS, UPDATED_FILTERS } from '../../../../shared/api';
-import type { ProgramQuery } from '../../../../shared/bridge/views';
+import { ASSET_TYPES, INTAKE_VALUES, REWARD_BANDS, UPDATED_FILTERS } from '@shared/api';
+import type { ProgramQuery } from '@shared/bridge/views';
 import { ASSET_LABELS, INTAKE_LABELS, REWARD_LABELS, UPDATED_LABELS } from '../../lib/format';
 import { usePrograms } from '../../stores/programs';
-import { ownValue } from '../../../../shared/lookup/own';
+import { ownValue } from '@shared/lookup/own';
 
 type MultiKey = 'asset' | 'reward' | 'intake';
 

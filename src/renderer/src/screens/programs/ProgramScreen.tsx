@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { SEVERITIES } from '../../../../shared/api';
-import type { Program } from '../../../../shared/api';
+import { SEVERITIES } from '@shared/api';
+import type { Program } from '@shared/api';
 import { bridge } from '../../bridge';
 import { usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';

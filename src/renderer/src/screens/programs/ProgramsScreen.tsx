@@ -5,8 +5,8 @@ import { routeHash } from '../../lib/routes';
 import { assetTypeLabel, formatTime, formatUsd } from '../../lib/format';
 import { ProgramFilters } from './ProgramFilters';
 import { ProgramBadges } from './ProgramBadges';
-import type { ProgramSummary } from '../../../../shared/api';
-import { countOf } from '../../../../shared/words/count';
+import type { ProgramSummary } from '@shared/api';
+import { countOf } from '@shared/words/count';
 
 function ProgramRow({ program }: { program: ProgramSummary }) {
   const route = { name: 'program', programId: program.id } as const;

@@ -1,4 +1,4 @@
-import type { OutboxEntryView, OutboxKind } from '../../../../shared/bridge/views';
+import type { OutboxEntryView, OutboxKind } from '@shared/bridge/views';
 import { bridge } from '../../bridge';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { reportError } from '../../stores/notices';

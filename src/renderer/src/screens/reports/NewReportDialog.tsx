@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ProgramSummary } from '../../../../shared/api';
+import type { ProgramSummary } from '@shared/api';
 import { bridge } from '../../bridge';
 import { Dialog } from '../../components/Dialog';
 import { reportError } from '../../stores/notices';

@@ -1,11 +1,8 @@
 import { useState, type DragEvent } from 'react';
-import type {
-  ImportReportsInput,
-  ImportProblemView,
-} from '../../../../shared/bridge/report-file-views';
-import type { ReportListItemView } from '../../../../shared/bridge/views';
+import type { ImportReportsInput, ImportProblemView } from '@shared/bridge/report-file-views';
+import type { ReportListItemView } from '@shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
-import { countOf } from '../../../../shared/words/count';
+import { countOf } from '@shared/words/count';
 import { reportError } from '../../stores/notices';
 import { savePdf as printToPdf, usePrinting } from '../../stores/printing';
 import { navigate } from '../../stores/router';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { ReportListItemView } from '../../../../shared/bridge/views';
+import type { ReportListItemView } from '@shared/bridge/views';
 import {
   listScroll,
   listSelection,

@@ -1,6 +1,6 @@
 import { memo } from 'react';
-import type { ReportListItemView } from '../../../../shared/bridge/views';
-import { cvssSeverity } from '../../../../shared/rules/cvss-severity';
+import type { ReportListItemView } from '@shared/bridge/views';
+import { cvssSeverity } from '@shared/rules/cvss-severity';
 import { Badge } from '../../components/Badge';
 import { routeHash } from '../../lib/routes';
 import { navigate } from '../../stores/router';

@@ -8,8 +8,8 @@ import {
   useSyncExternalStore,
   type RefObject,
 } from 'react';
-import { REPORT_STATUSES } from '../../../../shared/api';
-import type { ReportSort } from '../../../../shared/bridge/views';
+import { REPORT_STATUSES } from '@shared/api';
+import type { ReportSort } from '@shared/bridge/views';
 import { listSelection, useReports } from '../../stores/reports';
 import { useCommand } from '../../stores/commands';
 import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
@@ -23,7 +23,7 @@ import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
 import { ReportFilesBar } from './ReportFilesBar';
 import { prefetchWhenIdle } from '../../lib/idle-prefetch';
-import { countOf } from '../../../../shared/words/count';
+import { countOf } from '@shared/words/count';
 import { RouteLink } from '../../components/RouteLink';
 
 // The open report (the Milkdown editor and its ProseMirror stack, the CVSS calculator, the

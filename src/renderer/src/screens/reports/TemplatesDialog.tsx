@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { ProgramSummary } from '../../../../shared/api';
-import type { TemplateView } from '../../../../shared/bridge/report-file-views';
+import type { ProgramSummary } from '@shared/api';
+import type { TemplateView } from '@shared/bridge/report-file-views';
 import { bridge } from '../../bridge';
 import { Dialog } from '../../components/Dialog';
 import { messageOf } from '../../lib/errors';

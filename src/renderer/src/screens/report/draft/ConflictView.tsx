@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ConflictChoice, DraftField, FieldConflict } from '../../../../../shared/bridge/views';
+import type { ConflictChoice, DraftField, FieldConflict } from '@shared/bridge/views';
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { CVSS31_BASE_METRICS } from '../../../../../shared/rules/cvss';
+import { CVSS31_BASE_METRICS } from '@shared/rules/cvss';
 import { Dialog } from '../../../components/Dialog';
 import {
   choicesFromVector,
@@ -8,7 +8,7 @@ import {
   scoreText,
   type CvssChoices,
 } from '../../../lib/cvss-state';
-import { ownValue } from '../../../../../shared/lookup/own';
+import { ownValue } from '@shared/lookup/own';
 
 interface CvssCalculatorProps {
   vector: string;

@@ -1,12 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { LIMITS } from '../../../../../shared/api';
-import type {
-  DraftField,
-  DraftView,
-  EvidenceView,
-  ReportDetailView,
-} from '../../../../../shared/bridge/views';
-import { insertFileLinkAt } from '../../../../../shared/rules/file-link-insertion';
+import { LIMITS } from '@shared/api';
+import type { DraftField, DraftView, EvidenceView, ReportDetailView } from '@shared/bridge/views';
+import { insertFileLinkAt } from '@shared/rules/file-link-insertion';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { DisabledReason } from '../../../components/DisabledReason';

@@ -1,4 +1,4 @@
-import type { EvidenceState, EvidenceView } from '../../../../../shared/bridge/views';
+import type { EvidenceState, EvidenceView } from '@shared/bridge/views';
 import { formatBytes } from '../../../lib/format';
 import { useReport } from '../../../stores/report';
 

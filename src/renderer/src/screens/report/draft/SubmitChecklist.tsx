@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ChecklistView } from '../../../../../shared/bridge/views';
+import type { ChecklistView } from '@shared/bridge/views';
 import { bridge } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
 import { reportError } from '../../../stores/notices';

@@ -5,9 +5,9 @@
  * (a merge, a file link, a resolution) while the researcher is idle. `useDraftAutosave` binds it
  * to the draft editor; the unit tests drive it directly.
  */
-import { sameContent } from '../../../../../shared/bridge/draft-content';
+import { sameContent } from '@shared/bridge/draft-content';
 import { isDiskFull } from '../../../lib/errors';
-import type { DraftContent, DraftField, DraftView } from '../../../../../shared/bridge/views';
+import type { DraftContent, DraftField, DraftView } from '@shared/bridge/views';
 
 /** `waiting`: refused by a full disk; the text stays here and is saved again by itself. */
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error' | 'waiting';

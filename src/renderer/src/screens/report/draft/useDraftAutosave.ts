@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
-import type { DraftView } from '../../../../../shared/bridge/views';
+import type { DraftView } from '@shared/bridge/views';
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
 import { DraftAutosave } from './autosave';

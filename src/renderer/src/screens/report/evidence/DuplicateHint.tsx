@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { SimilarReportView } from '../../../../../shared/bridge/evidence-views';
+import type { SimilarReportView } from '@shared/bridge/evidence-views';
 import { bridge } from '../../../bridge';
 import { STATUS_LABELS } from '../../../lib/format';
-import { ownValue } from '../../../../../shared/lookup/own';
+import { ownValue } from '@shared/lookup/own';
 import { RouteLink } from '../../../components/RouteLink';
 import { useLoaded } from '../../../lib/useLoaded';
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { matchAsset, parseScope, type ScopeRules } from '../../../../../shared/scope/scope';
+import { matchAsset, parseScope, type ScopeRules } from '@shared/scope/scope';
 import { bridge } from '../../../bridge';
 import { useLoaded } from '../../../lib/useLoaded';
 

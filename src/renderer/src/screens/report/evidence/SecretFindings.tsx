@@ -1,8 +1,5 @@
 import { useEffect, useState } from 'react';
-import type {
-  SecretFindingView,
-  SecretScanView,
-} from '../../../../../shared/bridge/evidence-views';
+import type { SecretFindingView, SecretScanView } from '@shared/bridge/evidence-views';
 import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
 import { reportError } from '../../../stores/notices';

@@ -1,11 +1,11 @@
 import type { ClipboardEvent, ReactNode } from 'react';
-import type { HttpImportResult } from '../../../../../shared/bridge/evidence-views';
+import type { HttpImportResult } from '@shared/bridge/evidence-views';
 import {
   detectHttpEvidence,
   mayBeHttpEvidenceFile,
   unreadEvidenceNote,
   type HttpEvidenceFormat,
-} from '../../../../../shared/evidence/http-detect';
+} from '@shared/evidence/http-detect';
 import { bridge } from '../../../bridge';
 
 /** A point in the description: a Markdown offset and the document it refers to. */

@@ -1,4 +1,4 @@
-import type { Message } from '../../../../../shared/api';
+import type { Message } from '@shared/api';
 import { Markdown } from '../../../components/Markdown';
 import { formatBytes, formatTime } from '../../../lib/format';
 import { authorName } from '../../../lib/timeline';

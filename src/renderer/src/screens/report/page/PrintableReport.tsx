@@ -1,9 +1,9 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { parseCvss31 } from '../../../../../shared/rules/cvss';
-import type { ReportDetailView } from '../../../../../shared/bridge/views';
-import { findFileLinks } from '../../../../../shared/rules/file-links';
-import { authorName } from '../../../../../shared/words/authors';
+import { parseCvss31 } from '@shared/rules/cvss';
+import type { ReportDetailView } from '@shared/bridge/views';
+import { findFileLinks } from '@shared/rules/file-links';
+import { authorName } from '@shared/words/authors';
 import { Markdown } from '../../../components/Markdown';
 import { evidenceImageUrl } from '../../../lib/evidence-images';
 import { formatTime, humanize, statusLabel } from '../../../lib/format';

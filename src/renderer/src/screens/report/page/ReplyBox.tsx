@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { LIMITS } from '../../../../../shared/api';
+import { LIMITS } from '@shared/api';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
 import { useCommand } from '../../../stores/commands';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { isTerminalStatus, type Report } from '../../../../../shared/api';
-import type { ReportDetailView } from '../../../../../shared/bridge/views';
+import { isTerminalStatus, type Report } from '@shared/api';
+import type { ReportDetailView } from '@shared/bridge/views';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { Markdown } from '../../../components/Markdown';
 import { formatBytes, formatCents, formatTime, humanize, statusLabel } from '../../../lib/format';
