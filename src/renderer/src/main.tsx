@@ -2,7 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { followBrowserPrinting } from './stores/printing';
-import './styles/app.css';
+import './styles/base.css';
+import './styles/lists.css';
+import './styles/editor.css';
+import './styles/workspace.css';
 import './styles/evidence.css';
 
 const container = document.getElementById('root');

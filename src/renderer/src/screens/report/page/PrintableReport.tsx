@@ -13,7 +13,7 @@ import { holdPrintFor } from '../../../stores/printing';
  * The report as a printed document ("Save as PDF…", or the OS print dialog): title, program,
  * status, asset, CVSS, dates, the description (the same sanitized Markdown as on screen),
  * evidence file names and the thread. It sits outside the app's root so that print media shows
- * only it (app.css, `@media print`); on screen it is never shown.
+ * only it (styles/workspace.css, `@media print`); on screen it is never shown.
  */
 export function PrintableReport({ detail }: { detail: ReportDetailView }) {
   const report = detail.report;
