@@ -14,7 +14,8 @@ export interface IncomingFile {
 
 function check(name: string, size: number): void {
   const first = validateFile({ name, size })[0];
-  if (first) throw new EngineInputError(`file "${name}"`, first.message);
+  // The field is the kind of input; the sentence names the file, as the page's own refusals do.
+  if (first) throw new EngineInputError('file', `"${name}": ${first.message}`);
 }
 
 /**
@@ -27,7 +28,7 @@ export async function takeFiles(store: Store, paths: readonly string[]): Promise
   for (const path of paths) {
     const name = basename(path);
     const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) throw new EngineInputError(`file "${name}"`, 'cannot be read');
+    if (!info?.isFile()) throw new EngineInputError('file', `"${name}" cannot be read`);
     check(name, info.size);
   }
   const taken: IncomingFile[] = [];

@@ -13,7 +13,7 @@ export interface BridgeError {
   code: string;
   /** One sentence for a person; it never starts with the field's name. */
   message: string;
-  /** The input at fault (`serverUrl`, `apiKey`, `title`, `cvss_vector`, `file "a.png"`…). */
+  /** The input at fault (`serverUrl`, `apiKey`, `title`, `cvss_vector`, `file`…). */
   field?: string;
   /** The server's own words (`detail` of the API's error body), when it answered. */
   detail?: string;
