@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import { createReportIndex, createReportIndexSource, ftsOptions } from './report-index-sql';
 
 /** Indexes the report(s) `where` selects at once: this step's triggers indexed inside the write. */
@@ -237,8 +237,4 @@ CREATE TRIGGER programs_fts_delete AFTER DELETE ON programs BEGIN
 END;
 `;
 
-export const initialSchema: Migration = {
-  version: 1,
-  name: 'initial schema',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const initialSchema = sqlStep(1, 'initial schema', sql);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 
 /**
  * One word per thing: the queued PUT of a draft is `save_report` (the API's operation), and it
@@ -44,8 +44,4 @@ UPDATE drafts SET conflict_json = (
 WHERE conflict_json IS NOT NULL;
 `;
 
-export const oneVocabulary: Migration = {
-  version: 3,
-  name: 'one vocabulary',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const oneVocabulary = sqlStep(3, 'one vocabulary', sql);

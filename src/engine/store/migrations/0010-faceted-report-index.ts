@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import {
   createReportIndexSource,
   queueReport,
@@ -27,8 +27,4 @@ END;
 ${requeueEveryReport}
 `;
 
-export const facetedReportIndex: Migration = {
-  version: 10,
-  name: 'report index holds status and program',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const facetedReportIndex = sqlStep(10, 'report index holds status and program', sql);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import {
   createReportIndexSource,
   queueReport,
@@ -29,8 +29,4 @@ END;
 ${requeueEveryReport}
 `;
 
-export const assetInReportIndex: Migration = {
-  version: 11,
-  name: 'report index holds the asset',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const assetInReportIndex = sqlStep(11, 'report index holds the asset', sql);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import { queueReport, remakeReportIndex, requeueEveryReport } from './report-index-sql';
 import { orderBucketSql } from '../report-index-key';
 
@@ -36,8 +36,4 @@ END;
 ${requeueEveryReport}
 `;
 
-export const indexInListOrder: Migration = {
-  version: 14,
-  name: 'report index in the list order',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const indexInListOrder = sqlStep(14, 'report index in the list order', sql);
