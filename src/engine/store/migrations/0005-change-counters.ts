@@ -1,4 +1,4 @@
-import { bumpCounterOn } from './counter-sql';
+import { bumpCounterOn, bumpCounterOnRows } from './counter-sql';
 import { sqlStep } from './migration';
 
 /**
@@ -14,18 +14,12 @@ CREATE TABLE change_counters (
 ) WITHOUT ROWID;
 INSERT INTO change_counters (name, n) VALUES ('inbox', 0);
 
-${bumpCounterOn('inbox', [
-  { trigger: 'inbox_changed_message_insert', after: 'INSERT ON messages' },
-  { trigger: 'inbox_changed_message_delete', after: 'DELETE ON messages' },
-  { trigger: 'inbox_changed_message_update', after: 'UPDATE OF author, report_id ON messages' },
-  { trigger: 'inbox_changed_report_insert', after: 'INSERT ON reports' },
-  { trigger: 'inbox_changed_report_delete', after: 'DELETE ON reports' },
-  {
-    trigger: 'inbox_changed_report_update',
-    after: 'UPDATE ON reports',
-    when: `new.status IS NOT old.status OR new.needs_info_seen IS NOT old.needs_info_seen
+${bumpCounterOnRows('inbox', 'inbox_changed_message', 'messages', { of: 'author, report_id' })}
+${bumpCounterOnRows('inbox', 'inbox_changed_report', 'reports', {
+  when: `new.status IS NOT old.status OR new.needs_info_seen IS NOT old.needs_info_seen
   OR new.title IS NOT old.title OR new.updated_at IS NOT old.updated_at`,
-  },
+})}
+${bumpCounterOn('inbox', [
   {
     trigger: 'inbox_changed_seen_insert',
     after: 'INSERT ON sync_state',

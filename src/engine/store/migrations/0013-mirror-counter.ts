@@ -1,4 +1,4 @@
-import { bumpCounterOn } from './counter-sql';
+import { bumpCounterOnRows } from './counter-sql';
 import { sqlStep } from './migration';
 
 /**
@@ -9,16 +9,10 @@ import { sqlStep } from './migration';
  */
 const sql = `
 INSERT INTO change_counters (name, n) VALUES ('mirror', 0);
-${bumpCounterOn('mirror', [
-  { trigger: 'mirror_changed_report_insert', after: 'INSERT ON reports' },
-  { trigger: 'mirror_changed_report_delete', after: 'DELETE ON reports' },
-  {
-    trigger: 'mirror_changed_report_update',
-    after: 'UPDATE ON reports',
-    when: `new.has_full IS NOT old.has_full OR new.stale IS NOT old.stale
+${bumpCounterOnRows('mirror', 'mirror_changed_report', 'reports', {
+  when: `new.has_full IS NOT old.has_full OR new.stale IS NOT old.stale
   OR new.status IS NOT old.status OR new.submitted_at IS NOT old.submitted_at`,
-  },
-])}
+})}
 `;
 
 export const mirrorCounter = sqlStep(13, 'mirror counts kept', sql);

@@ -7,7 +7,7 @@
 export interface CounterEvent {
   trigger: string;
   after: string;
-  when?: string;
+  when?: string | undefined;
 }
 
 /** A trigger that adds one to the counter `counter` after the event. */
@@ -21,4 +21,22 @@ END;`;
 /** One such trigger per event, one line after the other. */
 export function bumpCounterOn(counter: string, events: readonly CounterEvent[]): string {
   return events.map((event) => bumpCounter(counter, event)).join('\n');
+}
+
+/**
+ * The three triggers `<prefix>_insert`, `_delete` and `_update` that move the counter when a row of
+ * `table` is added, removed, or updated (`update`: `OF …` columns and/or `WHEN` condition).
+ */
+export function bumpCounterOnRows(
+  counter: string,
+  prefix: string,
+  table: string,
+  update: { of?: string; when?: string },
+): string {
+  const of = update.of === undefined ? '' : ` OF ${update.of}`;
+  return bumpCounterOn(counter, [
+    { trigger: `${prefix}_insert`, after: `INSERT ON ${table}` },
+    { trigger: `${prefix}_delete`, after: `DELETE ON ${table}` },
+    { trigger: `${prefix}_update`, after: `UPDATE${of} ON ${table}`, when: update.when },
+  ]);
 }
