@@ -13,6 +13,12 @@ import { TemplatesDialog } from './TemplatesDialog';
 /** One array for "nothing loaded": a new one per render would re-render forever. */
 const NONE: ReportListItemView[] = [];
 
+/** The import buttons: what main's dialog picks, and the button's words. */
+const IMPORT_PICKS = [
+  ['files', 'Import Markdown…'],
+  ['folder', 'Import folder…'],
+] as const;
+
 type Outcome =
   { kind: 'done'; text: string } | { kind: 'problems'; problems: ImportProblemView[] } | null;
 
@@ -144,20 +150,16 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       >
         {total !== null && total > shown ? `Export first ${shown}…` : `Export ${shown} listed…`}
       </button>
-      <button
-        type="button"
-        disabled={busy || readOnly !== null}
-        onClick={() => void importFrom({ pick: 'files' })}
-      >
-        Import Markdown…
-      </button>
-      <button
-        type="button"
-        disabled={busy || readOnly !== null}
-        onClick={() => void importFrom({ pick: 'folder' })}
-      >
-        Import folder…
-      </button>
+      {IMPORT_PICKS.map(([pick, label]) => (
+        <button
+          key={pick}
+          type="button"
+          disabled={busy || readOnly !== null}
+          onClick={() => void importFrom({ pick })}
+        >
+          {label}
+        </button>
+      ))}
       <button type="button" onClick={() => setTemplates(true)}>
         Templates…
       </button>
