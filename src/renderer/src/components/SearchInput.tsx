@@ -1,7 +1,14 @@
 import { useEffect, type Ref } from 'react';
 
 /** A list's search box: the text as typed; the list is searched a moment later. */
-export function SearchInput(props: {
+export function SearchInput({
+  label,
+  placeholder,
+  className,
+  text,
+  onType,
+  ref,
+}: {
   label: string;
   placeholder: string;
   className: string;
@@ -12,13 +19,13 @@ export function SearchInput(props: {
   return (
     <input
       spellCheck={false}
-      ref={props.ref}
+      ref={ref}
       type="search"
-      aria-label={props.label}
-      placeholder={props.placeholder}
-      value={props.text}
-      onChange={(e) => props.onType(e.target.value)}
-      className={props.className}
+      aria-label={label}
+      placeholder={placeholder}
+      value={text}
+      onChange={(e) => onType(e.target.value)}
+      className={className}
     />
   );
 }

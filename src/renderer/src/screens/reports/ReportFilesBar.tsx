@@ -3,7 +3,7 @@ import type { ImportReportsInput, ImportProblemView } from '@shared/bridge/repor
 import type { ReportListItemView } from '@shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '@shared/words/count';
-import { reportError } from '../../stores/notices';
+import { useBusyAction } from '../../components/useBusyAction';
 import { savePdf as printToPdf, usePrinting } from '../../stores/printing';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
@@ -38,22 +38,16 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   const listed = useReports((s) => s.blocks[0] ?? NONE);
   const total = useReports((s) => s.total);
   const reload = useReports((s) => s.reload);
-  const [busy, setBusy] = useState(false);
+  const [busy, runBusy] = useBusyAction();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [templates, setTemplates] = useState(false);
   const savedPdf = usePrinting((s) => s.savedTo);
 
-  async function run(action: () => Promise<void>): Promise<void> {
-    setBusy(true);
+  // A new action clears what the last one said.
+  function run(action: () => Promise<void>): Promise<void> {
     setOutcome(null);
     usePrinting.setState({ savedTo: null });
-    try {
-      await action();
-    } catch (e) {
-      reportError(e);
-    } finally {
-      setBusy(false);
-    }
+    return runBusy(action);
   }
 
   const exportIds = (ids: string[]) =>
