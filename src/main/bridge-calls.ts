@@ -13,8 +13,7 @@ import type { FileTokens } from './file-tokens';
 import {
   exportReportsWithDialog,
   exportTemplatesWithDialog,
-  importReportsWithDialog,
-  importTemplatesWithDialog,
+  importWithDialog,
   type FolderDialog,
 } from './report-files';
 import { saveReportPdfWithDialog } from './report-pdf';
@@ -83,9 +82,15 @@ export function createBridgeCalls(deps: BridgeCallDeps): BridgeCalls {
     // reports as Markdown files, templates
     exportReports: (ids) => exportReportsWithDialog({ ...deps, engine }, ids),
     saveReportPdf: (reportId) => saveReportPdfWithDialog({ ...deps, engine }, reportId),
-    importReports: (input) => importReportsWithDialog({ ...deps, engine }, input),
+    importReports: (input) =>
+      importWithDialog({ ...deps, engine }, input, 'reports', (paths) =>
+        engine.importReports(paths),
+      ),
     exportTemplates: () => exportTemplatesWithDialog({ ...deps, engine }),
-    importTemplates: (input) => importTemplatesWithDialog({ ...deps, engine }, input),
+    importTemplates: (input) =>
+      importWithDialog({ ...deps, engine }, input, 'templates', (paths) =>
+        engine.importTemplates(paths),
+      ),
     async pickFiles(): Promise<PickedFile[]> {
       const choice = await deps.dialog.showOpenDialog({
         title: 'Attach files',

@@ -1,10 +1,5 @@
 import type { EngineCalls } from '@engine/commands/engine';
-import type {
-  ExportReportsResult,
-  ImportReportsInput,
-  ImportReportsResult,
-  ImportTemplatesResult,
-} from '@shared/bridge/report-file-views';
+import type { ExportReportsResult, ImportReportsInput } from '@shared/bridge/report-file-views';
 import { BridgeInputError } from './errors';
 import type { FileTokens } from './file-tokens';
 
@@ -43,15 +38,18 @@ export async function exportReportsWithDialog(
 }
 
 /**
- * "Import Markdown": files or a folder the user picked in main's dialog, or files they dropped
- * (tokens). Nothing is read before the user chose it; null when cancelled.
+ * "Import Markdown" of reports or templates: files or a folder the user picked in main's dialog,
+ * or files they dropped (tokens), handed to `run`. Nothing is read before the user chose it; null
+ * when cancelled.
  */
-export async function importReportsWithDialog(
+export async function importWithDialog<T>(
   deps: ReportFilesDeps,
   input: ImportReportsInput,
-): Promise<ImportReportsResult | null> {
-  const paths = await pickedPaths(deps, input, 'reports');
-  return paths ? deps.engine.importReports(paths) : null;
+  what: 'reports' | 'templates',
+  run: (paths: string[]) => Promise<T>,
+): Promise<T | null> {
+  const paths = await pickedPaths(deps, input, what);
+  return paths ? run(paths) : null;
 }
 
 /** The templates as Markdown files in a folder the user picks. */
@@ -60,14 +58,6 @@ export async function exportTemplatesWithDialog(
 ): Promise<{ savedTo: string; count: number } | null> {
   const folder = await exportFolder(deps, 'Export templates to a folder');
   return folder ? deps.engine.exportTemplates(folder) : null;
-}
-
-export async function importTemplatesWithDialog(
-  deps: ReportFilesDeps,
-  input: ImportReportsInput,
-): Promise<ImportTemplatesResult | null> {
-  const paths = await pickedPaths(deps, input, 'templates');
-  return paths ? deps.engine.importTemplates(paths) : null;
 }
 
 /** The folder the user picks (or makes) in main's dialog to export into; null when cancelled. */

@@ -136,12 +136,7 @@ export function apiErrorFromThrown(
 ): ApiError {
   if (error instanceof ApiError) return error;
   if (options.timedOut) {
-    return new ApiError({
-      kind: 'timeout',
-      status: 0,
-      code: CLIENT_CODES.timeout,
-      detail: 'The server did not answer in time.',
-    });
+    return unanswered('timeout', CLIENT_CODES.timeout, 'The server did not answer in time.');
   }
   if (error instanceof SyntaxError) {
     // The server answered, but not with the JSON the contract promises: treat it like a bad
@@ -153,23 +148,22 @@ export function apiErrorFromThrown(
       detail: 'The server answered with something that is not the expected JSON.',
     });
   }
-  if (options.aborted) {
-    return new ApiError({
-      kind: 'network',
-      status: 0,
-      code: CLIENT_CODES.aborted,
-      detail: 'The request was cancelled.',
-    });
-  }
-  return new ApiError({
-    kind: 'network',
-    status: 0,
-    code: CLIENT_CODES.network,
-    detail: redactKeys(
-      `The server could not be reached (${describeNetworkError(error)}).`,
-      options.secret,
-    ),
-  });
+  if (options.aborted) return cancelledError();
+  return unanswered(
+    'network',
+    CLIENT_CODES.network,
+    redactKeys(`The server could not be reached (${describeNetworkError(error)}).`, options.secret),
+  );
+}
+
+/** The failure of a call the caller gave up on. */
+export function cancelledError(): ApiError {
+  return unanswered('network', CLIENT_CODES.aborted, 'The request was cancelled.');
+}
+
+/** A failure with no response (status 0), with a client code. */
+function unanswered(kind: 'network' | 'timeout', code: string, detail: string): ApiError {
+  return new ApiError({ kind, status: 0, code, detail });
 }
 
 /** fetch hides the socket error in `cause`: "fetch failed" alone tells nobody anything. */

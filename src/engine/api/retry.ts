@@ -1,7 +1,7 @@
 import type { Priority, RequestBudget } from './budget';
 import { sleep, type Clock } from './clock';
 import type { Connectivity } from './connectivity';
-import { ApiError, CLIENT_CODES } from './errors';
+import { ApiError, CLIENT_CODES, cancelledError } from './errors';
 
 export interface RetryPolicy {
   /** Resends after a network failure or timeout (idempotent calls only). */
@@ -180,13 +180,6 @@ export function backoff(
 function toApiError(thrown: unknown, signal: AbortSignal | undefined): ApiError {
   if (thrown instanceof ApiError) return thrown;
   // The budget rejects with the signal's reason when the caller gave up while waiting.
-  if (signal?.aborted) {
-    return new ApiError({
-      kind: 'network',
-      status: 0,
-      code: CLIENT_CODES.aborted,
-      detail: 'The request was cancelled.',
-    });
-  }
+  if (signal?.aborted) return cancelledError();
   throw thrown;
 }

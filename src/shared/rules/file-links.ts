@@ -61,6 +61,15 @@ function labelSource(markdown: string, node: Nodes): string {
   );
 }
 
+type LinkNode = Extract<Nodes, { type: FileLinkKind }>;
+
+/** What a link-like node shows: a link's text as written, an image's alt, a definition's label. */
+function shownText(markdown: string, node: LinkNode): string {
+  if (node.type === 'image' || node.type === 'imageReference') return node.alt ?? '';
+  if (node.type === 'definition') return node.label ?? node.identifier;
+  return labelSource(markdown, node);
+}
+
 export interface FoundFileLink {
   link: FileLink;
   node: Nodes;
@@ -92,21 +101,15 @@ export function collectFileLinks(markdown: string): { tree: Root; found: FoundFi
   const walk = (node: Nodes): void => {
     switch (node.type) {
       case 'link':
-        add(node, parseFileLinkTarget(node.url), 'link', labelSource(markdown, node));
-        break;
       case 'image':
-        add(node, parseFileLinkTarget(node.url), 'image', node.alt ?? '');
-        break;
       case 'definition':
         // Only the definition that references resolve to is a live link; later duplicates are
         // still reported, since they name the file too.
-        add(node, parseFileLinkTarget(node.url), 'definition', node.label ?? node.identifier);
+        add(node, parseFileLinkTarget(node.url), node.type, shownText(markdown, node));
         break;
       case 'linkReference':
-        add(node, refTarget(node.identifier), 'linkReference', labelSource(markdown, node));
-        break;
       case 'imageReference':
-        add(node, refTarget(node.identifier), 'imageReference', node.alt ?? '');
+        add(node, refTarget(node.identifier), node.type, shownText(markdown, node));
         break;
       default:
         break;

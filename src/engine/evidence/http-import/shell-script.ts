@@ -184,6 +184,15 @@ export function powershellCommands(text: string): ShellCommand[] {
     start = line;
   };
   let i = 0;
+  // The quoted run from `i` to its closing quote at `j` joins the word as `value` (unquoted).
+  const closeQuote = (quote: string, j: number, value: string): void => {
+    if (j >= text.length)
+      throw new HttpEvidenceError(`a ${quote} quote opened on line ${line} is not closed`);
+    typed += text.slice(i, j + 1);
+    line += (text.slice(i, j).match(/\n/g) ?? []).length;
+    word = (word ?? '') + value;
+    i = j + 1;
+  };
   while (i < text.length) {
     const c = text[i] ?? '';
     const next = text[i + 1] ?? '';
@@ -209,12 +218,7 @@ export function powershellCommands(text: string): ShellCommand[] {
         } else if (text[j] === "'") break;
         else value += text[j];
       }
-      if (j >= text.length)
-        throw new HttpEvidenceError(`a ' quote opened on line ${line} is not closed`);
-      typed += text.slice(i, j + 1);
-      line += (text.slice(i, j).match(/\n/g) ?? []).length;
-      word = (word ?? '') + value;
-      i = j + 1;
+      closeQuote("'", j, value);
       continue;
     }
     if (c === '"') {
@@ -231,12 +235,7 @@ export function powershellCommands(text: string): ShellCommand[] {
         } else if (d === '"') break;
         else value += d;
       }
-      if (j >= text.length)
-        throw new HttpEvidenceError(`a " quote opened on line ${line} is not closed`);
-      typed += text.slice(i, j + 1);
-      line += (text.slice(i, j).match(/\n/g) ?? []).length;
-      word = (word ?? '') + value;
-      i = j + 1;
+      closeQuote('"', j, value);
       continue;
     }
     if (c === '#' && word === null) {

@@ -22,6 +22,18 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The string `text` of `owner[key]` as one whole part, written back in place. */
+function fieldPart(owner: Obj, key: string, text: string, where: string): Part {
+  return {
+    where,
+    text,
+    valueStart: 0,
+    write: (v) => {
+      owner[key] = v;
+    },
+  };
+}
+
 /** The `Content-Encoding` a HAR message's headers name, if any. */
 function contentEncoding(headers: unknown): string | undefined {
   if (!Array.isArray(headers)) return undefined;
@@ -52,14 +64,7 @@ function bodyPart(owner: Obj, where: string, headers?: unknown): Part | null {
       },
     };
   }
-  return {
-    where,
-    text,
-    valueStart: 0,
-    write: (v) => {
-      owner.text = v;
-    },
-  };
+  return fieldPart(owner, 'text', text, where);
 }
 
 function pairParts(list: unknown, where: string, kind: 'header' | 'cookie' | 'field'): Part[] {
@@ -103,14 +108,7 @@ export function harParts(har: Obj): Part[] {
     const req = isObj(entry.request) ? entry.request : null;
     if (req) {
       if (typeof req.url === 'string') {
-        parts.push({
-          where: `${at}, request URL`,
-          text: req.url,
-          valueStart: 0,
-          write: (v) => {
-            req.url = v;
-          },
-        });
+        parts.push(fieldPart(req, 'url', req.url, `${at}, request URL`));
       }
       parts.push(...pairParts(req.headers, `${at}, request`, 'header'));
       parts.push(...pairParts(req.cookies, `${at}, request`, 'cookie'));
@@ -127,14 +125,7 @@ export function harParts(har: Obj): Part[] {
       parts.push(...pairParts(res.headers, `${at}, response`, 'header'));
       parts.push(...pairParts(res.cookies, `${at}, response`, 'cookie'));
       if (typeof res.redirectURL === 'string' && res.redirectURL !== '') {
-        parts.push({
-          where: `${at}, redirect URL`,
-          text: res.redirectURL,
-          valueStart: 0,
-          write: (v) => {
-            res.redirectURL = v;
-          },
-        });
+        parts.push(fieldPart(res, 'redirectURL', res.redirectURL, `${at}, redirect URL`));
       }
       const content = isObj(res.content) ? res.content : null;
       if (content) {
@@ -145,14 +136,7 @@ export function harParts(har: Obj): Part[] {
     const messages = Array.isArray(entry._webSocketMessages) ? entry._webSocketMessages : [];
     (messages as unknown[]).forEach((message, j) => {
       if (!isObj(message) || typeof message.data !== 'string') return;
-      parts.push({
-        where: `${at}, websocket message ${j + 1}`,
-        text: message.data,
-        valueStart: 0,
-        write: (v) => {
-          message.data = v;
-        },
-      });
+      parts.push(fieldPart(message, 'data', message.data, `${at}, websocket message ${j + 1}`));
     });
   });
   return parts;

@@ -1,4 +1,5 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
+import { createOutboxTable, outboxKindsAfterSave } from './outbox-sql';
 import { createReportIndex, createReportIndexSource, ftsOptions } from './report-index-sql';
 
 /** Indexes the report(s) `where` selects at once: this step's triggers indexed inside the write. */
@@ -127,21 +128,7 @@ CREATE TABLE drafts (
   updated_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
-CREATE TABLE outbox (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  report_id TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN
-    ('save_draft', 'upload_file', 'remove_file', 'submit', 'withdraw', 'post_message')),
-  payload_json TEXT NOT NULL,
-  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'in_flight', 'done', 'parked')),
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER NOT NULL DEFAULT 0,   -- epoch ms
-  last_error_json TEXT,
-  local_id TEXT,                      -- post_message: client id of the message
-  body_hash TEXT,                     -- post_message: fingerprint to look for in the thread
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
+${createOutboxTable('outbox', ['save_draft', ...outboxKindsAfterSave])}
 CREATE INDEX outbox_open_by_report ON outbox (report_id, id) WHERE state <> 'done';
 
 CREATE TABLE evidence_blobs (
@@ -237,8 +224,4 @@ CREATE TRIGGER programs_fts_delete AFTER DELETE ON programs BEGIN
 END;
 `;
 
-export const initialSchema: Migration = {
-  version: 1,
-  name: 'initial schema',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const initialSchema = sqlStep(1, 'initial schema', sql);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import { deleteMergeAtHalf, queueReport, queueReportOf } from './report-index-sql';
 
 /**
@@ -69,8 +69,4 @@ CREATE TRIGGER messages_fts_queue_delete AFTER DELETE ON messages BEGIN
 END;
 `;
 
-export const deferredReportIndex: Migration = {
-  version: 2,
-  name: 'report search indexed after the write',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const deferredReportIndex = sqlStep(2, 'report search indexed after the write', sql);

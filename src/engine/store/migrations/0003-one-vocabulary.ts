@@ -1,4 +1,5 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
+import { createOutboxTable, outboxKindsAfterSave } from './outbox-sql';
 
 /**
  * One word per thing: the queued PUT of a draft is `save_report` (the API's operation), and it
@@ -7,21 +8,7 @@ import type { Migration } from './migration';
  * CHECK constraint in place, so the outbox is copied (ids and the AUTOINCREMENT counter kept).
  */
 const sql = `
-CREATE TABLE outbox_next (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  report_id TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN
-    ('save_report', 'upload_file', 'remove_file', 'submit', 'withdraw', 'post_message')),
-  payload_json TEXT NOT NULL,
-  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'in_flight', 'done', 'parked')),
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER NOT NULL DEFAULT 0,   -- epoch ms
-  last_error_json TEXT,
-  local_id TEXT,                      -- post_message: client id of the message
-  body_hash TEXT,                     -- post_message: fingerprint to look for in the thread
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
+${createOutboxTable('outbox_next', ['save_report', ...outboxKindsAfterSave])}
 INSERT INTO outbox_next
   SELECT id, report_id,
     CASE kind WHEN 'save_draft' THEN 'save_report' ELSE kind END,
@@ -44,8 +31,4 @@ UPDATE drafts SET conflict_json = (
 WHERE conflict_json IS NOT NULL;
 `;
 
-export const oneVocabulary: Migration = {
-  version: 3,
-  name: 'one vocabulary',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const oneVocabulary = sqlStep(3, 'one vocabulary', sql);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 
 /**
  * The reports list is paged, filtered and counted in SQL (report-list/), at 100,000 reports:
@@ -34,8 +34,4 @@ CREATE TRIGGER report_status_counts_delete AFTER DELETE ON reports BEGIN
 END;
 `;
 
-export const pagedList: Migration = {
-  version: 4,
-  name: 'reports list paged in SQL',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const pagedList = sqlStep(4, 'reports list paged in SQL', sql);

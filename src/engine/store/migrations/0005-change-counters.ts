@@ -1,4 +1,5 @@
-import type { Migration } from './migration';
+import { bumpCounterOn, bumpCounterOnRows } from './counter-sql';
+import { sqlStep } from './migration';
 
 /**
  * A counter the triggers bump whenever something the inbox shows changes (a message, a report's
@@ -13,42 +14,28 @@ CREATE TABLE change_counters (
 ) WITHOUT ROWID;
 INSERT INTO change_counters (name, n) VALUES ('inbox', 0);
 
-CREATE TRIGGER inbox_changed_message_insert AFTER INSERT ON messages BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_message_delete AFTER DELETE ON messages BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_message_update AFTER UPDATE OF author, report_id ON messages BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_report_insert AFTER INSERT ON reports BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_report_delete AFTER DELETE ON reports BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_report_update AFTER UPDATE ON reports
-WHEN new.status IS NOT old.status OR new.needs_info_seen IS NOT old.needs_info_seen
-  OR new.title IS NOT old.title OR new.updated_at IS NOT old.updated_at BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_seen_insert AFTER INSERT ON sync_state
-WHEN new.name = 'inbox.thread_seen' BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_seen_update AFTER UPDATE ON sync_state
-WHEN new.name = 'inbox.thread_seen' OR old.name = 'inbox.thread_seen' BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_seen_delete AFTER DELETE ON sync_state
-WHEN old.name = 'inbox.thread_seen' BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
+${bumpCounterOnRows('inbox', 'inbox_changed_message', 'messages', { of: 'author, report_id' })}
+${bumpCounterOnRows('inbox', 'inbox_changed_report', 'reports', {
+  when: `new.status IS NOT old.status OR new.needs_info_seen IS NOT old.needs_info_seen
+  OR new.title IS NOT old.title OR new.updated_at IS NOT old.updated_at`,
+})}
+${bumpCounterOn('inbox', [
+  {
+    trigger: 'inbox_changed_seen_insert',
+    after: 'INSERT ON sync_state',
+    when: `new.name = 'inbox.thread_seen'`,
+  },
+  {
+    trigger: 'inbox_changed_seen_update',
+    after: 'UPDATE ON sync_state',
+    when: `new.name = 'inbox.thread_seen' OR old.name = 'inbox.thread_seen'`,
+  },
+  {
+    trigger: 'inbox_changed_seen_delete',
+    after: 'DELETE ON sync_state',
+    when: `old.name = 'inbox.thread_seen'`,
+  },
+])}
 `;
 
-export const changeCounters: Migration = {
-  version: 5,
-  name: 'change counters',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const changeCounters = sqlStep(5, 'change counters', sql);

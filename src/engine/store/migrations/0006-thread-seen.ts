@@ -1,4 +1,5 @@
-import type { Migration } from './migration';
+import { bumpCounterOn } from './counter-sql';
+import { sqlStep } from './migration';
 
 /**
  * The inbox's threads read, one row per report instead of one JSON object in `sync_state` that
@@ -19,20 +20,15 @@ DELETE FROM sync_state WHERE name = 'inbox.thread_seen';
 DROP TRIGGER inbox_changed_seen_insert;
 DROP TRIGGER inbox_changed_seen_update;
 DROP TRIGGER inbox_changed_seen_delete;
-CREATE TRIGGER inbox_changed_thread_seen_insert AFTER INSERT ON thread_seen BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_thread_seen_update AFTER UPDATE ON thread_seen
-WHEN new.n IS NOT old.n BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_thread_seen_delete AFTER DELETE ON thread_seen BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
+${bumpCounterOn('inbox', [
+  { trigger: 'inbox_changed_thread_seen_insert', after: 'INSERT ON thread_seen' },
+  {
+    trigger: 'inbox_changed_thread_seen_update',
+    after: 'UPDATE ON thread_seen',
+    when: 'new.n IS NOT old.n',
+  },
+  { trigger: 'inbox_changed_thread_seen_delete', after: 'DELETE ON thread_seen' },
+])}
 `;
 
-export const threadSeen: Migration = {
-  version: 6,
-  name: 'threads read, one row each',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const threadSeen = sqlStep(6, 'threads read, one row each', sql);

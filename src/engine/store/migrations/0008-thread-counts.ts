@@ -1,4 +1,5 @@
-import type { Migration } from './migration';
+import { bumpCounterOn } from './counter-sql';
+import { sqlStep } from './migration';
 
 /**
  * The inbox reads only what is in it. Each report's thread carries its count of triage messages
@@ -43,18 +44,18 @@ CREATE TRIGGER threads_message_update AFTER UPDATE OF author, report_id ON messa
   SELECT new.report_id, 1 WHERE new.author IN ('agent', 'founder')
   ON CONFLICT (report_id) DO UPDATE SET triage = triage + 1;
 END;
-CREATE TRIGGER inbox_changed_thread_read AFTER UPDATE OF seen ON threads
-WHEN new.seen IS NOT old.seen BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
-CREATE TRIGGER inbox_changed_thread_counted AFTER INSERT ON threads
-WHEN new.seen IS NOT NULL BEGIN
-  UPDATE change_counters SET n = n + 1 WHERE name = 'inbox';
-END;
+${bumpCounterOn('inbox', [
+  {
+    trigger: 'inbox_changed_thread_read',
+    after: 'UPDATE OF seen ON threads',
+    when: 'new.seen IS NOT old.seen',
+  },
+  {
+    trigger: 'inbox_changed_thread_counted',
+    after: 'INSERT ON threads',
+    when: 'new.seen IS NOT NULL',
+  },
+])}
 `;
 
-export const threadCounts: Migration = {
-  version: 8,
-  name: 'threads count their triage messages',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const threadCounts = sqlStep(8, 'threads count their triage messages', sql);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import { noAutomerge } from './report-index-sql';
 
 /**
@@ -10,8 +10,4 @@ const sql = `
 ${noAutomerge}
 `;
 
-export const indexMergedInSteps: Migration = {
-  version: 9,
-  name: 'report index merged in steps of its own',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const indexMergedInSteps = sqlStep(9, 'report index merged in steps of its own', sql);

@@ -1,9 +1,8 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import {
-  createReportIndexSource,
-  queueReport,
-  remakeReportIndex,
+  remakeReportIndexAndSource,
   requeueEveryReport,
+  requeueOnUpdate,
 } from './report-index-sql';
 
 /**
@@ -14,21 +13,15 @@ import {
  * reports they could not see yet. A change of status or program queues its report again.
  */
 const sql = `
-${remakeReportIndex('facets')}
+${remakeReportIndexAndSource('facets')}
 
-DROP VIEW report_fts_source;
-${createReportIndexSource('facets')}
-
-CREATE TRIGGER reports_fts_queue_facets AFTER UPDATE OF status, program_id ON reports
-WHEN new.status IS NOT old.status OR new.program_id IS NOT old.program_id BEGIN
-  ${queueReport('new.seq', 1)}
-END;
+${requeueOnUpdate(
+  'reports_fts_queue_facets',
+  'UPDATE OF status, program_id ON reports',
+  'new.status IS NOT old.status OR new.program_id IS NOT old.program_id',
+)}
 
 ${requeueEveryReport}
 `;
 
-export const facetedReportIndex: Migration = {
-  version: 10,
-  name: 'report index holds status and program',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const facetedReportIndex = sqlStep(10, 'report index holds status and program', sql);

@@ -1,9 +1,8 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 import {
-  createReportIndexSource,
-  queueReport,
-  remakeReportIndex,
+  remakeReportIndexAndSource,
   requeueEveryReport,
+  requeueOnUpdate,
 } from './report-index-sql';
 
 /**
@@ -13,24 +12,18 @@ import {
  * queues its report as a changed description does.
  */
 const sql = `
-${remakeReportIndex('asset')}
-
-DROP VIEW report_fts_source;
-${createReportIndexSource('asset')}
+${remakeReportIndexAndSource('asset')}
 
 DROP TRIGGER report_documents_fts_queue_update;
-CREATE TRIGGER report_documents_fts_queue_update AFTER UPDATE OF report_json ON report_documents
-WHEN json_extract(new.report_json, '$.description')
+${requeueOnUpdate(
+  'report_documents_fts_queue_update',
+  'UPDATE OF report_json ON report_documents',
+  `json_extract(new.report_json, '$.description')
   IS NOT json_extract(old.report_json, '$.description')
-  OR json_extract(new.report_json, '$.asset') IS NOT json_extract(old.report_json, '$.asset') BEGIN
-  ${queueReport('new.seq', 1)}
-END;
+  OR json_extract(new.report_json, '$.asset') IS NOT json_extract(old.report_json, '$.asset')`,
+)}
 
 ${requeueEveryReport}
 `;
 
-export const assetInReportIndex: Migration = {
-  version: 11,
-  name: 'report index holds the asset',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const assetInReportIndex = sqlStep(11, 'report index holds the asset', sql);

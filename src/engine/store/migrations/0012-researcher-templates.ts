@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { sqlStep } from './migration';
 
 /** The researcher's own description templates (names unique, any case). */
 const sql = `
@@ -12,8 +12,4 @@ CREATE TABLE templates (
 CREATE UNIQUE INDEX templates_by_name ON templates (name COLLATE NOCASE);
 `;
 
-export const researcherTemplates: Migration = {
-  version: 12,
-  name: 'researcher templates',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const researcherTemplates = sqlStep(12, 'researcher templates', sql);

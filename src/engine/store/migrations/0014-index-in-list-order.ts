@@ -1,5 +1,5 @@
-import type { Migration } from './migration';
-import { queueReport, remakeReportIndex, requeueEveryReport } from './report-index-sql';
+import { sqlStep } from './migration';
+import { remakeReportIndex, requeueEveryReport, requeueOnUpdate } from './report-index-sql';
 import { orderBucketSql } from '../report-index-key';
 
 /**
@@ -28,16 +28,13 @@ CREATE TRIGGER reports_fts_delete AFTER DELETE ON reports BEGIN
   DELETE FROM reports_fts_pending WHERE seq = old.seq;
 END;
 
-CREATE TRIGGER reports_fts_queue_order AFTER UPDATE OF updated_ms ON reports
-WHEN ${orderBucketSql('new.updated_ms')} IS NOT ${orderBucketSql('old.updated_ms')} BEGIN
-  ${queueReport('new.seq', 1)}
-END;
+${requeueOnUpdate(
+  'reports_fts_queue_order',
+  'UPDATE OF updated_ms ON reports',
+  `${orderBucketSql('new.updated_ms')} IS NOT ${orderBucketSql('old.updated_ms')}`,
+)}
 
 ${requeueEveryReport}
 `;
 
-export const indexInListOrder: Migration = {
-  version: 14,
-  name: 'report index in the list order',
-  up: (sqlite) => sqlite.exec(sql),
-};
+export const indexInListOrder = sqlStep(14, 'report index in the list order', sql);

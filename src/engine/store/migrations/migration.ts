@@ -12,3 +12,8 @@ export interface Migration {
   name: string;
   up(sqlite: Database.Database): void;
 }
+
+/** A step that is one SQL script, as most are. */
+export function sqlStep(version: number, name: string, sql: string): Migration {
+  return { version, name, up: (sqlite) => sqlite.exec(sql) };
+}

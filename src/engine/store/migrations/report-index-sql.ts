@@ -86,3 +86,19 @@ export function queueReportOf(reportId: string): string {
 /** Every report queued as never indexed: the index was made again, empty. */
 export const requeueEveryReport = `DELETE FROM reports_fts_pending;
 INSERT INTO reports_fts_pending (seq, indexed) SELECT seq, 0 FROM reports;`;
+
+/** The index and the view it reads made again with the columns up to `last`. */
+export function remakeReportIndexAndSource(last: ReportIndexColumn): string {
+  return `${remakeReportIndex(last)}
+
+DROP VIEW report_fts_source;
+${createReportIndexSource(last)}`;
+}
+
+/** A trigger that queues the report (`new.seq`, an older version indexed) after an update. */
+export function requeueOnUpdate(trigger: string, after: string, when: string): string {
+  return `CREATE TRIGGER ${trigger} AFTER ${after}
+WHEN ${when} BEGIN
+  ${queueReport('new.seq', 1)}
+END;`;
+}

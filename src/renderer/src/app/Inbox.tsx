@@ -3,6 +3,7 @@ import { useSession } from '../stores/session';
 import { useRouter } from '../stores/router';
 import type { InboxItem } from '@shared/bridge/views';
 import { RouteLink } from '../components/RouteLink';
+import { listen, onDocument } from '../lib/listen';
 
 const NONE: InboxItem[] = [];
 
@@ -43,12 +44,7 @@ function useDismiss(
       if (e.target instanceof Node && box.current?.contains(e.target)) return;
       closeRef.current();
     };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
+    return listen(onDocument('keydown', onKey), onDocument('pointerdown', onPointer));
   }, [open, box, button]);
 }
 

@@ -6,6 +6,7 @@ import { usePrefs } from '../stores/prefs';
 import { useNotices } from '../stores/notices';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { isConnectivityError } from '../lib/errors';
+import { listen, onWindow } from '../lib/listen';
 import { StatusBar } from './StatusBar';
 import { StorageNotice } from './StorageNotice';
 import { Inbox } from './Inbox';
@@ -43,12 +44,7 @@ function useNoStrayDrops(): void {
     const stop = (e: DragEvent): void => {
       if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
     };
-    window.addEventListener('dragover', stop);
-    window.addEventListener('drop', stop);
-    return () => {
-      window.removeEventListener('dragover', stop);
-      window.removeEventListener('drop', stop);
-    };
+    return listen(onWindow('dragover', stop), onWindow('drop', stop));
   }, []);
 }
 

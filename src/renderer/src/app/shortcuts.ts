@@ -14,29 +14,22 @@ export interface KeyLike {
   shiftKey: boolean;
 }
 
+/** Each key that, with Ctrl (⌘ on a Mac) and no other modifier, runs a command or opens a section. */
+const SHORTCUTS: ReadonlyMap<string, ShortcutAction> = new Map<string, ShortcutAction>([
+  ['n', { kind: 'command', name: 'new-report' }],
+  ['s', { kind: 'command', name: 'save-now' }],
+  ['Enter', { kind: 'command', name: 'send-reply' }],
+  ['r', { kind: 'command', name: 'sync-now' }],
+  ['f', { kind: 'command', name: 'focus-search' }],
+  ['1', { kind: 'navigate', section: 'programs' }],
+  ['2', { kind: 'navigate', section: 'reports' }],
+  ['3', { kind: 'navigate', section: 'account' }],
+]);
+
 export function shortcutFor(e: KeyLike, isMac: boolean): ShortcutAction | null {
   const mod = isMac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
   if (!mod || e.altKey) return null;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (e.shiftKey) return null;
-  switch (key) {
-    case 'n':
-      return { kind: 'command', name: 'new-report' };
-    case 's':
-      return { kind: 'command', name: 'save-now' };
-    case 'Enter':
-      return { kind: 'command', name: 'send-reply' };
-    case 'r':
-      return { kind: 'command', name: 'sync-now' };
-    case 'f':
-      return { kind: 'command', name: 'focus-search' };
-    case '1':
-      return { kind: 'navigate', section: 'programs' };
-    case '2':
-      return { kind: 'navigate', section: 'reports' };
-    case '3':
-      return { kind: 'navigate', section: 'account' };
-    default:
-      return null;
-  }
+  return SHORTCUTS.get(key) ?? null;
 }

@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { SEVERITIES } from '@shared/api';
 import type { Program } from '@shared/api';
 import { bridge } from '../../bridge';
 import { usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';
-import { reportError } from '../../stores/notices';
 import { useReadOnlyReason, useSession } from '../../stores/session';
 import { useCommand } from '../../stores/commands';
 import { Markdown } from '../../components/Markdown';
@@ -12,6 +11,7 @@ import { formatTime, formatUsd, humanize } from '../../lib/format';
 import { ProgramBadges, newReportBlocker } from './ProgramBadges';
 import { RouteLink } from '../../components/RouteLink';
 import { ReasonedButton } from '../../components/ReasonedButton';
+import { useBusyAction } from '../../components/useBusyAction';
 
 const POLICY_SECTIONS = [
   { field: 'scope', title: 'Scope' },
@@ -44,19 +44,14 @@ function RewardTable({ program }: { program: Program }) {
 
 function NewReportButton({ program }: { program: Program }) {
   const readOnly = useReadOnlyReason();
-  const [busy, setBusy] = useState(false);
+  const [busy, runBusy] = useBusyAction();
   const reason = readOnly ?? newReportBlocker(program);
   async function create(): Promise<void> {
     if (reason || busy) return;
-    setBusy(true);
-    try {
+    await runBusy(async () => {
       const draft = await bridge.createDraft(program.id);
       navigate({ name: 'report', reportId: draft.reportId });
-    } catch (e) {
-      reportError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   useCommand('new-report', () => void create());
   return (

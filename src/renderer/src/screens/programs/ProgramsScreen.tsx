@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { SearchInput, useSearchAfterTyping } from '../../components/SearchInput';
 import { isNarrowed, usePrograms } from '../../stores/programs';
 import { navigate } from '../../stores/router';
 import { routeHash } from '../../lib/routes';
@@ -77,20 +78,15 @@ function ProgramSearch() {
     setShown(search);
     if (search === '') setText('');
   }
-  useEffect(() => {
-    if (text.trim() === search) return;
-    const t = setTimeout(() => setQuery({ search: text.trim() }), 200);
-    return () => clearTimeout(t);
-  }, [text, search, setQuery]);
+  const commit = useCallback((typed: string) => setQuery({ search: typed }), [setQuery]);
+  useSearchAfterTyping(text.trim(), search, commit);
   return (
-    <input
-      spellCheck={false}
-      type="search"
-      aria-label="Search programs"
+    <SearchInput
+      label="Search programs"
       placeholder="Search by program or company name…"
-      value={text}
-      onChange={(e) => setText(e.target.value)}
       className="search program-search"
+      text={text}
+      onType={setText}
     />
   );
 }

@@ -13,6 +13,12 @@ const KIND_TEXT: Record<OutboxKind, string> = {
   post_message: 'Send a message',
 };
 
+/** What the researcher can do with a stopped entry, in the order the buttons stand. */
+const ENTRY_ACTIONS = [
+  ['Retry', (id: number) => bridge.retryEntry(id)],
+  ['Discard', (id: number) => bridge.discardEntry(id)],
+] as const;
+
 /** Why a stopped entry stopped, in the researcher's words: who held it back, what comes next. */
 function stoppedText(e: OutboxEntryView): string {
   const draftChange =
@@ -70,20 +76,16 @@ export function OutboxPanel({
             </span>
             {e.error ? <ErrorAlert error={e.error} /> : null}
             <span className="action-row">
-              <button
-                type="button"
-                disabled={readOnly}
-                onClick={() => act(bridge.retryEntry(e.id))}
-              >
-                Retry
-              </button>
-              <button
-                type="button"
-                disabled={readOnly}
-                onClick={() => act(bridge.discardEntry(e.id))}
-              >
-                Discard
-              </button>
+              {ENTRY_ACTIONS.map(([label, call]) => (
+                <button
+                  key={label}
+                  type="button"
+                  disabled={readOnly}
+                  onClick={() => act(call(e.id))}
+                >
+                  {label}
+                </button>
+              ))}
             </span>
           </li>
         ))}

@@ -3,7 +3,7 @@ import type { ImportReportsInput, ImportProblemView } from '@shared/bridge/repor
 import type { ReportListItemView } from '@shared/bridge/views';
 import { bridge, tokensForFiles } from '../../bridge';
 import { countOf } from '@shared/words/count';
-import { reportError } from '../../stores/notices';
+import { useBusyAction } from '../../components/useBusyAction';
 import { savePdf as printToPdf, usePrinting } from '../../stores/printing';
 import { navigate } from '../../stores/router';
 import { REPORT_BLOCK, useReports } from '../../stores/reports';
@@ -12,6 +12,12 @@ import { TemplatesDialog } from './TemplatesDialog';
 
 /** One array for "nothing loaded": a new one per render would re-render forever. */
 const NONE: ReportListItemView[] = [];
+
+/** The import buttons: what main's dialog picks, and the button's words. */
+const IMPORT_PICKS = [
+  ['files', 'Import Markdown…'],
+  ['folder', 'Import folder…'],
+] as const;
 
 type Outcome =
   { kind: 'done'; text: string } | { kind: 'problems'; problems: ImportProblemView[] } | null;
@@ -32,22 +38,16 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
   const listed = useReports((s) => s.blocks[0] ?? NONE);
   const total = useReports((s) => s.total);
   const reload = useReports((s) => s.reload);
-  const [busy, setBusy] = useState(false);
+  const [busy, runBusy] = useBusyAction();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [templates, setTemplates] = useState(false);
   const savedPdf = usePrinting((s) => s.savedTo);
 
-  async function run(action: () => Promise<void>): Promise<void> {
-    setBusy(true);
+  // A new action clears what the last one said.
+  function run(action: () => Promise<void>): Promise<void> {
     setOutcome(null);
     usePrinting.setState({ savedTo: null });
-    try {
-      await action();
-    } catch (e) {
-      reportError(e);
-    } finally {
-      setBusy(false);
-    }
+    return runBusy(action);
   }
 
   const exportIds = (ids: string[]) =>
@@ -144,20 +144,16 @@ export function ReportFilesBar({ selectedId }: { selectedId: string | null }) {
       >
         {total !== null && total > shown ? `Export first ${shown}…` : `Export ${shown} listed…`}
       </button>
-      <button
-        type="button"
-        disabled={busy || readOnly !== null}
-        onClick={() => void importFrom({ pick: 'files' })}
-      >
-        Import Markdown…
-      </button>
-      <button
-        type="button"
-        disabled={busy || readOnly !== null}
-        onClick={() => void importFrom({ pick: 'folder' })}
-      >
-        Import folder…
-      </button>
+      {IMPORT_PICKS.map(([pick, label]) => (
+        <button
+          key={pick}
+          type="button"
+          disabled={busy || readOnly !== null}
+          onClick={() => void importFrom({ pick })}
+        >
+          {label}
+        </button>
+      ))}
       <button type="button" onClick={() => setTemplates(true)}>
         Templates…
       </button>

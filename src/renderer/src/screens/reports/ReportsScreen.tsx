@@ -19,6 +19,7 @@ import { formatMirror, STATUS_LABELS } from '../../lib/format';
 import { PaneSeparator } from '../../components/PaneSeparator';
 import { ReasonedButton } from '../../components/ReasonedButton';
 import { ScreenBoundary } from '../../components/ScreenBoundary';
+import { SearchInput, useSearchAfterTyping } from '../../components/SearchInput';
 import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
 import { ReportFilesBar } from './ReportFilesBar';
@@ -55,11 +56,7 @@ function SearchBox() {
   const setSearch = useReports((s) => s.setSearch);
   const [text, setText] = useState(search);
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (text === search) return;
-    const t = setTimeout(() => setSearch(text), 200);
-    return () => clearTimeout(t);
-  }, [text, search, setSearch]);
+  useSearchAfterTyping(text, search, setSearch);
   useCommand('focus-search', () => ref.current?.focus());
   useEffect(() => {
     if (pendingSearchFocus.value) {
@@ -68,15 +65,13 @@ function SearchBox() {
     }
   }, []);
   return (
-    <input
-      spellCheck={false}
+    <SearchInput
       ref={ref}
-      type="search"
-      aria-label="Search reports"
+      label="Search reports"
       placeholder="Search title, asset, description…"
-      value={text}
-      onChange={(e) => setText(e.target.value)}
       className="search"
+      text={text}
+      onType={setText}
     />
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ConflictChoice, DraftField, FieldConflict } from '@shared/bridge/views';
 import { bridge } from '../../../bridge';
-import { reportError } from '../../../stores/notices';
+import { useBusyAction } from '../../../components/useBusyAction';
 import { useReport } from '../../../stores/report';
 import { ReasonedButton } from '../../../components/ReasonedButton';
 
@@ -100,11 +100,10 @@ export function ConflictView({
   beforeSave(): Promise<void>;
 }) {
   const [choices, setChoices] = useState<Partial<Record<DraftField, Choice>>>({});
-  const [busy, setBusy] = useState(false);
+  const [busy, runBusy] = useBusyAction();
   const missing = conflicts.filter((c) => !choices[c.field]).length;
-  async function save(): Promise<void> {
-    setBusy(true);
-    try {
+  const save = (): Promise<void> =>
+    runBusy(async () => {
       await beforeSave();
       const out: Partial<Record<DraftField, ConflictChoice>> = {};
       for (const c of conflicts) {
@@ -114,12 +113,7 @@ export function ConflictView({
       await bridge.resolveConflicts(reportId, out);
       setChoices({});
       await useReport.getState().reload();
-    } catch (e) {
-      reportError(e);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   const reason =
     disabledReason ??
     (missing > 0 ? `Choose a version for ${missing} more field${missing > 1 ? 's' : ''}.` : null);

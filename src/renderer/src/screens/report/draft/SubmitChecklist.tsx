@@ -6,6 +6,7 @@ import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
 import { DuplicateHint } from '../evidence/DuplicateHint';
 import { ReasonedButton } from '../../../components/ReasonedButton';
+import { useBusyAction } from '../../../components/useBusyAction';
 
 interface SubmitChecklistProps {
   reportId: string;
@@ -22,7 +23,7 @@ export function SubmitChecklist({
   onSubmitted,
 }: SubmitChecklistProps) {
   const [checklist, setChecklist] = useState<ChecklistView | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, runBusy] = useBusyAction();
   const detail = useReport((s) => s.detail);
   // The state is set when the answer comes, never synchronously in the effect that asks.
   const refresh = useCallback(
@@ -36,18 +37,12 @@ export function SubmitChecklist({
     return () => clearInterval(t);
   }, [refresh, detail]);
 
-  async function submit(): Promise<void> {
-    setBusy(true);
-    try {
+  const submit = (): Promise<void> =>
+    runBusy(async () => {
       await bridge.submit(reportId);
       await useReport.getState().reload();
       onSubmitted();
-    } catch (e) {
-      reportError(e);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   const reason =
     readOnlyReason ??
     (checklist && !checklist.ok ? 'Fix the failed items first.' : checklist ? null : 'Checking…');

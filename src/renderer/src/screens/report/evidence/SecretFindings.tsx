@@ -3,6 +3,7 @@ import type { SecretFindingView, SecretScanView } from '@shared/bridge/evidence-
 import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
 import { reportError } from '../../../stores/notices';
+import { useBusyAction } from '../../../components/useBusyAction';
 import { useReport } from '../../../stores/report';
 import { useLoaded } from '../../../lib/useLoaded';
 
@@ -89,7 +90,7 @@ function ScanningFiles({ files }: { files: ScanProgress[] }) {
 export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindingsProps) {
   const detail = useReport((s) => s.detail);
   const [scan, setScan] = useState<SecretScanView | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, runBusy] = useBusyAction();
   const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
 
   useEffect(
@@ -108,18 +109,12 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
 
   useLoaded(() => bridge.scanEvidence(reportId), setScan, [reportId, detail], reportError);
 
-  async function act(change: () => Promise<SecretScanView>, touchesDraft: boolean): Promise<void> {
-    setBusy(true);
-    try {
+  const act = (change: () => Promise<SecretScanView>, touchesDraft: boolean): Promise<void> =>
+    runBusy(async () => {
       if (touchesDraft) await beforeChange?.();
       setScan(await change());
       await useReport.getState().reload();
-    } catch (e) {
-      reportError(e);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   const underWay = [...scanning.values()];
   if (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
+import { listen, onDocument, onWindow } from '../../../lib/listen';
 
 /**
  * The thread on screen is read: when the page shows it to the researcher (the window visible and
@@ -14,11 +15,6 @@ export function useThreadRead(reportId: string, messages: number, status: string
       bridge.markThreadRead(reportId).catch(reportError);
     };
     read();
-    window.addEventListener('focus', read);
-    document.addEventListener('visibilitychange', read);
-    return () => {
-      window.removeEventListener('focus', read);
-      document.removeEventListener('visibilitychange', read);
-    };
+    return listen(onWindow('focus', read), onDocument('visibilitychange', read));
   }, [reportId, messages, status]);
 }
