@@ -19,6 +19,11 @@ function tableNames(sqlite: Database.Database): string[] {
     .map((row) => row.name);
 }
 
+/** A migration numbered after the shipped ones, as the next release would add it. */
+function stepAfterLast(name: string, up: Migration['up']): Migration {
+  return { version: migrations.length + 1, name, up };
+}
+
 describe('openDatabase', () => {
   it('creates the schema from an empty file at the latest version', () => {
     const db = openDatabase(temp.file);
@@ -47,11 +52,9 @@ describe('openDatabase', () => {
 
   it('applies only the new steps of a longer list', () => {
     openDatabase(temp.file).close();
-    const extra: Migration = {
-      version: migrations.length + 1,
-      name: 'add a note column',
-      up: (sqlite) => sqlite.exec('ALTER TABLE drafts ADD COLUMN note TEXT'),
-    };
+    const extra = stepAfterLast('add a note column', (sqlite) =>
+      sqlite.exec('ALTER TABLE drafts ADD COLUMN note TEXT'),
+    );
     const db = openDatabase(temp.file, { migrations: [...migrations, extra] });
     expect(db.schemaVersion()).toBe(migrations.length + 1);
     const columns = db.sqlite.pragma('table_info(drafts)') as { name: string }[];
@@ -61,14 +64,10 @@ describe('openDatabase', () => {
 
   it('rolls a failing step back entirely and keeps the previous version', () => {
     openDatabase(temp.file).close();
-    const failing: Migration = {
-      version: migrations.length + 1,
-      name: 'half done',
-      up: (sqlite) => {
-        sqlite.exec('CREATE TABLE half_done (x INTEGER)');
-        throw new Error('boom');
-      },
-    };
+    const failing = stepAfterLast('half done', (sqlite) => {
+      sqlite.exec('CREATE TABLE half_done (x INTEGER)');
+      throw new Error('boom');
+    });
     expect(() => openDatabase(temp.file, { migrations: [...migrations, failing] })).toThrow('boom');
     const raw = new Database(temp.file);
     expect(raw.pragma('user_version', { simple: true })).toBe(migrations.length);
