@@ -6,6 +6,7 @@ import {
   fileLink,
   freshAccount,
   freshDraft,
+  freshDraftWithFile,
   HEADINGS_ONLY,
   ok,
   useSandbox,
@@ -316,9 +317,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   });
 
   it('rule 5: a link to a ready file of this report is accepted', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
     const saved = ok(
       await me.w.save(
@@ -393,9 +392,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
 
 describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   it('moves the draft to triaging and freezes content, files and policy into submission', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const submitted = ok(await me.w.submit(draft.id, withFile.revision));
     expect(submitted.status).toBe('triaging');
     expect(submitted.revision).toBeGreaterThan(withFile.revision);

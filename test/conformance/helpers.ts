@@ -234,6 +234,13 @@ export async function freshDraft(
   return { me, draft: await me.w.draft(fx.open, overrides) };
 }
 
+/** A fresh draft (see freshDraft) with one file attached: `withFile` is the draft after it. */
+export async function freshDraftWithFile(fx: SandboxFixture) {
+  const { me, draft } = await freshDraft(fx);
+  const fileId = uuid();
+  return { me, draft, fileId, withFile: await me.w.attach(draft, fileId) };
+}
+
 /** What every conformance file starts from: its own sandbox and the seeded world. */
 export interface SandboxFixture {
   sb: SandboxClient;
