@@ -137,11 +137,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
     const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const data = Buffer.alloc(64 * 1024, 3);
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: draft.revision },
-      bytes: data,
-    });
+    const upload = await me.w.startSlowUpload(draft, fileId, data);
     const during = ok(await me.w.get(draft.id));
     expectError(
       await me.w.upload(draft.id, fileId, {
@@ -269,11 +265,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   it('removing a file while its upload is running gives 409 file_busy', async () => {
     const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: draft.revision },
-      bytes: Buffer.alloc(64 * 1024, 4),
-    });
+    const upload = await me.w.startSlowUpload(draft, fileId, Buffer.alloc(64 * 1024, 4));
     const during = ok(await me.w.get(draft.id));
     expectError(await me.w.removeFile(draft.id, fileId, during.revision), 409, 'file_busy');
     const done = ok(await upload.finish()) as Report;

@@ -138,11 +138,7 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
     const me = await freshAccount(fx.sb);
     const report = await me.w.submitted(fx.open);
     const fileId = uuid();
-    const upload = await fx.sb.slowUpload(`/api/reports/${report.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: report.revision },
-      bytes: Buffer.alloc(64 * 1024, 9),
-    });
+    const upload = await me.w.startSlowUpload(report, fileId, Buffer.alloc(64 * 1024, 9));
     expectError(await me.w.post(report.id, { files: [fileId] }), 409, 'file_not_ready');
     ok(await upload.finish());
     ok(await me.w.post(report.id, { files: [fileId] }));

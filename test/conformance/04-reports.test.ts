@@ -278,11 +278,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   it('rule 5: a link to a file still uploading gives 422 invalid_file_reference', async () => {
     const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: draft.revision },
-      bytes: Buffer.alloc(64 * 1024, 5),
-    });
+    const upload = await me.w.startSlowUpload(draft, fileId, Buffer.alloc(64 * 1024, 5));
     const during = ok(await me.w.get(draft.id));
     const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
     expectError(
@@ -406,11 +402,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
 
   it('409 files_pending while an upload is unfinished', async () => {
     const { me, draft } = await freshDraft(fx);
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${uuid()}`, {
-      token: me.w.token,
-      query: { name: 'big.bin', revision: draft.revision },
-      bytes: Buffer.alloc(64 * 1024, 7),
-    });
+    const upload = await me.w.startSlowUpload(draft, uuid(), Buffer.alloc(64 * 1024, 7), 'big.bin');
     const during = ok(await me.w.get(draft.id));
     expectError(await me.w.submit(draft.id, during.revision), 409, 'files_pending');
     const done = ok(await upload.finish()) as Report;

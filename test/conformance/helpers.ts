@@ -189,6 +189,18 @@ export class Researcher {
     return ok(await this.submit(draft.id, draft.revision));
   }
 
+  /**
+   * Starts an upload of `bytes` that stops halfway until the test finishes it: the file is
+   * uploading meanwhile.
+   */
+  startSlowUpload(report: Report, fileId: string, bytes: Uint8Array, name = 'slow.bin') {
+    return this.sb.slowUpload(`/api/reports/${report.id}/files/${fileId}`, {
+      token: this.token,
+      query: { name, revision: report.revision },
+      bytes,
+    });
+  }
+
   /** Uploads a file and returns the report (fails the test unless 200). */
   async attach(report: Report, fileId = uuid(), data = 'evidence bytes\n', name = 'poc.txt') {
     return ok(await this.upload(report.id, fileId, { revision: report.revision, data, name }));
