@@ -8,6 +8,7 @@ import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
 import { tempDirsPerTest } from '../support/temp-dirs';
 import { goTo, hashOf, until } from '../renderer/support/ui';
+import { saveOpenDraftAsTemplate, startReportFromTemplate } from '../renderer/support/templates';
 import type { AppHost } from './host';
 
 /**
@@ -180,28 +181,16 @@ describe('reports as Markdown files, through the built app', () => {
       cvss_vector: '',
     });
     await goTo(page, `#/reports/${reportId}`);
-    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
-    await bar.getByRole('button', { name: 'Templates…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Templates' });
-    await dialog.getByLabel('Template name').fill('Open redirect');
-    await dialog.getByRole('button', { name: 'Save open draft as template' }).click();
-    await dialog
-      .getByRole('status')
-      .filter({ hasText: 'Saved template “Open redirect”' })
-      .waitFor();
+    const { dialog } = await saveOpenDraftAsTemplate(page, 'Open redirect');
     const [template] = await host.engine.listTemplates();
     expect(template?.body).toContain('1. Open {{asset}}/?next=//evil.example');
 
-    await dialog.getByRole('button', { name: 'New report from “Open redirect”' }).click();
-    await dialog.getByLabel('Program').selectOption(program.id);
-    await dialog.getByLabel('Report title').fill('Open redirect on signup');
-    await dialog.getByLabel('Report asset').fill('https://signup.example.com');
-    await dialog.getByRole('button', { name: 'Start report' }).click();
-    await until('the new draft opened', async () => {
-      const hash = await hashOf(page);
-      return hash.startsWith('#/reports/') && hash !== `#/reports/${reportId}`;
+    const newId = await startReportFromTemplate(page, dialog, 'Open redirect', {
+      programId: program.id,
+      title: 'Open redirect on signup',
+      asset: 'https://signup.example.com',
+      fromId: reportId,
     });
-    const newId = (await hashOf(page)).replace('#/reports/', '');
     const started = await host.engine.getReport(newId);
     expect(started?.draft?.programId).toBe(program.id);
     expect(started?.draft?.content).toMatchObject({

@@ -69,6 +69,24 @@ describe('window size, position and maximized state across launches', () => {
     };
   }
 
+  type Opened = Awaited<ReturnType<typeof launch>>;
+
+  /** The window was created and shown with `bounds`, not maximized. */
+  function expectOpenedAt(opened: Opened, bounds: Rect): void {
+    expect(opened.created).toEqual(bounds);
+    expect(opened.shown).toMatchObject({ bounds, maximized: false });
+  }
+
+  /** The window was created with `normal` bounds and shown maximized over `display`'s work area. */
+  function expectOpenedMaximized(opened: Opened, normal: Rect, display: StandInDisplay): void {
+    expect(opened.created).toEqual(normal);
+    expect(opened.shown).toMatchObject({
+      bounds: display.workArea,
+      normalBounds: normal,
+      maximized: true,
+    });
+  }
+
   const stateFile = (): string => join(userData, 'window-state.json');
   const saved = async (): Promise<unknown> =>
     JSON.parse(await readFile(stateFile(), 'utf8').catch(() => 'null'));
@@ -77,8 +95,7 @@ describe('window size, position and maximized state across launches', () => {
 
   it('moved and resized onto a second display, then maximized: the next launch opens there, maximized; restored and moved: opens there', async () => {
     const first = await launch([PRIMARY, RIGHT]);
-    expect(first.created).toEqual(CENTERED);
-    expect(first.shown).toMatchObject({ bounds: CENTERED, maximized: false });
+    expectOpenedAt(first, CENTERED);
 
     // The user drags the window onto the right display and makes it bigger, then maximizes it.
     const onRight = { x: 2100, y: 150, width: 1400, height: 900 };
@@ -96,12 +113,7 @@ describe('window size, position and maximized state across launches', () => {
     expect(await saved()).toEqual({ bounds: onRight, maximized: true });
 
     const second = await launch([PRIMARY, RIGHT]);
-    expect(second.created).toEqual(onRight);
-    expect(second.shown).toMatchObject({
-      bounds: RIGHT.workArea,
-      normalBounds: onRight,
-      maximized: true,
-    });
+    expectOpenedMaximized(second, onRight, RIGHT);
     // Restored, it is where it was before maximizing; then the user drags it back left.
     expect(await second.app.actOnWindow(second.id, { action: 'unmaximize' })).toMatchObject({
       bounds: onRight,
@@ -121,8 +133,7 @@ describe('window size, position and maximized state across launches', () => {
     expect(await second.app.exited).toBe(0);
 
     const third = await launch([PRIMARY, RIGHT]);
-    expect(third.created).toEqual(back);
-    expect(third.shown).toMatchObject({ bounds: back, maximized: false });
+    expectOpenedAt(third, back);
   });
 
   it('a position on a display that is gone opens at the default size on the primary; a corrupt or hand-edited file opens at the defaults', async () => {
@@ -134,8 +145,7 @@ describe('window size, position and maximized state across launches', () => {
 
     // The right monitor was unplugged.
     const laptop = await launch([PRIMARY]);
-    expect(laptop.created).toEqual(CENTERED);
-    expect(laptop.shown).toMatchObject({ bounds: CENTERED, maximized: false });
+    expectOpenedAt(laptop, CENTERED);
     await laptop.app.quit();
     expect(await saved()).toEqual({ bounds: CENTERED, maximized: false });
 
@@ -151,11 +161,6 @@ describe('window size, position and maximized state across launches', () => {
     const far = { x: 50_000, y: -40_000, width: 1400, height: 900 };
     await writeFile(stateFile(), JSON.stringify({ bounds: far, maximized: true }));
     const edited = await launch([PRIMARY, RIGHT]);
-    expect(edited.created).toEqual(CENTERED);
-    expect(edited.shown).toMatchObject({
-      bounds: PRIMARY.workArea,
-      normalBounds: CENTERED,
-      maximized: true,
-    });
+    expectOpenedMaximized(edited, CENTERED, PRIMARY);
   });
 });

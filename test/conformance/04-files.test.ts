@@ -7,6 +7,7 @@ import {
   fileLink,
   freshAccount,
   freshDraft,
+  freshDraftWithFile,
   ok,
   useSandbox,
   uuid,
@@ -136,11 +137,7 @@ describe('4. Files — PUT /api/reports/{report_id}/files/{file_id}', () => {
     const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
     const data = Buffer.alloc(64 * 1024, 3);
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: draft.revision },
-      bytes: data,
-    });
+    const upload = await me.w.startSlowUpload(draft, fileId, data);
     const during = ok(await me.w.get(draft.id));
     expectError(
       await me.w.upload(draft.id, fileId, {
@@ -239,9 +236,7 @@ describe('4. Files — GET /api/reports/{report_id}/files/{file_id}', () => {
 
 describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   it('removes a file from a draft and raises revision', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const removed = ok(await me.w.removeFile(draft.id, fileId, withFile.revision));
     expect(removed.attachments[fileId]).toBeUndefined();
     expect(removed.revision).toBeGreaterThan(withFile.revision);
@@ -249,9 +244,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a file linked from the description gives 409 file_referenced until the link is removed', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const linked = ok(
       await me.w.save(
         draft.id,
@@ -272,11 +265,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   it('removing a file while its upload is running gives 409 file_busy', async () => {
     const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: draft.revision },
-      bytes: Buffer.alloc(64 * 1024, 4),
-    });
+    const upload = await me.w.startSlowUpload(draft, fileId, Buffer.alloc(64 * 1024, 4));
     const during = ok(await me.w.get(draft.id));
     expectError(await me.w.removeFile(draft.id, fileId, during.revision), 409, 'file_busy');
     const done = ok(await upload.finish()) as Report;
@@ -284,9 +273,7 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('a stale revision gives 409 revision_conflict with current', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const body = expectError(
       await me.w.removeFile(draft.id, fileId, draft.revision),
       409,
@@ -338,11 +325,8 @@ describe('4. Files — DELETE /api/reports/{report_id}/files/{file_id}', () => {
   });
 
   it('another researcher’s report gives 404; a read key gets 403 read_only_key', async () => {
-    const me = await freshAccount(fx.sb);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const other = await freshAccount(fx.sb);
-    const draft = await me.w.draft(fx.open);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
     expectError(await other.w.removeFile(draft.id, fileId, withFile.revision), 404, 'not_found');
     expectError(await me.r.removeFile(draft.id, fileId, withFile.revision), 403, 'read_only_key');
     expect(ok(await me.w.get(draft.id)).attachments[fileId]).toBeDefined();

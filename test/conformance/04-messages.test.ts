@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, freshAccount, freshDraft, ok, useSandbox, uuid } from './helpers';
+import { expectError, freshAccount, freshDraftWithFile, ok, useSandbox, uuid } from './helpers';
 
 const fx = useSandbox();
 
@@ -129,9 +129,7 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
   });
 
   it('a file of the submitted draft is not a message file (409 file_not_ready)', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     ok(await me.w.submit(draft.id, withFile.revision));
     expectError(await me.w.post(draft.id, { files: [fileId] }), 409, 'file_not_ready');
   });
@@ -140,11 +138,7 @@ describe('4. Messages — POST /api/reports/{report_id}/messages', () => {
     const me = await freshAccount(fx.sb);
     const report = await me.w.submitted(fx.open);
     const fileId = uuid();
-    const upload = await fx.sb.slowUpload(`/api/reports/${report.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: report.revision },
-      bytes: Buffer.alloc(64 * 1024, 9),
-    });
+    const upload = await me.w.startSlowUpload(report, fileId, Buffer.alloc(64 * 1024, 9));
     expectError(await me.w.post(report.id, { files: [fileId] }), 409, 'file_not_ready');
     ok(await upload.finish());
     ok(await me.w.post(report.id, { files: [fileId] }));

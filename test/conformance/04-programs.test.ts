@@ -284,6 +284,11 @@ describe('4. Programs — GET /api/programs', () => {
 });
 
 describe('4. Programs — GET /api/programs/{program_id}', () => {
+  /** The program is hidden from the caller (anyone, or the holder of `token`): 404 not_found. */
+  async function expectHidden(id: string, token?: string) {
+    expectError(await fx.sb.api('GET', `/api/programs/${id}`, { token }), 404, 'not_found');
+  }
+
   it('returns the full Program with the same summary fields as the list', async () => {
     const open = pickPrograms(fx.world).open;
     const program = ok(await fx.sb.api<Program>('GET', `/api/programs/${open.id}`));
@@ -296,27 +301,19 @@ describe('4. Programs — GET /api/programs/{program_id}', () => {
   });
 
   it('an unknown program gives 404 not_found', async () => {
-    expectError(await fx.sb.api('GET', '/api/programs/no-such-program-here'), 404, 'not_found');
+    await expectHidden('no-such-program-here');
   });
 
   it('an unpublished program gives 404 not_found, even with a token', async () => {
     const { unpublished } = pickPrograms(fx.world);
-    expectError(await fx.sb.api('GET', `/api/programs/${unpublished.id}`), 404, 'not_found');
-    expectError(
-      await fx.sb.api('GET', `/api/programs/${unpublished.id}`, { token: invitedToken() }),
-      404,
-      'not_found',
-    );
+    await expectHidden(unpublished.id);
+    await expectHidden(unpublished.id, invitedToken());
   });
 
   it('a private program gives 404 unless the token belongs to an invited researcher', async () => {
     const { privateInvited } = pickPrograms(fx.world);
-    expectError(await fx.sb.api('GET', `/api/programs/${privateInvited.id}`), 404, 'not_found');
-    expectError(
-      await fx.sb.api('GET', `/api/programs/${privateInvited.id}`, { token: notInvitedToken() }),
-      404,
-      'not_found',
-    );
+    await expectHidden(privateInvited.id);
+    await expectHidden(privateInvited.id, notInvitedToken());
     const program = ok(
       await fx.sb.api<Program>('GET', `/api/programs/${privateInvited.id}`, {
         token: invitedToken(),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Program, Report } from '../support/sandbox-client';
+import type { Program, Report, ReportInput } from '../support/sandbox-client';
 import {
   draftInput,
   expectError,
   fileLink,
   freshAccount,
   freshDraft,
+  freshDraftWithFile,
   HEADINGS_ONLY,
   ok,
   useSandbox,
@@ -13,6 +14,15 @@ import {
 } from './helpers';
 
 const fx = useSandbox();
+
+/** `who` saves report `id` with its write key: the open program's valid input with `changes`. */
+function saveAs(
+  who: Awaited<ReturnType<typeof freshAccount>>,
+  id: string,
+  changes: Partial<ReportInput> = {},
+) {
+  return who.w.save(id, draftInput(fx.programs.open.id, changes));
+}
 
 describe('4. Reports — GET /api/reports', () => {
   it('lists only the caller’s reports as a ReportPage, newest update first', async () => {
@@ -72,10 +82,7 @@ describe('4. Reports — GET /api/reports', () => {
     const since = changing.updated_at ?? '';
     await fx.sb.clock(5);
     const saved = ok(
-      await me.w.save(
-        changing.id,
-        draftInput(fx.programs.open.id, { title: 'changed', revision: changing.revision }),
-      ),
+      await saveAs(me, changing.id, { title: 'changed', revision: changing.revision }),
     );
     const fresh = await me.w.draft(fx.programs.open.id, { title: 'fresh' });
     const page = ok(await me.w.list({ updated_since: since }));
@@ -176,15 +183,12 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   it('saving with the revision from the last response replaces the content and raises revision', async () => {
     const { me, draft } = await freshDraft(fx);
     const saved = ok(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, {
-          title: 'New title',
-          asset: 'api.example.com',
-          cvss_vector: '',
-          revision: draft.revision,
-        }),
-      ),
+      await saveAs(me, draft.id, {
+        title: 'New title',
+        asset: 'api.example.com',
+        cvss_vector: '',
+        revision: draft.revision,
+      }),
     );
     expect(saved.revision).toBeGreaterThan(draft.revision);
     expect(saved).toMatchObject({ title: 'New title', asset: 'api.example.com', cvss_vector: '' });
@@ -209,7 +213,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
 
   it('rule 1: the e-mail must be verified (403 email_unverified)', async () => {
     const me = await freshAccount(fx.sb, { email_verified: false });
-    expectError(await me.w.save(uuid(), draftInput(fx.programs.open.id)), 403, 'email_unverified');
+    expectError(await saveAs(me, uuid()), 403, 'email_unverified');
     const page = ok(await me.w.list());
     expect(page.reports).toHaveLength(0);
   });
@@ -218,10 +222,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     const me = await freshAccount(fx.sb);
     const report = await me.w.submitted(fx.programs.open.id);
     expectError(
-      await me.w.save(
-        report.id,
-        draftInput(fx.programs.open.id, { title: 'edit', revision: report.revision }),
-      ),
+      await saveAs(me, report.id, { title: 'edit', revision: report.revision }),
       409,
       'invalid_state',
     );
@@ -240,29 +241,18 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
 
   it('rule 4: a stale revision gives 409 revision_conflict with current', async () => {
     const { me, draft } = await freshDraft(fx);
-    const saved = ok(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { title: 'second', revision: draft.revision }),
-      ),
-    );
+    const saved = ok(await saveAs(me, draft.id, { title: 'second', revision: draft.revision }));
     const body = expectError(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { title: 'stale', revision: draft.revision }),
-      ),
+      await saveAs(me, draft.id, { title: 'stale', revision: draft.revision }),
       409,
       'revision_conflict',
     );
     expect(body.current).toEqual(saved);
     const merged = ok(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, {
-          title: 'merged',
-          revision: body.current?.revision ?? -1,
-        }),
-      ),
+      await saveAs(me, draft.id, {
+        title: 'merged',
+        revision: body.current?.revision ?? -1,
+      }),
     );
     expect(merged.title).toBe('merged');
   });
@@ -279,10 +269,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     };
     for (const [what, link] of Object.entries(links)) {
       const description = `${draftInput('x').description}\n\n${link}`;
-      const res = await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { description, revision: draft.revision }),
-      );
+      const res = await saveAs(me, draft.id, { description, revision: draft.revision });
       expect(res.status, what).toBe(422);
       expectError(res, 422, 'invalid_file_reference');
     }
@@ -291,41 +278,22 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
   it('rule 5: a link to a file still uploading gives 422 invalid_file_reference', async () => {
     const { me, draft } = await freshDraft(fx);
     const fileId = uuid();
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${fileId}`, {
-      token: me.w.token,
-      query: { name: 'slow.bin', revision: draft.revision },
-      bytes: Buffer.alloc(64 * 1024, 5),
-    });
+    const upload = await me.w.startSlowUpload(draft, fileId, Buffer.alloc(64 * 1024, 5));
     const during = ok(await me.w.get(draft.id));
     const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
     expectError(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { description, revision: during.revision }),
-      ),
+      await saveAs(me, draft.id, { description, revision: during.revision }),
       422,
       'invalid_file_reference',
     );
     const done = ok(await upload.finish()) as Report;
-    ok(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { description, revision: done.revision }),
-      ),
-    );
+    ok(await saveAs(me, draft.id, { description, revision: done.revision }));
   });
 
   it('rule 5: a link to a ready file of this report is accepted', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const description = `${draftInput('x').description}\n\n${fileLink(draft.id, fileId)}`;
-    const saved = ok(
-      await me.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { description, revision: withFile.revision }),
-      ),
-    );
+    const saved = ok(await saveAs(me, draft.id, { description, revision: withFile.revision }));
     expect(saved.description).toBe(description);
   });
 
@@ -333,19 +301,9 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
     const me = await freshAccount(fx.sb);
     const other = await freshAccount(fx.sb);
     const draft = await me.w.draft(fx.programs.open.id);
+    expectError(await saveAs(other, draft.id, { title: 'hijack', revision: 0 }), 404, 'not_found');
     expectError(
-      await other.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { title: 'hijack', revision: 0 }),
-      ),
-      404,
-      'not_found',
-    );
-    expectError(
-      await other.w.save(
-        draft.id,
-        draftInput(fx.programs.open.id, { title: 'hijack', revision: draft.revision }),
-      ),
+      await saveAs(other, draft.id, { title: 'hijack', revision: draft.revision }),
       404,
       'not_found',
     );
@@ -393,9 +351,7 @@ describe('4. Reports — PUT /api/reports/{report_id}', () => {
 
 describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
   it('moves the draft to triaging and freezes content, files and policy into submission', async () => {
-    const { me, draft } = await freshDraft(fx);
-    const fileId = uuid();
-    const withFile = await me.w.attach(draft, fileId);
+    const { me, draft, fileId, withFile } = await freshDraftWithFile(fx);
     const submitted = ok(await me.w.submit(draft.id, withFile.revision));
     expect(submitted.status).toBe('triaging');
     expect(submitted.revision).toBeGreaterThan(withFile.revision);
@@ -446,11 +402,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
 
   it('409 files_pending while an upload is unfinished', async () => {
     const { me, draft } = await freshDraft(fx);
-    const upload = await fx.sb.slowUpload(`/api/reports/${draft.id}/files/${uuid()}`, {
-      token: me.w.token,
-      query: { name: 'big.bin', revision: draft.revision },
-      bytes: Buffer.alloc(64 * 1024, 7),
-    });
+    const upload = await me.w.startSlowUpload(draft, uuid(), Buffer.alloc(64 * 1024, 7), 'big.bin');
     const during = ok(await me.w.get(draft.id));
     expectError(await me.w.submit(draft.id, during.revision), 409, 'files_pending');
     const done = ok(await upload.finish()) as Report;
@@ -514,9 +466,7 @@ describe('4. Reports — POST /api/reports/{report_id}/submit', () => {
 
   it('409 revision_conflict with current for a stale revision on a draft', async () => {
     const { me, draft } = await freshDraft(fx);
-    const saved = ok(
-      await me.w.save(draft.id, draftInput(fx.programs.open.id, { revision: draft.revision })),
-    );
+    const saved = ok(await saveAs(me, draft.id, { revision: draft.revision }));
     const body = expectError(await me.w.submit(draft.id, draft.revision), 409, 'revision_conflict');
     expect(body.current).toEqual(saved);
   });

@@ -112,60 +112,56 @@ describe('8. Limits — sizes', () => {
 });
 
 describe('8. Limits — counts', () => {
-  it('files on a draft: 10; the eleventh gives 409 file_limit', async () => {
-    const me = await freshAccount(fx.sb);
-    let report = await me.w.draft(fx.open);
-    for (let i = 0; i < 10; i++) report = await me.w.attach(report, uuid(), `f${i}`, `f${i}.txt`);
+  type Me = Awaited<ReturnType<typeof freshAccount>>;
+
+  /** Attaches ten files (`${prefix}0.txt`…) one by one: the report after the last, and their ids. */
+  async function attachTen(me: Me, report: Report, prefix: string) {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const id = uuid();
+      ids.push(id);
+      report = await me.w.attach(report, id, `${prefix}${i}`, `${prefix}${i}.txt`);
+    }
+    return { report, ids };
+  }
+
+  /** One more upload is refused: 409 file_limit. */
+  async function expectFileLimit(me: Me, report: Report) {
     expectError(
       await me.w.upload(report.id, uuid(), { revision: report.revision }),
       409,
       'file_limit',
     );
+  }
+
+  it('files on a draft: 10; the eleventh gives 409 file_limit', async () => {
+    const me = await freshAccount(fx.sb);
+    const { report } = await attachTen(me, await me.w.draft(fx.open), 'f');
+    await expectFileLimit(me, report);
     expect(Object.keys(ok(await me.w.get(report.id)).attachments)).toHaveLength(10);
   });
 
   it('pending message files: 10; the eleventh gives 409 file_limit', async () => {
     const me = await freshAccount(fx.sb);
-    let report = await me.w.submitted(fx.open);
-    for (let i = 0; i < 10; i++) report = await me.w.attach(report, uuid(), `m${i}`, `m${i}.txt`);
-    expectError(
-      await me.w.upload(report.id, uuid(), { revision: report.revision }),
-      409,
-      'file_limit',
-    );
+    const { report } = await attachTen(me, await me.w.submitted(fx.open), 'm');
+    await expectFileLimit(me, report);
   });
 
   it('files on a report in total: 40', async () => {
     const me = await freshAccount(fx.sb);
-    let report = await me.w.draft(fx.open);
-    for (let i = 0; i < 10; i++) report = await me.w.attach(report, uuid(), `d${i}`, `d${i}.txt`);
+    let report = (await attachTen(me, await me.w.draft(fx.open), 'd')).report;
     report = ok(await me.w.submit(report.id, report.revision));
     for (let round = 0; round < 3; round++) {
-      const ids: string[] = [];
-      for (let i = 0; i < 10; i++) {
-        const id = uuid();
-        ids.push(id);
-        report = await me.w.attach(report, id, `r${round}-${i}`, `r${round}-${i}.txt`);
-      }
-      ok(await me.w.post(report.id, { body: `round ${round}`, files: ids }));
+      const attached = await attachTen(me, report, `r${round}-`);
+      ok(await me.w.post(report.id, { body: `round ${round}`, files: attached.ids }));
       report = ok(await me.w.get(report.id));
     }
-    expectError(
-      await me.w.upload(report.id, uuid(), { revision: report.revision }),
-      409,
-      'file_limit',
-    );
+    await expectFileLimit(me, report);
   });
 
   it('files per message: 10 ids (11 give 422 validation_error)', async () => {
     const me = await freshAccount(fx.sb);
-    let report = await me.w.submitted(fx.open);
-    const ids: string[] = [];
-    for (let i = 0; i < 10; i++) {
-      const id = uuid();
-      ids.push(id);
-      report = await me.w.attach(report, id, `p${i}`, `p${i}.txt`);
-    }
+    const { report, ids } = await attachTen(me, await me.w.submitted(fx.open), 'p');
     expectError(await me.w.post(report.id, { files: [...ids, uuid()] }), 422, 'validation_error');
     ok(await me.w.post(report.id, { files: ids }));
   });

@@ -189,6 +189,18 @@ export class Researcher {
     return ok(await this.submit(draft.id, draft.revision));
   }
 
+  /**
+   * Starts an upload of `bytes` that stops halfway until the test finishes it: the file is
+   * uploading meanwhile.
+   */
+  startSlowUpload(report: Report, fileId: string, bytes: Uint8Array, name = 'slow.bin') {
+    return this.sb.slowUpload(`/api/reports/${report.id}/files/${fileId}`, {
+      token: this.token,
+      query: { name, revision: report.revision },
+      bytes,
+    });
+  }
+
   /** Uploads a file and returns the report (fails the test unless 200). */
   async attach(report: Report, fileId = uuid(), data = 'evidence bytes\n', name = 'poc.txt') {
     return ok(await this.upload(report.id, fileId, { revision: report.revision, data, name }));
@@ -232,6 +244,13 @@ export async function freshDraft(
 ): Promise<{ me: Fresh; draft: Report }> {
   const me = await freshAccount(fx.sb);
   return { me, draft: await me.w.draft(fx.open, overrides) };
+}
+
+/** A fresh draft (see freshDraft) with one file attached: `withFile` is the draft after it. */
+export async function freshDraftWithFile(fx: SandboxFixture) {
+  const { me, draft } = await freshDraft(fx);
+  const fileId = uuid();
+  return { me, draft, fileId, withFile: await me.w.attach(draft, fileId) };
 }
 
 /** What every conformance file starts from: its own sandbox and the seeded world. */

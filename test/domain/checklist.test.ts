@@ -81,51 +81,35 @@ describe('email_unverified', () => {
 });
 
 describe('payments_not_ready', () => {
+  type PayoutStatus = (typeof me)['payments']['status'];
+  const payout = (changes: Partial<ChecklistInput>) =>
+    item({ ...ready, ...changes }, 'payments_not_ready');
+  /** The ready researcher but for their own payments status, not ready. */
+  const meIn = (status: PayoutStatus) => ({
+    ...me,
+    payments: { ...me.payments, status, ready: false },
+  });
+
   it.each(['unconfigured', 'not_started', 'needs_information', 'pending', 'unavailable'] as const)(
     'fails for %s',
     (status) => {
-      const i = item(
-        { ...ready, me: { ...me, payments: { ...me.payments, status, ready: false } } },
-        'payments_not_ready',
-      );
-      expect(i.ok).toBe(false);
+      expect(payout({ me: meIn(status) }).ok).toBe(false);
     },
   );
   it('explains an unreachable provider', () => {
-    const i = item(
-      {
-        ...ready,
-        me: { ...me, payments: { ...me.payments, status: 'unavailable', ready: false } },
-      },
-      'payments_not_ready',
-    );
-    expect(i.detail).toContain('could not be reached');
+    expect(payout({ me: meIn('unavailable') }).detail).toContain('could not be reached');
   });
   it('a fresher payments status wins over me.payments', () => {
     expect(
-      item(
-        { ...ready, payments: { status: 'pending', ready: false, detail: 'ID check' } },
-        'payments_not_ready',
-      ),
+      payout({ payments: { status: 'pending', ready: false, detail: 'ID check' } }),
     ).toMatchObject({ ok: false, detail: 'Payout account status: pending. ID check' });
-    const stale = {
-      ...ready,
-      me: { ...me, payments: { ...me.payments, status: 'pending' as const, ready: false } },
-    };
-    expect(
-      item(
-        { ...stale, payments: { status: 'ready', ready: true, detail: '' } },
-        'payments_not_ready',
-      ).ok,
-    ).toBe(true);
+    const stale = meIn('pending');
+    expect(payout({ me: stale, payments: { status: 'ready', ready: true, detail: '' } }).ok).toBe(
+      true,
+    );
   });
   it('status ready with ready false is not ready', () => {
-    expect(
-      item(
-        { ...ready, payments: { status: 'ready', ready: false, detail: '' } },
-        'payments_not_ready',
-      ).ok,
-    ).toBe(false);
+    expect(payout({ payments: { status: 'ready', ready: false, detail: '' } }).ok).toBe(false);
   });
 });
 
@@ -166,53 +150,38 @@ describe('incomplete_report', () => {
 });
 
 describe('files_pending', () => {
+  const files = (changes: Partial<ChecklistInput>) =>
+    item({ ...ready, ...changes }, 'files_pending');
+
   it('fails while a server attachment is uploading', () => {
-    const i = item(
-      {
-        ...ready,
-        attachments: {
-          a: { name: 'shot.png', state: 'uploading', reply: null },
-          b: { name: 'log.txt', state: 'ready', reply: null },
-        },
+    const i = files({
+      attachments: {
+        a: { name: 'shot.png', state: 'uploading', reply: null },
+        b: { name: 'log.txt', state: 'ready', reply: null },
       },
-      'files_pending',
-    );
+    });
     expect(i).toMatchObject({ ok: false, detail: 'Still uploading: “shot.png”.' });
   });
   it('fails while a local upload is queued or running', () => {
-    expect(item({ ...ready, uploads: [{ name: 'a', state: 'queued' }] }, 'files_pending').ok).toBe(
-      false,
-    );
-    expect(
-      item({ ...ready, uploads: [{ name: 'a', state: 'uploading' }] }, 'files_pending').ok,
-    ).toBe(false);
-    expect(
-      item({ ...ready, uploads: [{ name: 'a', state: 'uploaded' }] }, 'files_pending').ok,
-    ).toBe(true);
+    expect(files({ uploads: [{ name: 'a', state: 'queued' }] }).ok).toBe(false);
+    expect(files({ uploads: [{ name: 'a', state: 'uploading' }] }).ok).toBe(false);
+    expect(files({ uploads: [{ name: 'a', state: 'uploaded' }] }).ok).toBe(true);
   });
   it('fails for a failed upload, asking to retry or remove', () => {
-    const i = item({ ...ready, uploads: [{ name: 'x.mp4', state: 'failed' }] }, 'files_pending');
+    const i = files({ uploads: [{ name: 'x.mp4', state: 'failed' }] });
     expect(i).toMatchObject({ ok: false, detail: 'Upload failed: “x.mp4”.' });
     expect(i.fix).toContain('retry or remove');
   });
   it('ignores message files', () => {
-    expect(
-      item(
-        { ...ready, attachments: { a: { name: 'r', state: 'uploading', reply: true } } },
-        'files_pending',
-      ).ok,
-    ).toBe(true);
+    expect(files({ attachments: { a: { name: 'r', state: 'uploading', reply: true } } }).ok).toBe(
+      true,
+    );
   });
   it('counts ready files', () => {
-    expect(
-      item(
-        { ...ready, attachments: { a: { name: 'r', state: 'ready', reply: null } } },
-        'files_pending',
-      ).detail,
-    ).toBe('1 file uploaded.');
-    expect(item({ ...ready, attachments: null }, 'files_pending').detail).toBe(
-      'No files attached.',
+    expect(files({ attachments: { a: { name: 'r', state: 'ready', reply: null } } }).detail).toBe(
+      '1 file uploaded.',
     );
+    expect(files({ attachments: null }).detail).toBe('No files attached.');
   });
 });
 

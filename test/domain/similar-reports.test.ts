@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { rankSimilar, sameAsset, significantWords } from '../../src/engine/domain/similar-reports';
 
 describe('duplicate hint scoring', () => {
-  it('keeps the words worth matching', () => {
-    expect(significantWords('IDOR in the /api/orders endpoint of the shop')).toEqual([
-      'endpoint',
-      'orders',
-      'idor',
-      'shop',
-      'api',
-    ]);
+  it.each([
+    [
+      'keeps the words worth matching',
+      'IDOR in the /api/orders endpoint of the shop',
+      ['endpoint', 'orders', 'idor', 'shop', 'api'],
+    ],
+    [
+      'leaves URL and domain parts out of the words',
+      'XSS on https://www.shop.example.com/search.php',
+      ['example', 'search', 'shop', 'xss'],
+    ],
+  ])('%s', (_what, title, words) => {
+    expect(significantWords(title)).toEqual(words);
   });
 
   it('knows the same asset written differently', () => {
@@ -17,15 +22,6 @@ describe('duplicate hint scoring', () => {
     expect(sameAsset('Android app com.example.shop', 'com.example.shop (android app)')).toBe(true);
     expect(sameAsset('Login form', 'login form/')).toBe(true);
     expect(sameAsset('https://shop.example.com', 'https://api.example.com')).toBe(false);
-  });
-
-  it('leaves URL and domain parts out of the words', () => {
-    expect(significantWords('XSS on https://www.shop.example.com/search.php')).toEqual([
-      'example',
-      'search',
-      'shop',
-      'xss',
-    ]);
   });
 
   const host = 'https://shop.example.com/';

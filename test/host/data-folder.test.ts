@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tryLockDataDir } from '../../src/engine/host/data-lock';
-import { connectEngineSocket } from '../../src/engine/host/engine-socket';
+import { connectEngineSocket, type EngineSocketClient } from '../../src/engine/host/engine-socket';
 import type { FromEngine } from '../../src/engine/host/protocol';
 import { rawFrame } from '../../src/engine/host/socket-frames';
 import { engineSocketPath, TOKEN_FILE } from '../../src/engine/host/socket-path';
@@ -47,6 +47,19 @@ async function servedReady() {
   return { dir, host };
 }
 
+/** A peer on the engine's socket and every message it has received so far; `refused` is the
+ * failure said when the engine turns it away. */
+async function connectedPeer(
+  dir: string,
+  refused: string,
+): Promise<{ peer: EngineSocketClient; got: FromEngine[] }> {
+  const peer = await connectEngineSocket(dir);
+  if (!peer) throw new Error(refused);
+  const got: FromEngine[] = [];
+  peer.onMessage((m) => got.push(m));
+  return { peer, got };
+}
+
 describe("the data folder's writer lock", () => {
   it('is held by one holder at a time and free again once released', () => {
     const dir = folder();
@@ -76,10 +89,7 @@ describe("the engine's socket", () => {
       expect(statSync(engineSocketPath(dir)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, TOKEN_FILE)).mode & 0o777).toBe(0o600);
     }
-    const peer = await connectEngineSocket(dir);
-    if (!peer) throw new Error('no connection');
-    const got: FromEngine[] = [];
-    peer.onMessage((m) => got.push(m));
+    const { peer, got } = await connectedPeer(dir, 'no connection');
     peer.send({ type: 'call', id: 1, name: 'getStatus', args: [] });
     await until(() => got.some((m) => m.type === 'result'));
     expect(got.find((m) => m.type === 'result')).toMatchObject({
@@ -118,10 +128,7 @@ describe("the engine's socket", () => {
 
   it('a closing engine serves its peers until the last one leaves, then takes none and exits', async () => {
     const { dir, host } = await servedReady();
-    const peer = await connectEngineSocket(dir);
-    if (!peer) throw new Error('no connection');
-    const got: FromEngine[] = [];
-    peer.onMessage((m) => got.push(m));
+    const { peer, got } = await connectedPeer(dir, 'no connection');
     // The peer's call stays in progress until the test lets it go (a long upload, say).
     const engine = host.engine();
     const answer = engine.getStatus.bind(engine);
@@ -146,10 +153,10 @@ describe("the engine's socket", () => {
     expect(tryLockDataDir(dir)).toBeNull();
     // A command starting meanwhile is served too (an engine of its own would only wait for the
     // lock this one holds).
-    const late = await connectEngineSocket(dir);
-    if (!late) throw new Error('a command starting while the engine waits was turned away');
-    const lateGot: FromEngine[] = [];
-    late.onMessage((m) => lateGot.push(m));
+    const { peer: late, got: lateGot } = await connectedPeer(
+      dir,
+      'a command starting while the engine waits was turned away',
+    );
     late.send({ type: 'call', id: 1, name: 'outboxSummary', args: [] });
     await until(() => lateGot.some((m) => m.type === 'result'));
     expect(lateGot.find((m) => m.type === 'result')).toMatchObject({ id: 1, ok: true });

@@ -11,6 +11,7 @@ import {
   spellCheckerLanguages,
 } from '../../src/main/spellcheck';
 import { isLocalResource } from '../../src/main/security';
+import { EDITING_NOTHING_SELECTED, menuAsShown } from '../support/context-menu-shown';
 
 const NOTHING: ContextMenuParams = {
   isEditable: false,
@@ -33,10 +34,6 @@ function recorder() {
   };
 }
 
-/** The menu as a user reads it: labels, `-` for a separator, `(off)` for a disabled item. */
-const shown = (items: ContextMenuItem[]): string[] =>
-  items.map((i) => ('type' in i ? '-' : `${i.label}${i.enabled ? '' : ' (off)'}`));
-
 const click = (items: ContextMenuItem[], label: string): void => {
   const item = items.find((i) => !('type' in i) && i.label === label);
   if (!item || 'type' in item || !('click' in item) || !item.click) {
@@ -58,7 +55,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
       },
       actions,
     );
-    expect(shown(items)).toEqual([
+    expect(menuAsShown(items)).toEqual([
       'receive',
       'relieve',
       'reprieve',
@@ -67,11 +64,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
       '-',
       'Add “recieve” to dictionary',
       '-',
-      'Cut (off)',
-      'Copy (off)',
-      'Paste',
-      '-',
-      'Select all',
+      ...EDITING_NOTHING_SELECTED,
     ]);
     click(items, 'receive');
     click(items, 'Add “recieve” to dictionary');
@@ -91,7 +84,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
       { ...NOTHING, isEditable: true, misspelledWord: 'xsssqli' },
       actions,
     );
-    expect(shown(none).slice(0, 3)).toEqual([
+    expect(menuAsShown(none).slice(0, 3)).toEqual([
       'No spelling suggestions (off)',
       '-',
       'Add “xsssqli” to dictionary',
@@ -100,7 +93,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
       { ...NOTHING, misspelledWord: 'recieve', dictionarySuggestions: ['receive'] },
       actions,
     );
-    expect(shown(readOnly)).toEqual(['Select all']);
+    expect(menuAsShown(readOnly)).toEqual(['Select all']);
   });
 
   it('a link the app would open: "Copy link" copies its address; a mailto link its address only', () => {
@@ -114,7 +107,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
       },
       actions,
     );
-    expect(shown(link)).toEqual(['Copy link', '-', 'Copy', 'Select all']);
+    expect(menuAsShown(link)).toEqual(['Copy link', '-', 'Copy', 'Select all']);
     click(link, 'Copy link');
     const mail = contextMenuTemplate(
       { ...NOTHING, linkURL: 'mailto:security%40example.com?subject=Report' },
@@ -127,7 +120,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
     ]);
     // What the app never opens is not offered either.
     for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'https://user:pw@x.example/']) {
-      expect(shown(contextMenuTemplate({ ...NOTHING, linkURL: url }, actions))).toEqual([
+      expect(menuAsShown(contextMenuTemplate({ ...NOTHING, linkURL: url }, actions))).toEqual([
         'Select all',
       ]);
     }
@@ -144,7 +137,7 @@ describe('the context menu, from what Chromium says was right-clicked', () => {
       },
       actions,
     );
-    expect(shown(items)).toEqual(['Cut', 'Copy', 'Paste (off)', '-', 'Select all']);
+    expect(menuAsShown(items)).toEqual(['Cut', 'Copy', 'Paste (off)', '-', 'Select all']);
   });
 
   it('a very long misspelled "word" is cut short in the label, and added whole', () => {

@@ -18,6 +18,26 @@ describe('renderer: typing in the description editor', () => {
   const description = (page: Page): Locator =>
     page.getByRole('textbox', { name: 'Description', exact: true });
 
+  /** Waits until the keyboard focus is inside the formatting toolbar. */
+  async function untilToolbarFocused(page: Page): Promise<void> {
+    await until('the toolbar focused', () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { activeElement: { closest(s: string): unknown } | null };
+        };
+        return !!g.document.activeElement?.closest('[role=toolbar]');
+      }),
+    );
+  }
+
+  /** Types each line on a new line of its own (Enter, then the line), as a user goes on writing. */
+  async function typeLines(page: Page, lines: readonly string[]): Promise<void> {
+    for (const line of lines) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line);
+    }
+  }
+
   /** Waits for the saved description to end with `end`; a timeout shows what was saved. */
   async function savedEnding(what: string, markdown: () => Promise<string>, end: string) {
     try {
@@ -53,15 +73,9 @@ describe('renderer: typing in the description editor', () => {
       'Payload <img src=x onerror=alert(1)> in the name field.',
       "Also {{7*7}} and ' OR 1=1-- and C:\\Users\\me.",
     ];
-    for (const line of lines) {
-      await page.keyboard.press('Enter');
-      await page.keyboard.type(line);
-    }
+    await typeLines(page, lines);
     const table = ['| id | name |', '| --- | --- |', '| 1 | admin |', '| 2 | guest |'];
-    for (const row of table) {
-      await page.keyboard.press('Enter');
-      await page.keyboard.type(row);
-    }
+    await typeLines(page, table);
     const expected = `${COMPLETE_DESCRIPTION.trimEnd()}\n\n${lines.join('\n\n')}\n\n${table.join('\n')}\n`;
     await until('the typed text saved', async () => (await markdown()) === expected, 15_000);
     // Typed on below the table: the rows stay a table, drawn as one.
@@ -172,14 +186,7 @@ describe('renderer: typing in the description editor', () => {
     // nested list item Shift+Tab outdents the item, as in the platforms' editors.)
     await description(page).getByText(LAST_LINE, { exact: true }).click();
     await page.keyboard.press('Shift+Tab');
-    await until('the toolbar focused', () =>
-      page.evaluate(() => {
-        const g = globalThis as unknown as {
-          document: { activeElement: { closest(s: string): unknown } | null };
-        };
-        return !!g.document.activeElement?.closest('[role=toolbar]');
-      }),
-    );
+    await untilToolbarFocused(page);
     await page.keyboard.press('End');
     for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
     expect(await button('Quote').getAttribute('tabindex')).toBe('0');
@@ -260,14 +267,7 @@ describe('renderer: typing in the description editor', () => {
     await until('the item outdented', async () => (await editor.locator('li li').count()) === 0);
     expect(await editor.locator('ul > li').count()).toBe(2);
     await page.keyboard.press('Shift+Tab');
-    await until('the toolbar focused', () =>
-      page.evaluate(() => {
-        const g = globalThis as unknown as {
-          document: { activeElement: { closest(s: string): unknown } | null };
-        };
-        return !!g.document.activeElement?.closest('[role=toolbar]');
-      }),
-    );
+    await untilToolbarFocused(page);
     expect(await editor.locator('ul > li').count()).toBe(2);
     expect(await editor.locator('li li').count()).toBe(0);
     // Saved as two items of one top-level list, tight as typed.
@@ -371,10 +371,7 @@ describe('renderer: typing in the description editor', () => {
       'The share is \\\\files.globex.example\\export.',
       'Real *emphasis* and **strong** still work.',
     ];
-    for (const line of lines) {
-      await page.keyboard.press('Enter');
-      await page.keyboard.type(line);
-    }
+    await typeLines(page, lines);
     await page.keyboard.press('Enter');
     await page.keyboard.type('See ');
     await page.keyboard.press('Control+k');

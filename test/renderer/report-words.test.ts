@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { EDITING_NOTHING_SELECTED, menuAsShown } from '../support/context-menu-shown';
 import { realFile } from '../support/real-corpus';
 import { savedDraft } from '../support/drafts';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from './support/app';
-import { connection, expectText, goTo, hashOf, nav, until } from './support/ui';
+import { saveOpenDraftAsTemplate, startReportFromTemplate } from './support/templates';
+import { connection, expectText, goTo, nav, until } from './support/ui';
 
 /** Whose element has the focus, by its text (Node's types have no DOM: read in the page). */
 const focusedText = (page: Page): Promise<string> =>
@@ -115,28 +117,18 @@ describe('renderer: the report researchers write, in words they act on', () => {
     });
     await host.settled();
     await goTo(page, `#/reports/${a.reportId}`);
-    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
-    await bar.getByRole('button', { name: 'Templates…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Templates' });
-    await dialog.getByLabel('Template name').fill('IDOR with proof');
-    await dialog.getByRole('button', { name: 'Save open draft as template' }).click();
-    const said = dialog.getByRole('status').filter({ hasText: 'Saved template “IDOR with proof”' });
-    await said.waitFor();
+    const { dialog, said } = await saveOpenDraftAsTemplate(page, 'IDOR with proof');
     expect(await said.innerText()).toContain(
       'without the link to “invoice-1002.jpg”: a template keeps text, not files',
     );
     await page.screenshot({ path: 'test-results/report-words/template-saved.png' });
 
-    await dialog.getByRole('button', { name: 'New report from “IDOR with proof”' }).click();
-    await dialog.getByLabel('Program').selectOption(program.id);
-    await dialog.getByLabel('Report title').fill('IDOR shows receipt 7');
-    await dialog.getByLabel('Report asset').fill('https://shop.example.com');
-    await dialog.getByRole('button', { name: 'Start report' }).click();
-    await until('the new draft opened', async () => {
-      const hash = await hashOf(page);
-      return hash.startsWith('#/reports/') && hash !== `#/reports/${a.reportId}`;
+    const b = await startReportFromTemplate(page, dialog, 'IDOR with proof', {
+      programId: program.id,
+      title: 'IDOR shows receipt 7',
+      asset: 'https://shop.example.com',
+      fromId: a.reportId,
     });
-    const b = (await hashOf(page)).replace('#/reports/', '');
     const editor = page.getByRole('textbox', { name: 'Description', exact: true });
     await expectText(editor, /Open invoice 1002 as customer B\./);
     expect(await editor.locator('img').count()).toBe(0);
@@ -204,20 +196,13 @@ describe('renderer: the report researchers write, in words they act on', () => {
       misspelledWord: 'recieve',
       dictionarySuggestions: ['receive', 'relieve'],
     });
-    const labels = (menu ?? []).map((i) =>
-      'type' in i ? '-' : `${i.label}${i.enabled ? '' : ' (off)'}`,
-    );
-    expect(labels).toEqual([
+    expect(menuAsShown(menu ?? [])).toEqual([
       'receive',
       'relieve',
       '-',
       'Add “recieve” to dictionary',
       '-',
-      'Cut (off)',
-      'Copy (off)',
-      'Paste',
-      '-',
-      'Select all',
+      ...EDITING_NOTHING_SELECTED,
     ]);
     expect(await host.clickContextMenu('receive')).toBe(true);
     expect(await host.clickContextMenu('Add “recieve” to dictionary')).toBe(true);

@@ -18,23 +18,20 @@ describe('7. Errors — words for every code, with what to do next', () => {
     ).toBeUndefined();
   });
 
+  /** The words for an error whose detail the advice must quote as the server wrote it. */
+  function quotingDetail(status: number, code: string, detail: string) {
+    const view = describeError({ status, code, detail });
+    expect(view.advice).toContain(detail);
+    return view;
+  }
+
   it('names the field of a validation error', () => {
-    const view = describeError({
-      status: 422,
-      code: 'validation_error',
-      detail: 'title: must be at most 180 characters',
-    });
-    expect(view.advice).toContain('title: must be at most 180 characters');
+    quotingDetail(422, 'validation_error', 'title: must be at most 180 characters');
   });
 
   it('says where credentials held a write back', () => {
-    const view = describeError({
-      status: 0,
-      code: 'secrets_found',
-      detail: '1 possible credential in Description',
-    });
+    const view = quotingDetail(0, 'secrets_found', '1 possible credential in Description');
     expect(view.title).toBe('Held back: possible credentials');
-    expect(view.advice).toContain('1 possible credential in Description');
   });
 
   it('a failure on this computer (status 0) says the server never saw it and what to do, with the cause last', () => {

@@ -1,15 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -20,16 +11,10 @@ import {
   type Store,
 } from '../../src/engine/store';
 import { openMirror } from '../../src/engine/store/open-mirror';
+import { tempFileEachTest } from '../support/temp-dirs';
 import { makeMessage, makeReport } from './fixtures';
 
-let dir: string;
-let file: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'damaged-mirror-'));
-  file = join(dir, 'mirror.sqlite');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempFileEachTest('damaged-mirror-', 'mirror.sqlite');
 
 const typed = {
   title: 'IDOR on /api/v2/invoices/{id} leaks other tenants’ PDFs',
@@ -42,7 +27,7 @@ const typed = {
 /** A mirror of 400 reports with threads (enough pages that half a file is missing something),
  * plus the researcher's unsent work: a local draft with a queued save and a file, and a reply. */
 async function mirrorWithUnsentWork(): Promise<{ draftId: string; replyReportId: string }> {
-  const store = openStore({ file, dataDir: dir });
+  const store = openStore({ file: temp.file, dataDir: temp.dir });
   const reports = Array.from({ length: 400 }, (_, i) =>
     makeReport({
       status: i % 3 ? 'triaging' : 'accepted',
@@ -55,7 +40,7 @@ async function mirrorWithUnsentWork(): Promise<{ draftId: string; replyReportId:
       store.messages.replaceThread(r.id, [makeMessage({ body: 'y'.repeat(500) })]);
   });
   const draftId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
-  const evidencePath = join(dir, 'poc.txt');
+  const evidencePath = join(temp.dir, 'poc.txt');
   writeFileSync(evidencePath, 'GET /api/v2/invoices/1002 HTTP/1.1\r\n\r\n');
   const blob = await store.evidence.importFile(evidencePath);
   store.db.transaction(() => {
@@ -129,22 +114,24 @@ const damages: [string, (f: string) => void, 'no check' | 'a call met it' | 'an 
 describe('the unsent-work journal beside the mirror', () => {
   it('holds each report with unsent work as one file, and drops it when nothing is left', async () => {
     const { draftId, replyReportId } = await mirrorWithUnsentWork();
-    const names = readdirSync(unsentWorkDir(dir)).sort();
+    const names = readdirSync(unsentWorkDir(temp.dir)).sort();
     expect(names).toEqual([`${draftId}.json`, `${replyReportId}.json`].sort());
-    const journal = JSON.parse(readFileSync(join(unsentWorkDir(dir), `${draftId}.json`), 'utf8'));
+    const journal = JSON.parse(
+      readFileSync(join(unsentWorkDir(temp.dir), `${draftId}.json`), 'utf8'),
+    );
     expect(journal.tables.drafts[0].description).toBe(typed.description);
     expect(journal.tables.outbox.map((r: { kind: string }) => r.kind)).toEqual([
       'save_report',
       'upload_file',
     ]);
 
-    const store = openStore({ file, dataDir: dir });
+    const store = openStore({ file: temp.file, dataDir: temp.dir });
     const [reply] = store.outbox.list({ reportId: replyReportId });
     if (!reply) throw new Error('the reply is not queued');
     store.outbox.markInFlight(reply.id);
     store.outbox.markDone(reply.id);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(readdirSync(unsentWorkDir(dir))).toEqual([`${draftId}.json`]);
+    expect(readdirSync(unsentWorkDir(temp.dir))).toEqual([`${draftId}.json`]);
     store.close();
   });
 });
@@ -153,15 +140,15 @@ describe('a damaged mirror at the start', () => {
   for (const [what, damage, how] of damages) {
     it(`${what} (${how}): kept aside, a fresh mirror made, every unsent change put back once`, async () => {
       const { draftId } = await mirrorWithUnsentWork();
-      const before = openStore({ file, dataDir: dir });
+      const before = openStore({ file: temp.file, dataDir: temp.dir });
       const expected = openRows(before);
       before.close();
-      damage(file);
-      const damagedHash = createHash('sha256').update(readFileSync(file)).digest('hex');
+      damage(temp.file);
+      const damagedHash = createHash('sha256').update(readFileSync(temp.file)).digest('hex');
 
       const { store, recovery } = openMirror({
-        file,
-        dataDir: dir,
+        file: temp.file,
+        dataDir: temp.dir,
         check: how === 'a call met it',
       });
       try {
@@ -183,9 +170,9 @@ describe('a damaged mirror at the start', () => {
       } finally {
         store.close();
       }
-      expect(existsSync(`${file}.open`)).toBe(false);
+      expect(existsSync(`${temp.file}.open`)).toBe(false);
       // The next start opens the new file as it is: nothing is restored twice.
-      const again = openMirror({ file, dataDir: dir });
+      const again = openMirror({ file: temp.file, dataDir: temp.dir });
       expect(again.recovery).toBeNull();
       expect(openRows(again.store)).toEqual(expected);
       again.store.close();
@@ -196,25 +183,25 @@ describe('a damaged mirror at the start', () => {
 describe('a newer app’s data', () => {
   for (const mode of ['delete', 'wal'] as const) {
     it(`(${mode} journal) is refused before anything in the folder changes`, () => {
-      const raw = new Database(file);
+      const raw = new Database(temp.file);
       raw.pragma(`journal_mode = ${mode}`);
       raw.exec('CREATE TABLE from_the_future (x)');
       raw.pragma(`user_version = ${migrations.length + 5}`);
       raw.close();
-      const hash = (): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-      const before = { hash: hash(), names: readdirSync(dir).sort() };
+      const hash = (): string => createHash('sha256').update(readFileSync(temp.file)).digest('hex');
+      const before = { hash: hash(), names: readdirSync(temp.dir).sort() };
 
       let error: unknown;
       try {
-        openMirror({ file, dataDir: dir });
+        openMirror({ file: temp.file, dataDir: temp.dir });
       } catch (e) {
         error = e;
       }
       expect(error).toBeInstanceOf(SchemaTooNewError);
-      expect(existsSync(`${file}.open`)).toBe(false);
+      expect(existsSync(`${temp.file}.open`)).toBe(false);
       expect(error).toMatchObject({ found: migrations.length + 5, supported: migrations.length });
-      expect({ hash: hash(), names: readdirSync(dir).sort() }).toEqual(before);
-      const header = readFileSync(file).subarray(18, 20);
+      expect({ hash: hash(), names: readdirSync(temp.dir).sort() }).toEqual(before);
+      const header = readFileSync(temp.file).subarray(18, 20);
       // Bytes 18-19 of the header are the journal mode: 1 for rollback, 2 for WAL, as written.
       expect([...header]).toEqual(mode === 'wal' ? [2, 2] : [1, 1]);
     });

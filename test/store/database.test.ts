@@ -1,7 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import {
   migrations,
@@ -9,15 +6,9 @@ import {
   SchemaTooNewError,
   type Migration,
 } from '../../src/engine/store';
+import { tempFileEachTest } from '../support/temp-dirs';
 
-let dir: string;
-let file: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'store-db-'));
-  file = join(dir, 'account.sqlite');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempFileEachTest('store-db-', 'account.sqlite');
 
 function tableNames(sqlite: Database.Database): string[] {
   return sqlite
@@ -28,9 +19,14 @@ function tableNames(sqlite: Database.Database): string[] {
     .map((row) => row.name);
 }
 
+/** A migration numbered after the shipped ones, as the next release would add it. */
+function stepAfterLast(name: string, up: Migration['up']): Migration {
+  return { version: migrations.length + 1, name, up };
+}
+
 describe('openDatabase', () => {
   it('creates the schema from an empty file at the latest version', () => {
-    const db = openDatabase(file);
+    const db = openDatabase(temp.file);
     expect(db.schemaVersion()).toBe(migrations.length);
     expect(tableNames(db.sqlite)).toEqual(
       expect.arrayContaining(['reports', 'programs', 'messages', 'outbox', 'drafts', 'evidence']),
@@ -39,7 +35,7 @@ describe('openDatabase', () => {
   });
 
   it('re-opens an up-to-date file without running a step again', () => {
-    openDatabase(file).close();
+    openDatabase(temp.file).close();
     let ran = 0;
     const counting: Migration[] = migrations.map((step) => ({
       ...step,
@@ -48,20 +44,18 @@ describe('openDatabase', () => {
         step.up(sqlite);
       },
     }));
-    const db = openDatabase(file, { migrations: counting });
+    const db = openDatabase(temp.file, { migrations: counting });
     expect(ran).toBe(0);
     expect(db.schemaVersion()).toBe(migrations.length);
     db.close();
   });
 
   it('applies only the new steps of a longer list', () => {
-    openDatabase(file).close();
-    const extra: Migration = {
-      version: migrations.length + 1,
-      name: 'add a note column',
-      up: (sqlite) => sqlite.exec('ALTER TABLE drafts ADD COLUMN note TEXT'),
-    };
-    const db = openDatabase(file, { migrations: [...migrations, extra] });
+    openDatabase(temp.file).close();
+    const extra = stepAfterLast('add a note column', (sqlite) =>
+      sqlite.exec('ALTER TABLE drafts ADD COLUMN note TEXT'),
+    );
+    const db = openDatabase(temp.file, { migrations: [...migrations, extra] });
     expect(db.schemaVersion()).toBe(migrations.length + 1);
     const columns = db.sqlite.pragma('table_info(drafts)') as { name: string }[];
     expect(columns.map((c) => c.name)).toContain('note');
@@ -69,57 +63,53 @@ describe('openDatabase', () => {
   });
 
   it('rolls a failing step back entirely and keeps the previous version', () => {
-    openDatabase(file).close();
-    const failing: Migration = {
-      version: migrations.length + 1,
-      name: 'half done',
-      up: (sqlite) => {
-        sqlite.exec('CREATE TABLE half_done (x INTEGER)');
-        throw new Error('boom');
-      },
-    };
-    expect(() => openDatabase(file, { migrations: [...migrations, failing] })).toThrow('boom');
-    const raw = new Database(file);
+    openDatabase(temp.file).close();
+    const failing = stepAfterLast('half done', (sqlite) => {
+      sqlite.exec('CREATE TABLE half_done (x INTEGER)');
+      throw new Error('boom');
+    });
+    expect(() => openDatabase(temp.file, { migrations: [...migrations, failing] })).toThrow('boom');
+    const raw = new Database(temp.file);
     expect(raw.pragma('user_version', { simple: true })).toBe(migrations.length);
     expect(tableNames(raw)).not.toContain('half_done');
     raw.close();
   });
 
   it('refuses a file written by a newer schema (forward-only)', () => {
-    const raw = new Database(file);
+    const raw = new Database(temp.file);
     raw.pragma(`user_version = ${migrations.length + 5}`);
     raw.close();
-    expect(() => openDatabase(file)).toThrow(SchemaTooNewError);
+    expect(() => openDatabase(temp.file)).toThrow(SchemaTooNewError);
   });
 
   it('rejects a migration list with gaps', () => {
     const gap: Migration[] = [{ version: 2, name: 'orphan', up: () => undefined }];
-    expect(() => openDatabase(file, { migrations: gap })).toThrow(/without gaps/);
+    expect(() => openDatabase(temp.file, { migrations: gap })).toThrow(/without gaps/);
   });
 
   it('runs in WAL mode with foreign keys, busy timeout and synchronous=NORMAL', () => {
-    const db = openDatabase(file, { busyTimeoutMs: 1234 });
+    const db = openDatabase(temp.file, { busyTimeoutMs: 1234 });
     expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(1234);
     expect(db.sqlite.pragma('synchronous', { simple: true })).toBe(1);
     db.close();
     // WAL is a property of the file: a plain connection sees it too.
-    const raw = new Database(file);
+    const raw = new Database(temp.file);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
   });
 
   it('passes the integrity and foreign key checks after migration', () => {
-    const db = openDatabase(file);
+    const db = openDatabase(temp.file);
     expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
     db.close();
   });
 
   it('lets a second connection read during a write, and makes a second writer wait then fail', () => {
-    const writer = openDatabase(file);
-    const other = openDatabase(file, { busyTimeoutMs: 50 });
+    const writer = openDatabase(temp.file);
+    const other = openDatabase(temp.file, { busyTimeoutMs: 50 });
     writer.sqlite.exec('BEGIN IMMEDIATE');
     writer.sqlite.prepare("INSERT INTO sync_state VALUES ('a', '1', 'now')").run();
     // WAL: the reader sees the last committed state without waiting.
@@ -134,7 +124,7 @@ describe('openDatabase', () => {
   });
 
   it('close is safe to call twice', () => {
-    const db = openDatabase(file);
+    const db = openDatabase(temp.file);
     db.close();
     expect(() => db.close()).not.toThrow();
     expect(db.sqlite.open).toBe(false);
