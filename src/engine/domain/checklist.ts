@@ -77,6 +77,42 @@ function factItem(
   return { ...base, ok: fact.ok, detail: fact.ok ? fact.passed : fact.failed };
 }
 
+/** Each item's words: what it checks, and what to do when it fails. */
+const WORDS = {
+  email_unverified: {
+    label: 'E-mail address verified',
+    fix: 'Open the verification link sent to your e-mail address, or send a new link from Account.',
+  },
+  payments_not_ready: {
+    label: 'Payout account ready',
+    fix: 'Finish the payment provider onboarding in your browser (Account → Payouts), then refresh.',
+  },
+  incomplete_report: {
+    label: 'Report complete',
+    fix: 'Fill in the title and the asset, and write text under each template heading.',
+  },
+  files_pending: {
+    label: 'Evidence uploaded',
+    fix: 'Wait for the uploads to finish; retry or remove a failed file.',
+  },
+  program_closed: {
+    label: 'Program accepts reports',
+    fix: 'Wait until the program opens again, or report to another program.',
+  },
+  pool_low: {
+    label: 'Program reward pool available',
+    fix: 'Keep the draft and submit when the program resumes new reports.',
+  },
+  active_limit: {
+    label: 'Active reports',
+    fix: 'Wait for a decision on one of your active reports, or withdraw one.',
+  },
+} as const;
+
+function itemBase(id: keyof typeof WORDS, label: string = WORDS[id].label): ItemBase {
+  return { id, label, fix: WORDS[id].fix };
+}
+
 /** An item that fails with every problem found, said as one sentence. */
 function problemsItem(base: ItemBase, problems: string[], passed: () => string): ChecklistItem {
   if (problems.length === 0) return { ...base, ok: true, detail: passed() };
@@ -85,11 +121,7 @@ function problemsItem(base: ItemBase, problems: string[], passed: () => string):
 }
 
 function emailItem(me: ChecklistInput['me']): ChecklistItem {
-  const base = {
-    id: 'email_unverified' as const,
-    label: 'E-mail address verified',
-    fix: 'Open the verification link sent to your e-mail address, or send a new link from Account.',
-  };
+  const base = itemBase('email_unverified');
   return factItem(
     base,
     me && {
@@ -101,11 +133,7 @@ function emailItem(me: ChecklistInput['me']): ChecklistItem {
 }
 
 function paymentsItem(input: ChecklistInput): ChecklistItem {
-  const base = {
-    id: 'payments_not_ready' as const,
-    label: 'Payout account ready',
-    fix: 'Finish the payment provider onboarding in your browser (Account → Payouts), then refresh.',
-  };
+  const base = itemBase('payments_not_ready');
   const payments = input.payments ?? input.me?.payments ?? null;
   if (!payments) return { ...base, ok: false, detail: NOT_KNOWN };
   if (payments.status === 'ready' && payments.ready !== false) {
@@ -123,11 +151,7 @@ function paymentsItem(input: ChecklistInput): ChecklistItem {
 }
 
 function completeItem(content: DraftContent): ChecklistItem {
-  const base = {
-    id: 'incomplete_report' as const,
-    label: 'Report complete',
-    fix: 'Fill in the title and the asset, and write text under each template heading.',
-  };
+  const base = itemBase('incomplete_report');
   const problems: string[] = [];
   if (content.title.trim() === '') problems.push('the title is empty');
   if (content.asset.trim() === '') problems.push('the asset is empty');
@@ -144,11 +168,7 @@ function completeItem(content: DraftContent): ChecklistItem {
 }
 
 function filesItem(input: ChecklistInput): ChecklistItem {
-  const base = {
-    id: 'files_pending' as const,
-    label: 'Evidence uploaded',
-    fix: 'Wait for the uploads to finish; retry or remove a failed file.',
-  };
+  const base = itemBase('files_pending');
   const serverFiles = Object.values(input.attachments ?? {}).filter((a) => a.reply !== true);
   const uploading = [
     ...serverFiles.filter((a) => a.state === 'uploading').map((a) => a.name),
@@ -170,11 +190,7 @@ function filesItem(input: ChecklistInput): ChecklistItem {
 }
 
 function intakeItem(program: ChecklistInput['program']): ChecklistItem {
-  const base = {
-    id: 'program_closed' as const,
-    label: 'Program accepts reports',
-    fix: 'Wait until the program opens again, or report to another program.',
-  };
+  const base = itemBase('program_closed');
   return factItem(
     base,
     program && {
@@ -186,11 +202,7 @@ function intakeItem(program: ChecklistInput['program']): ChecklistItem {
 }
 
 function poolItem(program: ChecklistInput['program']): ChecklistItem {
-  const base = {
-    id: 'pool_low' as const,
-    label: 'Program reward pool available',
-    fix: 'Keep the draft and submit when the program resumes new reports.',
-  };
+  const base = itemBase('pool_low');
   return factItem(
     base,
     program && {
@@ -204,11 +216,7 @@ function poolItem(program: ChecklistInput['program']): ChecklistItem {
 function activeItem(input: ChecklistInput): ChecklistItem {
   const limit = input.me?.active_limit ?? LIMITS.activeReports;
   const active = input.activeReports ?? input.me?.active_reports ?? null;
-  const base = {
-    id: 'active_limit' as const,
-    label: `Active reports ${active ?? '?'}/${limit}`,
-    fix: 'Wait for a decision on one of your active reports, or withdraw one.',
-  };
+  const base = itemBase('active_limit', `${WORDS.active_limit.label} ${active ?? '?'}/${limit}`);
   return factItem(
     base,
     active === null
