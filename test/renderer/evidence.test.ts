@@ -17,7 +17,9 @@ import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
  * credentials check with Redact and Keep, HTTP evidence pasted and dropped, the scope hint, the
  * duplicate hint, evidence images inline and the Payouts screen with its CSV export.
  */
-describe('renderer: evidence that never leaks', () => {
+// Each test walks several screens of the built app in Chromium: 30 s is too little on a loaded
+// 2-core runner (one took 35 s in a full run), so these get 90 s; a hang still fails.
+describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
   const apps = useAppPerTest('evidence');
   const open = () => apps.open();
 
