@@ -25,6 +25,10 @@ export function cliReadmeSection(): string {
     '| --- | --- |',
     ...codes,
     '',
+    'A failure prints its sentence on stderr, then the input at fault and the error’s code: ' +
+      '`(field: apiKey, code: sign_in_failed)`. Scripts switch on the exit code or the code, never ' +
+      'on the sentence.',
+    '',
     ...helps.flatMap((h) => [h, '']),
     END,
   ].join('\n');
