@@ -287,6 +287,9 @@ describe('renderer: the two-pane reports workspace', () => {
   it('moves through the list with the arrow keys, opens with Enter; Ctrl+N and Ctrl+F work here', async () => {
     const { host, app } = await apps.open({ hash: '#/reports' });
     const { page } = app;
+    // Each key opens a report beside the list (an engine call, the pane's chunk): a full run on a
+    // loaded 2-core runner once took over the 10 s default, so this walk waits up to 30 s a step.
+    page.setDefaultTimeout(30_000);
     const ids = await drafts(host, [
       { title: 'Report C', vector: '' },
       { title: 'Report B', vector: '' },
