@@ -23,6 +23,15 @@ const SHARED_FOR_RENDERER = [
   'src/shared/words',
 ];
 const R = 'src/renderer/src';
+/** What a screen may use, and the app shell with it. */
+const UNDER_SCREENS = [
+  `${R}/editor`,
+  `${R}/components`,
+  `${R}/stores`,
+  `${R}/lib`,
+  `${R}/bridge`,
+  ...SHARED_FOR_RENDERER,
+];
 
 /** @type {{ folder: string; may: string[]; says: string }[]} */
 export const LAYERS = [
@@ -34,29 +43,10 @@ export const LAYERS = [
   },
   {
     folder: `${R}/app`,
-    may: [
-      `${R}/screens`,
-      `${R}/editor`,
-      `${R}/components`,
-      `${R}/stores`,
-      `${R}/lib`,
-      `${R}/bridge`,
-      ...SHARED_FOR_RENDERER,
-    ],
+    may: [`${R}/screens`, ...UNDER_SCREENS],
     says: 'the app shell and its routes',
   },
-  {
-    folder: `${R}/screens`,
-    may: [
-      `${R}/editor`,
-      `${R}/components`,
-      `${R}/stores`,
-      `${R}/lib`,
-      `${R}/bridge`,
-      ...SHARED_FOR_RENDERER,
-    ],
-    says: 'the screens',
-  },
+  { folder: `${R}/screens`, may: UNDER_SCREENS, says: 'the screens' },
   {
     folder: `${R}/editor`,
     may: [`${R}/lib`, ...SHARED_FOR_RENDERER],
