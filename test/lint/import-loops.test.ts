@@ -1,18 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../support/source-files';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** Each file's imports (type-only ones too: a loop of types is still a loop of files) in `files`. */
 function importGraph(files: readonly string[]): Map<string, string[]> {
@@ -63,7 +56,7 @@ function loops(graph: Map<string, string[]>): string[][] {
 }
 
 describe('the import graph of src/', () => {
-  const files = sourceFiles(join(ROOT, 'src'));
+  const files = filesUnder('src', /(?<!\.d)\.tsx?$/).map((f) => join(ROOT, f));
   const graph = importGraph(files);
 
   it('has no loop of files', () => {

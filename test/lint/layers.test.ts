@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ESLint } from 'eslint';
+import { filesUnder } from '../support/source-files';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LAYERS, layerOf, mayImport } from '../../eslint/layers.js';
 
@@ -27,14 +27,6 @@ async function directionErrors(folder: string, target: string): Promise<string[]
     .map((m) => m.message);
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|tsx|js|mjs|css|html)$/.test(entry.name) ? [path] : [];
-  });
-}
-
 /** The folders that import `layer` directly: an import of theirs from `layer` points upward. */
 function above(folder: string): string[] {
   return LAYERS.filter(
@@ -44,7 +36,7 @@ function above(folder: string): string[] {
 
 describe('the layers of src/', () => {
   it('hold every file of src/ in a folder the table names', () => {
-    const files = sourceFiles('src');
+    const files = filesUnder('src', /\.(ts|tsx|js|mjs|css|html)$/);
     const outside = files.filter((f) => layerOf(f) === undefined);
     expect(files.length).toBeGreaterThan(300);
     expect(outside).toEqual([]);

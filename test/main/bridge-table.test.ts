@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,6 +6,7 @@ import {
   generateBridgeValidators,
   VALIDATORS_PATH,
 } from '../../scripts/generate-bridge-validators';
+import { filesUnder } from '../support/source-files';
 import { BRIDGE_CALLS, CALLS } from '../../src/shared/bridge/calls';
 import { BRIDGE_EVENTS, ENGINE_EVENTS, EVENTS } from '../../src/shared/bridge/events';
 
@@ -17,14 +18,6 @@ import { BRIDGE_EVENTS, ENGINE_EVENTS, EVENTS } from '../../src/shared/bridge/ev
 
 const ROOT = join(import.meta.dirname, '../..');
 const TABLE = 'src/shared/bridge/calls.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|tsx|js|mjs)$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Comments name calls in prose; only code can define one. */
 const withoutComments = (text: string): string =>
@@ -57,7 +50,7 @@ describe('the bridge table', () => {
   it('every call name appears in one definition: no string of a call name outside the table', () => {
     const names = new RegExp(`(['"\`])(${BRIDGE_CALLS.join('|')})\\1`, 'g');
     const found: string[] = [];
-    for (const file of sourceFiles('src')) {
+    for (const file of filesUnder('src', /\.(ts|tsx|js|mjs)$/)) {
       if (NOT_SCANNED.has(file) || NOT_SCANNED_FOLDERS.some((folder) => file.startsWith(folder))) {
         continue;
       }
@@ -122,7 +115,7 @@ describe('the bridge table', () => {
   });
 
   it('main compiles no schema at run time: it imports no Ajv constructor', () => {
-    const compiling = sourceFiles('src/main')
+    const compiling = filesUnder('src/main', /\.(ts|tsx|js|mjs)$/)
       .filter((file) => !NOT_SCANNED.has(file))
       .filter((file) =>
         /^import (?!type)[^;]*from 'ajv/m.test(readFileSync(join(ROOT, file), 'utf8')),

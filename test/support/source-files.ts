@@ -1,0 +1,13 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../..');
+
+/** Every file under `dir` (relative to the repository) whose name matches, as `dir/…/name`. */
+export function filesUnder(dir: string, name: RegExp): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return filesUnder(path, name);
+    return name.test(entry.name) ? [path] : [];
+  });
+}
