@@ -80,6 +80,46 @@ export default tseslint.config(
       'react-hooks/incompatible-library': 'off',
     },
   },
+  // Tests and benches draw every random value from the run's printed seed (test/support/random.ts):
+  // a failure must replay. Only the seed itself comes from the OS.
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['test/support/random-seed.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        ...['crypto', 'node:crypto'].map((name) => ({
+          name,
+          importNames: [
+            'randomBytes',
+            'randomUUID',
+            'randomInt',
+            'getRandomValues',
+            'randomFillSync',
+          ],
+          message: 'Draw it from the seed: test/support/random.ts.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Draw it from the seed: test/support/random.ts.',
+        },
+        {
+          object: 'crypto',
+          property: 'randomUUID',
+          message: 'Draw it from the seed: test/support/random.ts.',
+        },
+        {
+          object: 'crypto',
+          property: 'getRandomValues',
+          message: 'Draw it from the seed: test/support/random.ts.',
+        },
+      ],
+    },
+  },
   // The renderer is a web page: no Electron, no Node (sandboxed, context-isolated).
   {
     files: ['src/renderer/**'],

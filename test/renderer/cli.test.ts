@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { EXIT } from '../../src/cli/exit-codes';
 import type { MessageList, Report } from '../../src/shared/api';
 import { cli, draftCreateArgs, json, startCli, type CliResult } from '../cli/run-cli';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { randomBytes } from '../support/random';
 import { realFile } from '../support/real-corpus';
 import { useAppPerFile } from './support/app';
 import { expectText, goTo, until } from './support/ui';
