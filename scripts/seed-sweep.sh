@@ -1,20 +1,15 @@
 #!/usr/bin/env bash
-# The test layers whose inputs are random (fake secrets, generated texts and ids, property tests),
+# Every test whose inputs are random (fake secrets, generated texts and ids, property tests),
 # run once per seed: TEST_SEED=1..50 by default, each printed with its outcome, so a failure is
 # replayed with `TEST_SEED=<n> bash scripts/with-keyring.sh npx vitest run <file>`.
-#   bash scripts/seed-sweep.sh [count] [first]     (files: SWEEP_FILES, default the list below)
+#   bash scripts/seed-sweep.sh [count] [first]     (files: SWEEP_FILES, default every seeded test)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-50}"
 first="${2:-1}"
-# The files whose inputs follow the seed: fake secrets (secret scan, keytar move), property tests
-# (rules, domain, store, renderer, report files, main's rules). Whole layers: SWEEP_FILES="test/store …".
-default_files="test/evidence/secret-scan.test.ts test/secrets/keytar-migration.test.ts
-  test/rules/never-throw.property.test.ts test/rules/scope.test.ts test/rules/program-filters.test.ts
-  test/domain test/store/text-match.property.test.ts test/store/report-facets.test.ts
-  test/store/report-list-sort.test.ts test/renderer-unit/markdown-sanitizer.test.ts
-  test/report-files/round-trip.property.test.ts test/report-files/templates.test.ts
-  test/main/update-decision.test.ts test/main/deep-links.test.ts"
+# The files whose inputs follow the seed (they reach test/support/random.ts or fast-check through
+# their imports; test/support/seeded-tests.ts finds them). A part only: SWEEP_FILES="test/store …".
+default_files="$(npx tsx test/support/seeded-tests.ts)"
 read -r -a files <<<"$(echo "${SWEEP_FILES:-$default_files}" | tr '\n' ' ')"
 log="$(mktemp -d)"
 passed=0

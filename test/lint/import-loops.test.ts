@@ -1,30 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importGraph } from '../support/import-graph';
 import { filesUnder } from '../support/source-files';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Each file's imports (type-only ones too: a loop of types is still a loop of files) in `files`. */
-function importGraph(files: readonly string[]): Map<string, string[]> {
-  const known = new Set(files);
-  const config = ts.readConfigFile(join(ROOT, 'tsconfig.base.json'), (path) =>
-    ts.sys.readFile(path),
-  );
-  const options = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).options;
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles
-      .map((ref) => ts.resolveModuleName(ref.fileName, file, options, ts.sys).resolvedModule)
-      .map((resolved) => resolved?.resolvedFileName)
-      .filter((target): target is string => target !== undefined && known.has(target));
-    graph.set(file, [...new Set(targets)]);
-  }
-  return graph;
-}
 
 /** The strongly connected groups of more than one file (Tarjan): each is an import loop. */
 function loops(graph: Map<string, string[]>): string[][] {
@@ -57,7 +37,7 @@ function loops(graph: Map<string, string[]>): string[][] {
 
 describe('the import graph of src/', () => {
   const files = filesUnder('src', /(?<!\.d)\.tsx?$/).map((f) => join(ROOT, f));
-  const graph = importGraph(files);
+  const graph = new Map([...importGraph(files)].map(([file, { files: to }]) => [file, to]));
 
   it('has no loop of files', () => {
     const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0);

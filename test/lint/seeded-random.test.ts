@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seededTestFiles } from '../support/seeded-tests';
 
 // Every random value of a test or bench comes from the run's printed seed (test/support/random.ts),
 // so a failure replays: `npm run lint` refuses the OS's random sources there. The linter runs
@@ -54,5 +55,19 @@ describe('random values in tests and benches', () => {
       "import { randomUUID } from 'node:crypto';\nexport const id = randomUUID();\n",
     );
     expect(ids.filter((id) => id.startsWith('no-restricted-'))).toEqual([]);
+  });
+});
+
+describe('the seed sweep (scripts/seed-sweep.sh)', () => {
+  it('runs every test whose inputs follow the seed, found through imports', () => {
+    const files = seededTestFiles();
+    console.log(`seeded test files: ${files.length}`);
+    // fast-check directly; support/random directly; through a helper (sandbox/helpers, store fixtures).
+    expect(files).toContain('test/rules/never-throw.property.test.ts');
+    expect(files).toContain('test/evidence/secret-scan.test.ts');
+    expect(files).toContain('test/conformance/04-reports.test.ts');
+    expect(files).toContain('test/store/search.test.ts');
+    // This file draws nothing at random.
+    expect(files).not.toContain('test/lint/layers.test.ts');
   });
 });
