@@ -37,6 +37,20 @@ describe('renderer: code in the description editor', () => {
     return { page, saved };
   }
 
+  /** Whether the page's caret is in a code block. */
+  const caretInCode = (page: Page): Promise<boolean> =>
+    page.evaluate(() => {
+      interface El {
+        closest(s: string): unknown;
+      }
+      const g = globalThis as unknown as {
+        getSelection(): { anchorNode: (Partial<El> & { parentElement: El | null }) | null };
+      };
+      const node = g.getSelection().anchorNode;
+      const element = node?.closest ? (node as El) : node?.parentElement;
+      return !!element?.closest('pre');
+    });
+
   /** The parts of a line between backticks, with whether each is code. */
   function codeParts(line: string): { text: string; code: boolean }[] {
     return line.split('`').map((text, i) => ({ text, code: i % 2 === 1 }));
@@ -144,8 +158,10 @@ describe('renderer: code in the description editor', () => {
         `Pasted request ${i}`,
         `${COMPLETE_DESCRIPTION.trimEnd()}\n\n\`\`\`http\n${into === 'empty' ? '' : `${first}\n`}\`\`\`\n`,
       );
-      if (into === 'empty') await editor(page).locator('pre').click();
-      else await caretAtEndOf(editor(page).locator('pre code'), first);
+      // The block is the description's last: Ctrl+End puts the caret at its end.
+      await editor(page).locator('pre').click();
+      await page.keyboard.press('Control+End');
+      expect(await caretInCode(page)).toBe(true);
       const pasted = into === 'empty' ? request : `\n${rest.join('\n')}`;
       const escaped = pasted.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
       await pasteInto(editor(page), {
