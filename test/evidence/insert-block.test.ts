@@ -40,6 +40,8 @@ describe('a block in the description', () => {
     expect(blockInsertPoint(text, open)).toBe(open);
     const { text: after } = insertBlock(text, header, '```http\nGET / HTTP/1.1\n```');
     expect(after.slice(0, close)).toBe(text.slice(0, close));
-    expect(after.slice(close)).toBe(`\n\n\`\`\`http\nGET / HTTP/1.1\n\`\`\`\n\n${text.slice(close).replace(/^\n*/, '')}`);
+    expect(after.slice(close)).toBe(
+      `\n\n\`\`\`http\nGET / HTTP/1.1\n\`\`\`\n\n${text.slice(close).replace(/^\n*/, '')}`,
+    );
   });
 });

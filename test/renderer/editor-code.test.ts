@@ -146,8 +146,16 @@ describe('renderer: code in the description editor', () => {
     // Into an empty block (the Code block button, then a paste) or below the request line typed
     // in the block; as text, or with text/html beside it as a browser copies from a page.
     const cases = [
-      { found: pick('vulhub--influxdb-CVE-2019-20933.md', 'Bearer eyJ'), into: 'empty', html: false },
-      { found: pick('vulhub--apisix-CVE-2020-13945.md', '"script": "local _M'), into: 'empty', html: true },
+      {
+        found: pick('vulhub--influxdb-CVE-2019-20933.md', 'Bearer eyJ'),
+        into: 'empty',
+        html: false,
+      },
+      {
+        found: pick('vulhub--apisix-CVE-2020-13945.md', '"script": "local _M'),
+        into: 'empty',
+        html: true,
+      },
       { found: drawn, into: 'below its first line', html: true },
     ] as const;
     for (const [i, { found, into, html }] of cases.entries()) {
@@ -166,7 +174,9 @@ describe('renderer: code in the description editor', () => {
       const escaped = pasted.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
       await pasteInto(editor(page), {
         'text/plain': pasted,
-        ...(html ? { 'text/html': `<meta charset="utf-8"><pre><code>${escaped}</code></pre>` } : {}),
+        ...(html
+          ? { 'text/html': `<meta charset="utf-8"><pre><code>${escaped}</code></pre>` }
+          : {}),
       });
       await page.keyboard.press('Enter');
       await page.keyboard.type('HTTP/1.1 200 OK');
