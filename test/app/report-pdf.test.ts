@@ -139,7 +139,8 @@ describe('a report printed as PDF, through the built app', () => {
       expect((await stat(join(shots, image))).size).toBeGreaterThan(5_000);
     }
     console.log(`report PDF: ${pages} page(s), ${bytes.length} bytes; images in ${shots}`);
-  });
+    // A whole app, a print and poppler: took over the 30 s default on 2 loaded cores.
+  }, 90_000);
   it('embeds the pictures of the report\'s own files, from the cleaned copies (no EXIF, no GPS), never "[image: …]"; another report\'s is named, not embedded', async () => {
     const { host, page } = await apps.open();
     const { reportId, content } = await host.engine.createDraft(host.programs.open.id);

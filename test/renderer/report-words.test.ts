@@ -160,7 +160,7 @@ describe('renderer: the report researchers write, in words they act on', () => {
       async () => (await editor.locator('img.evidence-image').count()) === 1,
       15_000,
     );
-    expect(await editor.locator('img').getAttribute('alt')).toBe('receipt-7.jpg');
+    expect(await editor.locator('img.evidence-image').getAttribute('alt')).toBe('receipt-7.jpg');
     await expectText(
       editor.locator('.other-report-file'),
       '[image: invoice-1002.jpg — a file of another report, not sent]',
