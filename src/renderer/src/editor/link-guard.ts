@@ -101,6 +101,7 @@ function changedRanges(transactions: readonly Transaction[]): [number, number][]
  * Images render as a placeholder: nothing is fetched, the Markdown keeps its target. A file of
  * `reportId` (the report being written) with a local raster copy shows as the image itself; a
  * file of another report (a paste from another draft) says so: the server's copy leaves it out.
+ * Without a report (the editor alone, in its tests) every image is a placeholder.
  */
 export function imagePlaceholderView(reportId: string | undefined): NodeViewConstructor {
   return (node) => {
@@ -108,7 +109,8 @@ export function imagePlaceholderView(reportId: string | undefined): NodeViewCons
     const alt = String(node.attrs.alt ?? '');
     const name = alt.trim() || 'image';
     const link = classifyLink(src);
-    const foreign = link.kind === 'file' && link.target.reportId !== reportId;
+    const foreign =
+      reportId !== undefined && link.kind === 'file' && link.target.reportId !== reportId;
     const dom = document.createElement('span');
     dom.className = foreign ? 'editor-image other-report-file' : 'editor-image';
     // The same words as the Markdown view (render-markdown.ts) shows for the image.
