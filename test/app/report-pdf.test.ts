@@ -139,8 +139,9 @@ describe('a report printed as PDF, through the built app', () => {
       expect((await stat(join(shots, image))).size).toBeGreaterThan(5_000);
     }
     console.log(`report PDF: ${pages} page(s), ${bytes.length} bytes; images in ${shots}`);
-  });
-  it('embeds the pictures the description shows, from the cleaned copies (no EXIF, no GPS), never "[image: …]"', async () => {
+    // A whole app, a print and poppler: took over the 30 s default on 2 loaded cores.
+  }, 90_000);
+  it('embeds the pictures of the report\'s own files, from the cleaned copies (no EXIF, no GPS), never "[image: …]"; another report\'s is named, not embedded', async () => {
     const { host, page } = await apps.open();
     const { reportId, content } = await host.engine.createDraft(host.programs.open.id);
     // A real phone photo with EXIF and GPS (exifr's fixture, SOURCES.md), as the evidence.
@@ -148,12 +149,18 @@ describe('a report printed as PDF, through the built app', () => {
     expect(hasImageMetadata(original)).toBe(true);
     const photo = await host.file('invoice-1002.jpg', original);
     const [file] = await host.engine.attachFiles(reportId, [{ file: await host.tokenFor(photo) }]);
+    // A picture of another draft (a paste from it), 48×80 grey: printed as words, never embedded.
+    const other = await host.engine.createDraft(host.programs.open.id);
+    const receipt = await host.file('receipt-7.jpg', realFile('images', 'exifr-f1t.jpg'));
+    const [foreign] = await host.engine.attachFiles(other.reportId, [
+      { file: await host.tokenFor(receipt) },
+    ]);
     await host.engine.saveDraft(
       reportId,
       {
         title: 'IDOR shows invoice 1002 to another customer',
         asset: 'https://billing.example.com/',
-        description: `${COMPLETE_DESCRIPTION}\n## Proof\n\nWhat customer B sees:\n\n![invoice-1002.jpg](/reports/${reportId}/files/${file?.fileId ?? ''})\n`,
+        description: `${COMPLETE_DESCRIPTION}\n## Proof\n\nWhat customer B sees:\n\n![invoice-1002.jpg](/reports/${reportId}/files/${file?.fileId ?? ''})\n\nAs in ![receipt-7.jpg](/reports/${other.reportId}/files/${foreign?.fileId ?? ''})\n`,
         cvss_vector: '',
       },
       content,
@@ -184,6 +191,9 @@ describe('a report printed as PDF, through the built app', () => {
     const text = (await run('pdftotext', ['-layout', target, '-'])).stdout.replace(/\s+/g, ' ');
     expect(text).toContain('What customer B sees:');
     expect(text).not.toContain('[image: invoice-1002.jpg]');
+    // Only this report's picture is embedded; the other report's file is named as one.
+    expect(images.some((cols) => Number(cols[3]) === 48 && Number(cols[4]) === 80)).toBe(false);
+    expect(text).toContain('[image: receipt-7.jpg — a file of another report, not sent]');
     // The evidence list still names it.
     expect(text).toContain('invoice-1002.jpg');
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockInsertPoint, insertBlock } from '../../src/engine/commands/http-import-commands';
+import { reportText } from '../support/report-texts';
 
 describe('a block in the description', () => {
   const doc = '## Steps to reproduce\n\nOpen the page.\n\n## Expected behavior\n\nNothing.';
@@ -23,5 +24,24 @@ describe('a block in the description', () => {
     expect(text.slice(end - 3, end)).toBe('```');
     expect(insertBlock('', 0, 'B').text).toBe('B\n');
     expect(insertBlock('A', 1, 'B').text).toBe('A\n\nB\n');
+  });
+
+  it('never goes inside a code block: a drop on a line of one goes below the block', () => {
+    // InfluxDB CVE-2019-20933 (vulhub): a request with a bearer JWT in a fence, then a picture.
+    const text = reportText('vulhub--influxdb-CVE-2019-20933.md');
+    const header = text.indexOf('Authorization: Bearer eyJ');
+    const close = text.indexOf('\n```', header) + '\n```'.length;
+    expect(header).toBeGreaterThan(0);
+    for (const at of [header, header + 5, text.indexOf('\n', header), close - 1]) {
+      expect(blockInsertPoint(text, at), `offset ${at}`).toBe(close);
+    }
+    // At the start of the fence it stays above the block.
+    const open = text.lastIndexOf('```\n', header);
+    expect(blockInsertPoint(text, open)).toBe(open);
+    const { text: after } = insertBlock(text, header, '```http\nGET / HTTP/1.1\n```');
+    expect(after.slice(0, close)).toBe(text.slice(0, close));
+    expect(after.slice(close)).toBe(
+      `\n\n\`\`\`http\nGET / HTTP/1.1\n\`\`\`\n\n${text.slice(close).replace(/^\n*/, '')}`,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { EDITING_NOTHING_SELECTED, menuAsShown } from '../support/context-menu-shown';
 import { realFile } from '../support/real-corpus';
-import { savedDraft } from '../support/drafts';
+import { completeDraft, savedDraft } from '../support/drafts';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from './support/app';
 import { saveOpenDraftAsTemplate, startReportFromTemplate } from './support/templates';
@@ -141,13 +141,30 @@ describe('renderer: the report researchers write, in words they act on', () => {
       (await host.engine.getReport(b))?.draft?.content.description,
     );
 
-    // A draft that links A's picture anyway (pasted from A): the line says what the server lacks.
-    const c = await savedDraft(host, {
-      title: 'Pasted from A',
-      description: `## Steps to reproduce\n\nSee ${imageLink}\n\n## Security impact\n\nSame.\n`,
+    // A draft that links A's picture anyway (pasted from A) beside a picture of its own: the
+    // line says what the server lacks, and only its own file shows as a picture in the editor.
+    const c = await host.engine.createDraft(program.id);
+    const receipt = await host.file('receipt-7.jpg', realFile('images', 'exifr-f1t.jpg'));
+    const [own] = await host.engine.attachFiles(c.reportId, [
+      { file: await host.tokenFor(receipt) },
+    ]);
+    const ownLink = `![receipt-7.jpg](/reports/${c.reportId}/files/${own?.fileId ?? ''})`;
+    await host.engine.saveDraft(c.reportId, {
+      ...completeDraft('Pasted from A'),
+      description: `## Steps to reproduce\n\nSee ${imageLink}\n\n${ownLink}\n\n## Security impact\n\nSame.\n`,
     });
     await host.settled();
     await goTo(page, `#/reports/${c.reportId}`);
+    await until(
+      'C’s own picture shown',
+      async () => (await editor.locator('img.evidence-image').count()) === 1,
+      15_000,
+    );
+    expect(await editor.locator('img.evidence-image').getAttribute('alt')).toBe('receipt-7.jpg');
+    await expectText(
+      editor.locator('.other-report-file'),
+      '[image: invoice-1002.jpg — a file of another report, not sent]',
+    );
     const line = page.locator('.save-state');
     await expectText(line, /Saved; sent without the links named below\./, 15_000);
     const callout = page.locator('.other-report-files');

@@ -3,9 +3,11 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extension } from 'mime-types';
+import type { Nodes } from 'mdast';
 import { LIMITS } from '@shared/api';
 import { contentOf } from '@shared/bridge/draft-content';
 import type { HttpImportInput, HttpImportResult } from '@shared/bridge/evidence-views';
+import { endOffset, parseMarkdown, startOffset } from '@shared/rules/markdown';
 import {
   fence,
   FORMAT_NAMES,
@@ -28,10 +30,29 @@ import { requireWritable, type SessionContext } from './session-context';
  */
 export function blockInsertPoint(markdown: string, at: number): number {
   const offset = Math.max(0, Math.min(at, markdown.length));
+  // Every line of a code block is its text (a fence put there would be too): after the block.
+  const code = codeBlockAround(markdown, offset);
+  if (code) return endOffset(code);
   const lineStart = markdown.lastIndexOf('\n', offset - 1) + 1;
   if (offset === lineStart) return offset;
   const lineEnd = markdown.indexOf('\n', offset);
   return lineEnd === -1 ? markdown.length : lineEnd;
+}
+
+/** The code block (fenced or indented, in a list or a quote too) holding `offset` past its start. */
+function codeBlockAround(markdown: string, offset: number): Nodes | null {
+  if (!/```|~~~|^ {4}|\t/m.test(markdown)) return null;
+  const around = (node: Nodes): Nodes | null => {
+    if (endOffset(node) < offset || startOffset(node) >= offset) return null;
+    if (node.type === 'code') return node;
+    if (!('children' in node)) return null;
+    for (const child of node.children as Nodes[]) {
+      const found = around(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  return around(parseMarkdown(markdown));
 }
 
 /** `markdown` with `block` as its own paragraph at `at`: blank lines around it, none doubled. */

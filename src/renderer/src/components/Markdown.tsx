@@ -3,13 +3,17 @@ import type { FileLinkTarget } from '@shared/rules/file-links';
 import { EvidenceImage } from './EvidenceImage';
 import { requestExternal } from '../stores/external-link';
 import { renderMarkdown } from './markdown/render-markdown';
+import { otherReportImageText } from '../lib/foreign-links';
 
 interface MarkdownProps {
   source: string;
   headingOffset?: number;
   /** When given, links to files of this report become "Download" buttons. */
   onDownload?: (target: FileLinkTarget, label: string) => void;
-  /** Images of this report's files show inline, from the app's own checked copies. */
+  /**
+   * Images of this report's files show inline, from the app's own checked copies; another
+   * report's file says it is one.
+   */
   imagesOf?: string;
   className?: string;
 }
@@ -39,6 +43,9 @@ export function Markdown({
                 target.reportId === imagesOf ? (
                   <EvidenceImage reportId={imagesOf} fileId={target.fileId} alt={alt} />
                 ) : null,
+              // Another report's file (a paste from another draft) is not this report's picture.
+              fileImageText: (target, name) =>
+                target.reportId === imagesOf ? undefined : otherReportImageText(name),
             }
           : {}),
       }),

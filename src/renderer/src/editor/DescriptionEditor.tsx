@@ -3,6 +3,7 @@ import { editorViewCtx, type Editor } from '@milkdown/kit/core';
 import { replaceAll } from '@milkdown/kit/utils';
 import { Selection } from '@milkdown/kit/prose/state';
 import {
+  caretInCodeBlock,
   createDescriptionEditor,
   markdownOf,
   markdownOffsetAt,
@@ -20,11 +21,15 @@ export interface DescriptionHandle {
   offsetAtCursor(): { offset: number; markdown: string } | null;
   /** The Markdown of the selected part, or null when nothing is selected. */
   selection(): string | null;
+  /** Whether the caret is in a code block (a paste there is kept as text, line for line). */
+  caretInCode(): boolean;
   /** Replaces the whole document (after the engine changed the description). */
   replace(markdown: string): void;
 }
 
 interface DescriptionEditorProps {
+  /** The report being written: only its own files show as pictures. */
+  reportId: string;
   initialValue: string;
   readOnly: boolean;
   handleRef: RefObject<DescriptionHandle | null>;
@@ -94,6 +99,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     const created = createDescriptionEditor({
       root: host,
       initialValue: propsRef.current.initialValue,
+      reportId: propsRef.current.reportId,
       editable: () => !propsRef.current.readOnly,
       attributes: () => {
         const p = propsRef.current;
@@ -132,6 +138,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       markdown: () => (editorRef.current ? markdownOf(editorRef.current) : null),
       offsetAtCursor: () => (editorRef.current ? markdownOffsetAt(editorRef.current, null) : null),
       selection: () => (editorRef.current ? selectedMarkdown(editorRef.current) : null),
+      caretInCode: () => (editorRef.current ? caretInCodeBlock(editorRef.current) : false),
       replace: (markdown) => editorRef.current?.action(replaceAll(markdown)),
     };
   }, [handleRef]);

@@ -29,6 +29,7 @@ import {
   withoutAlignment,
 } from './block-formats';
 import { indent, inNestedList, toggleList } from './list-formats';
+import { toggleTypingCode } from './inline-code-typing';
 
 /** The editor's selection, kept while a form (the link's address) has the focus. */
 export interface Range {
@@ -78,7 +79,8 @@ function formatIn(ctx: Ctx, action: FormatAction, href?: string): void {
       commands.call(toggleEmphasisCommand.key);
       break;
     case 'code':
-      commands.call(toggleInlineCodeCommand.key);
+      // Nothing selected: what is typed next is code (or, inside code, plain), as bold does.
+      if (!toggleTypingCode(view)) commands.call(toggleInlineCodeCommand.key);
       break;
     case 'link':
       insertLink(ctx, href ?? '');

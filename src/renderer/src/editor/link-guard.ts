@@ -2,6 +2,7 @@ import { Plugin, PluginKey, type Transaction } from '@milkdown/kit/prose/state';
 import type { Node as ProseNode } from '@milkdown/kit/prose/model';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
 import { showEvidenceImage } from '../lib/evidence-images';
+import { otherReportImageText } from '../lib/foreign-links';
 import { classifyLink, isDangerousEditorHref } from '../lib/safe-url';
 
 /**
@@ -96,16 +97,28 @@ function changedRanges(transactions: readonly Transaction[]): [number, number][]
   return ranges;
 }
 
-/** Images render as a placeholder: nothing is fetched, the Markdown keeps its target. */
-export const imagePlaceholderView: NodeViewConstructor = (node) => {
-  const dom = document.createElement('span');
-  dom.className = 'editor-image';
-  // The same words as the Markdown view (render-markdown.ts) shows for the image.
-  dom.textContent = `[image: ${String(node.attrs.alt ?? '').trim() || 'image'}]`;
-  dom.contentEditable = 'false';
-  dom.dataset.src = String(node.attrs.src ?? '');
-  // A report file with a local raster copy shows as the image itself.
-  showEvidenceImage(dom, String(node.attrs.src ?? ''), String(node.attrs.alt ?? ''));
-  // The placeholder is ours: ProseMirror must not re-read it as content (it would drop the image).
-  return { dom, ignoreMutation: () => true, stopEvent: () => false };
-};
+/**
+ * Images render as a placeholder: nothing is fetched, the Markdown keeps its target. A file of
+ * `reportId` (the report being written) with a local raster copy shows as the image itself; a
+ * file of another report (a paste from another draft) says so: the server's copy leaves it out.
+ * Without a report (the editor alone, in its tests) every image is a placeholder.
+ */
+export function imagePlaceholderView(reportId: string | undefined): NodeViewConstructor {
+  return (node) => {
+    const src = String(node.attrs.src ?? '');
+    const alt = String(node.attrs.alt ?? '');
+    const name = alt.trim() || 'image';
+    const link = classifyLink(src);
+    const foreign =
+      reportId !== undefined && link.kind === 'file' && link.target.reportId !== reportId;
+    const dom = document.createElement('span');
+    dom.className = foreign ? 'editor-image other-report-file' : 'editor-image';
+    // The same words as the Markdown view (render-markdown.ts) shows for the image.
+    dom.textContent = foreign ? otherReportImageText(name) : `[image: ${name}]`;
+    dom.contentEditable = 'false';
+    dom.dataset.src = src;
+    if (!foreign && reportId !== undefined) showEvidenceImage(dom, src, alt, reportId);
+    // The placeholder is ours: ProseMirror must not re-read it as content (it would drop the image).
+    return { dom, ignoreMutation: () => true, stopEvent: () => false };
+  };
+}

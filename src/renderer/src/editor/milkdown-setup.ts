@@ -43,6 +43,7 @@ import { remarkUnlinkedAddresses, unlinkedAddressSchema } from './unlinked-urls'
 import { sectionsPlugin } from './sections';
 import { typedTablesPlugin } from './typed-tables';
 import { codeBlockExitPlugin } from './code-block-exit';
+import { inlineCodeTypingPlugin } from './inline-code-typing';
 import { flankingEmphasisRule, flankingStrongRule, replacedInputRules } from './emphasis-rules';
 import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
@@ -72,6 +73,8 @@ const commonmarkWithoutEmptyLineTags = commonmark
 export interface DescriptionEditorOptions {
   root: HTMLElement;
   initialValue: string;
+  /** The report being written: only its files show as pictures (none without it). */
+  reportId?: string;
   editable(): boolean;
   /** Read on every update (errors come and go). */
   attributes(): Record<string, string>;
@@ -102,7 +105,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
       }));
       ctx.update(nodeViewCtx, (views) => [
         ...views,
-        ['image', imagePlaceholderView] satisfies [string, NodeViewConstructor],
+        ['image', imagePlaceholderView(options.reportId)] satisfies [string, NodeViewConstructor],
       ]);
       configureMarkdownOutput(ctx);
       configureFormattingKeys(ctx);
@@ -135,6 +138,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use($prose(() => keptOriginsPlugin()))
     .use($prose(() => typedTablesPlugin()))
     .use($prose(() => codeBlockExitPlugin()))
+    .use($prose(() => inlineCodeTypingPlugin()))
     .use($prose((ctx) => formattingKeys(ctx, () => options.askForLink?.())))
     .use($prose(() => changeWatcher))
     .create();
@@ -160,6 +164,13 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
 /** The Markdown of the document now. */
 export function markdownOf(editor: Editor): string {
   return editor.action((ctx) => ctx.get(serializerCtx)(ctx.get(editorViewCtx).state.doc));
+}
+
+/** Whether the caret is in a code block, where what is pasted stays the text it is. */
+export function caretInCodeBlock(editor: Editor): boolean {
+  return editor.action(
+    (ctx) => !!ctx.get(editorViewCtx).state.selection.$from.parent.type.spec.code,
+  );
 }
 
 /**

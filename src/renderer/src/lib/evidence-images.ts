@@ -35,12 +35,18 @@ export function evidenceImageUrl(reportId: string, fileId: string): Promise<stri
 
 /**
  * The Markdown editor's image placeholder, upgraded to the image itself when its target is a
- * file of a report with a local raster copy. Other targets keep the placeholder text.
+ * file of report `reportId` (the one being written) with a local raster copy. Other targets, a
+ * file of another report included, keep the placeholder text.
  */
-export function showEvidenceImage(dom: HTMLElement, src: string, alt: string): void {
+export function showEvidenceImage(
+  dom: HTMLElement,
+  src: string,
+  alt: string,
+  reportId: string,
+): void {
   const link = classifyLink(src);
-  if (link.kind !== 'file') return;
-  void evidenceImageUrl(link.target.reportId, link.target.fileId).then((url) => {
+  if (link.kind !== 'file' || link.target.reportId !== reportId) return;
+  void evidenceImageUrl(reportId, link.target.fileId).then((url) => {
     if (!url || !dom.isConnected) return;
     const img = document.createElement('img');
     img.alt = alt;

@@ -16,3 +16,11 @@ export function otherReportsFiles(markdown: string, reportId: string): string[] 
   }
   return found;
 }
+
+/**
+ * What an image of another report's file shows instead of the picture (the editor, the printed
+ * report): only the report's own files show as pictures, and the server's copy leaves it out.
+ */
+export function otherReportImageText(name: string): string {
+  return `[image: ${name} — a file of another report, not sent]`;
+}

@@ -29,6 +29,8 @@ export interface MarkdownActions {
    * there is none. When absent, or null, the image stays a link.
    */
   fileImage?(target: FileLinkTarget, alt: string): ReactNode;
+  /** The words an image of a report file shows instead of `[image: name]`, or undefined. */
+  fileImageText?(target: FileLinkTarget, name: string): string | undefined;
 }
 
 export interface RenderOptions extends MarkdownActions {
@@ -187,7 +189,9 @@ function MarkdownImage({ src, alt }: Props<'img'>) {
   const actions = useContext(Actions);
   const name = alt?.trim() || 'image';
   const link = linkOf(typeof src === 'string' ? src : undefined);
-  const text = `[image: ${name}]`;
+  const text =
+    (link.kind === 'file' ? actions.fileImageText?.(link.target, name) : undefined) ??
+    `[image: ${name}]`;
   if (link.kind === 'blocked') return h('span', { className: 'md-image md-blocked-link' }, text);
   const image = link.kind === 'file' ? actions.fileImage?.(link.target, name) : null;
   const asLink = h(LinkTo, { link, name, children: text });

@@ -294,11 +294,13 @@ export function DraftEditor({
         <span id="description-label">Description</span>
         <HttpPasteZone
           disabled={!!locked}
+          inCode={() => description.current?.caretInCode() ?? false}
           onEvidence={(text) =>
             void importHttp([{ text }], description.current?.offsetAtCursor() ?? null)
           }
         >
           <DescriptionEditor
+            reportId={reportId}
             initialValue={draft.content.description}
             readOnly={!!locked}
             handleRef={description}

@@ -94,18 +94,22 @@ function unreadMessage(item: HttpItem, result: HttpImportResult): string {
 /**
  * Catches a paste of HTTP evidence before the Markdown editor reads it (capture phase): a raw
  * request, a HAR, a Burp export or a curl command becomes a code block instead of a paragraph.
+ * Not where the researcher pastes into code (`inCode`): there the editor keeps the text as it is,
+ * in the block the caret is in (an import would put a block of its own inside that one).
  */
 export function HttpPasteZone({
   disabled,
+  inCode,
   onEvidence,
   children,
 }: {
   disabled: boolean;
+  inCode(): boolean;
   onEvidence(text: string): void;
   children: ReactNode;
 }) {
   function onPasteCapture(e: ClipboardEvent<HTMLDivElement>): void {
-    if (disabled) return;
+    if (disabled || inCode()) return;
     const text = e.clipboardData.getData('text/plain');
     if (!text || !detectHttpEvidence(text)) return;
     e.preventDefault();
