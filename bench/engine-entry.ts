@@ -12,6 +12,7 @@ import type { ReportListRepository, Store } from '../src/engine/store';
 import { createReportListRepository } from '../src/engine/store/report-list';
 import { parentPort, type ParentPort } from '../src/shared/process/parent-port';
 import { SandboxLinkedClock } from './engine-clock';
+import { memoryBreakdown, type MemoryBreakdown } from './engine-memory';
 
 export interface BenchEngineConfig {
   budgetLimit?: number;
@@ -24,11 +25,15 @@ export interface BenchEngineConfig {
 }
 
 export type ToBenchEngine =
-  | { type: 'bench-index-idle' | 'bench-mirror-state'; id: number }
+  | { type: 'bench-index-idle' | 'bench-mirror-state' | 'bench-memory'; id: number }
   | { type: 'bench-clock-hold'; id: number; held: boolean }
   | { type: 'bench-list-order'; id: number; indexOrder: boolean }
   | { type: 'bench-cache-kib'; id: number; kib: number };
-export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number | MirrorState };
+export type FromBenchEngine = {
+  type: 'bench-answer';
+  id: number;
+  value: number | MirrorState | MemoryBreakdown;
+};
 
 /** What the mirror bench asks the engine's mirror directly (it must not open reports to know). */
 export interface MirrorState {
@@ -114,10 +119,21 @@ const withBench: ParentPort = {
         return;
       }
       if (message.type === 'bench-cache-kib') {
-        // SQLite's page cache of the store's connection, to weigh its size against the calls.
+        // SQLite's page cache of the store's connection, to weigh its size against the calls
+        // (0: left as the store set it); the answer is the size in KiB.
         const { id, kib } = message as ToBenchEngine & { kib: number };
-        engine?.session.store.db.sqlite.pragma(`cache_size = -${Math.trunc(kib)}`);
-        port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
+        const sqlite = engine?.session.store.db.sqlite;
+        if (kib > 0) sqlite?.pragma(`cache_size = -${Math.trunc(kib)}`);
+        const pages = Number(sqlite?.pragma('cache_size', { simple: true }) ?? 0);
+        const pageSize = Number(sqlite?.pragma('page_size', { simple: true }) ?? 0);
+        // Negative: KiB; positive: pages.
+        const value = pages < 0 ? -pages : (pages * pageSize) / 1024;
+        port.postMessage({ type: 'bench-answer', id, value } satisfies FromBenchEngine);
+        return;
+      }
+      if (message.type === 'bench-memory') {
+        const { id } = message as ToBenchEngine;
+        port.postMessage({ type: 'bench-answer', id, value: memoryBreakdown() });
         return;
       }
       if (message.type === 'bench-mirror-state') {
