@@ -35,6 +35,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReportListPageView, StatusView } from '../src/shared/bridge/views';
 import { describeBreakdown, type MemoryBreakdown } from './engine-memory';
 import { sampleRss } from './memory';
+import { mirrorBytes } from './mirror-disk';
 import { weighPageCaches, type CacheWeight } from './page-cache';
 import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
 import { formatResults, median, percentile, type BenchResult } from './result';
@@ -209,6 +210,8 @@ const ENGINE_MIRROR_MB = 200;
 const OTHER_CACHE_KIB = [2_048, 8_192, 32_768];
 /** Calls of each list kind per size. */
 const CACHE_RUNS = 40;
+/** The mirror's bound on disk, bytes per report. */
+const DISK_PER_REPORT = 4_096;
 
 function engineMemoryFigures(
   n: number,
@@ -228,6 +231,17 @@ function engineMemoryFigures(
       unit: 'MB',
     },
   ];
+}
+
+function diskFigure(what: string, n: number, bytes: number): BenchResult {
+  const perReport = bytes / n;
+  return {
+    name: `${what}: disk, bytes per report (the file and its WAL after the engine closed it: ${(bytes / 1024 / 1024).toFixed(0)} MB)`,
+    value: perReport,
+    unit: 'B',
+    target: `<= ${DISK_PER_REPORT} B`,
+    ok: perReport <= DISK_PER_REPORT,
+  };
 }
 
 function cacheFigures(n: number, storeKib: number, weights: CacheWeight[]): BenchResult[] {
@@ -320,6 +334,7 @@ async function benchCalls(oldMain: OldMain, sandboxUrl: string, n: number): Prom
     } finally {
       await child.close();
     }
+    const disk = mirrorBytes(dataDir);
     progress(`${count(n)} reports: SQLite page cache sizes, one engine each`);
     const sizes = [storeKib, ...OTHER_CACHE_KIB.filter((kib) => kib !== storeKib)];
     const caches = await weighPageCaches(dataDir, n, sizes, CACHE_RUNS);
@@ -327,6 +342,7 @@ async function benchCalls(oldMain: OldMain, sandboxUrl: string, n: number): Prom
       ...callFigures(n, before, after),
       ...engineMemoryFigures(n, engineMemory),
       ...cacheFigures(n, storeKib, caches),
+      diskFigure(`${count(n)} reports, the mirror as the store writes it in batches`, n, disk),
     ];
     if (drainBefore) {
       // A fresh engine process opening a mirror whose whole index is queued.
@@ -477,7 +493,7 @@ function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {
 async function mirrorAfter(
   sandboxUrl: string,
   rateLimited: boolean,
-): Promise<Mirror & { rssPeak: number; rssEnd: number; made: MemoryBreakdown }> {
+): Promise<Mirror & { rssPeak: number; rssEnd: number; made: MemoryBreakdown; disk: number }> {
   const { key } = await newAccount(sandboxUrl, MIRROR);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ui-mirror-'));
   const child = await startEngineProcess(
@@ -506,7 +522,14 @@ async function mirrorAfter(
     console.error(`[ui] mirror requests by route: ${routeSummary(after)}`);
     const made = await child.memory();
     await child.client.call('signOut', []);
-    return { ...mirror, rssPeak: sampled.peak, rssEnd: sampled.end, made };
+    await child.close();
+    return {
+      ...mirror,
+      rssPeak: sampled.peak,
+      rssEnd: sampled.end,
+      made,
+      disk: mirrorBytes(dataDir),
+    };
   } finally {
     await child.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -515,7 +538,7 @@ async function mirrorAfter(
 
 function mirrorFigures(
   before: Mirror,
-  after: Mirror & { rssPeak: number; rssEnd: number; made: MemoryBreakdown },
+  after: Mirror & { rssPeak: number; rssEnd: number; made: MemoryBreakdown; disk: number },
   limited: Mirror,
 ): BenchResult[] {
   const minimum = minimumMirrorRequests(MIRROR);
@@ -539,6 +562,7 @@ function mirrorFigures(
       baseline: before.ms / 1000,
       ratio: after.ms / before.ms,
     },
+    diskFigure(`initial mirror of ${count(MIRROR)} reports over HTTP`, MIRROR, after.disk),
     ...stallFigures(`  main's longest stall during the mirror`, after.stalls),
     {
       name: `  before: main's longest stall, the engine on main's thread (gaps over ${FRAME_MS} ms: ${before.stalls.overFrame}; a process doing nothing: ${before.stalls.witness.toFixed(1)} ms)`,
