@@ -94,6 +94,10 @@ describe('openDatabase', () => {
     expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(1234);
     expect(db.sqlite.pragma('synchronous', { simple: true })).toBe(1);
+    // The page cache is bounded in KiB (negative), at most 8 MiB of the engine's memory.
+    const cache = Number(db.sqlite.pragma('cache_size', { simple: true }));
+    expect(cache).toBeLessThan(0);
+    expect(-cache).toBeLessThanOrEqual(8 * 1024);
     db.close();
     // WAL is a property of the file: a plain connection sees it too.
     const raw = new Database(temp.file);

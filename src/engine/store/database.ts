@@ -145,10 +145,11 @@ function configure(sqlite: Database.Database, busyTimeoutMs: number): void {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('temp_store = MEMORY');
-  // 32 MiB of page cache (default 2 MiB) holds the list indexes and rows of ~10k reports. A smaller
-  // cache (8 MiB) would keep 24 MiB less but is not yet weighed at 100,000 reports (bench/ui.ts
-  // compares 8, 32 and 2 MiB): it stays until a quiet run shows the list's calls as fast.
-  sqlite.pragma('cache_size = -32768');
+  // 8 MiB of page cache (default 2 MiB). Weighed by bench/ui.ts, one engine per size on copies of
+  // one 10,000-report mirror, the same list calls in turn: every list call's p95 26 ms at 8 MiB,
+  // 29 ms at 32 MiB, 34 ms at 2 MiB (load average 12); 32 MiB filled up during a mirror and cost
+  // the engine 24 MB more for nothing faster.
+  sqlite.pragma('cache_size = -8192');
 }
 
 function userVersion(sqlite: Database.Database): number {
