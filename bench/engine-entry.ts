@@ -5,8 +5,11 @@
  * (engine-clock.ts). Beside the protocol, one question only the bench asks: `bench-index-idle`
  * answers once the search index drained, with how long that took in this process.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Engine, type EngineOptions } from '../src/engine/commands';
 import { serveEngine } from '../src/engine/host/engine-host';
+import { sizeHeapForMemory } from '../src/engine/host/heap-size';
 import { KeychainSecretStore } from '../src/engine/secrets';
 import type { ReportListRepository, Store } from '../src/engine/store';
 import { createReportListRepository } from '../src/engine/store/report-list';
@@ -22,10 +25,13 @@ export interface BenchEngineConfig {
   linkedClock?: string;
   /** No periodic pass during the run (the mirror bench counts the mirror's requests only). */
   quietCadences?: boolean;
+  /** V8's default heap sizing instead of the app's (heap-size.ts), to weigh the two. */
+  v8Defaults?: boolean;
 }
 
 export type ToBenchEngine =
-  | { type: 'bench-index-idle' | 'bench-mirror-state' | 'bench-memory'; id: number }
+  | { type: 'bench-index-idle' | 'bench-mirror-state'; id: number }
+  | { type: 'bench-memory'; id: number; collect: boolean }
   | { type: 'bench-clock-hold'; id: number; held: boolean }
   | { type: 'bench-list-order'; id: number; indexOrder: boolean }
   | { type: 'bench-cache-kib'; id: number; kib: number };
@@ -45,7 +51,11 @@ export interface MirrorState {
 }
 
 const DAY = 24 * 3600_000;
+setFlagsFromString('--expose-gc');
+const fullGc = runInNewContext('gc') as () => void;
 const config = JSON.parse(process.env['BENCH_ENGINE'] ?? '{}') as BenchEngineConfig;
+// As the app's engine process does (src/engine/host/engine-process.ts), unless weighed against it.
+if (!config.v8Defaults) sizeHeapForMemory();
 const port = parentPort();
 let engine: Engine | null = null;
 const linked = config.linkedClock ? new SandboxLinkedClock(config.linkedClock) : null;
@@ -132,7 +142,9 @@ const withBench: ParentPort = {
         return;
       }
       if (message.type === 'bench-memory') {
-        const { id } = message as ToBenchEngine;
+        // After a full collection when asked: V8's live heap without the garbage not yet collected.
+        const { id, collect } = message as ToBenchEngine & { collect: boolean };
+        if (collect) fullGc();
         port.postMessage({ type: 'bench-answer', id, value: memoryBreakdown() });
         return;
       }

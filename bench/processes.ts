@@ -63,8 +63,11 @@ export interface EngineProcess {
   listOrder(indexOrder: boolean): Promise<void>;
   /** Sets the store's SQLite page cache to `kib` KiB (0: leaves it); answers its size in KiB. */
   cacheKib(kib: number): Promise<number>;
-  /** What the engine's resident set is made of, read in the engine (engine-memory.ts). */
-  memory(): Promise<MemoryBreakdown>;
+  /**
+   * What the engine's resident set is made of, read in the engine (engine-memory.ts); after a
+   * full collection when `collect` (V8's live heap without its garbage).
+   */
+  memory(collect?: boolean): Promise<MemoryBreakdown>;
   /** The engine process's id (its memory is read from /proc). */
   pid(): number;
   close(): Promise<void>;
@@ -95,7 +98,7 @@ export async function startEngineProcess(
   await client.whenReady();
   const ask = <T extends FromBenchEngine['value']>(
     type: ToBenchEngine['type'],
-    extra: { held?: boolean; indexOrder?: boolean; kib?: number } = {},
+    extra: { held?: boolean; indexOrder?: boolean; kib?: number; collect?: boolean } = {},
   ): Promise<T> =>
     new Promise((resolve) => {
       const id = nextId++;
@@ -109,7 +112,7 @@ export async function startEngineProcess(
     holdClock: async (held) => void (await ask<number>('bench-clock-hold', { held })),
     listOrder: async (indexOrder) => void (await ask<number>('bench-list-order', { indexOrder })),
     cacheKib: (kib) => ask<number>('bench-cache-kib', { kib }),
-    memory: () => ask<MemoryBreakdown>('bench-memory'),
+    memory: (collect = false) => ask<MemoryBreakdown>('bench-memory', { collect }),
     pid: () => (child as ChildProcess | null)?.pid ?? 0,
     close: () => client.close(30_000),
   };

@@ -226,7 +226,7 @@ function engineMemoryFigures(
       ok: memory.peak <= ENGINE_STEADY_MB,
     },
     {
-      name: `  what the engine's resident set held at the end: ${describeBreakdown(memory.made)}`,
+      name: `  what the engine's resident set held at the end, after a full collection: ${describeBreakdown(memory.made)}`,
       value: memory.made.rss,
       unit: 'MB',
     },
@@ -329,7 +329,7 @@ async function benchCalls(oldMain: OldMain, sandboxUrl: string, n: number): Prom
         () => callsAfter(child, n, old.ids, old.draftId),
       );
       after = sampled.value;
-      engineMemory = { peak: sampled.peak, end: sampled.end, made: await child.memory() };
+      engineMemory = { peak: sampled.peak, end: sampled.end, made: await child.memory(true) };
       storeKib = await child.cacheKib(0);
     } finally {
       await child.close();
@@ -520,7 +520,7 @@ async function mirrorAfter(
     );
     const { after, ...mirror } = sampled.value;
     console.error(`[ui] mirror requests by route: ${routeSummary(after)}`);
-    const made = await child.memory();
+    const made = await child.memory(true);
     await child.client.call('signOut', []);
     await child.close();
     return {
@@ -551,7 +551,7 @@ function mirrorFigures(
       ok: after.rssPeak <= ENGINE_MIRROR_MB,
     },
     {
-      name: `  what the engine's resident set held at the end: ${describeBreakdown(after.made)}`,
+      name: `  what the engine's resident set held at the end, after a full collection: ${describeBreakdown(after.made)}`,
       value: after.made.rss,
       unit: 'MB',
     },
