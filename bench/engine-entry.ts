@@ -5,13 +5,17 @@
  * (engine-clock.ts). Beside the protocol, one question only the bench asks: `bench-index-idle`
  * answers once the search index drained, with how long that took in this process.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Engine, type EngineOptions } from '../src/engine/commands';
 import { serveEngine } from '../src/engine/host/engine-host';
+import { sizeHeapForMemory } from '../src/engine/host/heap-size';
 import { KeychainSecretStore } from '../src/engine/secrets';
 import type { ReportListRepository, Store } from '../src/engine/store';
 import { createReportListRepository } from '../src/engine/store/report-list';
 import { parentPort, type ParentPort } from '../src/shared/process/parent-port';
 import { SandboxLinkedClock } from './engine-clock';
+import { memoryBreakdown, type MemoryBreakdown } from './engine-memory';
 
 export interface BenchEngineConfig {
   budgetLimit?: number;
@@ -21,14 +25,21 @@ export interface BenchEngineConfig {
   linkedClock?: string;
   /** No periodic pass during the run (the mirror bench counts the mirror's requests only). */
   quietCadences?: boolean;
+  /** V8's default heap sizing instead of the app's (heap-size.ts), to weigh the two. */
+  v8Defaults?: boolean;
 }
 
 export type ToBenchEngine =
   | { type: 'bench-index-idle' | 'bench-mirror-state'; id: number }
+  | { type: 'bench-memory'; id: number; collect: boolean }
   | { type: 'bench-clock-hold'; id: number; held: boolean }
   | { type: 'bench-list-order'; id: number; indexOrder: boolean }
   | { type: 'bench-cache-kib'; id: number; kib: number };
-export type FromBenchEngine = { type: 'bench-answer'; id: number; value: number | MirrorState };
+export type FromBenchEngine = {
+  type: 'bench-answer';
+  id: number;
+  value: number | MirrorState | MemoryBreakdown;
+};
 
 /** What the mirror bench asks the engine's mirror directly (it must not open reports to know). */
 export interface MirrorState {
@@ -40,7 +51,11 @@ export interface MirrorState {
 }
 
 const DAY = 24 * 3600_000;
+setFlagsFromString('--expose-gc');
+const fullGc = runInNewContext('gc') as () => void;
 const config = JSON.parse(process.env['BENCH_ENGINE'] ?? '{}') as BenchEngineConfig;
+// As the app's engine process does (src/engine/host/engine-process.ts), unless weighed against it.
+if (!config.v8Defaults) sizeHeapForMemory();
 const port = parentPort();
 let engine: Engine | null = null;
 const linked = config.linkedClock ? new SandboxLinkedClock(config.linkedClock) : null;
@@ -114,10 +129,23 @@ const withBench: ParentPort = {
         return;
       }
       if (message.type === 'bench-cache-kib') {
-        // SQLite's page cache of the store's connection, to weigh its size against the calls.
+        // SQLite's page cache of the store's connection, to weigh its size against the calls
+        // (0: left as the store set it); the answer is the size in KiB.
         const { id, kib } = message as ToBenchEngine & { kib: number };
-        engine?.session.store.db.sqlite.pragma(`cache_size = -${Math.trunc(kib)}`);
-        port.postMessage({ type: 'bench-answer', id, value: 0 } satisfies FromBenchEngine);
+        const sqlite = engine?.session.store.db.sqlite;
+        if (kib > 0) sqlite?.pragma(`cache_size = -${Math.trunc(kib)}`);
+        const pages = Number(sqlite?.pragma('cache_size', { simple: true }) ?? 0);
+        const pageSize = Number(sqlite?.pragma('page_size', { simple: true }) ?? 0);
+        // Negative: KiB; positive: pages.
+        const value = pages < 0 ? -pages : (pages * pageSize) / 1024;
+        port.postMessage({ type: 'bench-answer', id, value } satisfies FromBenchEngine);
+        return;
+      }
+      if (message.type === 'bench-memory') {
+        // After a full collection when asked: V8's live heap without the garbage not yet collected.
+        const { id, collect } = message as ToBenchEngine & { collect: boolean };
+        if (collect) fullGc();
+        port.postMessage({ type: 'bench-answer', id, value: memoryBreakdown() });
         return;
       }
       if (message.type === 'bench-mirror-state') {

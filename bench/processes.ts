@@ -1,8 +1,8 @@
 /**
  * The app's processes under plain Node, started the way main starts them (src/main/index.ts):
  * the engine behind `EngineClient` (its process protocol) and the embedded sandbox behind
- * `sandboxInProcess`. The bench process itself plays main. Both children run the TypeScript
- * sources through tsx, so the bench needs no build.
+ * `sandboxInProcess`. The bench process itself plays main. The engine runs bundled, as the app's
+ * does (engine-bundle.ts: its memory is measured); the sandbox runs its sources through tsx.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,13 +15,15 @@ import type {
   MirrorState,
   ToBenchEngine,
 } from './engine-entry';
+import { bundledEngine } from './engine-bundle';
+import type { MemoryBreakdown } from './engine-memory';
 
 const ENGINE_ENTRY = fileURLToPath(new URL('./engine-entry.ts', import.meta.url));
 const SANDBOX_ENTRY = fileURLToPath(new URL('../src/sandbox/sandbox-process.ts', import.meta.url));
 
-function forkTs(entry: string, env: Record<string, string> = {}): ChildProcess {
+function forkTs(entry: string, env: Record<string, string> = {}, tsx = true): ChildProcess {
   return fork(entry, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: tsx ? ['--import', 'tsx'] : [],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
@@ -59,8 +61,13 @@ export interface EngineProcess {
    * from the set of its hits as before migration 14 (false).
    */
   listOrder(indexOrder: boolean): Promise<void>;
-  /** Sets the store's SQLite page cache to `kib` KiB. */
-  cacheKib(kib: number): Promise<void>;
+  /** Sets the store's SQLite page cache to `kib` KiB (0: leaves it); answers its size in KiB. */
+  cacheKib(kib: number): Promise<number>;
+  /**
+   * What the engine's resident set is made of, read in the engine (engine-memory.ts); after a
+   * full collection when `collect` (V8's live heap without its garbage).
+   */
+  memory(collect?: boolean): Promise<MemoryBreakdown>;
   /** The engine process's id (its memory is read from /proc). */
   pid(): number;
   close(): Promise<void>;
@@ -70,12 +77,13 @@ export async function startEngineProcess(
   dataDir: string,
   config: BenchEngineConfig = {},
 ): Promise<EngineProcess> {
+  const entry = await bundledEngine(ENGINE_ENTRY);
   let child: ChildProcess | null = null;
   let nextId = 1;
   const answers = new Map<number, (value: FromBenchEngine['value']) => void>();
   const client = new EngineClient({
     fork: () => {
-      child = forkTs(ENGINE_ENTRY, { BENCH_ENGINE: JSON.stringify(config) });
+      child = forkTs(entry, { BENCH_ENGINE: JSON.stringify(config) }, false);
       child.on('message', (raw) => {
         const message = raw as FromBenchEngine;
         if (message.type !== 'bench-answer') return;
@@ -90,7 +98,7 @@ export async function startEngineProcess(
   await client.whenReady();
   const ask = <T extends FromBenchEngine['value']>(
     type: ToBenchEngine['type'],
-    extra: { held?: boolean; indexOrder?: boolean; kib?: number } = {},
+    extra: { held?: boolean; indexOrder?: boolean; kib?: number; collect?: boolean } = {},
   ): Promise<T> =>
     new Promise((resolve) => {
       const id = nextId++;
@@ -103,7 +111,8 @@ export async function startEngineProcess(
     mirrorState: () => ask<MirrorState>('bench-mirror-state'),
     holdClock: async (held) => void (await ask<number>('bench-clock-hold', { held })),
     listOrder: async (indexOrder) => void (await ask<number>('bench-list-order', { indexOrder })),
-    cacheKib: async (kib) => void (await ask<number>('bench-cache-kib', { kib })),
+    cacheKib: (kib) => ask<number>('bench-cache-kib', { kib }),
+    memory: (collect = false) => ask<MemoryBreakdown>('bench-memory', { collect }),
     pid: () => (child as ChildProcess | null)?.pid ?? 0,
     close: () => client.close(30_000),
   };

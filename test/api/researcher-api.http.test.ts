@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { getEventListeners } from 'node:events';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -313,6 +314,34 @@ describe("a request's signal", () => {
     const caller = new AbortController();
     for (let i = 0; i < 20; i++) await api.getMe({ priority: 'user', signal: caller.signal });
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('answered requests leave no timeout timer behind', async () => {
+    // A timeout no other timer of the process has: the attempts' own timers are told apart by it.
+    const jsonMs = 123_457;
+    const api = apiFor(await sandbox.newAccount(), 'write', { timeouts: { jsonMs } });
+    const made = new Set<number>();
+    const hook = createHook({
+      init(id, type, _trigger, resource) {
+        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === jsonMs)
+          made.add(id);
+      },
+      destroy: (id) => void made.delete(id),
+    }).enable();
+    let created = 0;
+    try {
+      for (let i = 0; i < 20; i++) {
+        await api.getMe({ priority: 'user' });
+        created = Math.max(created, made.size);
+      }
+      // Destroy hooks run after the turn that cleared the timer.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      hook.disable();
+    }
+    expect(created).toBeGreaterThan(0);
+    expect(made.size).toBe(0);
   });
 
   it("the caller's abort still stops a request under way, as aborted, not timed out", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import {
   migrations,
+  NEW_MIRROR_PAGE_SIZE,
   openDatabase,
   SchemaTooNewError,
   type Migration,
@@ -93,11 +94,35 @@ describe('openDatabase', () => {
     expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(1234);
     expect(db.sqlite.pragma('synchronous', { simple: true })).toBe(1);
+    // The page cache is bounded in KiB (negative), at most 8 MiB of the engine's memory.
+    const cache = Number(db.sqlite.pragma('cache_size', { simple: true }));
+    expect(cache).toBeLessThan(0);
+    expect(-cache).toBeLessThanOrEqual(8 * 1024);
     db.close();
     // WAL is a property of the file: a plain connection sees it too.
     const raw = new Database(temp.file);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
+  });
+
+  it('makes a new mirror with larger pages, and keeps the page size of an existing one', () => {
+    const db = openDatabase(temp.file);
+    expect(db.sqlite.pragma('page_size', { simple: true })).toBe(NEW_MIRROR_PAGE_SIZE);
+    expect(NEW_MIRROR_PAGE_SIZE).toBeGreaterThan(4096);
+    db.close();
+
+    // A mirror an older version made with SQLite's default pages, already in WAL mode.
+    const older = `${temp.file}.older`;
+    const raw = new Database(older);
+    raw.pragma('page_size = 4096');
+    raw.pragma('journal_mode = WAL');
+    raw.exec("CREATE TABLE keep (v TEXT); INSERT INTO keep VALUES ('kept')");
+    raw.close();
+    const reopened = openDatabase(older);
+    expect(reopened.sqlite.pragma('page_size', { simple: true })).toBe(4096);
+    expect(reopened.sqlite.prepare('SELECT v FROM keep').pluck().get()).toBe('kept');
+    expect(reopened.schemaVersion()).toBe(migrations.length);
+    reopened.close();
   });
 
   it('passes the integrity and foreign key checks after migration', () => {

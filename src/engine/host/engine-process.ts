@@ -5,12 +5,14 @@
  */
 import { join } from 'node:path';
 import { parentPort } from '@shared/process/parent-port';
+import { sizeHeapForMemory } from './heap-size';
 import { Engine } from '../commands/engine';
 import { createFileLogger, silentLogger } from '../log/logger';
 import { KeychainSecretStore } from '../secrets/keychain-secret-store';
 import { useSqliteBinding } from '../store/sqlite-binding';
 import { serveEngine } from './engine-host';
 
+sizeHeapForMemory();
 const secrets = new KeychainSecretStore();
 
 const parent = parentPort();

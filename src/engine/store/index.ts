@@ -118,7 +118,7 @@ export function openStore(options: OpenStoreOptions): Store {
   };
 }
 
-export { openDatabase, SchemaTooNewError } from './database';
+export { NEW_MIRROR_PAGE_SIZE, openDatabase, SchemaTooNewError } from './database';
 export {
   DamagedDatabaseError,
   DiskFullError,

@@ -17,6 +17,7 @@ import { assetInReportIndex } from './0011-asset-in-report-index';
 import { researcherTemplates } from './0012-researcher-templates';
 import { mirrorCounter } from './0013-mirror-counter';
 import { indexInListOrder } from './0014-index-in-list-order';
+import { unusedFingerprintIndex } from './0015-unused-fingerprint-index';
 
 export type { Migration } from './migration';
 
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   researcherTemplates,
   mirrorCounter,
   indexInListOrder,
+  unusedFingerprintIndex,
 ];
