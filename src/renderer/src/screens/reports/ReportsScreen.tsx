@@ -40,7 +40,12 @@ const ReportScreen = reportScreen.Component;
 const OPEN_REPORT_CHUNKS = [
   () => import('../../components/Markdown'),
   reportScreen.preload,
-  () => loadReportScreen().then((m) => m.preloadDraftEditor()),
+  // Imported from here as well: the draft editor's code is then split into the chunks loaded one
+  // per idle period (the Markdown view's, the report screen's), not one chunk evaluated at once.
+  () =>
+    import('../report/draft/DraftEditor')
+      .then(loadReportScreen)
+      .then((m) => m.preloadDraftEditor()),
 ] as const;
 
 let prefetched = false;
