@@ -10,6 +10,7 @@ import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startSandbox } from '../src/sandbox';
 import type { FromEngine, ToEngine } from '../src/engine/host/protocol';
 import { buildApp, ROOT } from '../test/app/build';
@@ -123,4 +124,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

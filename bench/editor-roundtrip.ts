@@ -10,7 +10,6 @@
  *   npx tsx bench/editor-roundtrip.ts [count]     (PROPERTY_SEED=<n> for other cases)
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { chromium } from 'playwright-core';
 import { buildEditorHarness } from '../test/renderer/editor-harness/build';
@@ -101,11 +100,6 @@ async function report(name: string, inputs: string[], known = ''): Promise<void>
  * back byte for byte, and after one word changed, byte for byte outside the changed block.
  */
 async function reportCorpus(): Promise<void> {
-  // The corpus loader finds its folder by `__dirname`, which a tsx (ES module) run lacks.
-  Object.assign(globalThis, {
-    __dirname: fileURLToPath(new URL('../test/support/', import.meta.url)),
-  });
-  const { reportTexts } = await import('../test/support/report-texts');
   const texts = reportTexts();
   const started = Date.now();
   const inputs = texts.map((t) => t.text);

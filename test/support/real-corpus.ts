@@ -4,8 +4,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const REAL = join(__dirname, '..', 'fixtures', 'real');
+// `import.meta.url`, not `__dirname`: the benches load test/support as ES modules (tsx).
+export const REAL = fileURLToPath(new URL('../fixtures/real', import.meta.url));
 
 export interface ScannerCase {
   /** `secretlint/aws`, `gitleaks/okta`: where the sample comes from. */

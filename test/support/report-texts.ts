@@ -7,9 +7,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 
-export const REPORTS_DIR = join(__dirname, '..', 'fixtures', 'real', 'reports');
+// `import.meta.url`, not `__dirname`: the benches load this module as an ES module (tsx).
+export const REPORTS_DIR = fileURLToPath(new URL('../fixtures/real/reports', import.meta.url));
 
 export interface ReportText {
   /** The fixture's file name, e.g. `vulhub--influxdb-CVE-2019-20933.md`. */

@@ -2,8 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// import.meta.url, not __dirname: scripts run these helpers as ES modules too.
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// `import.meta.url`, not `__dirname`: the benches load test/support as ES modules (tsx).
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Every file under `dir` (relative to the repository) whose name matches, as `dir/…/name`. */
 export function filesUnder(dir: string, name: RegExp): string[] {

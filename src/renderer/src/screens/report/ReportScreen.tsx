@@ -1,15 +1,17 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useReport } from '../../stores/report';
 import { listSelection } from '../../stores/reports';
 import { usePrinting } from '../../stores/printing';
 import { PrintableReport } from './page/PrintableReport';
 import { SubmittedReport } from './page/SubmittedReport';
+import { preloadable } from '../../lib/preloadable';
 
 // The draft editor (Milkdown and its ProseMirror stack, the CVSS calculator, the scope guard) is a
 // chunk of its own: most reports opened from the list are submitted ones, which never need it.
-const DraftEditor = lazy(() =>
-  import('./draft/DraftEditor').then((m) => ({ default: m.DraftEditor })),
-);
+const draftEditor = preloadable(() => import('./draft/DraftEditor').then((m) => m.DraftEditor));
+const DraftEditor = draftEditor.Component;
+/** Loads the draft editor's code before a draft is opened (the reports list's idle prefetch). */
+export const preloadDraftEditor = draftEditor.preload;
 
 /** A draft opens in the editor; anything the server holds as submitted opens as its page. */
 export function ReportScreen({ reportId }: { reportId: string }) {

@@ -1,5 +1,4 @@
 import {
-  lazy,
   Suspense,
   useEffect,
   useLayoutEffect,
@@ -24,21 +23,29 @@ import { NewReportDialog } from './NewReportDialog';
 import { ReportList } from './ReportList';
 import { ReportFilesBar } from './ReportFilesBar';
 import { prefetchWhenIdle } from '../../lib/idle-prefetch';
+import { preloadable } from '../../lib/preloadable';
 import { countOf } from '@shared/words/count';
 import { RouteLink } from '../../components/RouteLink';
 
 // The open report (the Milkdown editor and its ProseMirror stack, the CVSS calculator, the
 // Markdown renderer, the scope guard) is a chunk of its own: the list paints without it.
 const loadReportScreen = () => import('../report/ReportScreen');
-const ReportScreen = lazy(() => loadReportScreen().then((m) => ({ default: m.ReportScreen })));
+const reportScreen = preloadable(() => loadReportScreen().then((m) => m.ReportScreen));
+const ReportScreen = reportScreen.Component;
 /**
  * The chunks a click in the list needs, smallest first, loaded one per idle period once the list
- * shows rows: the first report opened after start then opens as fast as the next one.
+ * shows rows: the first report opened after start then opens as fast as the next one (preloaded,
+ * the report's screen and the draft editor render at once, with no Suspense fallback between).
  */
 const OPEN_REPORT_CHUNKS = [
   () => import('../../components/Markdown'),
-  loadReportScreen,
-  () => import('../report/draft/DraftEditor'),
+  reportScreen.preload,
+  // Imported from here as well: the draft editor's code is then split into the chunks loaded one
+  // per idle period (the Markdown view's, the report screen's), not one chunk evaluated at once.
+  () =>
+    import('../report/draft/DraftEditor')
+      .then(loadReportScreen)
+      .then((m) => m.preloadDraftEditor()),
 ] as const;
 
 let prefetched = false;

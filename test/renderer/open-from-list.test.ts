@@ -1,0 +1,97 @@
+/**
+ * Opening reports from the list as the renderer bench does (bench/renderer-open.ts: a reload at
+ * the list, a real click, a caret placeable in the draft's editor), on the bench's own mirror
+ * (bench/seed.ts), small: the bench's steps reach the draft they clicked however the page was
+ * left, and once the list has sat idle the first open after start loads no code on its click.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { seedMirror } from '../../bench/seed';
+import {
+  freshList,
+  openDraftToCaret,
+  openFromList,
+  scriptsLoading,
+} from '../../bench/renderer-open';
+import { useAppPerTest } from './support/app';
+import { until } from './support/ui';
+
+const REPORTS = 300;
+/** The chunk of the draft editor (Milkdown, ProseMirror): the last the idle prefetch loads. */
+const DRAFT_CHUNK = /^DraftEditor.*\.js$/u;
+
+interface PageGlobals {
+  location: { hash: string };
+  document: { querySelector(s: string): { textContent: string | null } | null };
+}
+
+/** The open report's route and heading. */
+const shown = (page: Page): Promise<{ hash: string; heading: string | null }> =>
+  page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    return {
+      hash: g.location.hash,
+      heading: g.document.querySelector('.workspace-detail h1')?.textContent ?? null,
+    };
+  });
+
+const draftTitles = (page: Page): Promise<string[]> =>
+  page
+    .locator('[aria-label="Reports"] .report-row')
+    .filter({ has: page.locator('.status-draft') })
+    .locator('a')
+    .allInnerTexts();
+
+describe('renderer: a report opened from the list by a click, as the bench opens it', () => {
+  const apps = useAppPerTest('open-from-list');
+
+  it('each click opens the draft clicked, to a caret; after the list sat idle the click loads no script', async () => {
+    const { page } = await apps.open({
+      signedIn: false,
+      hash: '#/reports',
+      beforeWindow: async (h) => {
+        await h.mirrorBeforeStart();
+        await seedMirror(join(h.dataDir, 'userData', 'data'), REPORTS);
+      },
+    });
+    await freshList(page);
+    const titles = await draftTitles(page);
+    expect(titles.length).toBeGreaterThan(2);
+
+    // The moment the list painted: the draft opens, whatever code it still had to load.
+    const cold = await openDraftToCaret(page, 0);
+    expect(cold.ms).toBeGreaterThan(0);
+    expect((await shown(page)).heading).toBe(titles[0]);
+    expect((await shown(page)).hash).toMatch(/^#\/reports\/[0-9a-f-]{36}$/u);
+
+    // Reloaded while that draft was open: the list comes back without it, and the same draft
+    // opens again on a click (the bench's first open after start).
+    const loading = scriptsLoading(page);
+    await freshList(page);
+    expect(await shown(page)).toEqual({ hash: '#/reports', heading: null });
+    await until(
+      'the draft editor chunk loaded while the list sat idle',
+      () => loading.names.some((name) => DRAFT_CHUNK.test(name)),
+      30_000,
+    );
+    loading.stop();
+    console.log(`prefetched before any click: ${loading.names.join(', ')}`);
+    const first = await openDraftToCaret(page, 0);
+    expect(first.scriptsLoaded).toEqual([]);
+    expect((await shown(page)).heading).toBe(titles[0]);
+
+    // A later draft, then a submitted report, each the one clicked.
+    await openDraftToCaret(page, 1);
+    expect((await shown(page)).heading).toBe(titles[1]);
+    const submitted = await page
+      .locator('[aria-label="Reports"] .report-row')
+      .filter({ hasNot: page.locator('.status-draft') })
+      .locator('a')
+      .first()
+      .innerText();
+    const report = await openFromList(page, 0);
+    expect(report.ms).toBeGreaterThan(0);
+    expect((await shown(page)).heading).toBe(submitted);
+  }, 180_000);
+});
