@@ -28,8 +28,9 @@ const trayIcon = {
  * bundles instead of loaded from node_modules: Node would otherwise resolve, read and compile
  * each of their files on its own (micromark is about a hundred) and run its CommonJS lexer over
  * the CommonJS ones, the largest part of an engine's start. The renderer bundles them already.
- * Native modules (better-sqlite3, the keychain), electron-log and what loads on first use only
- * (YAML, secretlint, the XML parser, Ajv) stay external.
+ * Native modules (better-sqlite3, the keychain), electron-log, p-limit (its queue's class private
+ * fields would stop the security scanner, which cannot read them) and what loads on first use
+ * only (YAML, secretlint, the XML parser, Ajv) stay external.
  */
 const BUNDLED_IN_MAIN = [
   'ae-cvss-calculator',
@@ -40,7 +41,6 @@ const BUNDLED_IN_MAIN = [
   'mime-types',
   'node-diff3',
   'openapi-fetch',
-  'p-limit',
   'stemmer',
   'tldts',
 ];
