@@ -1,3 +1,4 @@
+import type { HttpImportInput, HttpImportResult } from '@shared/bridge/evidence-views';
 import type { HttpImportCommands } from './http-import-commands';
 
 type Make = () => Promise<HttpImportCommands>;
@@ -16,11 +17,12 @@ export class LazyHttpImportCommands {
   }
 
   async importHttpEvidence(
-    ...args: Parameters<HttpImportCommands['importHttpEvidence']>
-  ): ReturnType<HttpImportCommands['importHttpEvidence']> {
+    reportId: string,
+    input: HttpImportInput,
+  ): Promise<HttpImportResult & { insertedChars: number }> {
     this.#commands ??= this.#make();
     // A failed load is tried again by the next import.
     this.#commands.catch(() => (this.#commands = undefined));
-    return (await this.#commands).importHttpEvidence(...args);
+    return (await this.#commands).importHttpEvidence(reportId, input);
   }
 }
