@@ -4,12 +4,11 @@ import type { ImportTemplatesResult, TemplateView } from '@shared/bridge/report-
 import type { DraftView } from '@shared/bridge/views';
 import type { DraftCommands } from './draft-commands';
 import { EngineInputError } from './errors';
+import { NAME_CHARS } from './template-limits';
 import type { SessionContext } from './session-context';
 import type { Template } from '../store';
 import { findFileLinks, removeFileLinks } from '@shared/rules';
 import { applyTemplate, fillPlaceholders, withPlaceholders } from '../report-files/templates';
-
-export const NAME_CHARS = 100;
 
 const toView = (t: Template): TemplateView => ({
   id: t.id,

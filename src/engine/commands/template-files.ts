@@ -12,7 +12,7 @@ import type { ImportProblemView, ImportTemplatesResult } from '@shared/bridge/re
 import type { SessionContext } from './session-context';
 import { parseFrontMatterFile } from '../report-files/front-matter';
 import { safeName, uniqueName } from '../report-files/names';
-import { NAME_CHARS } from './template-commands';
+import { NAME_CHARS } from './template-limits';
 
 /** A template as a file: `template: <name>` front matter, then its text. */
 export function formatTemplateFile(name: string, body: string): string {
