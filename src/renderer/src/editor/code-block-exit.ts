@@ -39,7 +39,7 @@ function lineAfter(
 ): Transaction | null {
   const next = tr.doc.resolve(pos).nodeAfter;
   const paragraph = state.schema.nodes.paragraph;
-  const usable = fresh ? next?.type === paragraph && next.content.size === 0 : next?.isTextblock;
+  const usable = fresh ? next?.type === paragraph && next?.content.size === 0 : next?.isTextblock;
   if (usable) {
     return tr.setSelection(TextSelection.create(tr.doc, pos + 1)).scrollIntoView();
   }
