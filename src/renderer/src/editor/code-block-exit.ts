@@ -4,7 +4,8 @@
  * blank line:
  * - Enter at the end after two empty lines (the third Enter) leaves it, those lines dropped;
  * - ArrowDown at its end moves below it (a new line is made when it is the last block);
- * - Escape anywhere in it moves below it, the same way;
+ * - Escape anywhere in it moves below it, like the third Enter: to a new line, never into the
+ *   next heading;
  * - Shift+Enter is a new line in it (a hard break has no place in code).
  * Ctrl+Enter (Milkdown's own exit) and the toolbar's buttons still work.
  */
@@ -25,13 +26,23 @@ function inCodeBlock(state: EditorState): { after: number; text: string; atEnd: 
   };
 }
 
-/** The caret on the line after `pos` (the block there when it is a text block, else a new line). */
-function lineAfter(state: EditorState, tr: Transaction, pos: number): Transaction | null {
+/**
+ * The caret on the line after `pos`: the block there when it is a text block (ArrowDown), else a
+ * new line. `fresh` (the third Enter, Escape) asks for an empty paragraph unless one is there: the
+ * next block may be a heading, and text typed at its start would land in it.
+ */
+function lineAfter(
+  state: EditorState,
+  tr: Transaction,
+  pos: number,
+  fresh = false,
+): Transaction | null {
   const next = tr.doc.resolve(pos).nodeAfter;
-  if (next?.isTextblock) {
+  const paragraph = state.schema.nodes.paragraph;
+  const usable = fresh ? next?.type === paragraph && next?.content.size === 0 : next?.isTextblock;
+  if (usable) {
     return tr.setSelection(TextSelection.create(tr.doc, pos + 1)).scrollIntoView();
   }
-  const paragraph = state.schema.nodes.paragraph;
   if (!paragraph) return null;
   tr.insert(pos, paragraph.create());
   return tr.setSelection(TextSelection.create(tr.doc, pos + 1)).scrollIntoView();
@@ -51,7 +62,7 @@ function arrowDown(view: EditorView): boolean {
 function escape(view: EditorView): boolean {
   const block = inCodeBlock(view.state);
   if (!block) return false;
-  const tr = lineAfter(view.state, view.state.tr, block.after);
+  const tr = lineAfter(view.state, view.state.tr, block.after, true);
   if (!tr) return false;
   view.dispatch(tr);
   return true;
@@ -66,7 +77,7 @@ function enter(view: EditorView): boolean {
   const { state } = view;
   const at = state.selection.from;
   const tr = state.tr.delete(at - TWO_EMPTY_LINES.length, at);
-  const next = lineAfter(state, tr, tr.mapping.map(block.after));
+  const next = lineAfter(state, tr, tr.mapping.map(block.after), true);
   if (!next) return false;
   view.dispatch(next);
   return true;

@@ -71,7 +71,11 @@ export function inlineCodeTypingPlugin(): Plugin<Choice> {
         const code = codeType(view.state);
         if (choice === null || !code) return false;
         if (view.state.selection.$from.parent.type.spec.code) return false;
-        let marks = code.removeFromSet(marksAtCaret(view.state));
+        const atCaret = marksAtCaret(view.state);
+        // Plain where typing is plain anyway: the usual path, so the input rules still run (a
+        // "1. " typed on the next line makes a list, not the text "1\.").
+        if (choice === 'plain' && !code.isInSet(atCaret)) return false;
+        let marks = code.removeFromSet(atCaret);
         if (choice === 'code') marks = code.create().addToSet(marks);
         const tr = view.state.tr.replaceWith(from, to, view.state.schema.text(text, marks));
         view.dispatch(tr.scrollIntoView());
