@@ -76,6 +76,23 @@ describe('templates', () => {
     expect(fillPlaceholders(template, values)).toBe(text);
   });
 
+  it('keeps an indented request as code and closes a fence the template left open', () => {
+    // Found by the seed sweep (TEST_SEED=10): `.trim()` took the first line's indentation, so an
+    // indented code block holding a fence became an open fence that swallowed every frame heading.
+    const indented =
+      '     ```http\n     POST /login HTTP/1.1\n     Host: www.example.com\n     Content-Length: 32\n\n';
+    const open = `## Steps to reproduce\n\n\`\`\`http\nPOST /login HTTP/1.1\nHost: www.example.com\n\n{"user":"admin"}\n`;
+    for (const body of [indented, open]) {
+      const out = applyTemplate(body);
+      expect(
+        checkDescription(out).sections.every((s) => s.present),
+        out,
+      ).toBe(true);
+    }
+    expect(applyTemplate(indented)).toContain('     POST /login HTTP/1.1');
+    expect(applyTemplate(open)).toContain('{"user":"admin"}\n```\n');
+  });
+
   it('any Markdown as a template keeps every frame heading, and never throws', () => {
     fc.assert(
       fc.property(anyDescription, (body) => {

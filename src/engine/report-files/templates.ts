@@ -61,10 +61,10 @@ export function applyTemplate(body: string, frame: string = descriptionTemplate(
     const heading = templateHeadingOf(plainText(node as Heading));
     if (heading) marks.push({ heading, start: startOffset(node), contentStart: endOffset(node) });
   }
-  const preamble = body.slice(0, marks[0]?.start ?? body.length).trim();
+  const preamble = part(body.slice(0, marks[0]?.start ?? body.length));
   const sections = new Map<string, string[]>();
   marks.forEach((mark, i) => {
-    const text = body.slice(mark.contentStart, marks[i + 1]?.start ?? body.length).trim();
+    const text = part(body.slice(mark.contentStart, marks[i + 1]?.start ?? body.length));
     if (text) sections.set(mark.heading, [...(sections.get(mark.heading) ?? []), text]);
   });
   const frameHeadings = frameHeadingsOf(frame);
@@ -75,6 +75,37 @@ export function applyTemplate(body: string, frame: string = descriptionTemplate(
     })
     .join('');
   return preamble ? `${preamble}\n\n${filled}` : filled;
+}
+
+/**
+ * A piece of the template as it goes under a frame heading: blank lines around it dropped, but not
+ * the first line's indentation (`.trim()` made an indented code block holding a fence a fenced block),
+ * and a fence left open closed, or it would swallow every frame heading after it.
+ */
+function part(text: string): string {
+  const kept = text.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
+  const open = openFenceAtEnd(kept);
+  return open ? `${kept}\n${open}` : kept;
+}
+
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/** The fence (``` or ~~~ run) a text ends inside, if it opens one it never closes. */
+function openFenceAtEnd(text: string): string | undefined {
+  let open: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const m = FENCE_LINE.exec(line);
+    const run = m?.[1];
+    if (m === null || run === undefined) continue;
+    const rest = m[2] ?? '';
+    if (open === undefined) {
+      // A backtick fence's info string holds no backtick (CommonMark 4.5).
+      if (!(run.startsWith('`') && rest.includes('`'))) open = run;
+    } else if (run[0] === open[0] && run.length >= open.length && rest.trim() === '') {
+      open = undefined;
+    }
+  }
+  return open;
 }
 
 /** The frame's template headings as written (`## Steps to reproduce`). */
