@@ -1,11 +1,12 @@
 import type { ExportReportsResult, ImportReportsResult } from '@shared/bridge/report-file-views';
 import type { ReadCommands } from './read-commands';
 import type { SessionContext } from './session-context';
+import { exportReports } from './export-reports';
+import { importReports } from './import-reports';
 
 /**
  * Reports as Markdown files with front matter, to and from the user's folders. The
  * methods bear the bridge's call names (main picks the folder or files and passes their paths).
- * Their code (the YAML reader among it) loads on first use, not with the engine.
  */
 export class ReportFileCommands {
   readonly #ctx: SessionContext;
@@ -16,16 +17,11 @@ export class ReportFileCommands {
     this.#reads = reads;
   }
 
-  async exportReports(
-    reportIds: readonly string[],
-    destination: string,
-  ): Promise<ExportReportsResult> {
-    const { exportReports } = await import('./export-reports');
+  exportReports(reportIds: readonly string[], destination: string): Promise<ExportReportsResult> {
     return exportReports(this.#ctx, (id) => this.#reads.getReport(id), reportIds, destination);
   }
 
-  async importReports(paths: readonly string[]): Promise<ImportReportsResult> {
-    const { importReports } = await import('./import-reports');
+  importReports(paths: readonly string[]): Promise<ImportReportsResult> {
     return importReports(this.#ctx, paths);
   }
 }

@@ -25,7 +25,7 @@ import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from '../events/engine-events';
 import { EvidenceCommands } from './evidence-commands';
-import { LazyHttpImportCommands } from './lazy-http-import';
+import { HttpImportCommands } from './http-import-commands';
 import { ReportFileCommands } from './report-file-commands';
 import { TemplateCommands } from './template-commands';
 import { OutboxCommands } from './outbox-commands';
@@ -83,7 +83,7 @@ export class AccountSession {
   /** The credential scan and its decisions; also the check before a write leaves. */
   readonly secrets: SecretCommands;
   /** Pasted or dropped HTTP evidence made a redacted block of the description. */
-  readonly httpImport: LazyHttpImportCommands;
+  readonly httpImport: HttpImportCommands;
   readonly payouts: PayoutCommands;
   /** Reports as Markdown files. */
   readonly reportFiles: ReportFileCommands;
@@ -160,11 +160,7 @@ export class AccountSession {
     this.outbox = new OutboxCommands(ctx);
     this.account = new AccountCommands(ctx);
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
-    const evidence = this.evidence;
-    this.httpImport = new LazyHttpImportCommands(async () => {
-      const { HttpImportCommands } = await import('./http-import-commands');
-      return new HttpImportCommands(ctx, evidence, [options.apiKey]);
-    });
+    this.httpImport = new HttpImportCommands(ctx, this.evidence, [options.apiKey]);
     this.payouts = new PayoutCommands(ctx);
     this.reportFiles = new ReportFileCommands(ctx, this.reads);
     this.templates = new TemplateCommands(ctx, this.drafts);

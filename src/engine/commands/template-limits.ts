@@ -1,2 +1,0 @@
-/** The longest template name, in characters: the window's field and an imported file alike. */
-export const NAME_CHARS = 100;
