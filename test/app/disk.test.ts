@@ -216,12 +216,14 @@ describe('the user’s disk', () => {
         const pages = reader
           .prepare<[], { pageno: number }>('SELECT DISTINCT pageno FROM dbstat ORDER BY pageno')
           .all();
+        // New mirrors use 16 KiB pages: the 4 KiB go at the start of the chosen page, wherever it is.
+        const pageSize = Number(reader.pragma('page_size', { simple: true }));
         reader.close();
         const page = pages[Math.floor(pages.length / 2)]?.pageno ?? 2;
         const garbage = Buffer.alloc(4096, 0);
         for (let i = 0; i < 4096; i++) garbage[i] = (i * 131 + 7) & 0xff;
         const fd = openSync(f, 'r+');
-        writeSync(fd, garbage, 0, 4096, (page - 1) * 4096);
+        writeSync(fd, garbage, 0, 4096, (page - 1) * pageSize);
         closeSync(fd);
       },
     ],
