@@ -29,4 +29,21 @@ describe('engine: a session that ended leaves no listener behind', () => {
     off();
     expect(statuses).toHaveLength(1);
   });
+
+  it('a second open keeps the one running session: main restores the account the engine opened', async () => {
+    await h.engine.connect({ serverUrl: h.sandbox.url, apiKey: h.key });
+    await h.restart();
+    const first = h.engine.session;
+    const again = await h.engine.open();
+    expect(again?.serverUrl).toBe(h.sandbox.url);
+    expect(h.engine.session).toBe(first);
+    // Two sessions would both answer a burst of changes (and both send what is queued).
+    const statuses: number[] = [];
+    const off = h.engine.events.on('status', (s) => statuses.push(s.unsent));
+    h.engine.events.emit('report-changed', { reportId: randomUUID() });
+    h.engine.events.emit('report-changed', { reportId: randomUUID() });
+    await new Promise((resolve) => setImmediate(resolve));
+    off();
+    expect(statuses).toHaveLength(1);
+  });
 });

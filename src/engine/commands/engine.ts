@@ -100,6 +100,16 @@ export class Engine {
     if (!record) return null;
     await this.#checkKeychain();
     const key = await this.#options.secrets.get(record.serverUrl);
+    // Main restores the account once the engine has opened it: that second open must not start a
+    // second session beside the running one (two outboxes would post a queued reply twice).
+    if (
+      key &&
+      this.#session &&
+      this.#record?.serverUrl === record.serverUrl &&
+      this.#apiKey === key
+    ) {
+      return this.getAccount();
+    }
     if (!key) {
       // The keychain lost the key (or another app removed it): the user signs in again.
       await removeAccountRecord(this.#options.dataDir);
@@ -266,6 +276,9 @@ export class Engine {
       throw new NewerDataError(error.found, error.supported);
     }
     this.#blocked = null;
+    // A session replaced without a close (a new sign-in) stops: none may keep syncing unseen.
+    const replaced = this.#session;
+    if (replaced && replaced !== session) void replaced.stop().catch(() => undefined);
     this.#record = record;
     this.#apiKey = apiKey;
     this.#recovery = session.recovery;
