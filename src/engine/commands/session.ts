@@ -105,6 +105,7 @@ export class AccountSession {
   /** The disk refused a write (see StoragePort): sending and syncing wait for a write to land. */
   #diskFull = false;
   readonly #onDamaged: (() => void) | undefined;
+  readonly #log: Logger | undefined;
   /** The damaged mirror this start found and replaced, if any. */
   readonly recovery: MirrorRecovery | null;
 
@@ -114,6 +115,7 @@ export class AccountSession {
     this.#clock = options.clock ?? systemClock;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     this.#onDamaged = options.onDamaged;
+    this.#log = options.log;
     const mirror = openMirror({
       file: join(options.dir, 'mirror.sqlite'),
       dataDir: options.dir,
@@ -360,8 +362,25 @@ export class AccountSession {
     this.#scheduler.soon();
   }
 
+  /**
+   * The status is read from the mirror on timers and events: a damaged page or a full disk met
+   * there is noted like any call's (a damaged mirror is rechecked), never thrown into a timer,
+   * where it ended the engine's process and the session's unsent work waited for a restart.
+   */
   #emitStatus(): void {
-    this.#events.emit('status', this.getStatus());
+    let status: StatusView;
+    try {
+      status = this.getStatus();
+    } catch (error) {
+      this.noteFailure(error);
+      if (!storageProblem(error)) {
+        this.#log?.error('session', 'status-failed', {
+          error: error instanceof Error ? error.name : typeof error,
+        });
+      }
+      return;
+    }
+    this.#events.emit('status', status);
   }
 }
 

@@ -318,7 +318,11 @@ function messageDelivered(
 ): void {
   ctx.store.db.transaction(() => {
     if (report) ctx.store.reports.upsertReports([report]);
-    if (thread) ctx.store.messages.replaceThread(entry.reportId, thread);
+    // A mirror rebuilt after damage may not hold the report yet (the journal keeps only unsent
+    // work): its thread comes with it from the sync, never in the way of marking this one sent.
+    if (thread && ctx.store.reports.getStoredRow(entry.reportId)) {
+      ctx.store.messages.replaceThread(entry.reportId, thread);
+    }
     for (const fileId of entry.payload.files) ctx.store.evidence.remove(fileId);
   });
 }

@@ -1,5 +1,5 @@
 import { backoff, DEFAULT_RETRY_POLICY, isApiError, retryRule, type RetryPolicy } from '../api';
-import type { OutboxEntry, OutboxKind, Store } from '../store';
+import { storageProblem, type OutboxEntry, type OutboxKind, type Store } from '../store';
 import type { OutboxContext, Outcome } from './context';
 import { ENGINE_CODES } from '@shared/errors/error-data';
 import { HANDLERS } from './handlers';
@@ -214,6 +214,9 @@ export class OutboxWorker {
       ) => Promise<Outcome>;
       outcome = await handler(this.#ctx, current, this.#abort.signal);
     } catch (error) {
+      // The mirror failed under the handler (a damaged page, a full disk): not the change's fault.
+      // It stays queued (#process pauses and notes it) instead of being parked as refused.
+      if (storageProblem(error)) throw error;
       outcome = this.#classify(error, current);
       outcome = holdUnansweredMessage(outcome, current, Date.now() - startedAt);
     }

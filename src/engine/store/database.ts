@@ -2,7 +2,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { migrations as defaultMigrations, type Migration } from './migrations';
 import { openSqlite } from './sqlite-binding';
-import { DamagedDatabaseError, storageProblem } from './storage-errors';
+import { asDamaged, DamagedDatabaseError, storageProblem } from './storage-errors';
 import { ENGINE_CODES } from '@shared/errors/error-data';
 
 /** One open SQLite file (one per account), with the schema at the latest version. */
@@ -74,9 +74,16 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     schemaVersion: () => userVersion(sqlite),
     close: () => {
       if (!sqlite.open) return;
-      // Cheap on close and keeps the planner's statistics fresh for the next start.
-      sqlite.pragma('optimize');
-      sqlite.close();
+      // Cheap on close and keeps the planner's statistics fresh for the next start. It reads the
+      // file: a damaged page or a full disk must not keep the connection open (the damaged file
+      // is then set aside under the session that replaces this one).
+      try {
+        sqlite.pragma('optimize');
+      } catch (error) {
+        if (!storageProblem(error)) throw error;
+      } finally {
+        sqlite.close();
+      }
     },
   };
 }
@@ -116,12 +123,6 @@ function inspect(file: string, latest: number, check: boolean): void {
       for (const f of made) rmSync(f, { force: true });
     }
   }
-}
-
-/** SQLite's own words for a damaged file, as the one error the opening of a mirror handles. */
-function asDamaged(file: string, error: unknown): unknown {
-  if (error instanceof DamagedDatabaseError || storageProblem(error) !== 'damaged') return error;
-  return new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error));
 }
 
 /**

@@ -19,6 +19,7 @@ import { createSyncStateRepository, type SyncStateRepository } from './sync-stat
 import { createThreadsRepository, type ThreadsRepository } from './threads';
 import { createTemplatesRepository, type TemplatesRepository } from './templates';
 import { repairUnreadableRows } from './unreadable-rows';
+import { asDamaged } from './storage-errors';
 import {
   journalUnsentWork,
   restoreUnsentWork,
@@ -78,14 +79,15 @@ export function openStore(options: OpenStoreOptions): Store {
     unsentWork = journalUnsentWork(db, dir);
   } catch (error) {
     db.close();
-    throw error;
+    // A damaged page met while opening (the journal, the repairs) is the mirror's damage too.
+    throw asDamaged(options.file, error);
   }
   const log = options.log ?? silentLogger;
   try {
     repairUnreadableRows(db, log);
   } catch (error) {
     db.close();
-    throw error;
+    throw asDamaged(options.file, error);
   }
   const searchIndex = createReportIndexer(db);
   db.onCommit(() => searchIndex.schedule());

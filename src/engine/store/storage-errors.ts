@@ -48,3 +48,9 @@ export class DamagedDatabaseError extends Error {
     this.name = 'DamagedDatabaseError';
   }
 }
+
+/** SQLite's own words for a damaged file, as the one error the opening of a mirror handles. */
+export function asDamaged(file: string, error: unknown): unknown {
+  if (error instanceof DamagedDatabaseError || storageProblem(error) !== 'damaged') return error;
+  return new DamagedDatabaseError(file, error instanceof Error ? error.message : String(error));
+}
