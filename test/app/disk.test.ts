@@ -209,12 +209,16 @@ describe('the user’s disk', () => {
   const damages: [string, (file: string) => void][] = [
     ['truncated to half', (f) => truncateSync(f, Math.floor(readFileSync(f).length / 2))],
     [
-      'garbled 4 KiB in its middle',
+      'garbled 4 KiB in a page the report list reads',
       (f) => {
-        // The middle one of the pages in use (a small mirror's middle page may be free).
+        // A cleanly closed mirror is not read page by page at the start (seconds at 100,000
+        // reports): a damaged page is found when a call meets it, here the window's first list.
+        // Pages nothing reads are covered by test/store/damaged-mirror.test.ts's checked opening.
         const reader = new Database(f, { readonly: true });
         const pages = reader
-          .prepare<[], { pageno: number }>('SELECT DISTINCT pageno FROM dbstat ORDER BY pageno')
+          .prepare<[], { pageno: number }>(
+            "SELECT DISTINCT pageno FROM dbstat WHERE name = 'reports' ORDER BY pageno",
+          )
           .all();
         // New mirrors use 16 KiB pages: the 4 KiB go at the start of the chosen page, wherever it is.
         const pageSize = Number(reader.pragma('page_size', { simple: true }));
