@@ -23,9 +23,31 @@ const trayIcon = {
   },
 };
 
+/**
+ * Pure-JS packages the engine (and the command line) load at every start, bundled into main's
+ * bundles instead of loaded from node_modules: Node would otherwise resolve, read and compile
+ * each of their files on its own (micromark is about a hundred) and run its CommonJS lexer over
+ * the CommonJS ones, the largest part of an engine's start. The renderer bundles them already.
+ * Native modules (better-sqlite3, the keychain), electron-log, p-limit (its queue's class private
+ * fields would stop the security scanner, which cannot read them) and what loads on first use
+ * only (YAML, secretlint, the XML parser, Ajv) stay external.
+ */
+const BUNDLED_IN_MAIN = [
+  'ae-cvss-calculator',
+  'ipaddr.js',
+  'mdast-util-from-markdown',
+  'mdast-util-gfm',
+  'micromark-extension-gfm',
+  'mime-types',
+  'node-diff3',
+  'openapi-fetch',
+  'stemmer',
+  'tldts',
+];
+
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin(), trayIcon],
+    plugins: [externalizeDepsPlugin({ exclude: BUNDLED_IN_MAIN }), trayIcon],
     resolve: resolveAliases,
     // Class private fields (`#x`) are lowered: the security scanner (Electronegativity) cannot
     // analyse them and would skip the whole main bundle.

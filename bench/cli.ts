@@ -8,7 +8,7 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandbox } from '../src/sandbox';
@@ -37,8 +37,12 @@ function timed(
   );
 }
 
+/** The machine's 1-minute load: figures taken on a busy machine are read against it. */
+const load = (): string => loadavg()[0]?.toFixed(2) ?? '?';
+
 async function main(): Promise<void> {
   await buildApp();
+  const loadBefore = load();
   const sandbox = await startSandbox({
     port: 0,
     host: '127.0.0.1',
@@ -118,6 +122,7 @@ async function main(): Promise<void> {
       },
     ];
     console.log(formatResults(`cli (${RUNS} runs each)`, results));
+    console.log(`- Node ${process.version}; load average ${loadBefore} before, ${load()} after`);
   } finally {
     await sandbox.close();
     rmSync(userData, { recursive: true, force: true });

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command, Ctx } from '../command';
 import { JSON_OPTION, str, strs } from '../command';
-import { attachEvidence } from '../evidence';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { readStdin, readTextArg } from '../inputs';
 import { deliveryExit, waitForDelivery } from '../outbox-wait';
 import { print, printJson, RefusedError, safeText, say, UsageError } from '../terminal';
-import { parseReportFile } from '@engine/report-files/front-matter';
+import type { attachEvidence } from '../evidence';
+import type { parseReportFile } from '@engine/report-files/front-matter';
 import type { ImportReportsResult } from '@shared/bridge/report-file-views';
 import type { ChecklistItemView } from '@shared/bridge/views';
 
@@ -24,6 +24,17 @@ function waitMs(values: Record<string, unknown>): number {
     throw new UsageError('--wait must be a number of seconds.');
   }
   return n * 1000;
+}
+
+// The evidence detection and the YAML reader load when a command uses them, not at every start.
+async function attach(
+  ...args: Parameters<typeof attachEvidence>
+): ReturnType<typeof attachEvidence> {
+  return (await import('../evidence')).attachEvidence(...args);
+}
+
+async function parseFile(text: string): Promise<ReturnType<typeof parseReportFile>> {
+  return (await import('@engine/report-files/front-matter')).parseReportFile(text);
 }
 
 function problemsOf(result: ImportReportsResult): string[] {
@@ -69,7 +80,7 @@ const create: Command = {
     }
     const made = result.created[0];
     if (!made) throw new Error('The file made no draft.');
-    const attached = await attachEvidence(link, ctx.io, made.reportId, strs(values, 'attach'));
+    const attached = await attach(link, ctx.io, made.reportId, strs(values, 'attach'));
     if (ctx.json) printJson(ctx.io, { reportId: made.reportId, title: made.title, attached });
     else {
       print(ctx.io, made.reportId);
@@ -114,7 +125,7 @@ const edit: Command = {
       throw new UsageError('Nothing to change: give --title, --asset, --cvss, --file or --attach.');
     }
     if (file && flagged) throw new UsageError('Use either --file or the field flags, not both.');
-    const parsed = file ? parseReportFile(await readTextArg(ctx.io, file)) : null;
+    const parsed = file ? await parseFile(await readTextArg(ctx.io, file)) : null;
     if (parsed && !parsed.ok) {
       for (const p of parsed.problems) {
         say(ctx.io, `${file}:${p.line}: ${p.field}: ${safeText(p.message)}`);
@@ -149,7 +160,7 @@ const edit: Command = {
         say(ctx.io, `Conflicts in ${names}: resolve them in the app.`);
       }
     }
-    await attachEvidence(link, ctx.io, id, strs(values, 'attach'));
+    await attach(link, ctx.io, id, strs(values, 'attach'));
     say(ctx.io, 'Draft saved.');
     return EXIT.ok;
   },

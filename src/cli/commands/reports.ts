@@ -4,8 +4,6 @@ import { EXIT } from '../exit-codes';
 import { print, printJson, safeText, say, UsageError } from '../terminal';
 import { REPORT_STATUSES, type ReportStatus } from '@shared/api';
 import { REPORT_SORTS, type ReportQuery, type ReportSort } from '@shared/bridge/views';
-import { formatReportFile } from '@engine/report-files/front-matter';
-import { frontMatterOf, threadMarkdown } from '@engine/report-files/report-folder';
 
 const LIST_OPTIONS = {
   ...JSON_OPTION,
@@ -138,6 +136,11 @@ const view: Command = {
       say(ctx.io, `No report ${safeText(id)}.`);
       return EXIT.failed;
     }
+    // Loaded here, not at start: YAML and the CVSS calculator would slow every other command.
+    const [{ formatReportFile }, { frontMatterOf, threadMarkdown }] = await Promise.all([
+      import('@engine/report-files/front-matter'),
+      import('@engine/report-files/report-folder'),
+    ]);
     const meta = frontMatterOf(detail, undefined);
     const description = detail.draft?.content.description ?? detail.report?.description ?? '';
     if (ctx.json) {

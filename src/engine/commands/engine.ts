@@ -42,8 +42,8 @@ export interface EngineOptions extends Pick<
   /** The app's data folder: one mirror per account below it. */
   dataDir: string;
   /**
-   * The OS keychain. Open and connect call `checkAvailable` first, so a missing keychain fails at
-   * once with its clear error instead of later.
+   * The OS keychain. Connect calls `checkAvailable` first, and open when no key comes back, so a
+   * missing keychain fails at once with its clear error instead of later (or a sign-out).
    */
   secrets: SecretStore;
   /** Start the sync and the outbox on sign-in (tests may drive them by hand). */
@@ -98,7 +98,8 @@ export class Engine {
   async open(): Promise<AccountView | null> {
     const record = await readAccountRecord(this.#options.dataDir);
     if (!record) return null;
-    await this.#checkKeychain();
+    // A key read back proves the keychain works; only "nothing stored" needs the probe, since a
+    // missing or locked keychain also answers that (a write-read-delete costs three more trips).
     const key = await this.#options.secrets.get(record.serverUrl);
     // Main restores the account once the engine has opened it: that second open must not start a
     // second session beside the running one (two outboxes would post a queued reply twice).
@@ -111,6 +112,7 @@ export class Engine {
       return this.getAccount();
     }
     if (!key) {
+      await this.#checkKeychain();
       // The keychain lost the key (or another app removed it): the user signs in again.
       await removeAccountRecord(this.#options.dataDir);
       return null;

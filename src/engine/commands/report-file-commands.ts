@@ -1,12 +1,11 @@
 import type { ExportReportsResult, ImportReportsResult } from '@shared/bridge/report-file-views';
 import type { ReadCommands } from './read-commands';
 import type { SessionContext } from './session-context';
-import { exportReports } from './export-reports';
-import { importReports } from './import-reports';
 
 /**
  * Reports as Markdown files with front matter, to and from the user's folders. The
  * methods bear the bridge's call names (main picks the folder or files and passes their paths).
+ * Their code (the YAML reader among it) loads on first use, not with the engine.
  */
 export class ReportFileCommands {
   readonly #ctx: SessionContext;
@@ -17,11 +16,16 @@ export class ReportFileCommands {
     this.#reads = reads;
   }
 
-  exportReports(reportIds: readonly string[], destination: string): Promise<ExportReportsResult> {
+  async exportReports(
+    reportIds: readonly string[],
+    destination: string,
+  ): Promise<ExportReportsResult> {
+    const { exportReports } = await import('./export-reports');
     return exportReports(this.#ctx, (id) => this.#reads.getReport(id), reportIds, destination);
   }
 
-  importReports(paths: readonly string[]): Promise<ImportReportsResult> {
+  async importReports(paths: readonly string[]): Promise<ImportReportsResult> {
+    const { importReports } = await import('./import-reports');
     return importReports(this.#ctx, paths);
   }
 }

@@ -25,7 +25,7 @@ import { AccountCommands } from './account-commands';
 import { DraftCommands } from './draft-commands';
 import type { EngineEvents } from '../events/engine-events';
 import { EvidenceCommands } from './evidence-commands';
-import { HttpImportCommands } from './http-import-commands';
+import { LazyHttpImportCommands } from './lazy-http-import';
 import { ReportFileCommands } from './report-file-commands';
 import { TemplateCommands } from './template-commands';
 import { OutboxCommands } from './outbox-commands';
@@ -83,7 +83,7 @@ export class AccountSession {
   /** The credential scan and its decisions; also the check before a write leaves. */
   readonly secrets: SecretCommands;
   /** Pasted or dropped HTTP evidence made a redacted block of the description. */
-  readonly httpImport: HttpImportCommands;
+  readonly httpImport: LazyHttpImportCommands;
   readonly payouts: PayoutCommands;
   /** Reports as Markdown files. */
   readonly reportFiles: ReportFileCommands;
@@ -162,7 +162,11 @@ export class AccountSession {
     this.outbox = new OutboxCommands(ctx);
     this.account = new AccountCommands(ctx);
     this.secrets = new SecretCommands(ctx, [options.apiKey]);
-    this.httpImport = new HttpImportCommands(ctx, this.evidence, [options.apiKey]);
+    const evidence = this.evidence;
+    this.httpImport = new LazyHttpImportCommands(async () => {
+      const { HttpImportCommands } = await import('./http-import-commands');
+      return new HttpImportCommands(ctx, evidence, [options.apiKey]);
+    });
     this.payouts = new PayoutCommands(ctx);
     this.reportFiles = new ReportFileCommands(ctx, this.reads);
     this.templates = new TemplateCommands(ctx, this.drafts);

@@ -8,8 +8,8 @@
  * the value itself never leaves this module except through the caller's own text.
  */
 import { createHash } from 'node:crypto';
-import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import type { lintSource } from '@secretlint/core';
+import type { creator } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { globallyAllowed, wholeMatch } from './gitleaks';
 import { redactionMark, redactionMarks } from './mark';
@@ -86,7 +86,30 @@ function allowPatterns(options: ScanOptions): ((value: string) => boolean)[] {
 
 const PRESET_ID = '@secretlint/secretlint-rule-preset-recommend';
 
-function config(options: ScanOptions): SecretLintCoreConfig {
+interface Secretlint {
+  lintSource: typeof lintSource;
+  recommended: typeof creator;
+}
+let secretlint: Promise<Secretlint> | undefined;
+
+/**
+ * secretlint and its preset load on the first scan, not with the engine: they are a good part of
+ * the engine's start, and a command that reads (`bountydesk status`) never scans.
+ */
+function loadSecretlint(): Promise<Secretlint> {
+  secretlint ??= Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+  ]).then(([core, preset]) => ({ lintSource: core.lintSource, recommended: preset.creator }));
+  // A failed load is tried again by the next scan.
+  secretlint.catch(() => (secretlint = undefined));
+  return secretlint;
+}
+
+function config(
+  options: ScanOptions,
+  recommended: Secretlint['recommended'],
+): SecretLintCoreConfig {
   return {
     rules: [
       {
@@ -293,9 +316,10 @@ function position(starts: number[], offset: number): { line: number; column: num
 export async function scanText(text: string, options: ScanOptions = {}): Promise<SecretFinding[]> {
   if (text.trim() === '') return [];
   const ext = options.ext ?? '.txt';
+  const { lintSource, recommended } = await loadSecretlint();
   const result = await lintSource({
     source: { content: text, filePath: `evidence${ext}`, ext, contentType: 'text' },
-    options: { config: config(options), noPhysicFilePath: true, maskSecrets: false },
+    options: { config: config(options, recommended), noPhysicFilePath: true, maskSecrets: false },
   });
   const raw: Raw[] = result.messages.map((m) => {
     const [start, end] = exactRange(text, m);
