@@ -1,5 +1,6 @@
 import { randomUUID } from '../support/random';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../support/wait';
 import { openHarness, type Harness } from './harness';
 
 /**
@@ -37,7 +38,11 @@ describe('engine: a session that ended leaves no listener behind', () => {
     const again = await h.engine.open();
     expect(again?.serverUrl).toBe(h.sandbox.url);
     expect(h.engine.session).toBe(first);
-    // Two sessions would both answer a burst of changes (and both send what is queued).
+    // Two sessions would both answer a burst of changes (and both send what is queued). The
+    // start's own sync and outbox run first, so their statuses are not counted as the burst's.
+    await h.engine.session.drain();
+    await waitUntil('the start sync to end', () => !h.engine.session.getStatus().syncing);
+    await new Promise((resolve) => setImmediate(resolve));
     const statuses: number[] = [];
     const off = h.engine.events.on('status', (s) => statuses.push(s.unsent));
     h.engine.events.emit('report-changed', { reportId: randomUUID() });
