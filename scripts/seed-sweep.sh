@@ -15,7 +15,7 @@ log="$(mktemp -d)"
 passed=0
 failed=()
 for ((seed = first; seed < first + count; seed++)); do
-  if TEST_SEED="$seed" bash scripts/with-keyring.sh npx vitest run "${files[@]}" >"$log/$seed.log" 2>&1; then
+  if TEST_SEED="$seed" CHAOS_SEED="$seed" bash scripts/with-keyring.sh npx vitest run "${files[@]}" >"$log/$seed.log" 2>&1; then
     passed=$((passed + 1))
   else
     failed+=("$seed")
