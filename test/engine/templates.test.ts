@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realFile } from '../support/real-corpus';
+import { reportText } from '../support/report-texts';
 import { harnessPerTest } from './harness';
 
 /** Templates kept in the mirror, used for a new draft, edited and deleted. */
@@ -94,6 +95,46 @@ describe('researcher templates', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+  it('a template keeps no live credential: a request’s bearer token is redacted on save and on import, and named by line', async () => {
+    const x = await open(undefined, { sync: false });
+    // A real report's request (vulhub, influxdb CVE-2019-20933): a Bearer JWT, a blank line, a body.
+    const text = reportText('vulhub--influxdb-CVE-2019-20933.md');
+    const fence = text.lastIndexOf('```', text.indexOf('Authorization: Bearer'));
+    const request = text.slice(fence, text.indexOf('```', fence + 3) + 3);
+    const token = /Bearer (\S+)/.exec(request)?.[1] ?? '';
+    expect(token.startsWith('eyJ')).toBe(true);
+    const body = `## Steps to reproduce\n\nOn *.example.com, send:\n\n${request}\n\n## Security impact\n\nAny user.\n`;
+    const tokenLine = body.split('\n').findIndex((l) => l.includes(token)) + 1;
+
+    const saved = await x.engine.calls.saveTemplate({ name: 'InfluxDB JWT bypass', body });
+    expect(saved.body).not.toContain(token);
+    expect(saved.body).toContain('Authorization: Bearer [REDACTED:');
+    expect(saved.body.replace(/\[REDACTED:[^\]]+\]/, 'X')).toBe(body.replace(token, 'X'));
+    expect(saved.redacted).toEqual([{ label: expect.any(String), line: tokenLine }]);
+    expect((await x.engine.calls.listTemplates())[0]?.body).toBe(saved.body);
+    // A template without credentials says nothing of them.
+    expect(
+      (await x.engine.calls.saveTemplate({ name: 'Plain', body: '## Impact\n' })).redacted,
+    ).toBeUndefined();
+
+    // A shared template file with someone's live token comes in redacted too.
+    const dir = await mkdtemp(join(tmpdir(), 'templates-'));
+    try {
+      await writeFile(join(dir, 'shared.md'), `---\ntemplate: Shared InfluxDB\n---\n${body}`);
+      const back = await x.engine.calls.importTemplates([dir]);
+      expect(back.problems).toEqual([]);
+      expect(back.created.map((c) => [c.file, c.redacted?.map((r) => r.line)])).toEqual([
+        ['shared.md', [tokenLine]],
+      ]);
+      const imported = (await x.engine.calls.listTemplates()).find(
+        (t) => t.name === 'Shared InfluxDB',
+      );
+      expect(imported?.body).toBe(saved.body);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a template keeps text, not files: the links to the draft’s image and file are left out and named', async () => {
     const x = await open();
     const program = x.programs.open;

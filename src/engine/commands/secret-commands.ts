@@ -81,6 +81,21 @@ export class SecretCommands {
     return found;
   }
 
+  /**
+   * `text` with every credential the scan finds replaced by `[REDACTED:<kind>]`, and what was
+   * replaced (templates: a text that is reused and shared keeps no live value).
+   */
+  async withoutCredentials(
+    text: string,
+  ): Promise<{ text: string; found: Pick<SecretFinding, 'label' | 'line'>[] }> {
+    const found = await this.#findings(text, '.md');
+    if (found.length === 0) return { text, found: [] };
+    return {
+      text: redact(text, found),
+      found: found.map(({ label, line }) => ({ label, line })),
+    };
+  }
+
   #keeps(reportId: string): Set<string> {
     return new Set(this.#ctx.store.syncState.get<string[]>(KEEPS(reportId)) ?? []);
   }

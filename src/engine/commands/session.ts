@@ -169,7 +169,7 @@ export class AccountSession {
     });
     this.payouts = new PayoutCommands(ctx);
     this.reportFiles = new ReportFileCommands(ctx, this.reads);
-    this.templates = new TemplateCommands(ctx, this.drafts);
+    this.templates = new TemplateCommands(ctx, this.drafts, this.secrets);
     this.#worker = new OutboxWorker(
       {
         ...syncCtx,

@@ -3,6 +3,7 @@ import { LIMITS } from '@shared/api';
 import type { ImportTemplatesResult, TemplateView } from '@shared/bridge/report-file-views';
 import type { DraftView } from '@shared/bridge/views';
 import type { DraftCommands } from './draft-commands';
+import type { SecretCommands } from './secret-commands';
 import { EngineInputError } from './errors';
 import { NAME_CHARS } from './template-limits';
 import type { SessionContext } from './session-context';
@@ -21,10 +22,16 @@ const toView = (t: Template): TemplateView => ({
 export class TemplateCommands {
   readonly #ctx: SessionContext;
   readonly #drafts: DraftCommands;
+  readonly #secrets: Pick<SecretCommands, 'withoutCredentials'>;
 
-  constructor(ctx: SessionContext, drafts: DraftCommands) {
+  constructor(
+    ctx: SessionContext,
+    drafts: DraftCommands,
+    secrets: Pick<SecretCommands, 'withoutCredentials'>,
+  ) {
     this.#ctx = ctx;
     this.#drafts = drafts;
+    this.#secrets = secrets;
   }
 
   listTemplates(): TemplateView[] {
@@ -33,14 +40,15 @@ export class TemplateCommands {
 
   /**
    * Creates (no id) or changes a template. From a draft (`fromReportId`), the draft's own asset,
-   * title and program name in the text become placeholders.
+   * title and program name in the text become placeholders. Credentials in the text (a request's
+   * bearer token, a cookie) are replaced by `[REDACTED:<kind>]` and named in the answer.
    */
-  saveTemplate(input: {
+  async saveTemplate(input: {
     id?: string;
     name: string;
     body: string;
     fromReportId?: string;
-  }): TemplateView {
+  }): Promise<TemplateView> {
     const { store } = this.#ctx;
     const name = input.name.trim();
     if (name === '') throw new EngineInputError('name', 'give the template a name');
@@ -69,8 +77,15 @@ export class TemplateCommands {
         program: store.programs.getSummary(programId)?.name ?? report?.program_name ?? '',
       });
     }
-    const saved = toView(store.templates.put({ id: input.id ?? randomUUID(), name, body }));
-    return leftOut.length > 0 ? { ...saved, leftOut } : saved;
+    const clean = await this.#secrets.withoutCredentials(body);
+    const saved = toView(
+      store.templates.put({ id: input.id ?? randomUUID(), name, body: clean.text }),
+    );
+    return {
+      ...saved,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+      ...(clean.found.length > 0 ? { redacted: clean.found } : {}),
+    };
   }
 
   // The files' code (the YAML reader) loads on first use, not with the engine.
@@ -79,7 +94,9 @@ export class TemplateCommands {
   }
 
   async importTemplates(paths: readonly string[]): Promise<ImportTemplatesResult> {
-    return (await import('./template-files')).importTemplateFiles(this.#ctx.store, paths);
+    return (await import('./template-files')).importTemplateFiles(this.#ctx.store, paths, (body) =>
+      this.#secrets.withoutCredentials(body),
+    );
   }
 
   deleteTemplate(id: string): void {

@@ -8,7 +8,11 @@ import { lstat, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
 import { LIMITS } from '@shared/api';
-import type { ImportProblemView, ImportTemplatesResult } from '@shared/bridge/report-file-views';
+import type {
+  ImportProblemView,
+  ImportTemplatesResult,
+  TemplateRedaction,
+} from '@shared/bridge/report-file-views';
 import type { SessionContext } from './session-context';
 import { parseFrontMatterFile } from '../report-files/front-matter';
 import { safeName, uniqueName } from '../report-files/names';
@@ -43,6 +47,7 @@ export async function exportTemplateFiles(
 export async function importTemplateFiles(
   store: SessionContext['store'],
   paths: readonly string[],
+  withoutCredentials: (body: string) => Promise<{ text: string; found: TemplateRedaction[] }>,
 ): Promise<ImportTemplatesResult> {
   const files: { path: string; display: string }[] = [];
   for (const picked of paths) {
@@ -105,10 +110,18 @@ export async function importTemplateFiles(
     }
   }
   if (problems.length > 0) return { created: [], problems };
+  // A shared template file may carry someone's live token: it comes in redacted, and says so.
+  const cleaned = await Promise.all(planned.map((p) => withoutCredentials(p.body)));
   const created = store.db.transaction(() =>
-    planned.map((p) => {
-      const t = store.templates.put({ id: randomUUID(), name: p.name, body: p.body });
-      return { templateId: t.id, name: t.name, file: p.file };
+    planned.map((p, i) => {
+      const clean = cleaned[i] ?? { text: p.body, found: [] };
+      const t = store.templates.put({ id: randomUUID(), name: p.name, body: clean.text });
+      return {
+        templateId: t.id,
+        name: t.name,
+        file: p.file,
+        ...(clean.found.length > 0 ? { redacted: clean.found } : {}),
+      };
     }),
   );
   return { created, problems: [] };

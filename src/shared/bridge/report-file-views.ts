@@ -46,6 +46,20 @@ export interface TemplateView {
    * another report's files), by name. Absent when none was.
    */
   leftOut?: string[];
+  /**
+   * Saving only: the credentials found in the text and replaced by `[REDACTED:<kind>]` (a
+   * template is reused and shared; a live token must not travel with it), by kind and line, never
+   * the value. Absent when none was.
+   */
+  redacted?: TemplateRedaction[];
+}
+
+/** A credential taken out of a template's text: what it was and where, never its value. */
+export interface TemplateRedaction {
+  /** What it is, for a person: "JSON Web Token", "Authorization header"… */
+  label: string;
+  /** 1-based line of the template's text. */
+  line: number;
 }
 
 export interface SaveTemplateInput {
@@ -59,6 +73,6 @@ export interface SaveTemplateInput {
 
 export interface ImportTemplatesResult {
   /** The templates made; empty when anything was wrong. */
-  created: { templateId: string; name: string; file: string }[];
+  created: { templateId: string; name: string; file: string; redacted?: TemplateRedaction[] }[];
   problems: ImportProblemView[];
 }

@@ -1,4 +1,8 @@
-import type { TemplateView } from '@shared/bridge/report-file-views';
+import type {
+  ImportTemplatesResult,
+  TemplateRedaction,
+  TemplateView,
+} from '@shared/bridge/report-file-views';
 
 /** A list of names in words: "a.jpg", "a.jpg and b.txt", "a.jpg, b.txt and c.har". */
 function names(list: readonly string[]): string {
@@ -8,12 +12,41 @@ function names(list: readonly string[]): string {
     : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1) ?? ''}`;
 }
 
+/** The credentials taken out of a template, in words: "a JSON Web Token (line 5)". */
+export function redactedWords(redacted: readonly TemplateRedaction[]): string {
+  const each = redacted.map((r) => `${r.label} (line ${r.line})`);
+  return each.length <= 1
+    ? (each[0] ?? '')
+    : `${each.slice(0, -1).join(', ')} and ${each.at(-1) ?? ''}`;
+}
+
 /**
  * What saving a template did, said whole: the files whose links it left out are named, since the
- * researcher attaches them to each new report.
+ * researcher attaches them to each new report, and so are the credentials it replaced.
  */
 export function savedTemplateText(saved: TemplateView): string {
   const leftOut = saved.leftOut ?? [];
-  if (leftOut.length === 0) return `Saved template “${saved.name}”.`;
-  return `Saved template “${saved.name}” without the link${leftOut.length === 1 ? '' : 's'} to ${names(leftOut)}: a template keeps text, not files. Attach the file${leftOut.length === 1 ? '' : 's'} to each new report.`;
+  const redacted = saved.redacted ?? [];
+  const parts = [`Saved template “${saved.name}”`];
+  if (leftOut.length > 0) {
+    parts.push(
+      ` without the link${leftOut.length === 1 ? '' : 's'} to ${names(leftOut)}: a template keeps text, not files. Attach the file${leftOut.length === 1 ? '' : 's'} to each new report`,
+    );
+  }
+  if (redacted.length > 0) {
+    parts.push(
+      `. It holds [REDACTED] in place of ${redactedWords(redacted)}: a template is reused and shared, so no live credential stays in it`,
+    );
+  }
+  return `${parts.join('')}.`;
+}
+
+/** What importing templates did, with the credentials each file had taken out. */
+export function importedTemplatesText(created: ImportTemplatesResult['created']): string {
+  const cleaned = created.filter((c) => (c.redacted ?? []).length > 0);
+  const head = `Imported ${created.length} template${created.length === 1 ? '' : 's'}`;
+  if (cleaned.length === 0) return `${head}.`;
+  return `${head}. Credentials were replaced by [REDACTED]: ${cleaned
+    .map((c) => `${c.file}: ${redactedWords(c.redacted ?? [])}`)
+    .join('; ')}.`;
 }

@@ -8,7 +8,7 @@ import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
 import { useReadOnlyReason } from '../../stores/session';
 import { openPrograms } from './NewReportDialog';
-import { savedTemplateText } from '../../lib/template-words';
+import { importedTemplatesText, savedTemplateText } from '../../lib/template-words';
 import { useLoaded } from '../../lib/useLoaded';
 
 type Mode =
@@ -123,7 +123,7 @@ export function TemplatesDialog({
                             `${p.file}${p.line > 0 ? ` line ${p.line}` : ''}: ${p.field}: ${p.message}`,
                         )
                         .join('; ')}`
-                    : `Imported ${r.created.length} template(s)`,
+                    : importedTemplatesText(r.created),
                 );
                 await reload();
               }, reportError)
