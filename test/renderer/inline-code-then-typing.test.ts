@@ -41,4 +41,25 @@ describe('renderer: typing after inline code switched off with Ctrl+E', () => {
     );
     expect(await description(page).locator('ol').count()).toBe(lists + 1);
   }, 120_000);
+
+  it('Enter ends inline code: the next paragraph is plain text', async () => {
+    const { host, page } = await apps.open();
+    const draft = await savedDraft(host, { title: 'Inline code, then Enter' });
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const line = description(page).getByText(LINE, { exact: true });
+    await line.waitFor();
+    await caretAtEndOf(line, LINE);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Send ');
+    await page.keyboard.press('Control+e');
+    await page.keyboard.type('Authorization: Bearer <token>');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('On *.example.com every host answers.');
+    const markdown = async (): Promise<string> =>
+      (await host.engine.getReport(draft.reportId))?.draft?.content.description ?? '';
+    await until('the line saved', async () => (await markdown()).includes('every host answers'));
+    expect(await markdown()).toContain(
+      `${LINE}\n\nSend \`Authorization: Bearer <token>\`\n\nOn *.example.com every host answers.\n`,
+    );
+  }, 120_000);
 });

@@ -7,7 +7,7 @@
  * code is not code, so a closing backtick ends it), so only the first character typed kept it.
  * This plugin holds the choice (`code` or `plain`) for the caret and puts typed text in or out of
  * the mark itself. The choice lasts while the caret only moves with what is typed or deleted at it;
- * a click, an arrow key or a selection ends it, as for the other marks.
+ * a click, an arrow key, a selection or Enter ends it.
  */
 import type { MarkType, Mark } from '@milkdown/kit/prose/model';
 import { Plugin, PluginKey, type EditorState } from '@milkdown/kit/prose/state';
@@ -58,10 +58,13 @@ export function inlineCodeTypingPlugin(): Plugin<Choice> {
         const asked = tr.getMeta(key) as Choice | undefined;
         if (asked !== undefined) return asked;
         if (choice === null) return null;
-        // Kept while the caret is where the edit put it (typing, Backspace); a move ends it.
+        // Kept while the caret is where the edit put it (typing, Backspace) in the same block; a
+        // move ends it, and so does Enter: a code span never runs from one paragraph into the next.
         const { selection } = newState;
         const followed =
-          selection.empty && selection.from === tr.mapping.map(oldState.selection.from);
+          selection.empty &&
+          selection.from === tr.mapping.map(oldState.selection.from) &&
+          selection.$from.start() === tr.mapping.map(oldState.selection.$from.start());
         return followed ? choice : null;
       },
     },
