@@ -160,17 +160,38 @@ describe('files_pending', () => {
         b: { name: 'log.txt', state: 'ready', reply: null },
       },
     });
-    expect(i).toMatchObject({ ok: false, detail: 'Still uploading: “shot.png”.' });
+    expect(i).toMatchObject({ ok: false, waiting: true, detail: 'Still uploading: “shot.png”.' });
   });
-  it('fails while a local upload is queued or running', () => {
-    expect(files({ uploads: [{ name: 'a', state: 'queued' }] }).ok).toBe(false);
-    expect(files({ uploads: [{ name: 'a', state: 'uploading' }] }).ok).toBe(false);
+  it('waits while a local upload is queued or running, saying which is which', () => {
+    // Queued behind a draft held by a credential finding, a file is waiting, not uploading.
+    const queued = files({ uploads: [{ name: 'C:\\Users\\me\\poc.har', state: 'queued' }] });
+    expect(queued).toMatchObject({
+      ok: false,
+      waiting: true,
+      detail: 'Waiting to upload: “C:\\Users\\me\\poc.har”.',
+    });
+    expect(files({ uploads: [{ name: 'a', state: 'uploading' }] })).toMatchObject({
+      ok: false,
+      waiting: true,
+    });
     expect(files({ uploads: [{ name: 'a', state: 'uploaded' }] }).ok).toBe(true);
   });
-  it('fails for a failed upload, asking to retry or remove', () => {
+  it('fails for a failed upload, asking to retry or remove, even with others on their way', () => {
     const i = files({ uploads: [{ name: 'x.mp4', state: 'failed' }] });
     expect(i).toMatchObject({ ok: false, detail: 'Upload failed: “x.mp4”.' });
+    expect(i.waiting).toBeUndefined();
     expect(i.fix).toContain('retry or remove');
+    const mixed = files({
+      uploads: [
+        { name: 'x.mp4', state: 'failed' },
+        { name: 'shot.png', state: 'queued' },
+      ],
+    });
+    expect(mixed).toMatchObject({
+      ok: false,
+      detail: 'Waiting to upload: “shot.png”; upload failed: “x.mp4”.',
+    });
+    expect(mixed.waiting).toBeUndefined();
   });
   it('ignores message files', () => {
     expect(files({ attachments: { a: { name: 'r', state: 'uploading', reply: true } } }).ok).toBe(

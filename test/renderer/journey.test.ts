@@ -167,6 +167,15 @@ describe('renderer: full researcher journey', () => {
       `login flow\\.\\s?!?\\[poc\\.txt\\]\\(/reports/${reportId}/files/[0-9a-f-]+\\)`,
     );
     expect(linked).toMatch(afterLastSentence);
+    // Offline, the file waits its turn: the checklist says it is waiting, never "Failed".
+    await opened.page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+    const dialog = opened.page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+    await dialog.waitFor();
+    const files = dialog.getByRole('listitem').filter({ hasText: 'Evidence uploaded' });
+    await expectText(files, /Waiting — (Waiting to upload|Still uploading): “poc\.txt”/);
+    expect(await files.innerText()).not.toContain('Failed');
+    await opened.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('goes online: the file is uploaded and the draft with its link reaches the server', async () => {

@@ -170,23 +170,27 @@ function completeItem(content: DraftContent): ChecklistItem {
 function filesItem(input: ChecklistInput): ChecklistItem {
   const base = itemBase('files_pending');
   const serverFiles = Object.values(input.attachments ?? {}).filter((a) => a.reply !== true);
+  const local = input.uploads ?? [];
+  // Queued: waiting its turn (behind the draft's save, or a credential check the researcher
+  // answers); uploading: bytes on their way. Neither has failed.
+  const queued = local.filter((u) => u.state === 'queued').map((u) => u.name);
   const uploading = [
     ...serverFiles.filter((a) => a.state === 'uploading').map((a) => a.name),
-    ...(input.uploads ?? [])
-      .filter((u) => u.state === 'queued' || u.state === 'uploading')
-      .map((u) => u.name),
+    ...local.filter((u) => u.state === 'uploading').map((u) => u.name),
   ];
   const failed = [
     ...serverFiles.filter((a) => a.state === 'failed').map((a) => a.name),
-    ...(input.uploads ?? []).filter((u) => u.state === 'failed').map((u) => u.name),
+    ...local.filter((u) => u.state === 'failed').map((u) => u.name),
   ];
   const problems: string[] = [];
   if (uploading.length > 0) problems.push(`still uploading: ${list(uploading)}`);
+  if (queued.length > 0) problems.push(`waiting to upload: ${list(queued)}`);
   if (failed.length > 0) problems.push(`upload failed: ${list(failed)}`);
-  return problemsItem(base, problems, () => {
+  const item = problemsItem(base, problems, () => {
     const n = serverFiles.filter((a) => a.state === 'ready').length;
     return n === 0 ? 'No files attached.' : `${n} file${n === 1 ? '' : 's'} uploaded.`;
   });
+  return !item.ok && failed.length === 0 ? { ...item, waiting: true } : item;
 }
 
 function intakeItem(program: ChecklistInput['program']): ChecklistItem {

@@ -251,6 +251,8 @@ export interface ReportDetailView {
 export interface ChecklistItemView {
   id: string;
   ok: boolean;
+  /** Not ok only because something is on its way (files queued or uploading): shown as waiting. */
+  waiting?: boolean;
   label: string;
   detail: string;
   fix: string;

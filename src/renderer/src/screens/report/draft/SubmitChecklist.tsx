@@ -52,8 +52,8 @@ export function SubmitChecklist({
         {checklist?.items.map((item) => (
           <li key={item.id} className={item.ok ? 'check-ok' : 'check-failed'}>
             <span className="check-label">{item.label}</span>{' '}
-            <strong className={item.ok ? 'passed' : 'failed'}>
-              {item.ok ? 'Passed' : 'Failed'}
+            <strong className={item.ok ? 'passed' : item.waiting ? 'waiting' : 'failed'}>
+              {item.ok ? 'Passed' : item.waiting ? 'Waiting' : 'Failed'}
             </strong>
             {item.detail ? <span className="check-detail"> — {item.detail}</span> : null}
             {!item.ok && item.fix ? (
