@@ -199,6 +199,48 @@ async function openLink(executable: string, bundle: string, userData: string, ur
   });
 }
 
+/**
+ * The installed `bountydesk` command (resources/cli: the app's binary with `--cli`, Electron's own
+ * Node, the fuses unchanged) run as a terminal runs it; its exit code, stdout and stderr.
+ */
+async function runCommand(
+  bundle: string,
+  userData: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const resources =
+    process.platform === 'darwin'
+      ? join(bundle, 'Contents', 'Resources')
+      : join(bundle, 'resources');
+  const command = join(
+    resources,
+    'cli',
+    process.platform === 'win32' ? 'bountydesk.cmd' : 'bountydesk',
+  );
+  const child = spawn(command, args, {
+    env: { ...process.env, BOUNTYDESK_USER_DATA: userData },
+    // A .cmd runs through cmd.exe (Node refuses to spawn one directly since CVE-2024-27980).
+    shell: process.platform === 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`bountydesk ${args.join(' ')} did not end within ${TIMEOUT} ms`));
+    }, TIMEOUT);
+    child.once('error', reject);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  return { code, stdout, stderr };
+}
+
 /** The sandbox key the run stored goes again: a run by hand leaves nothing in the keychain. */
 async function forgetKey(userData: string): Promise<void> {
   const account = await readFile(join(userData, 'data', 'account.json'), 'utf8').catch(() => null);
@@ -347,7 +389,35 @@ async function main(): Promise<void> {
         timeout: TIMEOUT,
       });
     });
+    await check(
+      'the installed command answers through the running app (status --json)',
+      async () => {
+        const out = await runCommand(bundle, userData, ['status', '--json']);
+        assert(out.code === 0, `exit ${String(out.code)}: ${out.stderr.slice(0, 400)}`);
+        const status = JSON.parse(out.stdout) as { account?: { serverUrl?: string } };
+        assert(status.account?.serverUrl, `no account in ${out.stdout.slice(0, 400)}`);
+      },
+    );
     await quit(app);
+
+    await check(
+      'the installed command starts its own engine when the app is not running',
+      async () => {
+        const version = await runCommand(bundle, userData, ['--version']);
+        const expected = (
+          JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+            version: string;
+          }
+        ).version;
+        assert(
+          version.code === 0 && version.stdout.includes(expected),
+          `--version: ${version.stdout}`,
+        );
+        const out = await runCommand(bundle, userData, ['report', 'list', '--json']);
+        assert(out.code === 0, `exit ${String(out.code)}: ${out.stderr.slice(0, 400)}`);
+        assert(out.stdout.includes(reportId), `the draft ${reportId} is not listed`);
+      },
+    );
 
     await check('the fuses read back as electron-builder.yml sets them', async () => {
       const config = parse(await readFile(join(root, 'electron-builder.yml'), 'utf8')) as {
