@@ -31,6 +31,7 @@ import { setUpSpellChecker } from './spellcheck';
 import { createTray } from './tray';
 import { Updates } from './updates';
 import { MainWindow } from './main-window';
+import { sizeRendererHeapForMemory } from './renderer-heap';
 
 // Lifecycle only: every piece of behaviour lives in a small module that takes its Electron
 // dependencies as parameters. The engine (SQLite, keychain, sync, outbox) and the embedded
@@ -38,6 +39,7 @@ import { MainWindow } from './main-window';
 
 app.enableSandbox();
 app.setAppUserModelId('com.bountydesk.app');
+sizeRendererHeapForMemory(app);
 
 const commandLine = commandLineArgs(process.argv);
 if (commandLine) {

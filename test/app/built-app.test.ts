@@ -4,7 +4,8 @@ import { SECURE_WEB_PREFERENCES } from '../main/web-preferences';
 import type { DraftContent, EvidenceView } from '../../src/shared/bridge/views';
 import type { Report } from '../support/sandbox-client';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
-import { useAppPerTest } from '../renderer/support/app';
+import { CHROMIUM_FLAGS, useAppPerTest } from '../renderer/support/app';
+import { RENDERER_JS_FLAGS } from '../../src/main/renderer-heap';
 import { goTo, until } from '../renderer/support/ui';
 import type { AppHost } from './host';
 
@@ -29,6 +30,11 @@ describe('the built app', () => {
     expect(prefs).toEqual(SECURE_WEB_PREFERENCES);
     expect(preload).toMatch(/out\/preload\/index\.cjs$/);
     expect(win?.url).toBe(host.rendererUrl);
+    // The window's V8 flags main asks Chromium for are the ones every browser test runs with.
+    expect(main.traces.filter((t) => t.call === 'appendSwitch')).toEqual([
+      { t: 'app', call: 'appendSwitch', name: 'js-flags', value: RENDERER_JS_FLAGS },
+    ]);
+    expect(CHROMIUM_FLAGS).toContain(`--js-flags=${RENDERER_JS_FLAGS}`);
     const engines = main.running('engine.js');
     expect(engines).toHaveLength(1);
     const mapped = async (pid: number): Promise<string> => readFile(`/proc/${pid}/maps`, 'utf8');

@@ -144,6 +144,14 @@ class App extends EventEmitter {
     tell({ t: 'app', call: 'enableSandbox' });
   }
 
+  /** Chromium's switches as main appends them (the browser tests start Chromium with them). */
+  commandLine = {
+    /** @param {string} name @param {string} [value] */
+    appendSwitch(name, value) {
+      tell({ t: 'app', call: 'appendSwitch', name, value });
+    },
+  };
+
   /** @param {string} id */
   setAppUserModelId(id) {
     tell({ t: 'app', call: 'setAppUserModelId', id });

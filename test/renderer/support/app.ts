@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp } from '../../app/build';
+import { RENDERER_JS_FLAGS } from '../../../src/main/renderer-heap';
 import { AppHost, type AppPage, type HostOptions, type PageOptions } from '../../app/host';
 
 export type { AppPage, CspViolation, Guard } from '../../app/host';
@@ -19,6 +20,8 @@ export const CHROMIUM_FLAGS = [
   '--disable-quic',
   // Electron lets a file: page load its own module scripts; Chromium needs to be told.
   '--allow-file-access-from-files',
+  // The window's V8 flags, as main appends them (src/main/renderer-heap.ts).
+  `--js-flags=${RENDERER_JS_FLAGS}`,
 ];
 
 /** One browser for a test file, and the app built as it ships (`out/`). */
