@@ -213,7 +213,7 @@ export class AccountSession {
     });
     this.api.connectivity.on('online', () => {
       this.#events.emit('connectivity', { state: 'online' });
-      this.#worker.kick();
+      this.#worker.networkBack();
       // A flapping connection must not start a full poll on every answer: one poll, shortly.
       this.#scheduler.soon();
       this.#emitStatus();

@@ -80,6 +80,27 @@ export class OutboxWorker {
     this.#wake?.();
   }
 
+  /**
+   * The service answers again: writes that waited only because nothing answered (offline, a
+   * dropped connection) go now instead of after their backoff, which grew while offline. A
+   * command run after the network came back sends them in that run. Waits the service asked for
+   * (429's Retry-After, 503) are kept.
+   */
+  networkBack(): void {
+    const { store } = this.#ctx;
+    const now = this.#ctx.now();
+    try {
+      for (const entry of store.outbox.list()) {
+        if (entry.state !== 'pending' || entry.nextAttemptAt <= now) continue;
+        const status = (entry.lastError as { status?: unknown } | null)?.status;
+        if (status === 0) store.outbox.retryLater(entry.id, now, entry.lastError);
+      }
+    } catch (error) {
+      this.#ctx.storage.failed(error);
+    }
+    this.kick();
+  }
+
   async stop(): Promise<void> {
     this.#abort.abort();
     this.kick();
