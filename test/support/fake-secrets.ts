@@ -179,7 +179,14 @@ export function vendorShapes(): FakeSecret[] {
       'mailchimp_key = {}',
     ],
     ['facebook-page-access-token', p('EA', 'AC') + randomFrom(ALNUM, 120), 'fb token {}'],
-    ['atlassian-api-token', p('ATA', 'TT3') + randomFrom(`${ALNUM}_-=`, 186), 'jira: {}'],
+    [
+      'atlassian-api-token',
+      // Atlassian's shape (Nosey Parker's rule): a fixed prefix, the body, `=` and an 8-digit
+      // uppercase checksum; 192 characters as gitleaks counts them. A `=` drawn inside the body
+      // (seed 48) made a token no scanner reads as one.
+      `${p('ATATT3', 'xFfGF0')}${randomFrom(`${ALNUM}_-`, 171)}=${randomFrom(HEX.toUpperCase(), 8)}`,
+      'jira: {}',
+    ],
     [
       'sentry-org-token',
       `${p('sntr', 'ys_')}${sentryClaims}_${randomFrom(ALNUM, 43)}`,
