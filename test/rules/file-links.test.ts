@@ -215,6 +215,22 @@ describe('insertFileLink', () => {
     expect(insertFileLink('## A\n\n## B\n', 5, opts)).toBe(`## A\n\n[log.txt](${t()})\n\n## B\n`);
   });
 
+  it("after a blank line's indentation (a tab, four spaces): at the line start, never indented code", () => {
+    // TEST_SEED=1762087160 drew "\t" with the caret after the tab: the link became code.
+    for (const md of ['\t', '    ', '  \t', '\n\t']) {
+      const inserted = insertFileLink(md, md.length, opts);
+      expect(
+        findFileLinks(inserted).map((l) => l.fileId),
+        JSON.stringify(md),
+      ).toEqual([F]);
+    }
+    expect(insertFileLink('\t', 1, opts)).toBe(`[log.txt](${t()})\t`);
+    const steps = '## Steps to reproduce\n\nGET /api HTTP/1.1\n\n\t';
+    expect(insertFileLink(steps, steps.length, opts)).toBe(
+      `## Steps to reproduce\n\nGET /api HTTP/1.1\n\n[log.txt](${t()})\t`,
+    );
+  });
+
   it('inserts an image embed', () => {
     expect(insertFileLink('', 0, { ...opts, image: true })).toBe(`![log.txt](${t()})`);
   });

@@ -148,6 +148,9 @@ function placeFileLink(
   const link = fileLinkMarkdown(options);
   let at = clampOffset(markdown, offset);
   const path = enclosing(parseMarkdown(markdown), at);
+  // Between blocks, after a line's indentation: a link there would be indented code (a tab, or
+  // four spaces, before it). It goes at the line's start; the indentation stays after it.
+  if (path.length === 0) at = startOfBlankIndent(markdown, at);
   let block: Nodes | null = null;
   for (let i = 0; i < path.length; i++) {
     const node = path[i] as Nodes;
@@ -189,6 +192,12 @@ function placeFileLink(
     markdown: before + lead + link + trail + after,
     end: at + lead.length + link.length,
   };
+}
+
+/** The start of `at`'s line when only spaces and tabs come before `at` on it; else `at`. */
+function startOfBlankIndent(markdown: string, at: number): number {
+  const lineStart = at === 0 ? 0 : markdown.lastIndexOf('\n', at - 1) + 1;
+  return /^[ \t]*$/.test(markdown.slice(lineStart, at)) ? lineStart : at;
 }
 
 /** On a line with nothing else: between blocks, not in running text. */
