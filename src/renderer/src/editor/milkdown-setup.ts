@@ -17,6 +17,7 @@ import {
   commonmark,
   linkSchema,
   remarkPreserveEmptyLinePlugin,
+  syncHeadingIdPlugin,
 } from '@milkdown/kit/preset/commonmark';
 import { linkWithParts, remarkAdjacentLinks } from './adjacent-links';
 import { gfm, remarkGFMPlugin } from '@milkdown/kit/preset/gfm';
@@ -59,8 +60,13 @@ import {
  * the triager and, worse, made an empty template section look written: empty lines stay empty.
  */
 const emptyLineTags: readonly unknown[] = remarkPreserveEmptyLinePlugin;
+/**
+ * Nor does it sync the headings' ids into the document: an extra transaction as each description
+ * opens (about a tenth of the open's time), for anchors nothing in the app links to.
+ */
+const dropped: readonly unknown[] = [...emptyLineTags, syncHeadingIdPlugin, ...replacedInputRules];
 const commonmarkWithoutEmptyLineTags = commonmark
-  .filter((plugin) => !emptyLineTags.includes(plugin) && !replacedInputRules.includes(plugin))
+  .filter((plugin) => !dropped.includes(plugin))
   // In its place: the marks' order decides how they nest when written.
   .map((plugin) =>
     plugin === linkSchema.ctx

@@ -15,6 +15,11 @@ interface ReportState {
   /** By file id. */
   progress: ReadonlyMap<string, Progress>;
   open(reportId: string): Promise<void>;
+  /**
+   * The report a click is about to show: its load starts now, before the screen renders, and the
+   * screen's own `open` then waits for that load instead of asking again.
+   */
+  openAhead(reportId: string): void;
   reload(): Promise<void>;
   /**
    * Withdraws a report (a draft's discard is a withdrawal on the service), after `before` (e.g.
@@ -26,6 +31,12 @@ interface ReportState {
 }
 
 let seq = 0;
+/**
+ * The load `openAhead` started, which the screen's `open` of the same report reuses once, soon
+ * after (a click on the report already shown mounts no screen: a later open reads it anew).
+ */
+let ahead: { reportId: string; load: Promise<void>; at: number } | null = null;
+const AHEAD_REUSE_MS = 1_000;
 
 export const useReport = create<ReportState>((set, get) => ({
   reportId: null,
@@ -33,8 +44,23 @@ export const useReport = create<ReportState>((set, get) => ({
   progress: new Map(),
   /** The researcher opens a report (its page marks the thread read while shown: useThreadRead). */
   async open(reportId) {
+    if (
+      ahead?.reportId === reportId &&
+      get().reportId === reportId &&
+      performance.now() - ahead.at < AHEAD_REUSE_MS
+    ) {
+      const { load } = ahead;
+      ahead = null;
+      return load;
+    }
+    ahead = null;
     if (get().reportId !== reportId) set({ reportId, detail: undefined, progress: new Map() });
     await get().reload();
+  },
+  openAhead(reportId) {
+    ahead = null;
+    const load = get().open(reportId);
+    ahead = { reportId, load, at: performance.now() };
   },
   async reload() {
     const reportId = get().reportId;

@@ -10,6 +10,8 @@ import {
 import { bridge } from '../bridge';
 import { readRemembered, remember } from '../lib/remembered';
 import { reportError } from './notices';
+import { useReport } from './report';
+import { navigate } from './router';
 
 /**
  * The reports list as the virtual list scrolls through it: rows are fetched in blocks (one SQL
@@ -97,6 +99,14 @@ let counted: { generation: number; total: number | null } | null = null;
  * focus in the list instead of taking it for the title. Not state: read once, as it opens.
  */
 export const listSelection = { openedFromList: null as string | null };
+
+/** The list opens a report (a click, the arrow keys): read ahead of its screen, focus kept. */
+export function openFromList(reportId: string): void {
+  listSelection.openedFromList = reportId;
+  // Before the screen renders: the report is read while the route changes.
+  useReport.getState().openAhead(reportId);
+  navigate({ name: 'report', reportId });
+}
 
 /**
  * The list's scroll offset, kept when the screen is left and shown again. Not state: it changes

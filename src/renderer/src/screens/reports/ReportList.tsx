@@ -1,14 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ReportListItemView } from '@shared/bridge/views';
-import {
-  listScroll,
-  listSelection,
-  REPORT_BLOCK,
-  reportAt,
-  useReports,
-} from '../../stores/reports';
-import { navigate } from '../../stores/router';
+import { listScroll, openFromList, REPORT_BLOCK, reportAt, useReports } from '../../stores/reports';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
@@ -120,8 +113,7 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
     link.focus();
     const open = wanted.enter || !narrow;
     if (open && item.id !== selectedId) {
-      listSelection.openedFromList = item.id;
-      navigate({ name: 'report', reportId: item.id });
+      openFromList(item.id);
     }
     if (wanted.enter) focusOpenReport();
   }

@@ -3,8 +3,7 @@ import type { ReportListItemView } from '@shared/bridge/views';
 import { cvssSeverity } from '@shared/rules/cvss-severity';
 import { Badge } from '../../components/Badge';
 import { routeHash } from '../../lib/routes';
-import { navigate } from '../../stores/router';
-import { listSelection } from '../../stores/reports';
+import { openFromList } from '../../stores/reports';
 import { formatTime, humanize, statusLabel } from '../../lib/format';
 
 export function ReportBadges({ item }: { item: ReportListItemView }) {
@@ -45,8 +44,7 @@ export const ReportRow = memo(function ReportRow({
           tabIndex={tabStop ? 0 : -1}
           onClick={(e) => {
             e.preventDefault();
-            listSelection.openedFromList = item.id;
-            navigate(route);
+            openFromList(item.id);
           }}
         >
           {item.title.trim() || 'Untitled draft'}
