@@ -36,6 +36,23 @@ const shown = (page: Page): Promise<{ hash: string; heading: string | null }> =>
     };
   });
 
+/** The bridge channels the page calls from now on (the harness's IPC binding, wrapped). */
+async function countInvokes(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as {
+      __electronInvokeWire(channel: string, args: unknown[]): Promise<string>;
+      __invoked: string[];
+    };
+    const wire = g.__electronInvokeWire.bind(g);
+    g.__invoked = [];
+    g.__electronInvokeWire = (channel, args) => {
+      g.__invoked.push(channel);
+      return wire(channel, args);
+    };
+  });
+  return () => page.evaluate(() => (globalThis as unknown as { __invoked: string[] }).__invoked);
+}
+
 const draftTitles = (page: Page): Promise<string[]> =>
   page
     .locator('[aria-label="Reports"] .report-row')
@@ -81,9 +98,12 @@ describe('renderer: a report opened from the list by a click, as the bench opens
     expect(first.scriptsLoaded).toEqual([]);
     expect((await shown(page)).heading).toBe(titles[0]);
 
-    // A later draft, then a submitted report, each the one clicked.
+    // A later draft, then a submitted report, each the one clicked. The click reads the report
+    // ahead of its screen, and the screen uses that read: one call per click, not two.
+    const calls = await countInvokes(page);
     await openDraftToCaret(page, 1);
     expect((await shown(page)).heading).toBe(titles[1]);
+    expect((await calls()).filter((c) => /getReport/u.test(c))).toHaveLength(1);
     const submitted = await page
       .locator('[aria-label="Reports"] .report-row')
       .filter({ hasNot: page.locator('.status-draft') })
