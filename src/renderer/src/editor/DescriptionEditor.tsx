@@ -12,6 +12,7 @@ import {
 import { sectionPositionFor } from './sections';
 import { EditorToolbar } from './EditorToolbar';
 import { runFormat, selectionOf, type Range } from './formatting';
+import type { FormatAction } from './format-buttons';
 
 /** What the draft editor asks of the description editor. */
 export interface DescriptionHandle {
@@ -78,6 +79,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     propsRef.current = props;
   });
   const [linkOpen, setLinkOpenState] = useState(false);
+  const [pressed, setPressed] = useState<readonly FormatAction[]>([]);
   // The selection the link goes on: the address field takes the focus from the editor.
   const linkRange = useRef<Range | null>(null);
   const setLinkOpen = (open: boolean): void => {
@@ -119,6 +121,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       askForLink: () => {
         if (!propsRef.current.readOnly) setLinkOpenRef.current(true);
       },
+      onPressedFormats: setPressed,
     });
     void created.then((editor) => {
       if (destroyed) void editor.destroy();
@@ -160,6 +163,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     <>
       <EditorToolbar
         disabled={props.readOnly}
+        pressed={pressed}
         linkOpen={linkOpen}
         setLinkOpen={setLinkOpen}
         onReturn={focusEditor}

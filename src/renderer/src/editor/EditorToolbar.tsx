@@ -4,6 +4,8 @@ import { FORMAT_BUTTONS, ariaShortcut, shortcutText, type FormatAction } from '.
 
 interface EditorToolbarProps {
   disabled: boolean;
+  /** The toggles that are on where the selection is (shown pressed). */
+  pressed: readonly FormatAction[];
   onFormat(action: FormatAction, href?: string): void;
   /** Puts the caret back in the editor (after the link form closes). */
   onReturn(): void;
@@ -83,6 +85,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
             tabIndex={i === active ? 0 : -1}
             disabled={props.disabled}
             aria-label={b.label}
+            aria-pressed={b.toggle ? props.pressed.includes(b.action) : undefined}
             aria-keyshortcuts={ariaShortcut(b.keys)}
             title={`${b.label} (${shortcutText(b.keys)})`}
             // The editor keeps its selection: the button never takes the focus from it by mouse.

@@ -11,6 +11,8 @@ import { addRowAfterCommand } from '@milkdown/kit/preset/gfm';
 import { goToNextCell, isInTable } from '@milkdown/kit/prose/tables';
 import { liftTarget } from '@milkdown/kit/prose/transform';
 import type { EditorView } from '@milkdown/kit/prose/view';
+import type { EditorState } from '@milkdown/kit/prose/state';
+import type { NodeRange } from '@milkdown/kit/prose/model';
 
 /**
  * The table around the caret without column alignments: Milkdown makes every column
@@ -55,10 +57,15 @@ export const TOOLBAR_HEADING_LEVEL = 2;
 export const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 
 /** A heading of `level` where the caret is, or back to a paragraph when it already is one. */
+/** Whether the caret is in a heading of `level` (which its heading button turns back into text). */
+export function inHeading(state: EditorState, level: number): boolean {
+  const block = state.selection.$from.parent;
+  return block.type.name === 'heading' && block.attrs.level === level;
+}
+
 export function toggleHeading(ctx: Ctx, level: number): void {
   const commands = ctx.get(commandsCtx);
-  const block = ctx.get(editorViewCtx).state.selection.$from.parent;
-  if (block.type.name === 'heading' && block.attrs.level === level) {
+  if (inHeading(ctx.get(editorViewCtx).state, level)) {
     commands.call(turnIntoTextCommand.key);
   } else {
     commands.call(wrapInHeadingCommand.key, level);
@@ -71,16 +78,21 @@ export function toggleHeading(ctx: Ctx, level: number): void {
  */
 export function toggleQuote(ctx: Ctx): void {
   const view = ctx.get(editorViewCtx);
-  const { state } = view;
+  const out = outOfQuote(view.state);
+  if (out) {
+    view.dispatch(view.state.tr.lift(out.range, out.target).scrollIntoView());
+    return;
+  }
+  ctx.get(commandsCtx).call(wrapInBlockquoteCommand.key);
+}
+
+/** The selected blocks' quote, and where they go out of it: null when they are in none. */
+export function outOfQuote(state: EditorState): { range: NodeRange; target: number } | null {
   const { $from, $to } = state.selection;
   const quote = state.schema.nodes.blockquote;
   const range = $from.blockRange($to, (node) => node.type === quote);
   const target = range ? liftTarget(range) : null;
-  if (range && target !== null) {
-    view.dispatch(state.tr.lift(range, target).scrollIntoView());
-    return;
-  }
-  ctx.get(commandsCtx).call(wrapInBlockquoteCommand.key);
+  return range && target !== null ? { range, target } : null;
 }
 
 /** A link on the selected text, or the address itself as a linked text where nothing is selected. */

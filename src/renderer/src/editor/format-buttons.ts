@@ -18,19 +18,21 @@ export interface FormatButton {
   face: string;
   /** ProseMirror's key name (`Mod` is Ctrl, or Cmd on macOS). */
   keys: string;
+  /** A toggle: pressed where the selection has the format, and a click takes it off again. */
+  toggle?: true;
 }
 
 export const FORMAT_BUTTONS: readonly FormatButton[] = [
-  { action: 'bold', label: 'Bold', face: 'B', keys: 'Mod-b' },
-  { action: 'italic', label: 'Italic', face: 'I', keys: 'Mod-i' },
-  { action: 'code', label: 'Code', face: '</>', keys: 'Mod-e' },
+  { action: 'bold', toggle: true, label: 'Bold', face: 'B', keys: 'Mod-b' },
+  { action: 'italic', toggle: true, label: 'Italic', face: 'I', keys: 'Mod-i' },
+  { action: 'code', toggle: true, label: 'Code', face: '</>', keys: 'Mod-e' },
   { action: 'link', label: 'Link', face: 'Link', keys: 'Mod-k' },
-  { action: 'heading', label: 'Heading', face: 'H', keys: 'Mod-Alt-2' },
-  { action: 'bullet-list', label: 'Bulleted list', face: '•', keys: 'Mod-Alt-8' },
+  { action: 'heading', toggle: true, label: 'Heading', face: 'H', keys: 'Mod-Alt-2' },
+  { action: 'bullet-list', toggle: true, label: 'Bulleted list', face: '•', keys: 'Mod-Alt-8' },
   // '⒈' (U+2488) is missing from common fonts and showed as an empty box; '1.' as a face is a
   // visible label not in the accessible name (WCAG 2.5.3). '№' is in every common UI font.
-  { action: 'numbered-list', label: 'Numbered list', face: '№', keys: 'Mod-Alt-7' },
-  { action: 'quote', label: 'Quote', face: '❝', keys: 'Mod-Shift-b' },
+  { action: 'numbered-list', toggle: true, label: 'Numbered list', face: '№', keys: 'Mod-Alt-7' },
+  { action: 'quote', toggle: true, label: 'Quote', face: '❝', keys: 'Mod-Shift-b' },
   { action: 'code-block', label: 'Code block', face: '{ }', keys: 'Mod-Alt-c' },
   { action: 'table', label: 'Table', face: '▦', keys: 'Mod-Alt-t' },
 ];

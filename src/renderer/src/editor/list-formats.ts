@@ -13,6 +13,16 @@ import type { EditorView } from '@milkdown/kit/prose/view';
 
 const LISTS = ['bullet_list', 'ordered_list'];
 
+/** The innermost list the caret is in (what the list buttons act on), and where it starts. */
+export function listAround(state: EditorState): { list: ProseNode; pos: number } | null {
+  const { $from } = state.selection;
+  for (let depth = $from.depth; depth > 0; depth--) {
+    const list = $from.node(depth);
+    if (LISTS.includes(list.type.name)) return { list, pos: $from.before(depth) };
+  }
+  return null;
+}
+
 /**
  * A list of `kind` around the selected blocks, as the platforms' editors toggle it: in a list of
  * that kind already, the selected items leave it (a second click undoes the first instead of
@@ -21,15 +31,13 @@ const LISTS = ['bullet_list', 'ordered_list'];
  */
 export function toggleList(ctx: Ctx, kind: 'bullet_list' | 'ordered_list'): void {
   const view = ctx.get(editorViewCtx);
-  const { $from } = view.state.selection;
-  for (let depth = $from.depth; depth > 0; depth--) {
-    const list = $from.node(depth);
-    if (!LISTS.includes(list.type.name)) continue;
-    if (list.type.name === kind) {
+  const around = listAround(view.state);
+  if (around) {
+    if (around.list.type.name === kind) {
       ctx.get(commandsCtx).call(liftListItemCommand.key);
     } else {
       const type = view.state.schema.nodes[kind];
-      if (type) view.dispatch(view.state.tr.setNodeMarkup($from.before(depth), type, list.attrs));
+      if (type) view.dispatch(view.state.tr.setNodeMarkup(around.pos, type, around.list.attrs));
     }
     return;
   }

@@ -48,6 +48,8 @@ import { inlineCodeTypingPlugin } from './inline-code-typing';
 import { flankingEmphasisRule, flankingStrongRule, replacedInputRules } from './emphasis-rules';
 import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
+import { pressedFormatsPlugin } from './pressed-formats';
+import type { FormatAction } from './format-buttons';
 import {
   keepOrigins,
   keptOriginsPlugin,
@@ -89,6 +91,8 @@ export interface DescriptionEditorOptions {
   onChange(): void;
   /** The link shortcut (Mod-k): ask for the address. */
   askForLink?(): void;
+  /** The toolbar's toggles that are on where the selection is, whenever they change. */
+  onPressedFormats?(pressed: FormatAction[]): void;
 }
 
 export async function createDescriptionEditor(options: DescriptionEditorOptions): Promise<Editor> {
@@ -146,6 +150,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use($prose(() => codeBlockExitPlugin()))
     .use($prose(() => inlineCodeTypingPlugin()))
     .use($prose((ctx) => formattingKeys(ctx, () => options.askForLink?.())))
+    .use($prose(() => pressedFormatsPlugin((pressed) => options.onPressedFormats?.(pressed))))
     .use($prose(() => changeWatcher))
     .create();
   editor.action((ctx) => {
