@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { blockInsertPoint, insertBlock } from '../../src/engine/commands/http-import-commands';
 import { reportText } from '../support/report-texts';
+import { parseMarkdown } from '../../src/shared/rules/markdown';
+
+/** The code blocks of a Markdown text, as a reader sees them. */
+function codeBlocks(markdown: string): string[] {
+  return parseMarkdown(markdown)
+    .children.filter((n) => n.type === 'code')
+    .map((n) => (n.type === 'code' ? n.value : ''));
+}
 
 describe('a block in the description', () => {
   const doc = '## Steps to reproduce\n\nOpen the page.\n\n## Expected behavior\n\nNothing.';
@@ -43,5 +51,20 @@ describe('a block in the description', () => {
     expect(after.slice(close)).toBe(
       `\n\n\`\`\`http\nGET / HTTP/1.1\n\`\`\`\n\n${text.slice(close).replace(/^\n*/, '')}`,
     );
+  });
+
+  it('after a fence never closed (an imported file cut short), closes it first: the block is its own', () => {
+    const text = reportText('vulhub--influxdb-CVE-2019-20933.md');
+    const header = text.indexOf('Authorization: Bearer eyJ');
+    const cut = text.slice(0, text.indexOf('\n', header) + 1);
+    const block = '```http\nGET /debug/vars HTTP/1.1\nHost: *.example.com\n```';
+    for (const at of [cut.length, header + 5]) {
+      const { text: after, end } = insertBlock(cut, at, block);
+      expect(after.startsWith(cut), `offset ${at}`).toBe(true);
+      const blocks = codeBlocks(after);
+      expect(blocks.at(-1), `offset ${at}`).toBe('GET /debug/vars HTTP/1.1\nHost: *.example.com');
+      expect(blocks.at(-2)?.endsWith(text.slice(header, text.indexOf('\n', header)))).toBe(true);
+      expect(after.slice(end - block.length, end)).toBe(block);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { LIMITS } from '@shared/api';
 import { contentOf } from '@shared/bridge/draft-content';
 import type { HttpImportInput, HttpImportResult } from '@shared/bridge/evidence-views';
 import { endOffset, parseMarkdown, startOffset } from '@shared/rules/markdown';
+import { closedAtEnd } from '@shared/rules/file-link-insertion';
 import {
   fence,
   FORMAT_NAMES,
@@ -62,7 +63,9 @@ export function insertBlock(
   block: string,
 ): { text: string; end: number } {
   const point = blockInsertPoint(markdown, at);
-  const before = markdown.slice(0, point).replace(/\n*$/, '');
+  // After a fence never closed (a description imported from a file), the block would be its text.
+  const head = point === markdown.length ? closedAtEnd(markdown) : markdown.slice(0, point);
+  const before = head.replace(/\n*$/, '');
   const after = markdown.slice(point).replace(/^\n*/, '');
   const lead = before === '' ? '' : '\n\n';
   const text = `${before}${lead}${block}${after === '' ? '\n' : `\n\n${after}`}`;

@@ -101,8 +101,7 @@ export function insertFileLinkAt(
   if (readsAsLink(placed.markdown, options)) return placed;
   // The Markdown ends inside a construct that never closes (a code fence, a <pre>, a <style>):
   // whatever follows is its text. Close it, then the link goes below.
-  const closer = closerOf(markdown);
-  const before = markdown + (closer ? (markdown.endsWith('\n') ? '' : '\n') + closer : '');
+  const before = closedAtEnd(markdown);
   const lead = blankLineAfter(before);
   const link = fileLinkMarkdown(options);
   const closed = {
@@ -121,6 +120,15 @@ function readsAsLink(markdown: string, options: InsertFileLinkOptions): boolean 
 }
 
 const RAW_HTML_BLOCK = /^ {0,3}<(pre|script|style|textarea)(?=[\s>]|$)/i;
+
+/**
+ * `markdown` with the construct it ends inside (a code fence, a `<pre>`, a `<style>` never closed)
+ * closed on a line of its own, so that what is added after it is not its text; else unchanged.
+ */
+export function closedAtEnd(markdown: string): string {
+  const closer = closerOf(markdown);
+  return markdown + (closer ? (markdown.endsWith('\n') ? '' : '\n') + closer : '');
+}
 
 /** The text that closes the last block of `markdown` when it runs to the end unclosed. */
 function closerOf(markdown: string): string | null {
