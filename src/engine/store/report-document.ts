@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 
 /**
@@ -7,9 +7,11 @@ import type Database from 'better-sqlite3';
  * 45% of that. A stored document is either
  * - TEXT: the JSON as it is (what versions before migration 16 wrote, kept until the report is
  *   written again), or
- * - a BLOB: one format byte, then the JSON deflated (raw DEFLATE, no header) against a preset
- *   dictionary of what every report's JSON repeats (the API's field names, the description
- *   template's headings). A document decodes alone: one read inflates one row.
+ * - a BLOB: one format byte, then the JSON deflated (zlib format) against a preset dictionary of
+ *   what every report's JSON repeats (the API's field names, the description template's
+ *   headings). A document decodes alone: one read inflates one row. The zlib format's checksum
+ *   (6 bytes a row more than raw DEFLATE) makes a garbled row fail to decode instead of decoding
+ *   to other text.
  *
  * The dictionary of a format byte never changes (every stored row was deflated against it): a
  * better one is a new format byte, and the old one stays readable.
@@ -46,7 +48,7 @@ export class UnreadableDocumentError extends Error {
 
 /** What `report_documents.report_json` holds for a report's JSON text. */
 export function encodeReportDocument(json: string): Buffer {
-  const deflated = deflateRawSync(Buffer.from(json, 'utf8'), { dictionary: DICTIONARY_V1 });
+  const deflated = deflateSync(Buffer.from(json, 'utf8'), { dictionary: DICTIONARY_V1 });
   return Buffer.concat([Buffer.of(DEFLATED_V1), deflated]);
 }
 
@@ -58,7 +60,7 @@ export function decodeReportDocument(stored: unknown): string {
   }
   if (stored[0] !== DEFLATED_V1) throw new UnreadableDocumentError(`format ${stored[0]}`);
   try {
-    return inflateRawSync(stored.subarray(1), { dictionary: DICTIONARY_V1 }).toString('utf8');
+    return inflateSync(stored.subarray(1), { dictionary: DICTIONARY_V1 }).toString('utf8');
   } catch (error) {
     throw new UnreadableDocumentError(error instanceof Error ? error.message : 'inflate failed');
   }
