@@ -5,7 +5,7 @@ import type { Report, ReportStatus, ReportSummary } from './api-types';
 import { cvssScore, statusRankSql } from './report-order';
 import { bit, timeMs } from './sql-values';
 import { createAttachmentRows, type StoredAttachment } from './report-attachments';
-import { decodeReportDocument, encodeReportDocument, sameDocument } from './report-document';
+import { createDocumentReader, encodeReportDocument, sameDocument } from './report-document';
 import {
   listColumns,
   toStoredReportRow,
@@ -196,10 +196,11 @@ export function createReportsRepository(db: Db, log: Logger): ReportsRepository 
   const markRefetch = sqlite.prepare<[string]>(
     'UPDATE reports SET has_full = 0, stale = 1 WHERE id = ?',
   );
+  const decode = createDocumentReader();
   /** The report a stored document holds; null (and the row dropped) when it does not read. */
   function readDocument(id: string, stored: unknown): Report | null {
     try {
-      return JSON.parse(decodeReportDocument(stored)) as Report;
+      return JSON.parse(decode(stored)) as Report;
     } catch (error) {
       db.transaction(() => {
         dropDocument.run(id);
