@@ -1,6 +1,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { migrations as defaultMigrations, type Migration } from './migrations';
+import { registerReportDocumentFunction } from './report-document';
 import { openSqlite } from './sqlite-binding';
 import { asDamaged, DamagedDatabaseError, storageProblem } from './storage-errors';
 import { ENGINE_CODES } from '@shared/errors/error-data';
@@ -151,6 +152,8 @@ function configure(sqlite: Database.Database, busyTimeoutMs: number): void {
   // 29 ms at 32 MiB, 34 ms at 2 MiB (load average 12); 32 MiB filled up during a mirror and cost
   // the engine 24 MB more for nothing faster.
   sqlite.pragma('cache_size = -8192');
+  // Before the migrations: the search index's view and triggers read documents through it.
+  registerReportDocumentFunction(sqlite);
 }
 
 function userVersion(sqlite: Database.Database): number {

@@ -96,7 +96,7 @@ export function openStore(options: OpenStoreOptions): Store {
   return {
     db,
     programs: createProgramsRepository(db),
-    reports: createReportsRepository(db),
+    reports: createReportsRepository(db, log),
     reportList: createReportListRepository(db),
     messages: createMessagesRepository(db),
     account: createAccountRepository(db),

@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
+import type { Logger } from '../log/logger';
 import type { Db } from './database';
 import type { Report, ReportStatus, ReportSummary } from './api-types';
 import { cvssScore, statusRankSql } from './report-order';
 import { bit, timeMs } from './sql-values';
 import { createAttachmentRows, type StoredAttachment } from './report-attachments';
+import { createDocumentReader, encodeReportDocument, sameDocument } from './report-document';
 import {
   listColumns,
   toStoredReportRow,
@@ -84,7 +86,8 @@ interface StoredVersion {
   status: ReportStatus;
   revision: number;
   updated_ms: number;
-  report_json: string | null;
+  /** The stored document (report-document.ts): JSON text or deflated bytes; null if none. */
+  report_json: unknown;
 }
 
 /** Older means: a lower revision, or the same revision with an older updated_at. */
@@ -98,7 +101,7 @@ function isOlder(
   );
 }
 
-export function createReportsRepository(db: Db): ReportsRepository {
+export function createReportsRepository(db: Db, log: Logger): ReportsRepository {
   const sqlite = db.sqlite;
   const attachments = createAttachmentRows(sqlite);
   const selectVersion = sqlite.prepare<[string], StoredVersion>(
@@ -129,7 +132,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
         THEN 0 ELSE reports.needs_info_seen END,
       stale = 0, has_full = 1, fetched_at = excluded.fetched_at
     RETURNING seq`);
-  const upsertDocument = sqlite.prepare<[number, string]>(
+  const upsertDocument = sqlite.prepare<[number, Buffer]>(
     `INSERT INTO report_documents (seq, report_json) VALUES (?, ?)
      ON CONFLICT (seq) DO UPDATE SET report_json = excluded.report_json`,
   );
@@ -182,9 +185,35 @@ export function createReportsRepository(db: Db): ReportsRepository {
     .pluck();
   let counted: { version: number; counts: MirrorCounts } | null = null;
   const selectIds = sqlite.prepare<[], string>('SELECT id FROM reports').pluck();
-  const selectJson = sqlite.prepare<[string], { report_json: string }>(
+  const selectJson = sqlite.prepare<[string], { report_json: unknown }>(
     'SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq WHERE r.id = ?',
   );
+  // A document that does not read back goes, and its report is fetched again as if never stored
+  // in full: the server holds what it held.
+  const dropDocument = sqlite.prepare<[string]>(
+    'DELETE FROM report_documents WHERE seq = (SELECT seq FROM reports WHERE id = ?)',
+  );
+  const markRefetch = sqlite.prepare<[string]>(
+    'UPDATE reports SET has_full = 0, stale = 1 WHERE id = ?',
+  );
+  const decode = createDocumentReader();
+  /** The report a stored document holds; null (and the row dropped) when it does not read. */
+  function readDocument(id: string, stored: unknown): Report | null {
+    try {
+      return JSON.parse(decode(stored)) as Report;
+    } catch (error) {
+      db.transaction(() => {
+        dropDocument.run(id);
+        markRefetch.run(id);
+      });
+      log.warn('store', 'unreadable-row-dropped', {
+        table: 'report_documents',
+        report: id,
+        reason: error instanceof Error ? error.name : 'unknown',
+      });
+      return null;
+    }
+  }
   const selectStoredRow = sqlite.prepare<[string], StoredReportSqlRow>(
     `SELECT ${listColumns} FROM reports WHERE id = ?`,
   );
@@ -211,8 +240,8 @@ export function createReportsRepository(db: Db): ReportsRepository {
     `SELECT ${listColumns} FROM reports INDEXED BY reports_by_program WHERE program_id = ?
      ORDER BY updated_ms DESC, id`,
   );
-  const selectPaid = sqlite.prepare<[], string>(
-    `SELECT d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq
+  const selectPaid = sqlite.prepare<[], { id: string; report_json: unknown }>(
+    `SELECT r.id, d.report_json FROM reports r JOIN report_documents d ON d.seq = r.seq
      WHERE r.has_payout = 1 ORDER BY r.updated_ms DESC, r.id`,
   );
 
@@ -222,13 +251,14 @@ export function createReportsRepository(db: Db): ReportsRepository {
       db.transaction(() => {
         for (const report of reports) {
           const json = JSON.stringify(report);
+          const document = encodeReportDocument(json);
           const updatedMs = timeMs(report.updated_at);
           const stored = selectVersion.get(report.id);
           if (stored && isOlder({ revision: report.revision, updated_ms: updatedMs }, stored)) {
             result.skippedOlder.push(report.id);
             continue;
           }
-          if (stored?.report_json === json) {
+          if (stored && sameDocument(stored.report_json, json, document)) {
             // Same content: only clear a stale mark a list page may have set meanwhile.
             markFresh.run(fetchedAt, report.id);
             continue;
@@ -251,7 +281,7 @@ export function createReportsRepository(db: Db): ReportsRepository {
             fetched_at: fetchedAt,
             cvss_score: cvssScore(report.cvss_vector),
           }) as { seq: number };
-          upsertDocument.run(seq, json);
+          upsertDocument.run(seq, document);
           attachments.write(report);
           result.changes.push({
             id: report.id,
@@ -325,14 +355,14 @@ export function createReportsRepository(db: Db): ReportsRepository {
 
     listPaid() {
       return selectPaid
-        .pluck()
         .all()
-        .map((json) => JSON.parse(json) as Report);
+        .map((row) => readDocument(row.id, row.report_json))
+        .filter((report) => report !== null);
     },
 
     getReport(id) {
       const row = selectJson.get(id);
-      return row ? (JSON.parse(row.report_json) as Report) : null;
+      return row ? readDocument(id, row.report_json) : null;
     },
 
     getStoredRow(id) {

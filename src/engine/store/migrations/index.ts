@@ -18,6 +18,7 @@ import { researcherTemplates } from './0012-researcher-templates';
 import { mirrorCounter } from './0013-mirror-counter';
 import { indexInListOrder } from './0014-index-in-list-order';
 import { unusedFingerprintIndex } from './0015-unused-fingerprint-index';
+import { deflatedReportDocuments } from './0016-deflated-report-documents';
 
 export type { Migration } from './migration';
 
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   mirrorCounter,
   indexInListOrder,
   unusedFingerprintIndex,
+  deflatedReportDocuments,
 ];

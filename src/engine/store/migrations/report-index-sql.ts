@@ -44,12 +44,20 @@ export function createReportIndex(last: ReportIndexColumn): string {
   return `CREATE VIRTUAL TABLE reports_fts USING fts5 (${names.join(', ')}${beforeOptions}${ftsOptions});`;
 }
 
-/** The view the indexer reads each report's columns from, up to `last`. */
-export function createReportIndexSource(last: ReportIndexColumn): string {
-  const [title, ...rest] = upTo(last);
+/**
+ * The view the indexer reads each report's columns from, up to `last`. `document` is the SQL of a
+ * report's JSON text: the stored column itself before migration 16, its decoding since.
+ */
+export function createReportIndexSource(
+  last: ReportIndexColumn,
+  document = 'd.report_json',
+): string {
+  const [title, ...rest] = upTo(last).map((column) =>
+    column.source.replaceAll('d.report_json', document),
+  );
   return `CREATE VIEW report_fts_source AS
-SELECT r.seq, r.id, ${title?.source ?? ''},
-  ${rest.map((column) => column.source).join(',\n  ')}
+SELECT r.seq, r.id, ${title ?? ''},
+  ${rest.join(',\n  ')}
 FROM reports r LEFT JOIN report_documents d ON d.seq = r.seq;`;
 }
 
