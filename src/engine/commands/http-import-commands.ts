@@ -12,6 +12,7 @@ import { closedAtEnd } from '@shared/rules/file-link-insertion';
 import {
   fence,
   FORMAT_NAMES,
+  aFormatName,
   readHttpEvidence,
   renderHttpEvidence,
   type HttpImport,
@@ -131,7 +132,7 @@ export class HttpImportCommands {
     const tooLong = draft.description.length + block.text.length + 4 > LIMITS.descriptionChars;
     const needsFile = rendered.needsFile || tooLong;
     const shown = tooLong
-      ? `_From a ${FORMAT_NAMES[parsed.format]}: ${parsed.exchanges.length} request${parsed.exchanges.length === 1 ? '' : 's'}, in the file below._`
+      ? `_From ${aFormatName(parsed.format)}: ${parsed.exchanges.length} request${parsed.exchanges.length === 1 ? '' : 's'}, in the file below._`
       : block.text;
     const at = input.insertAt ?? draft.description.length;
     const inserted = insertBlock(draft.description, at, shown);

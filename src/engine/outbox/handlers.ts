@@ -174,6 +174,8 @@ const uploadFile: Handler<'upload_file'> = async (ctx, entry, signal) => {
     });
     return DONE;
   } catch (error) {
+    // The next try sends the file from its first byte: what this one sent is no progress.
+    ctx.store.evidence.setProgress(file.fileId, 0);
     const current = conflictCurrent(error);
     if (current) {
       ctx.store.evidence.setState(file.fileId, 'queued');

@@ -40,6 +40,11 @@ export const FORMAT_NAMES: Record<HttpEvidenceFormat, string> = {
   raw: 'HTTP request',
 };
 
+/** A format's name with its article, as it is read aloud: "an HTTP request", "a HAR file". */
+export function aFormatName(format: HttpEvidenceFormat): string {
+  return `${format === 'raw' ? 'an' : 'a'} ${FORMAT_NAMES[format]}`;
+}
+
 function exchangesOf(format: HttpEvidenceFormat, text: string): HttpExchange[] {
   if (format === 'har') return parseHar(text);
   if (format === 'burp') return parseBurpXml(text);
@@ -144,7 +149,7 @@ export function renderHttpEvidence(
   const fullText = imported.exchanges
     .map((e) => exchangeText(e, Number.MAX_SAFE_INTEGER).text)
     .join('\n\n' + '#'.repeat(60) + '\n\n');
-  const source = `_From a ${FORMAT_NAMES[imported.format]}${notes.length ? `. ${notes.join(' ')}` : '.'}_`;
+  const source = `_From ${aFormatName(imported.format)}${notes.length ? `. ${notes.join(' ')}` : '.'}_`;
   return {
     markdown: `${source}\n\n${blocks.join('\n\n')}`,
     fullText: `${fullText}\n`,

@@ -46,7 +46,13 @@ export function EvidenceList({
       {files.map((f) => {
         const live = progress.get(f.fileId);
         const size = live?.size ?? f.size;
-        const sent = f.state === 'uploaded' ? size : Math.max(live?.sentBytes ?? 0, f.sentBytes);
+        // Live progress belongs to the upload under way; a file waiting for its next try has none.
+        const sent =
+          f.state === 'uploaded'
+            ? size
+            : f.state === 'uploading'
+              ? Math.max(live?.sentBytes ?? 0, f.sentBytes)
+              : f.sentBytes;
         return (
           <li key={f.fileId} className={`evidence evidence-${f.state}`}>
             <span className="evidence-name">{f.name}</span>

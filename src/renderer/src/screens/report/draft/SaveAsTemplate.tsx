@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { bridge } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
-import { messageOf } from '../../../lib/errors';
+import { fieldErrorOf, messageOf } from '../../../lib/errors';
 import { savedTemplateText } from '../../../lib/template-words';
 
 /**
@@ -24,7 +24,9 @@ export function SaveAsTemplate({
   const [body, setBody] = useState<{ text: string; part: boolean } | null>(null);
   const [name, setName] = useState('');
   const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  /** What the save refused; `named` when it names the template's name (shown under its input). */
+  const [error, setError] = useState<{ text: string; named: boolean } | null>(null);
+  const errorId = useId();
 
   async function save(): Promise<void> {
     if (!body) return;
@@ -33,7 +35,12 @@ export function SaveAsTemplate({
       setBody(null);
       setMessage(savedTemplateText(saved));
     } catch (e) {
-      setError(messageOf(e));
+      const field = fieldErrorOf(e);
+      setError(
+        field?.field === 'name'
+          ? { text: `Template name: ${field.message}`, named: true }
+          : { text: messageOf(e), named: false },
+      );
     }
   }
 
@@ -74,9 +81,19 @@ export function SaveAsTemplate({
           >
             <label>
               Template name
-              <input value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+              <input
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                aria-invalid={error?.named ? true : undefined}
+                aria-describedby={error?.named ? errorId : undefined}
+                autoFocus
+              />
             </label>
-            {error ? <p role="alert">{error}</p> : null}
+            {error ? (
+              <p id={errorId} role="alert" className={error.named ? 'field-error' : undefined}>
+                {error.text}
+              </p>
+            ) : null}
             <div className="action-row">
               <button type="submit">Save template</button>
               <button type="button" onClick={() => setBody(null)}>

@@ -1,0 +1,103 @@
+/**
+ * A report opened from the list shows no "Loading report…" that would only flash: the read of a
+ * click ends within a few frames, and the walk of the built app saw those words painted for two
+ * to five frames on every click and every arrow key. The words show only for a load that lasts.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { seedMirror } from '../../bench/seed';
+import { freshList } from '../../bench/renderer-open';
+import { useAppPerTest } from './support/app';
+import { until } from './support/ui';
+
+const REPORTS = 60;
+/** Under this long after the click, loading words are a flash, not news. */
+const FLASH_MS = 250;
+
+interface Frame {
+  /** ms after the last click or key that opens a report. */
+  sinceInput: number;
+  loadingShown: boolean;
+}
+
+/** Samples every frame the page paints: whether "Loading report…" is visible in it. */
+async function watchFrames(page: Page): Promise<() => Promise<Frame[]>> {
+  await page.evaluate(() => {
+    interface El {
+      textContent: string | null;
+      getClientRects(): { length: number };
+    }
+    const g = globalThis as unknown as {
+      document: {
+        querySelectorAll(s: string): ArrayLike<El>;
+        addEventListener(type: string, cb: (e: { timeStamp: number }) => void, o: object): void;
+      };
+      getComputedStyle(el: El): { visibility: string };
+      requestAnimationFrame(cb: (t: number) => void): number;
+      performance: { now(): number };
+      __frames: Frame[];
+    };
+    g.__frames = [];
+    let input = Number.NaN;
+    for (const type of ['click', 'keydown'])
+      g.document.addEventListener(type, (e) => (input = e.timeStamp), { capture: true });
+    const tick = (): void => {
+      const shown = Array.from(g.document.querySelectorAll('.workspace-detail .loading')).some(
+        (el) =>
+          /Loading report/u.test(el.textContent ?? '') &&
+          el.getClientRects().length > 0 &&
+          g.getComputedStyle(el).visibility === 'visible',
+      );
+      g.__frames.push({ sinceInput: g.performance.now() - input, loadingShown: shown });
+      g.requestAnimationFrame(tick);
+    };
+    g.requestAnimationFrame(tick);
+  });
+  return () => page.evaluate(() => (globalThis as unknown as { __frames: Frame[] }).__frames);
+}
+
+const heading = (page: Page): Promise<string | null> =>
+  page.evaluate(
+    () =>
+      (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { textContent: string | null } | null };
+        }
+      ).document.querySelector('.workspace-detail h1')?.textContent ?? null,
+  );
+
+describe('renderer: a report opened from the list does not flash "Loading report…"', () => {
+  const apps = useAppPerTest('no-loading-flash');
+
+  it('clicks and arrow keys open reports with no loading words painted in between', async () => {
+    const { page } = await apps.open({
+      signedIn: false,
+      hash: '#/reports',
+      beforeWindow: async (h) => {
+        await h.mirrorBeforeStart();
+        await seedMirror(join(h.dataDir, 'userData', 'data'), REPORTS);
+      },
+    });
+    await freshList(page);
+    const frames = await watchFrames(page);
+    const links = page.locator('[aria-label="Reports"] .report-row a');
+    const titles = (await links.allInnerTexts()).slice(0, 3);
+    expect(titles).toHaveLength(3);
+
+    for (const [i, title] of titles.entries()) {
+      await links.nth(i).click();
+      await until(`"${title}" open`, async () => (await heading(page)) === title);
+    }
+    // The list keeps the focus: the arrow key opens the next report.
+    const next = (await links.nth(3).innerText()).trim();
+    await page.keyboard.press('ArrowDown');
+    await until(`"${next}" open`, async () => (await heading(page)) === next);
+    await page.waitForTimeout(100);
+
+    const seen = await frames();
+    expect(seen.length).toBeGreaterThan(10);
+    const flashes = seen.filter((f) => f.loadingShown && f.sinceInput < FLASH_MS);
+    expect(flashes, `frames painting "Loading report…": ${JSON.stringify(flashes)}`).toEqual([]);
+  }, 180_000);
+});
