@@ -168,7 +168,7 @@ describe('files_pending', () => {
     expect(queued).toMatchObject({
       ok: false,
       waiting: true,
-      detail: 'Waiting to upload: “C:\\Users\\me\\poc.har”.',
+      detail: 'Not sent yet: “C:\\Users\\me\\poc.har”.',
     });
     expect(files({ uploads: [{ name: 'a', state: 'uploading' }] })).toMatchObject({
       ok: false,
@@ -189,7 +189,7 @@ describe('files_pending', () => {
     });
     expect(mixed).toMatchObject({
       ok: false,
-      detail: 'Waiting to upload: “shot.png”; upload failed: “x.mp4”.',
+      detail: 'Not sent yet: “shot.png”; upload failed: “x.mp4”.',
     });
     expect(mixed.waiting).toBeUndefined();
   });

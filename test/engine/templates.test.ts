@@ -110,7 +110,7 @@ describe('researcher templates', () => {
     expect(saved.body).not.toContain(token);
     expect(saved.body).toContain('Authorization: Bearer [REDACTED:');
     expect(saved.body.replace(/\[REDACTED:[^\]]+\]/, 'X')).toBe(body.replace(token, 'X'));
-    expect(saved.redacted).toEqual([{ label: expect.any(String), line: tokenLine }]);
+    expect(saved.redacted).toEqual([{ kind: 'jwt', label: expect.any(String), line: tokenLine }]);
     expect((await x.engine.calls.listTemplates())[0]?.body).toBe(saved.body);
     // A template without credentials says nothing of them.
     expect(

@@ -18,8 +18,13 @@ describe('template words', () => {
   });
 
   it('names each credential taken out by what it was and its line, never its value', () => {
-    expect(savedTemplateText({ ...saved, redacted: [{ label: 'JSON Web Token', line: 9 }] })).toBe(
-      'Saved template “InfluxDB JWT bypass”. It holds [REDACTED] in place of JSON Web Token (line 9): a template is reused and shared, so no live credential stays in it.',
+    expect(
+      savedTemplateText({
+        ...saved,
+        redacted: [{ kind: 'jwt', label: 'JSON Web Token', line: 9 }],
+      }),
+    ).toBe(
+      'Saved template “InfluxDB JWT bypass”. It holds [REDACTED:jwt] for the JSON Web Token on line 9: a template is reused and shared, so no live credential stays in it.',
     );
   });
 
@@ -28,12 +33,12 @@ describe('template words', () => {
       ...saved,
       leftOut: ['C:\\Users\\me\\poc.har'],
       redacted: [
-        { label: 'JSON Web Token', line: 9 },
-        { label: 'Cookie header: Cookie', line: 10 },
+        { kind: 'jwt', label: 'JSON Web Token', line: 9 },
+        { kind: 'cookie', label: 'Cookie header: Cookie', line: 10 },
       ],
     });
     expect(text).toBe(
-      'Saved template “InfluxDB JWT bypass” without the link to “C:\\Users\\me\\poc.har”: a template keeps text, not files. Attach the file to each new report. It holds [REDACTED] in place of JSON Web Token (line 9) and Cookie header: Cookie (line 10): a template is reused and shared, so no live credential stays in it.',
+      'Saved template “InfluxDB JWT bypass” without the link to “C:\\Users\\me\\poc.har”: a template keeps text, not files. Attach the file to each new report. It holds [REDACTED:jwt] for the JSON Web Token on line 9 and [REDACTED:cookie] for the Cookie header: Cookie on line 10: a template is reused and shared, so no live credential stays in it.',
     );
   });
 
@@ -45,11 +50,11 @@ describe('template words', () => {
           templateId: 'b',
           name: 'B',
           file: 'shared.md',
-          redacted: [{ label: 'JSON Web Token', line: 12 }],
+          redacted: [{ kind: 'jwt', label: 'JSON Web Token', line: 12 }],
         },
       ]),
     ).toBe(
-      'Imported 2 templates. Credentials were replaced by [REDACTED]: shared.md: JSON Web Token (line 12).',
+      'Imported 2 templates. Credentials were replaced: shared.md: [REDACTED:jwt] for the JSON Web Token on line 12.',
     );
     expect(importedTemplatesText([{ templateId: 'a', name: 'A', file: 'a.md' }])).toBe(
       'Imported 1 template.',

@@ -172,7 +172,7 @@ describe('renderer: full researcher journey', () => {
     const dialog = opened.page.getByRole('dialog', { name: 'Submit checklist', exact: true });
     await dialog.waitFor();
     const files = dialog.getByRole('listitem').filter({ hasText: 'Evidence uploaded' });
-    await expectText(files, /Waiting — (Waiting to upload|Still uploading): “poc\.txt”/);
+    await expectText(files, /Waiting — (Not sent yet|Still uploading): “poc\.txt”/);
     expect(await files.innerText()).not.toContain('Failed');
     await opened.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

@@ -51,7 +51,7 @@ describe('renderer: saving a draft as a template', () => {
     await dialog.waitFor({ state: 'detached' });
     await expectText(
       page.getByRole('status').filter({ hasText: 'Saved template' }),
-      /^Saved template “API mass assignment”\. It holds \[REDACTED\] in place of JSON Web Token \(line 6\)/u,
+      /^Saved template “API mass assignment”\. It holds \[REDACTED:jwt\] for the JSON Web Token on line 6/u,
     );
     let body = '';
     await until('the template saved', async () => {

@@ -87,12 +87,12 @@ export class SecretCommands {
    */
   async withoutCredentials(
     text: string,
-  ): Promise<{ text: string; found: Pick<SecretFinding, 'label' | 'line'>[] }> {
+  ): Promise<{ text: string; found: Pick<SecretFinding, 'kind' | 'label' | 'line'>[] }> {
     const found = await this.#findings(text, '.md');
     if (found.length === 0) return { text, found: [] };
     return {
       text: redact(text, found),
-      found: found.map(({ label, line }) => ({ label, line })),
+      found: found.map(({ kind, label, line }) => ({ kind, label, line })),
     };
   }
 

@@ -184,7 +184,7 @@ function filesItem(input: ChecklistInput): ChecklistItem {
   ];
   const problems: string[] = [];
   if (uploading.length > 0) problems.push(`still uploading: ${list(uploading)}`);
-  if (queued.length > 0) problems.push(`waiting to upload: ${list(queued)}`);
+  if (queued.length > 0) problems.push(`not sent yet: ${list(queued)}`);
   if (failed.length > 0) problems.push(`upload failed: ${list(failed)}`);
   const item = problemsItem(base, problems, () => {
     const n = serverFiles.filter((a) => a.state === 'ready').length;

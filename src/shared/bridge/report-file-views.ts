@@ -56,6 +56,8 @@ export interface TemplateView {
 
 /** A credential taken out of a template's text: what it was and where, never its value. */
 export interface TemplateRedaction {
+  /** Short kind, as written in the mark that replaced it: `[REDACTED:<kind>]`. */
+  kind: string;
   /** What it is, for a person: "JSON Web Token", "Authorization header"… */
   label: string;
   /** 1-based line of the template's text. */

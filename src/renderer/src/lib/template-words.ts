@@ -12,9 +12,12 @@ function names(list: readonly string[]): string {
     : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1) ?? ''}`;
 }
 
-/** The credentials taken out of a template, in words: "a JSON Web Token (line 5)". */
+/**
+ * The credentials taken out of a template, in words, each with the mark that stands in its place:
+ * "[REDACTED:jwt] for the JSON Web Token on line 5".
+ */
 export function redactedWords(redacted: readonly TemplateRedaction[]): string {
-  const each = redacted.map((r) => `${r.label} (line ${r.line})`);
+  const each = redacted.map((r) => `[REDACTED:${r.kind}] for the ${r.label} on line ${r.line}`);
   return each.length <= 1
     ? (each[0] ?? '')
     : `${each.slice(0, -1).join(', ')} and ${each.at(-1) ?? ''}`;
@@ -35,7 +38,7 @@ export function savedTemplateText(saved: TemplateView): string {
   }
   if (redacted.length > 0) {
     parts.push(
-      `. It holds [REDACTED] in place of ${redactedWords(redacted)}: a template is reused and shared, so no live credential stays in it`,
+      `. It holds ${redactedWords(redacted)}: a template is reused and shared, so no live credential stays in it`,
     );
   }
   return `${parts.join('')}.`;
@@ -46,7 +49,7 @@ export function importedTemplatesText(created: ImportTemplatesResult['created'])
   const cleaned = created.filter((c) => (c.redacted ?? []).length > 0);
   const head = `Imported ${created.length} template${created.length === 1 ? '' : 's'}`;
   if (cleaned.length === 0) return `${head}.`;
-  return `${head}. Credentials were replaced by [REDACTED]: ${cleaned
+  return `${head}. Credentials were replaced: ${cleaned
     .map((c) => `${c.file}: ${redactedWords(c.redacted ?? [])}`)
     .join('; ')}.`;
 }
