@@ -6,6 +6,13 @@ import { syncAnnouncement } from './sync-announcement';
 const CONNECTIVITY_TEXT = { online: 'Online', offline: 'Offline', unknown: 'Connecting' } as const;
 
 /**
+ * Nothing asked of the server yet since the engine started (it synced less than a poll ago):
+ * "Connecting" would say something is under way when nothing is. Only the last sync is shown.
+ */
+const unasked = (connectivity: string, syncing: boolean | undefined): boolean =>
+  connectivity === 'unknown' && !syncing;
+
+/**
  * Online state, last sync, unsent changes, unread triage messages, reports needing action and the
  * request budget. Offline is a state the app works in, shown calmly (work is kept and sent later).
  */
@@ -21,7 +28,7 @@ export function StatusBar() {
       <div role="status" aria-label="Connection" aria-live="off" className="status-items">
         {engine === 'restarting' ? (
           <span className="conn conn-unknown">Reconnecting to the engine…</span>
-        ) : (
+        ) : unasked(connectivity, status?.syncing) ? null : (
           <span
             className={`conn conn-${connectivity}`}
             title={
