@@ -46,8 +46,6 @@ const OPEN_REPORT_CHUNKS = [
     import('../report/draft/DraftEditor')
       .then(loadReportScreen)
       .then((m) => m.preloadDraftEditor()),
-  // Its code in, the Markdown parser is compiled once, in a period of its own.
-  () => import('../report/draft/DraftEditor').then((m) => m.warmUpMarkdownParser()),
 ] as const;
 
 let prefetched = false;

@@ -51,9 +51,6 @@ function openExternal(href: string): void {
   requestExternal(href);
 }
 
-/** The idle prefetch compiles the Markdown parser with the editor's code (parser-warm-up.ts). */
-export { warmUpMarkdownParser } from '../../../editor/parser-warm-up';
-
 /** Title, asset, CVSS, description (Milkdown), evidence, conflicts and submit of one draft. */
 export function DraftEditor({
   detail,
