@@ -1,4 +1,5 @@
 import { formatSize } from '@shared/rules/size';
+import { formatCount } from '@shared/words/count';
 /** Display helpers. Pure. */
 
 // One formatter for every time shown: toLocaleString with options builds a new one per call,
@@ -114,11 +115,11 @@ export function formatEstimate(seconds: number): string {
  * service's limit".
  */
 export function formatMirror(mirror: { total: number; downloaded: number; secondsLeft: number }) {
-  const n = (v: number) => v.toLocaleString('en-US');
+  const n = formatCount;
   return `${n(mirror.downloaded)} of ${n(mirror.total)} reports downloaded — ${formatEstimate(mirror.secondsLeft)} left at the service's limit`;
 }
 
 /** "1 draft", "2 drafts": a count with its word (English plurals of the app's own nouns). */
 export function plural(count: number, word: string): string {
-  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+  return `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -1,5 +1,6 @@
 import {
   Suspense,
+  memo,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -24,7 +25,7 @@ import { ReportList } from './ReportList';
 import { ReportFilesBar } from './ReportFilesBar';
 import { prefetchWhenIdle } from '../../lib/idle-prefetch';
 import { preloadable } from '../../lib/preloadable';
-import { countOf } from '@shared/words/count';
+import { countOf, formatCount } from '@shared/words/count';
 import { RouteLink } from '../../components/RouteLink';
 
 // The open report (the Milkdown editor and its ProseMirror stack, the CVSS calculator, the
@@ -58,7 +59,9 @@ function prefetchOnce(): void {
 const isMac = /Mac/u.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
 
-function SearchBox() {
+// The list's controls take no props and are memoized: each report opened (a new `selectedId`)
+// re-rendered them all, the program menu's options included.
+const SearchBox = memo(function SearchBox() {
   const search = useReports((s) => s.search);
   const setSearch = useReports((s) => s.setSearch);
   const [text, setText] = useState(search);
@@ -81,12 +84,10 @@ function SearchBox() {
       onType={setText}
     />
   );
-}
-
-const count = (n: number): string => n.toLocaleString('en-US');
+});
 
 /** Each status with how many reports it holds (all of them: a search does not narrow it). */
-function StatusFilter() {
+const StatusFilter = memo(function StatusFilter() {
   const statuses = useReports((s) => s.statuses);
   const counts = useReports((s) => s.counts);
   const toggleStatus = useReports((s) => s.toggleStatus);
@@ -100,12 +101,12 @@ function StatusFilter() {
             checked={statuses.includes(status)}
             onChange={() => toggleStatus(status)}
           />
-          {STATUS_LABELS[status] ?? status} ({count(counts[status] ?? 0)})
+          {STATUS_LABELS[status] ?? status} ({formatCount(counts[status] ?? 0)})
         </label>
       ))}
     </fieldset>
   );
-}
+});
 
 const SORT_LABELS: Record<ReportSort, string> = {
   updated: 'Last update',
@@ -115,7 +116,7 @@ const SORT_LABELS: Record<ReportSort, string> = {
 };
 
 /** The order of the list and the program it shows; both are applied by the engine in SQL. */
-function SortAndProgram() {
+const SortAndProgram = memo(function SortAndProgram() {
   const sort = useReports((s) => s.sort);
   const setSort = useReports((s) => s.setSort);
   const program = useReports((s) => s.program);
@@ -142,10 +143,10 @@ function SortAndProgram() {
           value={program ?? ''}
           onChange={(e) => setProgram(e.target.value === '' ? null : e.target.value)}
         >
-          <option value="">All programs ({count(all)})</option>
+          <option value="">All programs ({formatCount(all)})</option>
           {programs.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.name} ({count(p.count)})
+              {p.name} ({formatCount(p.count)})
             </option>
           ))}
           {known ? null : <option value={program ?? ''}>{program}</option>}
@@ -153,10 +154,10 @@ function SortAndProgram() {
       </label>
     </div>
   );
-}
+});
 
 /** "1,234 reports", or "12 of 1,234 reports" while a search or filter narrows the list. */
-function Total() {
+const Total = memo(function Total() {
   const total = useReports((s) => s.total);
   // A lower bound for the moment between a new search's rows and its count.
   const atLeast = useReports((s) => s.totalPending);
@@ -171,21 +172,21 @@ function Total() {
   );
   if (total === null) return <>Loading…</>;
   const all = Object.values(counts).reduce((sum, n) => sum + n, 0);
-  const shown = `${count(total)}${atLeast ? '+' : ''}`;
+  const shown = `${formatCount(total)}${atLeast ? '+' : ''}`;
   const text = narrowed ? `${shown} of ${countOf(all, 'report')}` : countOf(total, 'report');
   return (
     <>
       {text}
-      {indexing > 0 ? ` (indexing ${count(indexing)} more for search…)` : ''}
+      {indexing > 0 ? ` (indexing ${formatCount(indexing)} more for search…)` : ''}
       {searching && notDownloaded > 0
-        ? ` — ${count(notDownloaded)} not downloaded yet, so not searched in full`
+        ? ` — ${formatCount(notDownloaded)} not downloaded yet, so not searched in full`
         : ''}
     </>
   );
-}
+});
 
 /** The first mirror's progress, above the list while reports are still downloading. */
-function MirrorProgress() {
+const MirrorProgress = memo(function MirrorProgress() {
   const mirror = useSession((s) => s.status?.mirror ?? null);
   if (!mirror) return null;
   return (
@@ -193,7 +194,7 @@ function MirrorProgress() {
       {formatMirror(mirror)}. Opening a report not downloaded yet fetches it first.
     </p>
   );
-}
+});
 
 function NewReportButton({ onClick }: { onClick(): void }) {
   const readOnly = useReadOnlyReason();
