@@ -14,6 +14,8 @@ import { until } from './support/ui';
 const REPORTS = 60;
 /** Under this long after the click, loading words are a flash, not news. */
 const FLASH_MS = 250;
+/** How long a click waits for its report before the screen changes anyway (stores/reports.ts). */
+const READ_WAIT_MS = 100;
 
 interface Frame {
   /** ms after the last click or key that opens a report. */
@@ -55,6 +57,50 @@ async function watchFrames(page: Page): Promise<() => Promise<Frame[]>> {
     g.requestAnimationFrame(tick);
   });
   return () => page.evaluate(() => (globalThis as unknown as { __frames: Frame[] }).__frames);
+}
+
+/**
+ * Records every "Loading report…" put into the report's pane (painted or not), with the ms since
+ * the last click or key: the screen rendered once without its report before rendering it.
+ */
+async function watchLoadingRenders(page: Page): Promise<() => Promise<number[]>> {
+  await page.evaluate(() => {
+    interface El {
+      textContent: string | null;
+      closest(s: string): El | null;
+      matches(s: string): boolean;
+      querySelectorAll(s: string): ArrayLike<El>;
+    }
+    const g = globalThis as unknown as {
+      document: {
+        body: unknown;
+        addEventListener(type: string, cb: (e: { timeStamp: number }) => void, o: object): void;
+      };
+      performance: { now(): number };
+      MutationObserver: new (cb: (records: { addedNodes: ArrayLike<unknown> }[]) => void) => {
+        observe(target: unknown, options: object): void;
+      };
+      __loadingRenders: number[];
+    };
+    g.__loadingRenders = [];
+    let input = Number.NaN;
+    for (const type of ['click', 'keydown'])
+      g.document.addEventListener(type, (e) => (input = e.timeStamp), { capture: true });
+    const isLoading = (el: El): boolean =>
+      el.closest('.workspace-detail') !== null && /Loading report/u.test(el.textContent ?? '');
+    new g.MutationObserver((records) => {
+      for (const record of records)
+        for (const node of Array.from(record.addedNodes) as El[]) {
+          if (typeof node.matches !== 'function') continue;
+          const found = [node, ...Array.from(node.querySelectorAll('.loading'))].some(
+            (el) => el.matches('.loading') && isLoading(el),
+          );
+          if (found) g.__loadingRenders.push(g.performance.now() - input);
+        }
+    }).observe(g.document.body, { childList: true, subtree: true });
+  });
+  return () =>
+    page.evaluate(() => (globalThis as unknown as { __loadingRenders: number[] }).__loadingRenders);
 }
 
 const heading = (page: Page): Promise<string | null> =>
@@ -99,5 +145,35 @@ describe('renderer: a report opened from the list does not flash "Loading report
     expect(seen.length).toBeGreaterThan(10);
     const flashes = seen.filter((f) => f.loadingShown && f.sinceInput < FLASH_MS);
     expect(flashes, `frames painting "Loading report…": ${JSON.stringify(flashes)}`).toEqual([]);
+  }, 180_000);
+
+  it('renders the report once, with it: no loading state before it, whatever the keys pressed', async () => {
+    const { page } = await apps.open({
+      signedIn: false,
+      hash: '#/reports',
+      beforeWindow: async (h) => {
+        await h.mirrorBeforeStart();
+        await seedMirror(join(h.dataDir, 'userData', 'data'), REPORTS);
+      },
+    });
+    await freshList(page);
+    const renders = await watchLoadingRenders(page);
+    const links = page.locator('[aria-label="Reports"] .report-row a');
+    const titles = (await links.allInnerTexts()).slice(0, 6).map((t) => t.trim());
+    expect(titles).toHaveLength(6);
+    for (const [i, title] of titles.slice(0, 3).entries()) {
+      await links.nth(i).click();
+      await until(`"${title}" open`, async () => (await heading(page)) === title);
+    }
+    // Three arrow keys at once: the last report they reach is the one open, and stays open.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    await until(`"${titles[5]}" open`, async () => (await heading(page)) === titles[5]);
+    await page.waitForTimeout(2 * READ_WAIT_MS);
+    expect(await heading(page)).toBe(titles[5]);
+    expect(new URL(page.url()).hash).toMatch(/^#\/reports\/./u);
+
+    // A loading state is rendered only for a read that outlasted the wait (a slow engine).
+    const early = (await renders()).filter((ms) => ms < READ_WAIT_MS);
+    expect(early, 'ms after the input at which "Loading report…" was rendered').toEqual([]);
   }, 180_000);
 });

@@ -16,11 +16,14 @@ interface ReportState {
   progress: ReadonlyMap<string, Progress>;
   open(reportId: string): Promise<void>;
   /**
-   * The report a click is about to show: its load starts now, before the screen renders, and the
-   * screen's own `open` then waits for that load instead of asking again.
+   * Starts reading the report a click is about to show, before its screen renders: the screen's
+   * own `open` then takes this read (within `AHEAD_REUSE_MS`) instead of asking again.
    */
-  openAhead(reportId: string): void;
-  reload(): Promise<void>;
+  readAhead(reportId: string): Promise<ReportDetailView | null>;
+  /** The report read ahead, in before its screen: the screen renders once, with it. */
+  showRead(reportId: string, detail: ReportDetailView | null): void;
+  /** Reads the open report again (`read`: a read already under way for it). */
+  reload(read?: Promise<ReportDetailView | null>): Promise<void>;
   /**
    * Withdraws a report (a draft's discard is a withdrawal on the service), after `before` (e.g.
    * saving what was typed), then shows it again; a failure is reported, not thrown.
@@ -32,10 +35,10 @@ interface ReportState {
 
 let seq = 0;
 /**
- * The load `openAhead` started, which the screen's `open` of the same report reuses once, soon
+ * The read `readAhead` started, which the screen's `open` of the same report takes once, soon
  * after (a click on the report already shown mounts no screen: a later open reads it anew).
  */
-let ahead: { reportId: string; load: Promise<void>; at: number } | null = null;
+let ahead: { reportId: string; read: Promise<ReportDetailView | null>; at: number } | null = null;
 const AHEAD_REUSE_MS = 1_000;
 
 export const useReport = create<ReportState>((set, get) => ({
@@ -44,30 +47,32 @@ export const useReport = create<ReportState>((set, get) => ({
   progress: new Map(),
   /** The researcher opens a report (its page marks the thread read while shown: useThreadRead). */
   async open(reportId) {
-    if (
-      ahead?.reportId === reportId &&
-      get().reportId === reportId &&
-      performance.now() - ahead.at < AHEAD_REUSE_MS
-    ) {
-      const { load } = ahead;
-      ahead = null;
-      return load;
-    }
+    const read =
+      ahead?.reportId === reportId && performance.now() - ahead.at < AHEAD_REUSE_MS
+        ? ahead.read
+        : undefined;
     ahead = null;
+    // Shown with that read already (`showRead`): nothing to ask.
+    if (read && get().reportId === reportId && get().detail !== undefined) return;
     if (get().reportId !== reportId) set({ reportId, detail: undefined, progress: new Map() });
-    await get().reload();
+    await get().reload(read);
   },
-  openAhead(reportId) {
-    ahead = null;
-    const load = get().open(reportId);
-    ahead = { reportId, load, at: performance.now() };
+  readAhead(reportId) {
+    const read = bridge.getReport(reportId);
+    ahead = { reportId, read, at: performance.now() };
+    return read;
   },
-  async reload() {
+  showRead(reportId, detail) {
+    // A reload still under way is of what was shown before.
+    seq++;
+    set({ reportId, detail, progress: new Map() });
+  },
+  async reload(read) {
     const reportId = get().reportId;
     if (!reportId) return;
     const mine = ++seq;
     try {
-      const detail = await bridge.getReport(reportId);
+      const detail = await (read ?? bridge.getReport(reportId));
       if (mine === seq && get().reportId === reportId) set({ detail });
     } catch (e) {
       reportError(e);

@@ -100,12 +100,41 @@ let counted: { generation: number; total: number | null } | null = null;
  */
 export const listSelection = { openedFromList: null as string | null };
 
+/**
+ * How long a click in the list waits for its report before the screen changes anyway (showing
+ * it as loading). Within it the screen renders once, with the report, instead of a loading state
+ * first and the report a few milliseconds later (a render and a frame more on every open).
+ */
+const READ_WAIT_MS = 100;
+let lastOpened = 0;
+
 /** The list opens a report (a click, the arrow keys): read ahead of its screen, focus kept. */
 export function openFromList(reportId: string): void {
   listSelection.openedFromList = reportId;
-  // Before the screen renders: the report is read while the route changes.
-  useReport.getState().openAhead(reportId);
-  navigate({ name: 'report', reportId });
+  const mine = ++lastOpened;
+  let shown = false;
+  const show = (): void => {
+    // Only the last one opened: arrow keys held down open report after report.
+    if (shown || mine !== lastOpened) return;
+    shown = true;
+    navigate({ name: 'report', reportId });
+  };
+  const wait = setTimeout(show, READ_WAIT_MS);
+  useReport
+    .getState()
+    .readAhead(reportId)
+    .then(
+      (detail) => {
+        clearTimeout(wait);
+        if (!shown && mine === lastOpened) useReport.getState().showRead(reportId, detail);
+        show();
+      },
+      // The screen's own open takes the same read and reports its failure.
+      () => {
+        clearTimeout(wait);
+        show();
+      },
+    );
 }
 
 /**
