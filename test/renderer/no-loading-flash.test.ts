@@ -3,12 +3,10 @@
  * click ends within a few frames, and the walk of the built app saw those words painted for two
  * to five frames on every click and every arrow key. The words show only for a load that lasts.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seedMirror } from '../../bench/seed';
-import { freshList } from '../../bench/renderer-open';
 import { useAppPerTest } from './support/app';
+import { openSeededList } from './support/seeded-list';
 import { until } from './support/ui';
 
 const REPORTS = 60;
@@ -117,15 +115,7 @@ describe('renderer: a report opened from the list does not flash "Loading report
   const apps = useAppPerTest('no-loading-flash');
 
   it('clicks and arrow keys open reports with no loading words painted in between', async () => {
-    const { page } = await apps.open({
-      signedIn: false,
-      hash: '#/reports',
-      beforeWindow: async (h) => {
-        await h.mirrorBeforeStart();
-        await seedMirror(join(h.dataDir, 'userData', 'data'), REPORTS);
-      },
-    });
-    await freshList(page);
+    const { page } = await openSeededList(apps, REPORTS);
     const frames = await watchFrames(page);
     const links = page.locator('[aria-label="Reports"] .report-row a');
     const titles = (await links.allInnerTexts()).slice(0, 3);
@@ -148,15 +138,7 @@ describe('renderer: a report opened from the list does not flash "Loading report
   }, 180_000);
 
   it('renders the report once, with it: no loading state before it, whatever the keys pressed', async () => {
-    const { page } = await apps.open({
-      signedIn: false,
-      hash: '#/reports',
-      beforeWindow: async (h) => {
-        await h.mirrorBeforeStart();
-        await seedMirror(join(h.dataDir, 'userData', 'data'), REPORTS);
-      },
-    });
-    await freshList(page);
+    const { page } = await openSeededList(apps, REPORTS);
     const renders = await watchLoadingRenders(page);
     const links = page.locator('[aria-label="Reports"] .report-row a');
     const titles = (await links.allInnerTexts()).slice(0, 6).map((t) => t.trim());

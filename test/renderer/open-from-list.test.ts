@@ -4,10 +4,8 @@
  * (bench/seed.ts), small: the bench's steps reach the draft they clicked however the page was
  * left, and once the list has sat idle the first open after start loads no code on its click.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seedMirror } from '../../bench/seed';
 import {
   freshList,
   openDraftToCaret,
@@ -15,6 +13,7 @@ import {
   scriptsLoading,
 } from '../../bench/renderer-open';
 import { useAppPerTest } from './support/app';
+import { openSeededList } from './support/seeded-list';
 import { until } from './support/ui';
 
 const REPORTS = 300;
@@ -64,15 +63,7 @@ describe('renderer: a report opened from the list by a click, as the bench opens
   const apps = useAppPerTest('open-from-list');
 
   it('each click opens the draft clicked, to a caret; after the list sat idle the click loads no script', async () => {
-    const { page } = await apps.open({
-      signedIn: false,
-      hash: '#/reports',
-      beforeWindow: async (h) => {
-        await h.mirrorBeforeStart();
-        await seedMirror(join(h.dataDir, 'userData', 'data'), REPORTS);
-      },
-    });
-    await freshList(page);
+    const { page } = await openSeededList(apps, REPORTS);
     const titles = await draftTitles(page);
     expect(titles.length).toBeGreaterThan(2);
 

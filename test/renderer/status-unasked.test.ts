@@ -3,25 +3,16 @@
  * asked of the server, so it must not say "Connecting" (the walk saw it for 30 s and more while
  * no request was under way). "Sync now" asks, and the state the answer shows is "Online".
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedMirror } from '../../bench/seed';
 import { useAppPerTest } from './support/app';
+import { openSeededList } from './support/seeded-list';
 import { until } from './support/ui';
 
 describe('renderer: the connection state before anything was asked of the server', () => {
   const apps = useAppPerTest('status-unasked');
 
   it('says nothing of a connection until one is tried; "Sync now" shows Online', async () => {
-    const { host, page } = await apps.open({
-      signedIn: false,
-      hash: '#/reports',
-      beforeWindow: async (h) => {
-        await h.mirrorBeforeStart();
-        // Synced a moment ago, as after a quick restart: no job is due.
-        await seedMirror(join(h.dataDir, 'userData', 'data'), 40);
-      },
-    });
+    const { host, page } = await openSeededList(apps, 40);
     const connection = page.getByRole('status', { name: 'Connection', exact: true });
     await connection.getByText(/^Last sync: /u).waitFor();
     await until('the engine idle, nothing asked', async () => {
