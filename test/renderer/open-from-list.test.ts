@@ -91,9 +91,19 @@ describe('renderer: a report opened from the list by a click, as the bench opens
 
     // A later draft, then a submitted report, each the one clicked. The click reads the report
     // ahead of its screen, and the screen uses that read: one call per click, not two.
+    // The first one read further down: the next opens at its top, in the same pane.
+    const pane = page.locator('.workspace-detail');
+    const paneTop = (): Promise<number> =>
+      pane.evaluate((el) => (el as unknown as { scrollTop: number }).scrollTop);
+    await pane.evaluate((el) => {
+      const box = el as unknown as { scrollTop: number; scrollHeight: number };
+      box.scrollTop = box.scrollHeight;
+    });
+    expect(await paneTop()).toBeGreaterThan(0);
     const calls = await countInvokes(page);
     await openDraftToCaret(page, 1);
     expect((await shown(page)).heading).toBe(titles[1]);
+    await until('the next draft at its top', async () => (await paneTop()) === 0);
     expect((await calls()).filter((c) => /getReport/u.test(c))).toHaveLength(1);
     const submitted = await page
       .locator('[aria-label="Reports"] .report-row')
