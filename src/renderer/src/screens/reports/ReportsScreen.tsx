@@ -41,6 +41,14 @@ const ReportScreen = reportScreen.Component;
 const OPEN_REPORT_CHUNKS = [
   () => import('../../components/Markdown'),
   reportScreen.preload,
+  // The editor's libraries, each a chunk of its own evaluated in an idle period of its own: the
+  // draft editor's chunk as one took a 114 ms frame to evaluate on the app's first start (a frame
+  // a scroll of the list would stutter in); ProseMirror's view (with its model and state), then
+  // Milkdown's core (remark, micromark) and its two presets.
+  () => import('@milkdown/kit/prose/view'),
+  () => import('@milkdown/kit/core'),
+  () => import('@milkdown/kit/preset/commonmark'),
+  () => import('@milkdown/kit/preset/gfm'),
   // Imported from here as well: the draft editor's code is then split into the chunks loaded one
   // per idle period (the Markdown view's, the report screen's), not one chunk evaluated at once.
   () =>
