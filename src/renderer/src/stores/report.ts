@@ -65,7 +65,9 @@ export const useReport = create<ReportState>((set, get) => ({
   showRead(reportId, detail) {
     // A reload still under way is of what was shown before.
     seq++;
-    set({ reportId, detail, progress: new Map() });
+    // The report shown already (its row clicked again) keeps its uploads' progress.
+    if (get().reportId === reportId) set({ detail });
+    else set({ reportId, detail, progress: new Map() });
   },
   async reload(read) {
     const reportId = get().reportId;
