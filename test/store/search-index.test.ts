@@ -243,13 +243,19 @@ describe('report search index, filled after the write', () => {
     };
     t.store.reports.upsertReports([{ ...report, payout: paid }]);
     expect(t.store.searchIndex.pending()).toBe(0);
-    // A new update time moves the report in the list's order, which the index's rowids follow
-    // (report-index-key.ts): it is queued to be indexed under its new place.
+    // A new update time in the same bucket of the index's rowids (report-index-key.ts, about
+    // 4.7 hours from 03:54 UTC on 2025-01-01) leaves the report where it is in the index.
     t.store.reports.upsertReports([{ ...report, payout: paid, updated_at: iso(10) }]);
+    expect(t.store.searchIndex.pending()).toBe(0);
+    // One in another bucket moves it in the list's order, which the rowids follow: it is queued
+    // to be indexed under its new place.
+    t.store.reports.upsertReports([{ ...report, payout: paid, updated_at: iso(24 * 60) }]);
     expect(t.store.searchIndex.pending()).toBe(1);
     t.store.searchIndex.flush();
     // The status is in the index (its facets), so that a filtered search is FTS5's alone.
-    t.store.reports.upsertReports([{ ...report, status: 'accepted', updated_at: iso(11) }]);
+    t.store.reports.upsertReports([
+      { ...report, status: 'accepted', updated_at: iso(24 * 60 + 1) },
+    ]);
     expect(t.store.searchIndex.pending()).toBe(1);
     t.store.searchIndex.flush();
     t.store.reports.upsertSummaries([

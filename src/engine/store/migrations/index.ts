@@ -19,6 +19,7 @@ import { mirrorCounter } from './0013-mirror-counter';
 import { indexInListOrder } from './0014-index-in-list-order';
 import { unusedFingerprintIndex } from './0015-unused-fingerprint-index';
 import { deflatedReportDocuments } from './0016-deflated-report-documents';
+import { coarserIndexBuckets } from './0017-coarser-index-buckets';
 
 export type { Migration } from './migration';
 
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   indexInListOrder,
   unusedFingerprintIndex,
   deflatedReportDocuments,
+  coarserIndexBuckets,
 ];
