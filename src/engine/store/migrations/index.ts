@@ -20,6 +20,7 @@ import { indexInListOrder } from './0014-index-in-list-order';
 import { unusedFingerprintIndex } from './0015-unused-fingerprint-index';
 import { deflatedReportDocuments } from './0016-deflated-report-documents';
 import { coarserIndexBuckets } from './0017-coarser-index-buckets';
+import { listIndexesAscending } from './0018-list-indexes-ascending';
 
 export type { Migration } from './migration';
 
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   unusedFingerprintIndex,
   deflatedReportDocuments,
   coarserIndexBuckets,
+  listIndexesAscending,
 ];
