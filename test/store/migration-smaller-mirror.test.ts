@@ -43,6 +43,12 @@ const WALKS = [
   ['reports_by_status', 'updated_ms DESC, id', "status = 'accepted'"],
   ['reports_by_status_rank', 'status_rank, updated_ms DESC, id'],
   ['reports_by_severity', 'severity_score DESC, updated_ms DESC, id'],
+  [
+    'reports_by_program_name',
+    'program_name COLLATE NOCASE, program_id, updated_ms DESC, id',
+    "status IN ('accepted', 'rejected')",
+  ],
+  ['reports_by_program', 'updated_ms DESC, id', "program_id = 'program-1'"],
 ] as const;
 
 describe('migrations 17 and 18: a smaller mirror', () => {
