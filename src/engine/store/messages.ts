@@ -15,9 +15,9 @@ export function messageFingerprint(body: string, fileIds: readonly string[]): st
 
 /**
  * A fingerprint as `messages.fingerprint` holds it: the digest's 32 bytes, not its 64 hex
- * characters (100 bytes a report on disk at 10,000 reports). Rows written before stay hex until
- * their message changes; nothing compares stored fingerprints (the outbox fingerprints the thread
- * it has just fetched: outbox/thread-mark.ts), and `hex()` gives either form back as hex.
+ * characters (about 60 bytes a report on disk at 10,000 bench reports). Rows written before stay
+ * hex until their message changes; nothing compares stored fingerprints (the outbox fingerprints
+ * the thread it has just fetched: outbox/thread-mark.ts), and `hex()` gives either form as hex.
  */
 const storedFingerprint = (hex: string): Buffer => Buffer.from(hex, 'hex');
 

@@ -17,9 +17,8 @@ import { facetedSearchParams, type ReportSearch } from '../report-search';
  * older than every hit taken, so it belongs after the window. One pass of one statement, stopped
  * there: a second statement for the rest of the bucket cost a second search of the index (FTS5
  * merges a prefix's doclists whole for each statement: 0.7 ms at 100,000 reports). The rows
- * matched without the index (queued, or whose local draft
- * matches: `extra`) are left out of the index's stream and added to every window, so each report
- * counts once.
+ * matched without the index (queued, or whose local draft matches: `extra`) are left out of the
+ * index's stream and added to every window, so each report counts once.
  *
  * Exact only while the index holds every report not queued under its current key, and the search
  * saw every queued report (`indexing` 0): the caller keeps the set of hits otherwise.
