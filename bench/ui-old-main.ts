@@ -47,7 +47,6 @@ function inProcessEngine(dataDir: string, budgetLimit = UNLIMITED): Engine {
 function requeueIndex(store: Store): void {
   store.db.sqlite.exec(`
     INSERT INTO reports_fts (reports_fts) VALUES ('delete-all');
-    DELETE FROM reports_fts_rowids;
     INSERT INTO reports_fts_pending (seq, indexed) SELECT seq, 0 FROM reports WHERE true
       ON CONFLICT (seq) DO UPDATE SET indexed = 0;`);
 }

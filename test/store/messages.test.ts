@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageFingerprint } from '../../src/engine/store';
+import { reportTexts } from '../support/report-texts';
 import { makeMessage, makeReport, useTempStore } from './fixtures';
 
 const t = useTempStore();
@@ -32,5 +33,31 @@ describe('messages', () => {
     expect(messageFingerprint('here is the request ', ['f1', 'f2'])).not.toBe(fp);
     // The separator keeps a body ending in a file id apart from that file.
     expect(messageFingerprint('a', ['b'])).not.toBe(messageFingerprint('ab', []));
+  });
+
+  it("stores each message's fingerprint as the digest's 32 bytes", () => {
+    const report = makeReport();
+    t.store.reports.upsertReports([report]);
+    const plain = makeMessage({ body: 'Confirmed on the production host.' });
+    const withFiles = makeMessage({
+      author: 'researcher',
+      // A real write-up's text, with its requests, tokens and paths.
+      body: reportTexts()[0]?.text ?? '',
+      attachments: [
+        { id: 'file-b', name: 'response.txt', size: 12, content_type: 'text/plain' },
+        { id: 'file-a', name: 'request.txt', size: 34, content_type: 'text/plain' },
+      ],
+    });
+    t.store.messages.replaceThread(report.id, [plain, withFiles]);
+    const stored = t.store.db.sqlite
+      .prepare<[string], { kind: string; hex: string }>(
+        `SELECT typeof(fingerprint) AS kind, lower(hex(fingerprint)) AS hex FROM messages
+         WHERE report_id = ? ORDER BY position`,
+      )
+      .all(report.id);
+    expect(stored).toEqual([
+      { kind: 'blob', hex: messageFingerprint(plain.body, []) },
+      { kind: 'blob', hex: messageFingerprint(withFiles.body, ['file-a', 'file-b']) },
+    ]);
   });
 });

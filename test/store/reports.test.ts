@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { reportTexts } from '../support/report-texts';
 import { iso, listed, makeReport, summaryOf, useTempStore } from './fixtures';
 
 const t = useTempStore();
@@ -97,6 +99,54 @@ describe('reports', () => {
     ]);
     t.store.reports.upsertReports([{ ...report, revision: 2, attachments: { f1: attachment } }]);
     expect(t.store.reports.listAttachments(report.id).map((a) => a.file_id)).toEqual(['f1']);
+  });
+
+  it("stores a file's SHA-256 digest as its bytes and reads back exactly what the server sent", () => {
+    const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
+    const file = (name: string, sha256: string) => ({
+      name,
+      size: 10,
+      content_type: 'text/plain',
+      sha256,
+      storage_path: `reports/x/${name}`,
+      state: 'ready' as const,
+      started_at: iso(1),
+      uploaded_at: iso(2),
+    });
+    const texts = reportTexts().slice(0, 3);
+    const sent = {
+      // Digests of real write-ups, as the API sends them; and what else a server could send.
+      ...Object.fromEntries(texts.map((r, i) => [`f${i}`, file(r.name, digestOf(r.text))])),
+      upper: file('upper.txt', digestOf('x').toUpperCase()),
+      short: file('short.txt', 'abc123'),
+      empty: file('empty.txt', ''),
+    };
+    const report = makeReport({ attachments: sent });
+    t.store.reports.upsertReports([report]);
+    const read = Object.fromEntries(
+      t.store.reports.listAttachments(report.id).map((a) => [a.file_id, a.sha256]),
+    );
+    expect(read).toEqual(Object.fromEntries(Object.entries(sent).map(([id, f]) => [id, f.sha256])));
+    const kinds = t.store.db.sqlite
+      .prepare<[string], { file_id: string; kind: string }>(
+        'SELECT file_id, typeof(sha256) AS kind FROM report_attachments WHERE report_id = ?',
+      )
+      .all(report.id);
+    expect(Object.fromEntries(kinds.map((k) => [k.file_id, k.kind]))).toEqual({
+      f0: 'blob',
+      f1: 'blob',
+      f2: 'blob',
+      upper: 'text',
+      short: 'text',
+      empty: 'text',
+    });
+    // A row written before (hex text) reads back as it was.
+    t.store.db.sqlite
+      .prepare("UPDATE report_attachments SET sha256 = ? WHERE file_id = 'f0'")
+      .run(digestOf('older'));
+    expect(t.store.reports.listAttachments(report.id).find((a) => a.file_id === 'f0')?.sha256).toBe(
+      digestOf('older'),
+    );
   });
 
   it('summaries of unknown or changed reports are marked stale until fetched in full', () => {

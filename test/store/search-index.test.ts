@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrations, openDatabase, openStore, type ReportListQuery } from '../../src/engine/store';
 import { INDEX_BATCH } from '../../src/engine/store/fts-index';
+import { indexKeySql } from '../../src/engine/store/report-index-key';
 import { QUEUE_SCAN_LIMIT } from '../../src/engine/store/report-search';
 import { iso, listed, makeMessage, makeReport, summaryOf, useTempStore } from './fixtures';
 
@@ -243,13 +244,19 @@ describe('report search index, filled after the write', () => {
     };
     t.store.reports.upsertReports([{ ...report, payout: paid }]);
     expect(t.store.searchIndex.pending()).toBe(0);
-    // A new update time moves the report in the list's order, which the index's rowids follow
-    // (report-index-key.ts): it is queued to be indexed under its new place.
+    // A new update time in the same bucket of the index's rowids (report-index-key.ts, about
+    // 4.7 hours from 03:54 UTC on 2025-01-01) leaves the report where it is in the index.
     t.store.reports.upsertReports([{ ...report, payout: paid, updated_at: iso(10) }]);
+    expect(t.store.searchIndex.pending()).toBe(0);
+    // One in another bucket moves it in the list's order, which the rowids follow: it is queued
+    // to be indexed under its new place.
+    t.store.reports.upsertReports([{ ...report, payout: paid, updated_at: iso(24 * 60) }]);
     expect(t.store.searchIndex.pending()).toBe(1);
     t.store.searchIndex.flush();
     // The status is in the index (its facets), so that a filtered search is FTS5's alone.
-    t.store.reports.upsertReports([{ ...report, status: 'accepted', updated_at: iso(11) }]);
+    t.store.reports.upsertReports([
+      { ...report, status: 'accepted', updated_at: iso(24 * 60 + 1) },
+    ]);
     expect(t.store.searchIndex.pending()).toBe(1);
     t.store.searchIndex.flush();
     t.store.reports.upsertSummaries([
@@ -279,6 +286,74 @@ describe('report search index, filled after the write', () => {
     t.store.searchIndex.flush();
     expect(indexedRows()).toBe(1);
     integrityCheck();
+  });
+
+  it('a report is in the index once, under the key of its update time, through every change', () => {
+    const keys = () =>
+      t.store.db.sqlite
+        .prepare('SELECT rowid FROM reports_fts ORDER BY rowid')
+        .pluck()
+        .safeIntegers()
+        .all();
+    const wanted = () =>
+      t.store.db.sqlite
+        .prepare(
+          `SELECT ${indexKeySql('r')} FROM reports r
+           WHERE NOT EXISTS (SELECT 1 FROM reports_fts_pending p WHERE p.seq = r.seq AND p.indexed = 0)
+           ORDER BY 1`,
+        )
+        .pluck()
+        .safeIntegers()
+        .all();
+    const day = 24 * 60;
+    const a = makeReport({ title: 'Cache poisoning via header', updated_at: iso(1) });
+    const b = makeReport({ title: 'Open redirect after login', updated_at: iso(2) });
+    t.store.reports.upsertReports([a, b]);
+    t.store.searchIndex.flush();
+    const renamed = { ...a, revision: 2, title: 'Renamed' };
+    const steps: [string, () => void][] = [
+      // Queued with its older version indexed, then moved to another bucket while queued.
+      ['renamed', () => t.store.reports.upsertReports([renamed])],
+      [
+        'moved',
+        () => t.store.reports.upsertReports([{ ...renamed, revision: 3, updated_at: iso(day) }]),
+      ],
+      ['drained', () => t.store.searchIndex.flush()],
+      // Inside its bucket: the entry stays where it is.
+      [
+        'nudged',
+        () =>
+          t.store.reports.upsertReports([{ ...renamed, revision: 4, updated_at: iso(day + 1) }]),
+      ],
+      ['drained again', () => t.store.searchIndex.flush()],
+      // Never indexed, moved, then deleted; and deleted while queued with its older version.
+      [
+        'new and moved',
+        () => {
+          const c = makeReport({ title: 'Never indexed', updated_at: iso(3) });
+          t.store.reports.upsertReports([c]);
+          t.store.reports.upsertReports([{ ...c, revision: 2, updated_at: iso(2 * day) }]);
+          t.store.reports.deleteReport(c.id);
+        },
+      ],
+      [
+        'b moved and deleted',
+        () => {
+          t.store.reports.upsertReports([{ ...b, revision: 2, updated_at: iso(3 * day) }]);
+          t.store.reports.deleteReport(b.id);
+        },
+      ],
+      ['drained last', () => t.store.searchIndex.flush()],
+    ];
+    for (const [label, step] of steps) {
+      step();
+      expect(keys(), label).toEqual(wanted());
+      integrityCheck();
+    }
+    expect(ids(t.store.search.searchReports('renamed'))).toEqual([a.id]);
+    expect(t.store.search.searchReports('poisoning')).toEqual([]);
+    expect(t.store.search.searchReports('redirect')).toEqual([]);
+    expect(indexedRows()).toBe(1);
   });
 
   it('a queue left in the file (closed before the drain) is indexed after the next open', async () => {

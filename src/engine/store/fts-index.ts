@@ -59,10 +59,11 @@ export function createReportIndexer(db: Db): ReportIndexer {
      FROM reports_fts_pending p LEFT JOIN reports r ON r.seq = p.seq
      ORDER BY p.seq LIMIT ?`,
   );
-  // A report is indexed under a key of its update time (report-index-key.ts), kept in
-  // `reports_fts_rowids`: the old version is deleted by the rowid it was indexed under.
+  // A report is indexed under the key of its update time (report-index-key.ts); one queued with
+  // its older version indexed has kept its bucket (a new bucket deletes the entry at once and
+  // queues it as never indexed: migration 17), so the key is the report's current one.
   const deleteIndexed = sqlite.prepare<[number]>(
-    'DELETE FROM reports_fts WHERE rowid = (SELECT fts_rowid FROM reports_fts_rowids WHERE seq = ?)',
+    `DELETE FROM reports_fts WHERE rowid = (SELECT ${indexKeySql('r')} FROM reports r WHERE r.seq = ?)`,
   );
   const insertUpTo = sqlite.prepare<[number]>(
     `INSERT INTO reports_fts (rowid, title, description, messages, facets, asset)
@@ -70,12 +71,6 @@ export function createReportIndexer(db: Db): ReportIndexer {
      FROM reports_fts_pending p CROSS JOIN reports r ON r.seq = p.seq
        CROSS JOIN report_fts_source s ON s.seq = p.seq
      WHERE p.seq <= ? ORDER BY 1`,
-  );
-  const keepKeysUpTo = sqlite.prepare<[number]>(
-    `INSERT INTO reports_fts_rowids (seq, fts_rowid)
-     SELECT r.seq, ${indexKeySql('r')}
-     FROM reports_fts_pending p CROSS JOIN reports r ON r.seq = p.seq WHERE p.seq <= ?
-     ON CONFLICT (seq) DO UPDATE SET fts_rowid = excluded.fts_rowid`,
   );
   const dequeueUpTo = sqlite.prepare<[number]>('DELETE FROM reports_fts_pending WHERE seq <= ?');
   const mergeStep = sqlite.prepare(
@@ -104,7 +99,6 @@ export function createReportIndexer(db: Db): ReportIndexer {
       for (const row of batch)
         if (row.indexed === 1 && row.present === 1) deleteIndexed.run(row.seq);
       insertUpTo.run(last.seq);
-      keepKeysUpTo.run(last.seq);
       dequeueUpTo.run(last.seq);
       return batch.length;
     });

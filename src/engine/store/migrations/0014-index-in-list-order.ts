@@ -1,6 +1,6 @@
 import { sqlStep } from './migration';
 import { remakeReportIndex, requeueEveryReport, requeueOnUpdate } from './report-index-sql';
-import { orderBucketSql } from '../report-index-key';
+import { FIRST_BUCKET_SHIFT, orderBucketSql } from '../report-index-key';
 
 /**
  * The report index's rowids follow the list's default order (report-index-key.ts): a new search's
@@ -31,7 +31,10 @@ END;
 ${requeueOnUpdate(
   'reports_fts_queue_order',
   'UPDATE OF updated_ms ON reports',
-  `${orderBucketSql('new.updated_ms')} IS NOT ${orderBucketSql('old.updated_ms')}`,
+  `${orderBucketSql('new.updated_ms', FIRST_BUCKET_SHIFT)} IS NOT ${orderBucketSql(
+    'old.updated_ms',
+    FIRST_BUCKET_SHIFT,
+  )}`,
 )}
 
 ${requeueEveryReport}

@@ -19,6 +19,8 @@ import { mirrorCounter } from './0013-mirror-counter';
 import { indexInListOrder } from './0014-index-in-list-order';
 import { unusedFingerprintIndex } from './0015-unused-fingerprint-index';
 import { deflatedReportDocuments } from './0016-deflated-report-documents';
+import { coarserIndexBuckets } from './0017-coarser-index-buckets';
+import { listIndexesAscending } from './0018-list-indexes-ascending';
 
 export type { Migration } from './migration';
 
@@ -39,4 +41,6 @@ export const migrations: readonly Migration[] = [
   indexInListOrder,
   unusedFingerprintIndex,
   deflatedReportDocuments,
+  coarserIndexBuckets,
+  listIndexesAscending,
 ];

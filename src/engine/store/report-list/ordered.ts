@@ -11,12 +11,14 @@ import { facetedSearchParams, type ReportSearch } from '../report-search';
  * (hits.ts) costs about 240 ns a hit to fill: 11 ms of the 15 ms a new search for a word in
  * a quarter of 100,000 reports took; read in order, its first page costs about a page of hits.
  *
- * The rowid orders by update time in buckets of 4 s, by seq inside one: a window takes the hits
- * up to its end, then every other hit of the bucket it ends in, and sorts them exactly as the
- * list does (update time, then id). A hit after that bucket is older than every hit taken, so it
- * belongs after the window. The rows matched without the index (queued, or whose local draft
- * matches: `extra`) are left out of the index's stream and added to every window, so each report
- * counts once.
+ * The rowid orders by update time in buckets (report-index-key.ts), by seq inside one: a window
+ * takes the hits up to its end, then the hits after it while they are of the bucket it ends in,
+ * and sorts them exactly as the list does (update time, then id). A hit of a later bucket is
+ * older than every hit taken, so it belongs after the window. One pass of one statement, stopped
+ * there: a second statement for the rest of the bucket cost a second search of the index (FTS5
+ * merges a prefix's doclists whole for each statement: 0.7 ms at 100,000 reports). The rows
+ * matched without the index (queued, or whose local draft matches: `extra`) are left out of the
+ * index's stream and added to every window, so each report counts once.
  *
  * Exact only while the index holds every report not queued under its current key, and the search
  * saw every queued report (`indexing` 0): the caller keeps the set of hits otherwise.
@@ -43,8 +45,6 @@ export interface OrderedSearch {
  * of hits (kept for the pages after it).
  */
 export const ORDERED_ROWS = 1_000;
-/** Hits read past a window's end, so that its last bucket usually ends among them. */
-const SLACK = 32;
 
 export function createOrderedSearch(db: Db, hitSet: ReportHits): OrderedSearch {
   const sqlite = db.sqlite;
@@ -60,16 +60,11 @@ export function createOrderedSearch(db: Db, hitSet: ReportHits): OrderedSearch {
             AND ${seq} NOT IN (SELECT value FROM json_each(@extra))`
     }`;
     return {
-      inOrder: sqlite.prepare<Params & { limit: number }, { seq: number; bucket: number }>(
+      // Read as far as a window needs (iterated, then stopped).
+      inOrder: sqlite.prepare<Params, { seq: number; bucket: number }>(
         `SELECT ${seq} AS seq, ${bucketOfKeySql('rowid')} AS bucket FROM ${indexHits}
-         ORDER BY rowid LIMIT @limit`,
+         ORDER BY rowid`,
       ),
-      ofBucket: sqlite
-        .prepare<Params & { bucket: number }, number>(
-          `SELECT ${seq} FROM ${indexHits}
-           AND rowid >= (@bucket << 32) AND rowid < ((@bucket + 1) << 32)`,
-        )
-        .pluck(),
       count: sqlite.prepare<Params, number>(`SELECT count(*) FROM ${indexHits}`).pluck(),
     };
   };
@@ -110,18 +105,21 @@ export function createOrderedSearch(db: Db, hitSet: ReportHits): OrderedSearch {
     },
     candidates(search, facets, end) {
       const params = facetedSearchParams(search, facets);
-      const limit = end + SLACK;
-      const { inOrder, ofBucket } = indexHits(params);
-      const hits = inOrder.all({ ...params, limit });
-      const seqs = hits.map((hit) => hit.seq);
-      const boundary = hits[end - 1];
-      // The window's last bucket may go on past the hits read: all of it is taken.
-      if (boundary && hits.length === limit && hits[limit - 1]?.bucket === boundary.bucket)
-        seqs.push(...ofBucket.all({ ...params, bucket: boundary.bucket }));
+      const seqs: number[] = [];
+      let bucket: number | null = null;
+      // The index's hits read to their end: these are all (the extra rows left out of them).
+      let every = true;
+      for (const hit of indexHits(params).inOrder.iterate(params)) {
+        // Past the window's end, the rest of its last bucket only.
+        if (seqs.length >= end && hit.bucket !== bucket) {
+          every = false;
+          break;
+        }
+        seqs.push(hit.seq);
+        bucket = hit.bucket;
+      }
       seqs.push(...extraRows.all(params));
       const unique = [...new Set(seqs)];
-      // The index's hits left out the extra rows: with fewer hits than asked, these are all.
-      const every = hits.length < limit;
       if (every) remember(keyOf(params), unique.length);
       return { seqs: unique, every };
     },
