@@ -9,9 +9,10 @@ import {
 } from '@shared/bridge/views';
 import { bridge } from '../bridge';
 import { readRemembered, remember } from '../lib/remembered';
+import { routeHash } from '../lib/routes';
 import { reportError } from './notices';
 import { useReport } from './report';
-import { navigate } from './router';
+import { navigate, useRouter } from './router';
 
 /**
  * The reports list as the virtual list scrolls through it: rows are fetched in blocks (one SQL
@@ -112,10 +113,16 @@ let lastOpened = 0;
 export function openFromList(reportId: string): void {
   listSelection.openedFromList = reportId;
   const mine = ++lastOpened;
+  // The screen the click was made on: a move elsewhere before the read is in (a click on
+  // "Account", Back) is the user's last word, and the report must not take the screen back.
+  // (By its hash: the hashchange of an earlier open sets an equal route of its own.)
+  const at = (): string => routeHash(useRouter.getState().route);
+  const from = at();
+  // Only the last one opened: arrow keys held down open report after report.
+  const wanted = (): boolean => mine === lastOpened && at() === from;
   let shown = false;
   const show = (): void => {
-    // Only the last one opened: arrow keys held down open report after report.
-    if (shown || mine !== lastOpened) return;
+    if (shown || !wanted()) return;
     shown = true;
     navigate({ name: 'report', reportId });
   };
@@ -126,7 +133,7 @@ export function openFromList(reportId: string): void {
     .then(
       (detail) => {
         clearTimeout(wait);
-        if (!shown && mine === lastOpened) useReport.getState().showRead(reportId, detail);
+        if (!shown && wanted()) useReport.getState().showRead(reportId, detail);
         show();
       },
       // The screen's own open takes the same read and reports its failure.
