@@ -112,21 +112,30 @@ let lastOpened = 0;
 /** The list opens a report (a click, the arrow keys): read ahead of its screen, focus kept. */
 export function openFromList(reportId: string): void {
   listSelection.openedFromList = reportId;
+  showWhenRead(reportId, () => navigate({ name: 'report', reportId }));
+}
+
+/**
+ * Reads a report before `show` changes the screen to it (within READ_WAIT_MS; after that the
+ * screen changes and shows it loading), so the screen renders once, with it: a click in the list,
+ * and Back or Forward to a report.
+ */
+export function showWhenRead(reportId: string, show: () => void): void {
   const mine = ++lastOpened;
-  // The screen the click was made on: a move elsewhere before the read is in (a click on
-  // "Account", Back) is the user's last word, and the report must not take the screen back.
+  // The screen this was asked on: a move elsewhere before the read is in (a click on "Account",
+  // Back) is the user's last word, and the report must not take the screen back.
   // (By its hash: the hashchange of an earlier open sets an equal route of its own.)
   const at = (): string => routeHash(useRouter.getState().route);
   const from = at();
   // Only the last one opened: arrow keys held down open report after report.
   const wanted = (): boolean => mine === lastOpened && at() === from;
   let shown = false;
-  const show = (): void => {
+  const once = (): void => {
     if (shown || !wanted()) return;
     shown = true;
-    navigate({ name: 'report', reportId });
+    show();
   };
-  const wait = setTimeout(show, READ_WAIT_MS);
+  const wait = setTimeout(once, READ_WAIT_MS);
   useReport
     .getState()
     .readAhead(reportId)
@@ -134,12 +143,12 @@ export function openFromList(reportId: string): void {
       (detail) => {
         clearTimeout(wait);
         if (!shown && wanted()) useReport.getState().showRead(reportId, detail);
-        show();
+        once();
       },
       // The screen's own open takes the same read and reports its failure.
       () => {
         clearTimeout(wait);
-        show();
+        once();
       },
     );
 }
