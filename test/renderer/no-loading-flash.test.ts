@@ -159,7 +159,7 @@ describe('renderer: a report opened from the list does not flash "Loading report
     expect(early, 'ms after the input at which "Loading report…" was rendered').toEqual([]);
   }, 180_000);
 
-  it('Back and Forward between opened reports render each once, with it', async () => {
+  it('Back and Forward between opened reports render each once, with it; the list focus follows', async () => {
     const { page } = await openSeededList(apps, REPORTS);
     const links = page.locator('[aria-label="Reports"] .report-row a');
     const titles = (await links.allInnerTexts()).slice(0, 3).map((t) => t.trim());
@@ -224,5 +224,25 @@ describe('renderer: a report opened from the list does not flash "Loading report
       )
     ).filter((ms) => ms < READ_WAIT_MS);
     expect(early, 'ms after the history step at which "Loading report…" was rendered').toEqual([]);
+
+    // The focus left on the row clicked last moved with the report shown: on its row, and the
+    // arrow key goes on from there.
+    const focused = (): Promise<string | null> =>
+      page.evaluate(() => {
+        const d = (
+          globalThis as unknown as {
+            document: {
+              activeElement: { textContent: string | null; matches(s: string): boolean };
+            };
+          }
+        ).document;
+        return d.activeElement.matches('[aria-label="Reports"] a[aria-current="true"]')
+          ? d.activeElement.textContent
+          : null;
+      });
+    expect(await focused()).toBe(titles[1]);
+    await page.keyboard.press('ArrowDown');
+    await until(`"${titles[2]}" open`, async () => (await heading(page)) === titles[2]);
+    expect(await focused()).toBe(titles[2]);
   }, 180_000);
 });

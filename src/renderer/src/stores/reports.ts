@@ -99,7 +99,11 @@ let counted: { generation: number; total: number | null } | null = null;
  * The report the list itself opened (a click, the arrow keys): its editor leaves the keyboard
  * focus in the list instead of taking it for the title. Not state: read once, as it opens.
  */
-export const listSelection = { openedFromList: null as string | null };
+export const listSelection = {
+  openedFromList: null as string | null,
+  /** The report Back or Forward showed: the list's focus follows it to its row. */
+  fromHistory: null as string | null,
+};
 
 /**
  * How long a click in the list waits for its report before the screen changes anyway (showing

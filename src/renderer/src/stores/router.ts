@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { parseHash, routeHash, type Route } from '../lib/routes';
 import { readRemembered, remember as keep } from '../lib/remembered';
-import { showWhenRead } from './reports';
+import { listSelection, showWhenRead } from './reports';
 
 interface RouterState {
   route: Route;
@@ -46,7 +46,10 @@ window.addEventListener('hashchange', () => {
   // Back or Forward to another report: read first, so its screen does not flash "Loading
   // report…" (a hash the app set itself is the route shown already).
   if (route.name === 'report' && routeHash(route) !== routeHash(shown)) {
-    showWhenRead(route.reportId, () => useRouter.setState({ route }));
+    showWhenRead(route.reportId, () => {
+      listSelection.fromHistory = route.reportId;
+      useRouter.setState({ route });
+    });
     return;
   }
   useRouter.setState({ route });
