@@ -158,4 +158,91 @@ describe('renderer: a report opened from the list does not flash "Loading report
     const early = (await renders()).filter((ms) => ms < READ_WAIT_MS);
     expect(early, 'ms after the input at which "Loading report…" was rendered').toEqual([]);
   }, 180_000);
+
+  it('Back and Forward between opened reports render each once, with it; the list focus follows', async () => {
+    const { page } = await openSeededList(apps, REPORTS);
+    const links = page.locator('[aria-label="Reports"] .report-row a');
+    const titles = (await links.allInnerTexts()).slice(0, 3).map((t) => t.trim());
+    expect(titles).toHaveLength(3);
+    for (const [i, title] of titles.entries()) {
+      await links.nth(i).click();
+      await until(`"${title}" open`, async () => (await heading(page)) === title);
+    }
+    // Each loading state put in the pane, with the ms since the history step that led to it.
+    await page.evaluate(() => {
+      interface El {
+        textContent: string | null;
+        matches(s: string): boolean;
+        closest(s: string): El | null;
+        querySelectorAll(s: string): ArrayLike<El>;
+      }
+      const g = globalThis as unknown as {
+        document: { body: unknown };
+        performance: { now(): number };
+        MutationObserver: new (cb: (records: { addedNodes: ArrayLike<unknown> }[]) => void) => {
+          observe(target: unknown, options: object): void;
+        };
+        __stepAt: number;
+        __loadingAfterStep: number[];
+      };
+      g.__stepAt = Number.NaN;
+      g.__loadingAfterStep = [];
+      new g.MutationObserver((records) => {
+        for (const record of records)
+          for (const node of Array.from(record.addedNodes) as El[]) {
+            if (typeof node.matches !== 'function') continue;
+            const found = [node, ...Array.from(node.querySelectorAll('.loading'))].some(
+              (el) =>
+                el.matches('.loading') &&
+                el.closest('.workspace-detail') !== null &&
+                /Loading report/u.test(el.textContent ?? ''),
+            );
+            if (found) g.__loadingAfterStep.push(g.performance.now() - g.__stepAt);
+          }
+      }).observe(g.document.body, { childList: true, subtree: true });
+    });
+    const step = async (where: 'back' | 'forward', title: string | undefined): Promise<void> => {
+      await page.evaluate((w) => {
+        const g = globalThis as unknown as {
+          performance: { now(): number };
+          history: { back(): void; forward(): void };
+          __stepAt: number;
+        };
+        g.__stepAt = g.performance.now();
+        g.history[w]();
+      }, where);
+      await until(`"${title}" open after ${where}`, async () => (await heading(page)) === title);
+    };
+    await step('back', titles[1]);
+    await step('back', titles[0]);
+    await step('forward', titles[1]);
+    await page.waitForTimeout(2 * READ_WAIT_MS);
+    expect(await heading(page)).toBe(titles[1]);
+    const early = (
+      await page.evaluate(
+        () => (globalThis as unknown as { __loadingAfterStep: number[] }).__loadingAfterStep,
+      )
+    ).filter((ms) => ms < READ_WAIT_MS);
+    expect(early, 'ms after the history step at which "Loading report…" was rendered').toEqual([]);
+
+    // The focus left on the row clicked last moved with the report shown: on its row, and the
+    // arrow key goes on from there.
+    const focused = (): Promise<string | null> =>
+      page.evaluate(() => {
+        const d = (
+          globalThis as unknown as {
+            document: {
+              activeElement: { textContent: string | null; matches(s: string): boolean };
+            };
+          }
+        ).document;
+        return d.activeElement.matches('[aria-label="Reports"] a[aria-current="true"]')
+          ? d.activeElement.textContent
+          : null;
+      });
+    expect(await focused()).toBe(titles[1]);
+    await page.keyboard.press('ArrowDown');
+    await until(`"${titles[2]}" open`, async () => (await heading(page)) === titles[2]);
+    expect(await focused()).toBe(titles[2]);
+  }, 180_000);
 });

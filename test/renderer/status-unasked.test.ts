@@ -27,4 +27,41 @@ describe('renderer: the connection state before anything was asked of the server
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await connection.getByText('Online', { exact: true }).waitFor();
   }, 120_000);
+
+  it('claims no last sync or counts before the engine says them: never "Last sync: never" after a sync', async () => {
+    const { host, page } = await openSeededList(apps, 40);
+    expect((await host.engine.getStatus()).lastSyncAt).not.toBeNull();
+    // Every text the bar held from the page's first script on (a mutation observer sees each
+    // state put in the page, painted or not: the one before the status came lasted 2 frames).
+    await page.addInitScript(() => {
+      interface El {
+        textContent: string | null;
+      }
+      const g = globalThis as unknown as {
+        document: { querySelector(s: string): El | null };
+        MutationObserver: new (cb: () => void) => { observe(t: unknown, o: object): void };
+        __barTexts: string[];
+      };
+      g.__barTexts = [];
+      new g.MutationObserver(() => {
+        const text = g.document.querySelector(
+          '[role="status"][aria-label="Connection"]',
+        )?.textContent;
+        if (text != null && text !== g.__barTexts.at(-1)) g.__barTexts.push(text);
+      }).observe(g.document, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
+    });
+    await page.reload();
+    const connection = page.getByRole('status', { name: 'Connection', exact: true });
+    await connection.getByText(/^Last sync: /u).waitFor();
+    const texts = await page.evaluate(
+      () => (globalThis as unknown as { __barTexts: string[] }).__barTexts,
+    );
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.some((t) => t.startsWith('Last sync: '))).toBe(true);
+    expect(texts.filter((t) => /Last sync: never/u.test(t))).toEqual([]);
+  }, 120_000);
 });

@@ -190,7 +190,14 @@ function filesItem(input: ChecklistInput): ChecklistItem {
     const n = serverFiles.filter((a) => a.state === 'ready').length;
     return n === 0 ? 'No files attached.' : `${n} file${n === 1 ? '' : 's'} uploaded.`;
   });
-  return !item.ok && failed.length === 0 ? { ...item, waiting: true } : item;
+  if (item.ok || failed.length > 0) return item;
+  // Nothing failed: there is nothing to retry or remove, and a file not sent yet does not go by
+  // waiting alone while the app is offline or the credentials check holds the draft.
+  const fix =
+    queued.length > 0
+      ? 'Nothing to retry: a file not sent yet goes after the changes to the draft, once the server answers and each credential found is redacted or kept.'
+      : 'Wait for the uploads to finish.';
+  return { ...item, fix, waiting: true };
 }
 
 function intakeItem(program: ChecklistInput['program']): ChecklistItem {

@@ -40,18 +40,24 @@ export function StatusBar() {
             {CONNECTIVITY_TEXT[connectivity]}
           </span>
         )}
-        {/* Offline, a sync only tries to reach the server: "Offline" says all there is. */}
-        {status?.syncing && connectivity !== 'offline' ? <span>Syncing…</span> : null}
-        {status?.mirror ? (
-          <span className="mirror-progress">{formatMirror(status.mirror)}</span>
+        {/* Until the engine's status is in (the first frames after start) nothing is known:
+            "Last sync: never" and zero counts would be claims, often false. */}
+        {status ? (
+          <>
+            {/* Offline, a sync only tries to reach the server: "Offline" says all there is. */}
+            {status.syncing && connectivity !== 'offline' ? <span>Syncing…</span> : null}
+            {status.mirror ? (
+              <span className="mirror-progress">{formatMirror(status.mirror)}</span>
+            ) : null}
+            <span>Last sync: {status.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
+            <span>{status.unsent} unsent</span>
+            <span>{status.unread} unread</span>
+            <span>{status.needsAction} need your action</span>
+            <span title="The server allows this many requests per minute; past it, the app waits and goes on by itself">
+              Server requests this minute: {status.budget.used} of {status.budget.limit}
+            </span>
+          </>
         ) : null}
-        <span>Last sync: {status?.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
-        <span>{status?.unsent ?? 0} unsent</span>
-        <span>{status?.unread ?? 0} unread</span>
-        <span>{status?.needsAction ?? 0} need your action</span>
-        <span title="The server allows this many requests per minute; past it, the app waits and goes on by itself">
-          Server requests this minute: {status?.budget.used ?? 0} of {status?.budget.limit ?? 120}
-        </span>
       </div>
       <button type="button" onClick={() => void syncNow()} disabled={status?.syncing ?? false}>
         Sync now

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { parseHash, routeHash, type Route } from '../lib/routes';
 import { readRemembered, remember as keep } from '../lib/remembered';
+import { listSelection, showWhenRead } from './reports';
 
 interface RouterState {
   route: Route;
@@ -41,6 +42,16 @@ export const useRouter = create<RouterState>((set) => ({
 window.addEventListener('hashchange', () => {
   const route = parseHash(window.location.hash);
   remember(route);
+  const shown = useRouter.getState().route;
+  // Back or Forward to another report: read first, so its screen does not flash "Loading
+  // report…" (a hash the app set itself is the route shown already).
+  if (route.name === 'report' && routeHash(route) !== routeHash(shown)) {
+    showWhenRead(route.reportId, () => {
+      listSelection.fromHistory = route.reportId;
+      useRouter.setState({ route });
+    });
+    return;
+  }
   useRouter.setState({ route });
 });
 

@@ -1,7 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ReportListItemView } from '@shared/bridge/views';
-import { listScroll, openFromList, REPORT_BLOCK, reportAt, useReports } from '../../stores/reports';
+import {
+  listScroll,
+  listSelection,
+  openFromList,
+  REPORT_BLOCK,
+  reportAt,
+  useReports,
+} from '../../stores/reports';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
@@ -88,6 +95,21 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
       virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
     }
   }, [selectedId, selectedIndex, first, last, virtualizer]);
+
+  // Back or Forward showed another report: a focus in the list moves to its row, so an arrow key
+  // goes on from the report shown, not from the row of the one left.
+  useEffect(() => {
+    if (selectedId === null || listSelection.fromHistory !== selectedId) return;
+    const list = scrollRef.current;
+    if (!list?.contains(document.activeElement)) {
+      listSelection.fromHistory = null;
+      return;
+    }
+    const link = list.querySelector<HTMLElement>(`[aria-posinset="${selectedIndex + 1}"] a`);
+    if (!link) return;
+    listSelection.fromHistory = null;
+    link.focus();
+  }, [selectedId, selectedIndex]);
 
   // The row last focused, as long as the same report stays open (else the open report's row).
   const [focused, setFocused] = useState<{ index: number; openId: string | null } | null>(null);
