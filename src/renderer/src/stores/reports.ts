@@ -9,10 +9,9 @@ import {
 } from '@shared/bridge/views';
 import { bridge } from '../bridge';
 import { readRemembered, remember } from '../lib/remembered';
-import { routeHash } from '../lib/routes';
 import { reportError } from './notices';
-import { useReport } from './report';
-import { navigate, useRouter } from './router';
+import { navigate, shownHash } from './router';
+import { listSelection, showWhenRead } from './report-opening';
 
 /**
  * The reports list as the virtual list scrolls through it: rows are fetched in blocks (one SQL
@@ -95,66 +94,10 @@ let retry: ReturnType<typeof setTimeout> | undefined;
 /** The generation whose exact count was asked for, and its answer once it came. */
 let counted: { generation: number; total: number | null } | null = null;
 
-/**
- * The report the list itself opened (a click, the arrow keys): its editor leaves the keyboard
- * focus in the list instead of taking it for the title. Not state: read once, as it opens.
- */
-export const listSelection = {
-  openedFromList: null as string | null,
-  /** The report Back or Forward showed: the list's focus follows it to its row. */
-  fromHistory: null as string | null,
-};
-
-/**
- * How long a click in the list waits for its report before the screen changes anyway (showing
- * it as loading). Within it the screen renders once, with the report, instead of a loading state
- * first and the report a few milliseconds later (a render and a frame more on every open).
- */
-const READ_WAIT_MS = 100;
-let lastOpened = 0;
-
 /** The list opens a report (a click, the arrow keys): read ahead of its screen, focus kept. */
 export function openFromList(reportId: string): void {
   listSelection.openedFromList = reportId;
-  showWhenRead(reportId, () => navigate({ name: 'report', reportId }));
-}
-
-/**
- * Reads a report before `show` changes the screen to it (within READ_WAIT_MS; after that the
- * screen changes and shows it loading), so the screen renders once, with it: a click in the list,
- * and Back or Forward to a report.
- */
-export function showWhenRead(reportId: string, show: () => void): void {
-  const mine = ++lastOpened;
-  // The screen this was asked on: a move elsewhere before the read is in (a click on "Account",
-  // Back) is the user's last word, and the report must not take the screen back.
-  // (By its hash: the hashchange of an earlier open sets an equal route of its own.)
-  const at = (): string => routeHash(useRouter.getState().route);
-  const from = at();
-  // Only the last one opened: arrow keys held down open report after report.
-  const wanted = (): boolean => mine === lastOpened && at() === from;
-  let shown = false;
-  const once = (): void => {
-    if (shown || !wanted()) return;
-    shown = true;
-    show();
-  };
-  const wait = setTimeout(once, READ_WAIT_MS);
-  useReport
-    .getState()
-    .readAhead(reportId)
-    .then(
-      (detail) => {
-        clearTimeout(wait);
-        if (!shown && wanted()) useReport.getState().showRead(reportId, detail);
-        once();
-      },
-      // The screen's own open takes the same read and reports its failure.
-      () => {
-        clearTimeout(wait);
-        once();
-      },
-    );
+  showWhenRead(reportId, () => navigate({ name: 'report', reportId }), shownHash);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { parseHash, routeHash, type Route } from '../lib/routes';
 import { readRemembered, remember as keep } from '../lib/remembered';
-import { listSelection, showWhenRead } from './reports';
+import { listSelection, showWhenRead } from './report-opening';
 
 interface RouterState {
   route: Route;
@@ -46,16 +46,23 @@ window.addEventListener('hashchange', () => {
   // Back or Forward to another report: read first, so its screen does not flash "Loading
   // report…" (a hash the app set itself is the route shown already).
   if (route.name === 'report' && routeHash(route) !== routeHash(shown)) {
-    showWhenRead(route.reportId, () => {
-      listSelection.fromHistory = route.reportId;
-      useRouter.setState({ route });
-    });
+    showWhenRead(
+      route.reportId,
+      () => {
+        listSelection.fromHistory = route.reportId;
+        useRouter.setState({ route });
+      },
+      shownHash,
+    );
     return;
   }
   useRouter.setState({ route });
 });
 
 export const navigate = (route: Route): void => useRouter.getState().navigate(route);
+
+/** The screen shown now, as its location hash. */
+export const shownHash = (): string => routeHash(useRouter.getState().route);
 
 /**
  * Set by the menu's "Find" before it opens the reports screen: the screen focuses its searchbox

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useReport } from '../../stores/report';
-import { listSelection } from '../../stores/reports';
+import { listSelection } from '../../stores/report-opening';
 import { usePrinting } from '../../stores/printing';
 import { PrintableReport } from './page/PrintableReport';
 import { SubmittedReport } from './page/SubmittedReport';

@@ -1,14 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ReportListItemView } from '@shared/bridge/views';
-import {
-  listScroll,
-  listSelection,
-  openFromList,
-  REPORT_BLOCK,
-  reportAt,
-  useReports,
-} from '../../stores/reports';
+import { listScroll, openFromList, REPORT_BLOCK, reportAt, useReports } from '../../stores/reports';
+import { listSelection } from '../../stores/report-opening';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;

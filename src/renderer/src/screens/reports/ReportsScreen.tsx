@@ -10,7 +10,8 @@ import {
 } from 'react';
 import { REPORT_STATUSES } from '@shared/api';
 import type { ReportSort } from '@shared/bridge/views';
-import { listSelection, useReports } from '../../stores/reports';
+import { useReports } from '../../stores/reports';
+import { listSelection } from '../../stores/report-opening';
 import { useCommand } from '../../stores/commands';
 import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
 import { pendingSearchFocus } from '../../stores/router';
