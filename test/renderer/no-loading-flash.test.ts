@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { freshList, scriptsLoading } from '../../bench/renderer-open';
 import { useAppPerTest } from './support/app';
-import { openSeededList } from './support/seeded-list';
+import { freshListWithEditorCode, openSeededList } from './support/seeded-list';
 import { until } from './support/ui';
 
 const REPORTS = 60;
@@ -142,14 +141,7 @@ describe('renderer: a report opened from the list does not flash "Loading report
     const { page } = await openSeededList(apps, REPORTS);
     // The open report's code in first (the list's idle prefetch): a click before that renders
     // the chunk's loading state, which is not what this test is about.
-    const loading = scriptsLoading(page);
-    await freshList(page);
-    await until(
-      'the draft editor chunk loaded while the list sat idle',
-      () => loading.names.some((name) => /^DraftEditor.*\.js$/u.test(name)),
-      30_000,
-    );
-    loading.stop();
+    await freshListWithEditorCode(page);
     const renders = await watchLoadingRenders(page);
     const links = page.locator('[aria-label="Reports"] .report-row a');
     const titles = (await links.allInnerTexts()).slice(0, 6).map((t) => t.trim());

@@ -6,20 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  freshList,
-  openDraftToCaret,
-  openFromList,
-  REPORT_LINKS,
-  scriptsLoading,
-} from '../../bench/renderer-open';
+import { openDraftToCaret, openFromList, REPORT_LINKS } from '../../bench/renderer-open';
 import { useAppPerTest } from './support/app';
-import { openSeededList } from './support/seeded-list';
+import { freshListWithEditorCode, openSeededList } from './support/seeded-list';
 import { until } from './support/ui';
 
 const REPORTS = 300;
-/** The chunk of the draft editor (Milkdown, ProseMirror): the last the idle prefetch loads. */
-const DRAFT_CHUNK = /^DraftEditor.*\.js$/u;
 
 interface PageDocument {
   querySelector(s: string): { click(): void } | null;
@@ -81,16 +73,9 @@ describe('renderer: a report opened from the list by a click, as the bench opens
 
     // Reloaded while that draft was open: the list comes back without it, and the same draft
     // opens again on a click (the bench's first open after start).
-    const loading = scriptsLoading(page);
-    await freshList(page);
+    const prefetched = await freshListWithEditorCode(page);
     expect(await shown(page)).toEqual({ hash: '#/reports', heading: null });
-    await until(
-      'the draft editor chunk loaded while the list sat idle',
-      () => loading.names.some((name) => DRAFT_CHUNK.test(name)),
-      30_000,
-    );
-    loading.stop();
-    console.log(`prefetched before any click: ${loading.names.join(', ')}`);
+    console.log(`prefetched before any click: ${prefetched.join(', ')}`);
     const first = await openDraftToCaret(page, 0);
     expect(first.scriptsLoaded).toEqual([]);
     expect((await shown(page)).heading).toBe(titles[0]);

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { seedMirror } from '../../../bench/seed';
-import { freshList } from '../../../bench/renderer-open';
+import type { Page } from 'playwright-core';
+import { freshList, scriptsLoading } from '../../../bench/renderer-open';
 import type { AppPerTest, OpenApp } from './app';
+import { until } from './ui';
 
 /**
  * The app at the reports list on the bench's own mirror of `reports` reports (bench/seed.ts,
@@ -19,4 +21,27 @@ export async function openSeededList(apps: AppPerTest, reports: number): Promise
   });
   await freshList(opened.page);
   return opened;
+}
+
+/** The draft editor's chunk, which the list loads while idle (ReportsScreen's idle prefetch). */
+const DRAFT_CHUNK = /^DraftEditor.*\.js$/u;
+
+/**
+ * Reloads the app at the list and waits until its idle prefetch has loaded the draft editor's
+ * code, as after a researcher read the list for a moment: a click before that renders the
+ * chunk's own loading state. The script files loaded meanwhile.
+ */
+export async function freshListWithEditorCode(page: Page): Promise<string[]> {
+  const loading = scriptsLoading(page);
+  try {
+    await freshList(page);
+    await until(
+      'the draft editor chunk loaded while the list sat idle',
+      () => loading.names.some((name) => DRAFT_CHUNK.test(name)),
+      30_000,
+    );
+    return loading.names;
+  } finally {
+    loading.stop();
+  }
 }
