@@ -16,6 +16,12 @@ interface El {
   getAttribute(name: string): string | null;
   closest(selector: string): El | null;
 }
+/** A range over an element's contents: one client rect per line box its text takes. */
+interface TextRange {
+  selectNodeContents(node: unknown): void;
+  getClientRects(): { length: number };
+}
+
 interface PageGlobals {
   document: { activeElement: El | null };
   location: { hash: string };
@@ -151,12 +157,61 @@ describe('renderer: the two-pane reports workspace', () => {
     await page.setViewportSize({ width: 820, height: 800 });
     await until('one pane', async () => (await list.count()) === 0);
     expect(await separator.count()).toBe(0);
+    // The status bar's items wrap; its button stays one line.
+    const syncLines = await page
+      .getByRole('button', { name: 'Sync now', exact: true })
+      .evaluate((button) => {
+        const d = (globalThis as unknown as { document: { createRange(): TextRange } }).document;
+        const range = d.createRange();
+        range.selectNodeContents(button);
+        return range.getClientRects().length;
+      });
+    expect(syncLines).toBe(1);
     await pane.getByRole('heading', { name: 'Stored XSS in comments', level: 1 }).waitFor();
     await pane.getByRole('link', { name: '← All reports', exact: true }).click();
     await list.getByRole('link', { name: /^Open redirect after login/ }).waitFor();
     expect(await pane.count()).toBe(0);
     expect(await hash(page)).toBe('#/reports');
-    await list.getByRole('link', { name: /^Open redirect after login/ }).click();
+    // Back at the list, the focus is on the row of the report left (a screen of 2 rows would
+    // have it on the list's heading), by "All reports" and by Back after Enter on a row.
+    const rowOf = async (title: RegExp): Promise<number> =>
+      (await titles(list)).findIndex((t) => title.test(t)) + 1;
+    const xss = /^Stored XSS in comments/;
+    const redirect = /^Open redirect after login/;
+    await until('the focus on a row', async () => (await focused(page)).row > 0);
+    expect(await focused(page)).toMatchObject({
+      tag: 'a',
+      row: await rowOf(xss),
+      text: expect.stringMatching(xss),
+    });
+    await list.getByRole('link', { name: redirect }).click();
+    await pane.getByRole('heading', { name: 'Open redirect after login', level: 1 }).waitFor();
+    expect(await list.count()).toBe(0);
+    await page.goBack();
+    await list.getByRole('link', { name: redirect }).waitFor();
+    await until('the focus on a row', async () => (await focused(page)).row > 0);
+    expect(await focused(page)).toMatchObject({
+      tag: 'a',
+      row: await rowOf(redirect),
+      text: expect.stringMatching(redirect),
+    });
+    // To the other row with the keys (on a narrow window they move the focus, opening nothing),
+    // Enter, then Back.
+    const xssRow = await rowOf(xss);
+    await page.keyboard.press(xssRow < (await rowOf(redirect)) ? 'ArrowUp' : 'ArrowDown');
+    await until('the focus on the other row', async () => (await focused(page)).row === xssRow);
+    expect(await list.count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await pane.getByRole('heading', { name: 'Stored XSS in comments', level: 1 }).waitFor();
+    await until('the focus in the report', async () => (await focused(page)).pane === 'report');
+    await page.goBack();
+    await until('the focus on a row', async () => (await focused(page)).row > 0);
+    expect(await focused(page)).toMatchObject({
+      tag: 'a',
+      row: xssRow,
+      text: expect.stringMatching(xss),
+    });
+    await list.getByRole('link', { name: redirect }).click();
     await pane.getByRole('heading', { name: 'Open redirect after login', level: 1 }).waitFor();
     expect(await list.count()).toBe(0);
     // Wide again: both panes.

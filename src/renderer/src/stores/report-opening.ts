@@ -13,6 +13,12 @@ export const listSelection = {
   openedFromList: null as string | null,
   /** The report Back or Forward showed: the list's focus follows it to its row. */
   fromHistory: null as string | null,
+  /**
+   * The report just left for the list with none open (Back, "← All reports"): the list's focus
+   * returns to its row, as a browser's Back returns to the link followed. On a narrow window the
+   * list was gone while the report showed, and the focus would land on the screen's heading.
+   */
+  left: null as string | null,
 };
 
 /**

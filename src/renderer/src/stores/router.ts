@@ -59,6 +59,12 @@ window.addEventListener('hashchange', () => {
   useRouter.setState({ route });
 });
 
+useRouter.subscribe(({ route }, { route: before }) => {
+  if (route === before) return;
+  listSelection.left =
+    route.name === 'reports' && before.name === 'report' ? before.reportId : null;
+});
+
 export const navigate = (route: Route): void => useRouter.getState().navigate(route);
 
 /** The screen shown now, as its location hash. */

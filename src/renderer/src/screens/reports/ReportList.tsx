@@ -107,6 +107,31 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
 
   // The row last focused, as long as the same report stays open (else the open report's row).
   const [focused, setFocused] = useState<{ index: number; openId: string | null } | null>(null);
+
+  // Back at the list from a report (none open now): the focus returns to that report's row once
+  // it is rendered, unless the user has put it somewhere already (only the screen's heading, where
+  // moving to a screen puts it, or nothing, is taken over).
+  useEffect(() => {
+    const left = listSelection.left;
+    const list = scrollRef.current;
+    if (selectedId !== null || left === null || !list) return;
+    const active = document.activeElement;
+    const unplaced = !active || active === document.body || active.tagName === 'H1';
+    if (!unplaced || list.contains(active)) {
+      listSelection.left = null;
+      return;
+    }
+    // Not rendered yet (the rows come with the list's first layout): tried again as they do.
+    const index = indexOf(blocks, left);
+    const link =
+      index >= first && index <= last
+        ? list.querySelector<HTMLElement>(`[aria-posinset="${index + 1}"] a`)
+        : null;
+    if (!link) return;
+    listSelection.left = null;
+    setFocused({ index, openId: null });
+    link.focus();
+  }, [selectedId, blocks, first, last]);
   const rendered = (index: number): boolean => index >= first && index <= last && index >= 0;
   const focusIndex = focused && focused.openId === selectedId ? focused.index : -1;
   const tabStop = rendered(focusIndex)
