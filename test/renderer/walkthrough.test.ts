@@ -361,7 +361,7 @@ describe('renderer: a researcher day without friction', () => {
     expect(await page.getByRole('textbox', { name: 'Title', exact: true }).count()).toBe(0);
   });
 
-  it('the editor draws tables with borders and code blocks on their background; a JWT wraps in the pane', async () => {
+  it('the editor draws tables with borders and code blocks on their background; a JWT wraps in the pane and in its code block', async () => {
     const { host, page } = await apps.open();
     const draft = await host.engine.createDraft(host.programs.open.id);
     const jwt = fakeJwt();
@@ -377,6 +377,12 @@ describe('renderer: a researcher day without friction', () => {
         '',
         '```sh',
         "curl -s 'https://app.example.com/api/users?id=1' -H 'Cookie: session=abc'",
+        '```',
+        '',
+        '```http',
+        'GET /api/v2/users/1337/export HTTP/1.1',
+        'Host: api.example.com',
+        `Authorization: Bearer ${jwt}`,
         '```',
         '',
         `token${jwt.replace(/[^A-Za-z0-9]/g, '')}${'A'.repeat(200)}`,
@@ -398,15 +404,26 @@ describe('renderer: a researcher day without friction', () => {
       const root = el as unknown as Styled;
       const cell = root.querySelector('td');
       const pre = root.querySelector('pre');
+      // The request's code block: its token line wraps inside the box (ProseMirror's own sheet
+      // wraps code too), rather than running past its right edge.
+      const request = Array.from(
+        (
+          el as unknown as {
+            querySelectorAll(s: string): ArrayLike<Styled & { textContent: string }>;
+          }
+        ).querySelectorAll('pre'),
+      ).find((p) => p.textContent.includes('Authorization: Bearer'));
       return {
         cellBorder: cell ? g.getComputedStyle(cell).borderTopStyle : 'none',
         preBackground: pre ? g.getComputedStyle(pre).backgroundColor : '',
         overflow: root.scrollWidth - root.clientWidth,
+        requestOverflow: request ? request.scrollWidth - request.clientWidth : Number.NaN,
       };
     });
     expect(looks.cellBorder).toBe('solid');
     expect(looks.preBackground).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent|)$/);
     expect(looks.overflow).toBeLessThanOrEqual(0);
+    expect(looks.requestOverflow).toBeLessThanOrEqual(0);
     // The pane around it does not scroll sideways either.
     const sideways = await page.evaluate(() => {
       const g = globalThis as unknown as {
