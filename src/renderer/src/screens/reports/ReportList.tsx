@@ -152,6 +152,9 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
     if (!item || !link) return;
     target.current = null;
     link.focus();
+    // Focusing the link scrolls only the link into view: the row's second line (status, program,
+    // date) stayed cut off at the list's edge. The whole row is brought in, if not in already.
+    virtualizer.scrollToIndex(wanted.index, { align: 'auto' });
     const open = wanted.enter || !narrow;
     if (open && item.id !== selectedId) {
       openFromList(item.id);
