@@ -314,11 +314,23 @@ export class AppHost {
     return reportId;
   }
 
-  /** Submits once the outbox sent what came before, and waits until the submission is sent. */
+  /**
+   * Submits once the outbox sent what came before, and waits until the submission is sent. A
+   * submission held back (a credential found in the text, waiting for the user's choice) throws:
+   * the outbox settles with it unsent, and a test would go on with a draft it took as submitted.
+   */
   async submitSettled(reportId: string): Promise<void> {
     await this.settled();
     await this.engine.submit(reportId);
     await this.settled();
+    const detail = await this.engine.getReport(reportId);
+    const status = detail?.report?.status ?? 'none';
+    if (status === 'draft' || status === 'none') {
+      const outbox = (detail?.outbox ?? []).map((entry) => `${entry.kind}: ${entry.state}`);
+      throw new Error(
+        `report ${reportId} was not submitted (status ${status}; outbox: ${outbox.join(', ') || 'empty'})`,
+      );
+    }
   }
 
   /** A file handed to the app as the user would (picked in main's open dialog): its token. */
