@@ -17,6 +17,11 @@ function indexOf(blocks: Record<number, ReportListItemView[]>, id: string | null
   return -1;
 }
 
+/** The link of the list's row `index` (0-based), when that row is rendered. */
+function rowLink(list: HTMLElement | null, index: number): HTMLElement | null {
+  return list?.querySelector<HTMLElement>(`[aria-posinset="${index + 1}"] a`) ?? null;
+}
+
 /**
  * Moves the keyboard focus into the open report: its heading, once it has loaded (the pane shows
  * "Loading report…" until then).
@@ -99,7 +104,7 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
       listSelection.fromHistory = null;
       return;
     }
-    const link = list.querySelector<HTMLElement>(`[aria-posinset="${selectedIndex + 1}"] a`);
+    const link = rowLink(list, selectedIndex);
     if (!link) return;
     listSelection.fromHistory = null;
     link.focus();
@@ -123,10 +128,7 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
     }
     // Not rendered yet (the rows come with the list's first layout): tried again as they do.
     const index = indexOf(blocks, left);
-    const link =
-      index >= first && index <= last
-        ? list.querySelector<HTMLElement>(`[aria-posinset="${index + 1}"] a`)
-        : null;
+    const link = rowLink(list, index);
     if (!link) return;
     listSelection.left = null;
     setFocused({ index, openId: null });
@@ -146,9 +148,7 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
     const wanted = target.current;
     if (!wanted) return;
     const item = reportAt(useReports.getState().blocks, wanted.index);
-    const link = scrollRef.current?.querySelector<HTMLElement>(
-      `[aria-posinset="${wanted.index + 1}"] a`,
-    );
+    const link = rowLink(scrollRef.current, wanted.index);
     if (!item || !link) return;
     target.current = null;
     link.focus();
