@@ -8,7 +8,9 @@ import {
   markdownOf,
   markdownOffsetAt,
   selectedMarkdown,
+  type DescriptionBinding,
 } from './milkdown-setup';
+import { prepareSpareEditor, takeSpareEditor } from './spare-editor';
 import { sectionPositionFor } from './sections';
 import { EditorToolbar } from './EditorToolbar';
 import { runFormat, selectionOf, type Range } from './formatting';
@@ -98,10 +100,10 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     const host = hostRef.current;
     if (!host) return;
     let destroyed = false;
-    const created = createDescriptionEditor({
-      root: host,
-      initialValue: propsRef.current.initialValue,
-      reportId: propsRef.current.reportId,
+    const binding: DescriptionBinding = {
+      get reportId() {
+        return propsRef.current.reportId;
+      },
       editable: () => !propsRef.current.readOnly,
       attributes: () => {
         const p = propsRef.current;
@@ -122,11 +124,28 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
         if (!propsRef.current.readOnly) setLinkOpenRef.current(true);
       },
       onPressedFormats: setPressed,
-    });
-    void created.then((editor) => {
-      if (destroyed) void editor.destroy();
-      else editorRef.current = editor;
-    });
+    };
+    const initialValue = propsRef.current.initialValue;
+    // The editor made ahead (the list's idle time, or while the last draft was written) only
+    // loads the text; else one is built now.
+    const spare = takeSpareEditor();
+    if (spare) {
+      // Loaded outside the page: the load resets the view's scroll, which in the page would
+      // lay out the whole screen in the middle of the open.
+      spare.open(initialValue, binding);
+      host.append(spare.root);
+      editorRef.current = spare.editor;
+    } else {
+      const root = document.createElement('div');
+      root.className = 'description-root';
+      host.append(root);
+      void createDescriptionEditor({ ...binding, root, initialValue }).then((editor) => {
+        if (destroyed) void editor.destroy();
+        else editorRef.current = editor;
+      });
+    }
+    // The next draft opened takes the one made now.
+    void prepareSpareEditor();
     return () => {
       destroyed = true;
       const editor = editorRef.current;

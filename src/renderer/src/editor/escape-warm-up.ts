@@ -59,9 +59,10 @@ const SLICE_TIME_MS = 8;
  * Weighs the escapes of `doc` (the document the editor opened with) while the renderer is idle,
  * a few parses per idle period (within its deadline and `WARM_UP_SLICE_CHARS` of needless-escapes.ts; a block's weighing
  * resumes in the next period), so the first save of a long description does not parse every
- * block at once on the keystroke's thread. Stops when the editor is destroyed.
+ * block at once on the keystroke's thread. Stops once `stopped` says so (the editor destroyed, or
+ * another document loaded).
  */
-export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => boolean): void {
+export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, stopped: () => boolean): void {
   const whenIdle = (run: (hasTime: () => boolean) => void): void => {
     if (typeof requestIdleCallback === 'function') {
       requestIdleCallback(
@@ -112,7 +113,7 @@ export function warmUpEscapePass(ctx: Ctx, doc: ProseNode, isDestroyed: () => bo
   ];
   let periods = 0;
   const next = (hasTime: () => boolean): void => {
-    if (isDestroyed()) return;
+    if (stopped()) return;
     const first = firsts.shift();
     if (first) first();
     else if (step(periods++ < COLD_UNITS ? () => false : hasTime)) return;

@@ -103,8 +103,9 @@ function changedRanges(transactions: readonly Transaction[]): [number, number][]
  * file of another report (a paste from another draft) says so: the server's copy leaves it out.
  * Without a report (the editor alone, in its tests) every image is a placeholder.
  */
-export function imagePlaceholderView(reportId: string | undefined): NodeViewConstructor {
+export function imagePlaceholderView(report: () => string | undefined): NodeViewConstructor {
   return (node) => {
+    const reportId = report();
     const src = String(node.attrs.src ?? '');
     const alt = String(node.attrs.alt ?? '');
     const name = alt.trim() || 'image';

@@ -23,7 +23,8 @@ import { linkWithParts, remarkAdjacentLinks } from './adjacent-links';
 import { gfm, remarkGFMPlugin } from '@milkdown/kit/preset/gfm';
 import { history } from '@milkdown/kit/plugin/history';
 import { clipboard } from '@milkdown/kit/plugin/clipboard';
-import { $prose } from '@milkdown/kit/utils';
+import { $prose, replaceAll } from '@milkdown/kit/utils';
+import type { Ctx } from '@milkdown/kit/ctx';
 import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
 import { makeMarker, offsetFromMarked, snapOutOfWord } from '../lib/editor-offset';
@@ -48,6 +49,7 @@ import { inlineCodeTypingPlugin } from './inline-code-typing';
 import { flankingEmphasisRule, flankingStrongRule, replacedInputRules } from './emphasis-rules';
 import { configureFormattingKeys, formattingKeys } from './formatting';
 import { selectionSyncPlugin } from './selection-sync';
+import { pacedPhases } from './paced-phases';
 import { pressedFormatsPlugin } from './pressed-formats';
 import type { FormatAction } from './format-buttons';
 import {
@@ -78,11 +80,10 @@ const commonmarkWithoutEmptyLineTags = commonmark
         : plugin,
   );
 
-export interface DescriptionEditorOptions {
-  root: HTMLElement;
-  initialValue: string;
+/** What an editor asks of the screen it is in: read on every use, so a spare can take a screen. */
+export interface DescriptionBinding {
   /** The report being written: only its files show as pictures (none without it). */
-  reportId?: string;
+  readonly reportId?: string;
   editable(): boolean;
   /** Read on every update (errors come and go). */
   attributes(): Record<string, string>;
@@ -95,7 +96,19 @@ export interface DescriptionEditorOptions {
   onPressedFormats?(pressed: FormatAction[]): void;
 }
 
-export async function createDescriptionEditor(options: DescriptionEditorOptions): Promise<Editor> {
+export interface DescriptionEditorOptions extends DescriptionBinding {
+  root: HTMLElement;
+  initialValue: string;
+}
+
+/**
+ * The description editor in `options.root`, with `options.initialValue` as its document. With
+ * `pace`, each of Milkdown's phases waits for it (an editor made ahead, in idle periods).
+ */
+export async function createDescriptionEditor(
+  options: DescriptionEditorOptions,
+  pace?: (next: () => void) => void,
+): Promise<Editor> {
   const changeWatcher = new Plugin({
     key: new PluginKey('bounty-desk-dirty'),
     view: () => ({
@@ -104,7 +117,7 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
       },
     }),
   });
-  const editor = await Editor.make()
+  const editor = Editor.make()
     .config((ctx) => {
       ctx.set(rootCtx, options.root);
       ctx.set(defaultValueCtx, options.initialValue);
@@ -115,7 +128,10 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
       }));
       ctx.update(nodeViewCtx, (views) => [
         ...views,
-        ['image', imagePlaceholderView(options.reportId)] satisfies [string, NodeViewConstructor],
+        ['image', imagePlaceholderView(() => options.reportId)] satisfies [
+          string,
+          NodeViewConstructor,
+        ],
       ]);
       configureMarkdownOutput(ctx);
       configureFormattingKeys(ctx);
@@ -151,8 +167,9 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
     .use($prose(() => inlineCodeTypingPlugin()))
     .use($prose((ctx) => formattingKeys(ctx, () => options.askForLink?.())))
     .use($prose(() => pressedFormatsPlugin((pressed) => options.onPressedFormats?.(pressed))))
-    .use($prose(() => changeWatcher))
-    .create();
+    .use($prose(() => changeWatcher));
+  if (pace) editor.use(pacedPhases(pace));
+  await editor.create();
   editor.action((ctx) => {
     // Every text read from now on (a replaced description, a paste) keeps its blocks' sources.
     const parse = ctx.get(parserCtx);
@@ -163,13 +180,33 @@ export async function createDescriptionEditor(options: DescriptionEditorOptions)
       return doc;
     });
     serializeWithoutEmptyParagraphs(ctx);
-    // One transaction so the sections plugin gives every empty section its line.
-    const view = ctx.get(editorViewCtx);
-    view.dispatch(view.state.tr.setMeta('addToHistory', false));
-    // The first save of a long description then re-reads only the blocks typed in since.
-    warmUpEscapePass(ctx, view.state.doc, () => view.isDestroyed);
+    settleDocument(ctx);
   });
   return editor;
+}
+
+/**
+ * Opens `markdown` in an editor made before (a spare): a new state with the same plugins, so
+ * nothing of the document before is left, not even in the undo history; then settled as a new
+ * editor settles its first document.
+ */
+export function loadDescription(editor: Editor, markdown: string): void {
+  editor.action(replaceAll(markdown, true));
+  editor.action(settleDocument);
+}
+
+/** Each view's loads, counted: the warm-up of a document stops when another one is loaded. */
+const loads = new WeakMap<object, number>();
+
+/** What follows a document's load, in a new editor or a spare. */
+function settleDocument(ctx: Ctx): void {
+  // One transaction so the sections plugin gives every empty section its line.
+  const view = ctx.get(editorViewCtx);
+  view.dispatch(view.state.tr.setMeta('addToHistory', false));
+  const load = (loads.get(view) ?? 0) + 1;
+  loads.set(view, load);
+  // The first save of a long description then re-reads only the blocks typed in since.
+  warmUpEscapePass(ctx, view.state.doc, () => view.isDestroyed || loads.get(view) !== load);
 }
 
 /** The Markdown of the document now. */

@@ -56,6 +56,9 @@ const OPEN_REPORT_CHUNKS = [
     import('../report/draft/DraftEditor')
       .then(loadReportScreen)
       .then((m) => m.preloadDraftEditor()),
+  // Then an editor, made a phase per idle period, that the first draft opened only loads its
+  // text into (spare-editor.ts).
+  () => import('../../editor/spare-editor').then((m) => m.prepareSpareEditor()),
 ] as const;
 
 let prefetched = false;
