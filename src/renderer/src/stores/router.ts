@@ -56,6 +56,9 @@ window.addEventListener('hashchange', () => {
     );
     return;
   }
+  // The hash `navigate` set: its route shows already. A new (equal) route object would render
+  // every screen again, the open report's editor with it (10 ms and a frame more per open).
+  if (routeHash(route) === routeHash(shown)) return;
   useRouter.setState({ route });
 });
 
