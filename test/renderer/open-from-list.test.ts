@@ -107,6 +107,46 @@ describe('renderer: a report opened from the list by a click, as the bench opens
     expect((await shown(page)).heading).toBe(submitted);
   }, 180_000);
 
+  it('a press on a row reads its report before the button is let go; the click takes that read', async () => {
+    const { page } = await openSeededList(apps, 40);
+    // Drafts: a submitted report's page marks its thread read, and reads the report again then.
+    const links = page
+      .locator('[aria-label="Reports"] .report-row')
+      .filter({ has: page.locator('.status-draft') })
+      .locator('a');
+    const titles = (await draftTitles(page)).slice(0, 3).map((t) => t.trim());
+    expect(titles).toHaveLength(3);
+    const reads = async (calls: () => Promise<string[]>): Promise<number> =>
+      (await calls()).filter((c) => /getReport/u.test(c)).length;
+
+    const calls = await countInvokes(page);
+    await links.nth(1).hover();
+    await page.mouse.down();
+    await until(
+      'the report read with the button still down',
+      async () => (await reads(calls)) === 1,
+    );
+    await page.mouse.up();
+    await until('the pressed report open', async () => (await shown(page)).heading === titles[1]);
+    await page.waitForTimeout(300);
+    expect(await reads(calls)).toBe(1);
+
+    // Pressed on one row, let go on another: no click, nothing opens; the next click opens the
+    // row clicked, read for itself.
+    const before = await reads(calls);
+    await links.nth(0).hover();
+    await page.mouse.down();
+    await links.nth(2).hover();
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    expect((await shown(page)).heading).toBe(titles[1]);
+    await links.nth(2).click();
+    await until('the clicked report open', async () => (await shown(page)).heading === titles[2]);
+    await page.waitForTimeout(300);
+    // The press's read of the first row, the click's own read of the third.
+    expect((await reads(calls)) - before).toBe(2);
+  }, 120_000);
+
   it('a move elsewhere before the clicked report is read stays: the report does not take the screen back', async () => {
     const { page } = await openSeededList(apps, 40);
     const links = page.locator(REPORT_LINKS);

@@ -20,6 +20,7 @@ export function useBridgeEvents(): void {
       reloadTimer = setTimeout(() => void useReports.getState().reload(), 150);
     };
     const reportChanged = (reportId: string): void => {
+      useReport.getState().forgetRead(reportId);
       reloadSoon();
       if (useReport.getState().reportId === reportId) void useReport.getState().reload();
     };

@@ -17,9 +17,17 @@ interface ReportState {
   open(reportId: string): Promise<void>;
   /**
    * Starts reading the report a click is about to show, before its screen renders: the screen's
-   * own `open` then takes this read (within `AHEAD_REUSE_MS`) instead of asking again.
+   * own `open` then takes this read (within `AHEAD_REUSE_MS`) instead of asking again. A read
+   * started by the press of the click (`readOnPress`) is taken as it is.
    */
   readAhead(reportId: string): Promise<ReportDetailView | null>;
+  /**
+   * The mouse went down on a report's link: its read starts now, not at the click, which comes
+   * when the button is let go (50 to 150 ms later in a researcher's hand).
+   */
+  readOnPress(reportId: string): void;
+  /** The engine changed a report: a read of it started ahead is of what it was before. */
+  forgetRead(reportId: string): void;
   /** The report read ahead, in before its screen: the screen renders once, with it. */
   showRead(reportId: string, detail: ReportDetailView | null): void;
   /** Reads the open report again (`read`: a read already under way for it). */
@@ -38,8 +46,16 @@ let seq = 0;
  * The read `readAhead` started, which the screen's `open` of the same report takes once, soon
  * after (a click on the report already shown mounts no screen: a later open reads it anew).
  */
-let ahead: { reportId: string; read: Promise<ReportDetailView | null>; at: number } | null = null;
+let ahead: {
+  reportId: string;
+  read: Promise<ReportDetailView | null>;
+  at: number;
+  /** Started by a press, for the click that follows to take. */
+  pressed: boolean;
+} | null = null;
 const AHEAD_REUSE_MS = 1_000;
+const fresh = (reportId: string): boolean =>
+  ahead?.reportId === reportId && performance.now() - ahead.at < AHEAD_REUSE_MS;
 
 export const useReport = create<ReportState>((set, get) => ({
   reportId: null,
@@ -47,10 +63,7 @@ export const useReport = create<ReportState>((set, get) => ({
   progress: new Map(),
   /** The researcher opens a report (its page marks the thread read while shown: useThreadRead). */
   async open(reportId) {
-    const read =
-      ahead?.reportId === reportId && performance.now() - ahead.at < AHEAD_REUSE_MS
-        ? ahead.read
-        : undefined;
+    const read = fresh(reportId) ? ahead?.read : undefined;
     ahead = null;
     // Shown with that read already (`showRead`): nothing to ask.
     if (read && get().reportId === reportId && get().detail !== undefined) return;
@@ -58,9 +71,23 @@ export const useReport = create<ReportState>((set, get) => ({
     await get().reload(read);
   },
   readAhead(reportId) {
+    if (ahead?.pressed && fresh(reportId)) {
+      ahead.pressed = false;
+      return ahead.read;
+    }
     const read = bridge.getReport(reportId);
-    ahead = { reportId, read, at: performance.now() };
+    ahead = { reportId, read, at: performance.now(), pressed: false };
     return read;
+  },
+  readOnPress(reportId) {
+    // The click's open takes the read and reports its failure; a press alone has nothing to say.
+    get()
+      .readAhead(reportId)
+      .catch(() => undefined);
+    if (ahead) ahead.pressed = true;
+  },
+  forgetRead(reportId) {
+    if (ahead?.reportId === reportId) ahead = null;
   },
   showRead(reportId, detail) {
     // A reload still under way is of what was shown before.

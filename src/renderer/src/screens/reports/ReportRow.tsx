@@ -4,6 +4,7 @@ import { cvssSeverity } from '@shared/rules/cvss-severity';
 import { Badge } from '../../components/Badge';
 import { routeHash } from '../../lib/routes';
 import { openFromList } from '../../stores/reports';
+import { useReport } from '../../stores/report';
 import { formatTime, humanize, statusLabel } from '../../lib/format';
 
 export function ReportBadges({ item }: { item: ReportListItemView }) {
@@ -42,6 +43,9 @@ export const ReportRow = memo(function ReportRow({
           href={routeHash(route)}
           aria-current={selected ? 'true' : undefined}
           tabIndex={tabStop ? 0 : -1}
+          onPointerDown={(e) => {
+            if (e.button === 0) useReport.getState().readOnPress(item.id);
+          }}
           onClick={(e) => {
             e.preventDefault();
             openFromList(item.id);
