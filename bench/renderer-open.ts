@@ -6,6 +6,7 @@
  * editable, and a point on its text maps to a caret position inside it.
  */
 import type { Page, Request } from 'playwright-core';
+import { SPARE_EDITOR_READY } from '../src/renderer/src/editor/spare-ready-mark';
 
 /** The list's report links, in the order the list shows them. */
 export const REPORT_LINKS = '[aria-label="Reports"] .report-row a';
@@ -174,4 +175,17 @@ export function scriptsLoading(page: Page): { names: string[]; stop(): void } {
   };
   page.on('request', onRequest);
   return { names, stop: () => page.off('request', onRequest) };
+}
+
+/** The spare editors the page has made so far (editor/spare-editor.ts marks each once ready). */
+export function sparesMade(page: Page): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      (
+        globalThis as unknown as {
+          performance: { getEntriesByName(name: string): ArrayLike<unknown> };
+        }
+      ).performance.getEntriesByName(name).length,
+    SPARE_EDITOR_READY,
+  );
 }

@@ -7,24 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SPARE_EDITOR_READY } from '../../src/renderer/src/editor/spare-ready-mark';
+import { sparesMade } from '../../bench/renderer-open';
 import { useAppPerTest } from './support/app';
 import { openSeededList } from './support/seeded-list';
 import { until } from './support/ui';
 
 const REPORTS = 60;
-
-/** Spares made so far in the page (each leaves a mark once ready). */
-const sparesReady = (page: Page): Promise<number> =>
-  page.evaluate(
-    (name) =>
-      (
-        globalThis as unknown as {
-          performance: { getEntriesByName(name: string): ArrayLike<unknown> };
-        }
-      ).performance.getEntriesByName(name).length,
-    SPARE_EDITOR_READY,
-  );
 
 /** For each editor root put in the page from now on: whether its editor was in it already. */
 async function watchEditorRoots(page: Page): Promise<() => Promise<boolean[]>> {
@@ -62,7 +50,7 @@ describe('renderer: drafts open in the editor made ahead', () => {
     const heading = page.locator('.workspace-detail h1');
 
     for (const [n, typed] of ['first-typed', 'second-typed'].entries()) {
-      await until(`spare editor ${n + 1} made`, async () => (await sparesReady(page)) > n, 30_000);
+      await until(`spare editor ${n + 1} made`, async () => (await sparesMade(page)) > n, 30_000);
       const link = drafts.nth(n);
       const title = (await link.innerText()).trim();
       const reportId = decodeURIComponent(

@@ -22,6 +22,7 @@ let page: Page;
 interface SpareHarness {
   opens(cases: OpenCase[]): Promise<{ fresh: Opened; spare: Opened }[]>;
   pacedBuild(): Promise<{ steps: number; readyBeforeLastStep: boolean; ready: boolean }>;
+  preparedWhileTyping(): Promise<{ made: boolean; readyAfterLastKeyMs: number }>;
 }
 
 beforeAll(async () => {
@@ -91,6 +92,14 @@ describe('the spare description editor (Chromium)', () => {
     const foreign = results.filter((r) => r.spare.shown.includes('a file of another report'));
     expect(foreign.length).toBe(cases.filter((c) => c.markdown.includes('other-report')).length);
   }, 240_000);
+
+  it('begins a spare only once the keys have been quiet for a second', async () => {
+    const prepared = await page.evaluate(() =>
+      (globalThis as unknown as { spareHarness: SpareHarness }).spareHarness.preparedWhileTyping(),
+    );
+    expect(prepared.made).toBe(true);
+    expect(prepared.readyAfterLastKeyMs).toBeGreaterThanOrEqual(1_000);
+  }, 60_000);
 
   it('builds an editor a phase per step of its pace, ready only after the last', async () => {
     const built = await page.evaluate(() =>

@@ -134,4 +134,25 @@ async function pacedBuild(): Promise<{
   return { steps, readyBeforeLastStep, ready };
 }
 
-Object.assign(globalThis, { spareHarness: { opens, pacedBuild } });
+/**
+ * Asks for a spare with keys being pressed, one every 100 ms for 2 s: when it was ready, after
+ * the last key (a spare is begun only once the researcher is quiet).
+ */
+async function preparedWhileTyping(): Promise<{ made: boolean; readyAfterLastKeyMs: number }> {
+  let lastKey = 0;
+  const press = (): void => {
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
+    lastKey = performance.now();
+  };
+  press();
+  const typing = setInterval(press, 100);
+  const making = prepareSpareEditor();
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  clearInterval(typing);
+  const made = await making;
+  const readyAfterLastKeyMs = performance.now() - lastKey;
+  await takeSpareEditor()?.editor.destroy();
+  return { made, readyAfterLastKeyMs };
+}
+
+Object.assign(globalThis, { spareHarness: { opens, pacedBuild, preparedWhileTyping } });
