@@ -61,6 +61,8 @@ export function pressedFormatsPlugin(onChange: (pressed: FormatAction[]) => void
   return new Plugin({
     key: new PluginKey('bounty-desk-pressed-formats'),
     view: (view) => {
+      // Made anew on each load of a spare editor, for a new screen: that screen knows nothing yet.
+      last = null;
       report(view.state);
       return { update: (updated) => report(updated.state) };
     },
