@@ -89,28 +89,6 @@ describe('renderer: drafts open in the editor made ahead', () => {
       );
     }
   }, 180_000);
-  it('the toolbar tells the format where the caret is in a draft opened in the spare, as in a new editor', async () => {
-    // The spare's warm-up text begins with a heading, as every template draft does: the toggles
-    // it read there went to no screen, and the same toggles in the draft were never told.
-    const { page } = await openSeededList(apps, REPORTS);
-    const drafts = page.locator('[aria-label="Reports"] .report-row:has(.status-draft) a');
-    const description = page.getByRole('textbox', { name: 'Description', exact: true });
-    const heading = page.getByRole('button', { name: 'Heading', exact: true });
-    await until('spare editor made', async () => (await sparesMade(page)) > 0, 30_000);
-    await drafts.first().click();
-    const section = description.getByRole('heading', { name: 'Steps to reproduce', exact: true });
-    await section.click();
-    await until(
-      '"Heading" pressed with the caret in a heading',
-      async () => (await heading.getAttribute('aria-pressed')) === 'true',
-    );
-    await description.locator('p').first().click();
-    await until(
-      '"Heading" not pressed with the caret in a paragraph',
-      async () => (await heading.getAttribute('aria-pressed')) === 'false',
-    );
-  }, 180_000);
-
   it('the toolbar of a draft opened in the spare shows the heading the caret is in, as a new editor does', async () => {
     const { page } = await openSeededList(apps, REPORTS);
     const drafts = page.locator('[aria-label="Reports"] .report-row:has(.status-draft) a');
