@@ -123,6 +123,16 @@ export class DraftAutosave {
     this.#dirty = true;
   }
 
+  /**
+   * Reads what was typed in the editor now, for a save that runs after the editor is gone (the
+   * screen closing): `flush` reads it only once the saves before it are done.
+   */
+  keepTyped(): void {
+    if (!this.#dirty) return;
+    const description = this.#deps.readDescription();
+    if (description != null) this.#content = { ...this.#content, description };
+  }
+
   /** Saves now, after any save already running (saves never overlap or reorder). */
   flush(): Promise<void> {
     const once = (): Promise<void> => this.#saveOnce();

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { DraftView } from '@shared/bridge/views';
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
@@ -43,6 +43,10 @@ export function useDraftAutosave(
   useEffect(() => {
     autosave.incoming(draft);
   }, [autosave, draft]);
+
+  // What was typed, read while the editor is still there: a layout effect's clean-up runs before
+  // any passive one, so before the description editor's clean-up destroys its view.
+  useLayoutEffect(() => () => autosave.keepTyped(), [autosave]);
 
   // Save what is pending when the editor goes away (navigation, window closing). While a save is
   // refused (a full disk) the window asks before it closes: main turns this into its question.
