@@ -16,7 +16,7 @@ describe('renderer: opening another draft right after typing keeps what was type
         for (const [title, text] of [
           ['Draft A', 'Alpha text.'],
           ['Draft B', 'Beta text.'],
-        ])
+        ] as const)
           await h.writeDraft(h.programs.open.id, {
             title,
             asset: 'https://a.example.com',
