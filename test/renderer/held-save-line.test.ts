@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { useAppPerTest } from './support/app';
-import { caretAtEndOf, connection, expectText, until } from './support/ui';
+import { caretAtEndOf, connection, expectText, goTo, until } from './support/ui';
 
 /**
  * A draft whose save the credential check holds back: the line under its title says it waits for
@@ -14,9 +14,9 @@ describe('renderer: the save line of a draft held back by the credential check',
     const { host, page } = await apps.open({
       beforeWindow: async (h) => {
         await h.engine.syncNow();
-        return `#/programs/${h.programs.open.id}`;
       },
     });
+    await goTo(page, `#/programs/${host.programs.open.id}`);
     await page.getByRole('button', { name: 'New report', exact: true }).click();
     const description = page.getByRole('textbox', { name: 'Description', exact: true });
     await description.waitFor();

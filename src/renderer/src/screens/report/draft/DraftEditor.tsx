@@ -204,9 +204,14 @@ export function DraftEditor({
             : saveState === 'error'
               ? 'Not saved: see the error above.'
               : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
-                ? offline
-                  ? 'Saved on this computer; sent when the connection returns.'
-                  : 'Saved on this computer; waiting to be sent.'
+                ? // A held-back write waits for the researcher, not the connection.
+                  detail.outbox.some(
+                    (e) => e.state === 'parked' && e.error?.code === 'secrets_found',
+                  )
+                  ? 'Saved on this computer; held back until each possible credential below is redacted or kept.'
+                  : offline
+                    ? 'Saved on this computer; sent when the connection returns.'
+                    : 'Saved on this computer; waiting to be sent.'
                 : notSendable.length > 0
                   ? 'Saved; sent without the links named below.'
                   : 'Saved and sent.'}
