@@ -40,8 +40,12 @@ export function showWhenRead(reportId: string, show: () => void, shown: () => st
   // Back) is the user's last word, and the report must not take the screen back.
   // (By its hash, `shown`: the hashchange of an earlier open sets an equal route of its own.)
   const from = shown();
+  // The location too: a link followed from outside (a notification, another window) changes it
+  // at once, and its hashchange, which opens that report, may come after this read is in.
+  const at = window.location.hash;
   // Only the last one opened: arrow keys held down open report after report.
-  const wanted = (): boolean => mine === lastOpened && shown() === from;
+  const wanted = (): boolean =>
+    mine === lastOpened && shown() === from && window.location.hash === at;
   let done = false;
   const once = (): void => {
     if (done || !wanted()) return;
