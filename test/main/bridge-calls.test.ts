@@ -50,6 +50,7 @@ function sampleArgs(tokens: string[]): { [K in BridgeCallName]: Parameters<Bridg
     ],
     countReports: [{ status: ['accepted'], program: 'acme-web', search: 'xss' }],
     getReport: [REPORT],
+    peekReport: [REPORT],
     createDraft: ['acme-web'],
     saveDraft: [REPORT, content('typed'), content('based on')],
     resolveConflicts: [REPORT, { title: 'ours', description: { custom: 'both' } }],

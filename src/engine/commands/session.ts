@@ -285,6 +285,26 @@ export class AccountSession {
   }
 
   /**
+   * The mirror's view of a report, read ahead of a click on a row the list shows: null for one
+   * `getReport` would download (a row merely shown starts no request to the service).
+   */
+  peekReport(reportId: string): ReportDetailView | null {
+    const view = this.reads.getReport(reportId);
+    return view === null || this.#incomplete(reportId, view) ? null : view;
+  }
+
+  /** Only listed, its thread put off, or not in the mirror (and not known to be gone). */
+  #incomplete(reportId: string, view: ReportDetailView | null): boolean {
+    if (this.#missing.has(reportId)) return false;
+    const item = this.store.reports.getStoredRow(reportId);
+    return (
+      (item === null && view === null) ||
+      (item !== null && !item.has_full) ||
+      this.store.syncState.isThreadDeferred(reportId)
+    );
+  }
+
+  /**
    * A report as the report screen shows it. One that is only listed (the first mirror has not
    * reached it), whose thread was put off, or that is not in the mirror at all (a link) is
    * downloaded now at the person's priority, ahead of everything else; the view says so, and a
@@ -293,13 +313,7 @@ export class AccountSession {
    */
   getReport(reportId: string): ReportDetailView | null {
     const view = this.reads.getReport(reportId);
-    if (this.#missing.has(reportId)) return view;
-    const item = this.store.reports.getStoredRow(reportId);
-    const incomplete =
-      (item === null && view === null) ||
-      (item !== null && !item.has_full) ||
-      this.store.syncState.isThreadDeferred(reportId);
-    if (!incomplete) return view;
+    if (!this.#incomplete(reportId, view)) return view;
     // A failure shows for a while; opening (or reloading) the report after that tries again.
     const failed = this.#onDemandFailed.get(reportId);
     if (failed && !this.#onDemand.has(reportId) && Date.now() - failed.at < RETRY_DOWNLOAD_MS) {

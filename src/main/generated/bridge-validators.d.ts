@@ -23,6 +23,7 @@ export declare const importReports_0: ValidateFunction;
 export declare const saveTemplate_0: ValidateFunction;
 export declare const startFromTemplate_2: ValidateFunction;
 export declare const countReports_0: ValidateFunction;
+export declare const peekReport_0: ValidateFunction;
 export declare const createDraft_0: ValidateFunction;
 export declare const saveDraft_0: ValidateFunction;
 export declare const saveDraft_2: ValidateFunction;

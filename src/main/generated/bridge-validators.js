@@ -2303,6 +2303,7 @@ return errors === 0;
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const countReports_0 = listReports_0;
+export const peekReport_0 = getReport_0;
 export const createDraft_0 = getProgram_0;
 export const saveDraft_0 = getReport_0;
 export const saveDraft_2 = saveDraft_1;

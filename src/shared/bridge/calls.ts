@@ -207,6 +207,8 @@ export const CALLS = {
   countReports: call<(query: ReportQuery) => number>().engine('reads', reportQuery),
   /** Downloads a report the mirror lacks on demand (see AccountSession.getReport). */
   getReport: call<(reportId: string) => ReportDetailView | null>().engine('session', uuid),
+  /** The mirror's report without a download: null for one `getReport` would download. */
+  peekReport: call<(reportId: string) => ReportDetailView | null>().engine('session', uuid),
   createDraft: call<(programId: string) => DraftView>().engine('drafts', programId),
   /**
    * `basedOn` is the content the editor last received from the engine. When the engine changed
@@ -377,3 +379,20 @@ export const FORWARDED_CALLS = names.filter(
 export const ENGINE_ROUTES = Object.fromEntries(
   names.flatMap((name) => (CALLS[name].group === null ? [] : [[name, CALLS[name].group]])),
 ) as { readonly [K in EngineRoutedName]: GroupOf<K> };
+
+/** Reads outside the `reads` group: the account, the status, a report's view, its secrets scan. */
+const READS_ELSEWHERE: ReadonlySet<BridgeCallName> = new Set<BridgeCallName>([
+  'getAccount',
+  'getStatus',
+  'getReport',
+  'peekReport',
+  'scanEvidence',
+]);
+
+/**
+ * Whether a call leaves everything the engine holds as it was: a report read before it is still
+ * what the engine would answer after it (the renderer's reads ahead of a click count on this).
+ * A download `getReport` starts is told by a `report-changed` event when it is in.
+ */
+export const changesNothing = (name: BridgeCallName): boolean =>
+  CALLS[name].group === 'reads' || READS_ELSEWHERE.has(name);

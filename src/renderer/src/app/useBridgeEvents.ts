@@ -54,6 +54,7 @@ export function useBridgeEvents(): void {
         useSession.getState().setEngine(state);
         // Back after a restart: what is on screen may have changed meanwhile.
         if (before === 'restarting' && state === 'ready') {
+          useReport.getState().forgetRead();
           void useSession.getState().refreshStatus();
           reloadSoon();
           void useReport.getState().reload();

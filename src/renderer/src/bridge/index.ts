@@ -3,6 +3,7 @@
  * here, never `window.bountyDesk` directly, so tests and screens agree on a single entry point.
  */
 import type { Bridge, BridgeEventName, BridgeEvents, PickedFile } from '@shared/bridge/contract';
+import { CALLS, changesNothing, type BridgeCallName } from '@shared/bridge/calls';
 
 export type { Bridge, BridgeEventName, BridgeEvents, PickedFile };
 
@@ -12,12 +13,32 @@ function windowBridge(): Bridge {
   return b;
 }
 
+const changeListeners = new Set<() => void>();
+
+/**
+ * `listener` runs as the page makes each call that may change what the engine holds (see
+ * `changesNothing`), before the call leaves: reads made ahead know they may be of what was.
+ */
+export function beforeChangingCall(listener: () => void): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+const isCall = (name: string | symbol): name is BridgeCallName =>
+  typeof name === 'string' && Object.hasOwn(CALLS, name);
+
 /** Calls go through a proxy so a bridge installed after this module loads is still found. */
 export const bridge: Bridge = new Proxy({} as Bridge, {
   get(_target, name: string | symbol) {
     const b = windowBridge() as unknown as Record<string | symbol, unknown>;
     const value = b[name];
-    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(b) : value;
+    if (typeof value !== 'function') return value;
+    const call = (value as (...a: unknown[]) => unknown).bind(b);
+    if (!isCall(name) || changesNothing(name)) return call;
+    return (...args: unknown[]) => {
+      for (const listener of changeListeners) listener();
+      return call(...args);
+    };
   },
 });
 

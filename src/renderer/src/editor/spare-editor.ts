@@ -13,6 +13,7 @@ import {
   type DescriptionEditorOptions,
 } from './milkdown-setup';
 import { SPARE_EDITOR_READY } from './spare-ready-mark';
+import { whenIdle, whenQuiet } from '../lib/quiet';
 
 export interface SpareEditor {
   editor: Editor;
@@ -35,9 +36,6 @@ const FIRST_TEXT = [
   '- [ ] C:\\Users\\me\\poc.txt',
 ].join('\n\n');
 
-/** An idle period's deadline, for at most this long when the page is never idle. */
-const IDLE_TIMEOUT_MS = 1_000;
-
 /**
  * The page's first spare loads its text again this many times, one load per idle period, while
  * it waits: the load's code (the parser, the new state, the view's drawing) then runs compiled
@@ -50,40 +48,14 @@ let ready: SpareEditor | null = null;
 let making = false;
 let warmedUp = false;
 
-function whenIdle(run: () => void): void {
-  if (typeof requestIdleCallback === 'function')
-    requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(run, 50);
-}
-
-/**
- * A spare is begun, and the first one warmed up, only once the researcher has not typed, clicked
- * or scrolled for this long: an idle period between two keystrokes is no time for a 10-30 ms
- * task (the bench's keystroke latency went from 14 to 18 ms at p95 while a spare was made).
- * Milkdown's phases, once begun, follow in idle periods: its own timers give up after 3 s.
- */
-const QUIET_MS = 1_000;
-const INPUTS = ['keydown', 'pointerdown', 'wheel', 'scroll'] as const;
-let lastInput = Number.NEGATIVE_INFINITY;
-// Watched from the moment this code is in (the list's idle prefetch), not from the first spare
-// asked for: a draft opened straight from its address asks while the researcher starts to type.
-// Captured at the window: a scroll of the list or the pane does not bubble.
-for (const type of INPUTS)
-  addEventListener(
-    type,
-    () => {
-      lastInput = performance.now();
-    },
-    { capture: true, passive: true },
-  );
-
-function whenQuiet(run: () => void): void {
-  whenIdle(() => {
-    const wait = lastInput + QUIET_MS - performance.now();
-    if (wait > 0) setTimeout(() => whenQuiet(run), wait);
-    else run();
+/** Milkdown's phases follow one per idle period (its own timers give up after 3 s). */
+const IDLE_TIMEOUT_MS = 1_000;
+const idle = (run: () => void): void => whenIdle(run, IDLE_TIMEOUT_MS);
+/** Begun, and the first one warmed up, only once the researcher is quiet (lib/quiet.ts). */
+const quiet = (): Promise<void> =>
+  new Promise((resolve) => {
+    whenQuiet(resolve);
   });
-}
 
 /**
  * Starts making the spare, once the page is idle and the researcher quiet, unless there is one (or one under way).
@@ -93,7 +65,7 @@ function whenQuiet(run: () => void): void {
 export async function prepareSpareEditor(): Promise<boolean> {
   if (ready || making) return ready !== null;
   making = true;
-  await new Promise<void>((resolve) => whenQuiet(resolve));
+  await quiet();
   const root = document.createElement('div');
   root.className = 'description-root';
   let bound: DescriptionBinding | null = null;
@@ -112,7 +84,7 @@ export async function prepareSpareEditor(): Promise<boolean> {
     onPressedFormats: (pressed) => bound?.onPressedFormats?.(pressed),
   };
   try {
-    const editor = await createDescriptionEditor(options, whenIdle);
+    const editor = await createDescriptionEditor(options, idle);
     const spare: SpareEditor = {
       editor,
       root,
@@ -141,7 +113,7 @@ export async function prepareSpareEditor(): Promise<boolean> {
 
 async function warmUp(spare: SpareEditor): Promise<void> {
   for (let i = 0; i < WARM_UP_LOADS; i++) {
-    await new Promise<void>((resolve) => whenQuiet(resolve));
+    await quiet();
     // Taken in the meantime: the draft in it is the researcher's now.
     if (ready !== spare) return;
     spare.editor.action(replaceAll(FIRST_TEXT, true));

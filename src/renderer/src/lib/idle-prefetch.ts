@@ -1,3 +1,5 @@
+import { whenIdle } from './quiet';
+
 /**
  * Loads code the next click will need while the page has nothing else to do: each loader (a
  * dynamic `import()` of a lazy screen's chunk) starts in an idle period of its own, the next one
@@ -7,7 +9,7 @@
  */
 export function prefetchWhenIdle(
   loaders: readonly (() => Promise<unknown>)[],
-  idle: (run: () => void) => void = whenIdle,
+  idle: (run: () => void) => void = (run) => whenIdle(run, IDLE_TIMEOUT_MS),
 ): void {
   let next = 0;
   const step = (): void => {
@@ -23,9 +25,3 @@ export function prefetchWhenIdle(
 
 /** Long enough after the first paint that the list's first blocks and images are in. */
 const IDLE_TIMEOUT_MS = 3_000;
-
-function whenIdle(run: () => void): void {
-  if (typeof requestIdleCallback === 'function')
-    requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(run, 200);
-}

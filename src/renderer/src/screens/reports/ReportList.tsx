@@ -3,6 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ReportListItemView } from '@shared/bridge/views';
 import { listScroll, openFromList, REPORT_BLOCK, reportAt, useReports } from '../../stores/reports';
 import { listSelection } from '../../stores/report-opening';
+import { useReport } from '../../stores/report';
+import { whenQuiet } from '../../lib/quiet';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
@@ -75,6 +77,22 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
   useEffect(() => {
     if (count > 0) ensureRange(first, last);
   }, [first, last, count, ensureRange]);
+
+  // The reports of the rows in view are read while the researcher reads them: a click on one
+  // then shows it without a round trip to the engine (stores/report.ts, `readShownRows`).
+  const inView = virtualizer.range;
+  const shownFrom = inView?.startIndex ?? -1;
+  const shownTo = inView?.endIndex ?? -1;
+  useEffect(() => {
+    if (shownFrom < 0) return;
+    const ids: string[] = [];
+    for (let index = shownFrom; index <= shownTo; index++) {
+      const item = reportAt(blocks, index);
+      if (item) ids.push(item.id);
+    }
+    if (ids.length === 0) return;
+    return whenQuiet(() => void useReport.getState().readShownRows(ids));
+  }, [shownFrom, shownTo, blocks]);
 
   const seenQuery = useRef(queryVersion);
   useEffect(() => {

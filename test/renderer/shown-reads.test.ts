@@ -1,0 +1,157 @@
+/**
+ * The reports of the rows the list shows are read while the researcher reads the list
+ * (stores/report.ts, `readShownRows`), through the app as built: a click on one shows it without
+ * waiting for the engine, the report is read again behind the open (a change nobody announced
+ * shows), and a call of the page that may change a report drops what was read ahead.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { AppHost } from '../app/host';
+import type { DraftContent } from '../../src/shared/bridge/views';
+import { useAppPerTest } from './support/app';
+import { watchInvokes, type Invokes } from './support/invokes';
+import { expectText, until } from './support/ui';
+
+/** Real report texts: a request with a bearer token and a JSON body, a wildcard host, a path. */
+const DRAFTS: DraftContent[] = [
+  {
+    title: 'IDOR on /api/v2/orders/{id}/refund',
+    asset: 'https://api.example.com',
+    description: [
+      '## Steps to reproduce',
+      '',
+      '```http',
+      'POST /api/v2/orders/7/refund HTTP/1.1',
+      'Host: api.example.com',
+      'Authorization: Bearer 8f14e45fceea167a5a36dedd4bea2543',
+      'Content-Type: application/json',
+      '',
+      '{"amount": 100, "note": "another user\'s order"}',
+      '```',
+    ].join('\n'),
+    cvss_vector: '',
+  },
+  {
+    title: 'Subdomain takeover on *.example.com',
+    asset: '*.example.com',
+    description: '## Summary\n\n`legacy.example.com` points at an unclaimed bucket.',
+    cvss_vector: '',
+  },
+  {
+    title: 'Path traversal in the export',
+    asset: 'https://app.example.com/export',
+    description: '## Impact\n\nReads `C:\\Windows\\win.ini` through `..\\..\\` in `name`.',
+    cvss_vector: '',
+  },
+];
+
+const titleField = (page: Page) => page.getByRole('textbox', { name: 'Title', exact: true });
+const description = (page: Page) => page.getByRole('textbox', { name: 'Description', exact: true });
+const rowLink = (page: Page, title: string) =>
+  page.locator('[aria-label="Reports"] .report-row a', { hasText: title });
+
+describe('renderer: the rows in view are read ahead of a click', () => {
+  const apps = useAppPerTest('shown-reads');
+
+  /**
+   * The app at the list with the drafts (their ids, in DRAFTS' order), loaded again with its
+   * bridge calls watched from the start (those matching `hold` held).
+   */
+  async function listWithDrafts(
+    hold?: RegExp,
+  ): Promise<{ host: AppHost; page: Page; ids: string[]; calls: Invokes }> {
+    const ids: string[] = [];
+    const { host, page } = await apps.open({
+      hash: '#/reports',
+      beforeWindow: async (h) => {
+        for (const content of DRAFTS) {
+          const draft = await h.engine.createDraft(h.programs.open.id);
+          await h.engine.saveDraft(draft.reportId, content);
+          ids.push(draft.reportId);
+        }
+      },
+    });
+    const calls = await watchInvokes(page, hold, { reload: true });
+    for (const draft of DRAFTS) await rowLink(page, draft.title).waitFor();
+    return { host, page, ids, calls };
+  }
+
+  const peeked = async (calls: Invokes): Promise<unknown[]> =>
+    (await calls.made()).filter((c) => c.channel === 'bridge:call:peekReport').map((c) => c.first);
+
+  /** The list sat quiet: each draft's report was read ahead. */
+  const readAhead = (calls: Invokes, ids: string[]): Promise<void> =>
+    until(
+      'the drafts in view read ahead',
+      async () => {
+        const read = await peeked(calls);
+        return ids.every((id) => read.includes(id));
+      },
+      15_000,
+    );
+
+  it("a click on a row read ahead shows its draft with the engine's answers held, then reads it again behind", async () => {
+    // Every `getReport` held: what shows, shows from the read ahead.
+    const { page, ids, calls } = await listWithDrafts(/getReport$/u);
+    await readAhead(calls, ids);
+    expect(await calls.count('getReport')).toBe(0);
+    // The rows in view, not the list's whole mirror.
+    expect((await peeked(calls)).length).toBeLessThanOrEqual(12);
+
+    const [first] = DRAFTS;
+    if (!first) throw new Error('no draft');
+    await rowLink(page, first.title).click();
+    await expectText(page.locator('.workspace-detail h1'), first.title);
+    expect(await titleField(page).inputValue()).toBe(first.title);
+    await expectText(description(page), 'Authorization: Bearer 8f14e45fceea167a5a36dedd4bea2543');
+    await expectText(description(page), '{"amount": 100, "note": "another user\'s order"}');
+    // The read behind the open, made once the open is painted (and held here).
+    await until('the report read again', async () => (await calls.count('getReport')) === 1);
+    await calls.release();
+    await page.waitForTimeout(300);
+    expect(await titleField(page).inputValue()).toBe(first.title);
+    expect(await calls.count('getReport')).toBe(1);
+  }, 120_000);
+
+  it('a draft changed since it was read, with no word to the page, shows as it is now', async () => {
+    const { host, page, ids, calls } = await listWithDrafts();
+    await readAhead(calls, ids);
+    const [, second] = DRAFTS;
+    const secondId = ids[1];
+    if (!second || !secondId) throw new Error('no draft');
+    // Changed through main's handler, not the page: no call of the page. Every answer of the
+    // service slow, so the engine's word that it changed (once its outbox has sent the draft)
+    // comes long after the click: only the read behind the open can show the change by then.
+    await host.sandbox.faults({ rate: 1, latency_ms: 10_000 });
+    const changed = `${second.title} (CNAME to an S3 bucket)`;
+    await host.engine.saveDraft(secondId, { ...second, title: changed }, second);
+
+    await rowLink(page, second.title).click();
+    await until(
+      'the title as it is now',
+      async () => (await titleField(page).inputValue()) === changed,
+      4_000,
+    );
+    await expectText(page.locator('.workspace-detail h1'), changed);
+    await expectText(description(page), 'legacy.example.com');
+    await host.sandbox.clearFaults();
+  }, 120_000);
+
+  it('a call of the page that may change a report drops the reads ahead: the click waits for the engine', async () => {
+    const { page, ids, calls } = await listWithDrafts(/getReport$/u);
+    await readAhead(calls, ids);
+    const third = DRAFTS[2];
+    if (!third) throw new Error('no draft');
+
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    await until('the sync asked for', async () => (await calls.count('syncNow')) === 1);
+    await rowLink(page, third.title).click();
+    // Its read held: the screen waits, then says it is loading; not the draft as read before.
+    await until('the click read the report', async () => (await calls.count('getReport')) === 1);
+    await page.waitForTimeout(300);
+    expect(await page.locator('.workspace-detail h1').count()).toBe(0);
+    await calls.release();
+    await expectText(page.locator('.workspace-detail h1'), third.title);
+    await expectText(description(page), 'C:\\Windows\\win.ini');
+  }, 120_000);
+});
