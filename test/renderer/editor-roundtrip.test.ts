@@ -11,7 +11,7 @@
  *   editor wrote.
  */
 import fc from 'fast-check';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Nodes } from 'mdast';
 import { parseMarkdown, plainText } from '../../src/shared/rules/markdown';
@@ -23,9 +23,8 @@ import {
 } from '../../src/shared/rules';
 import { readFileSync } from 'node:fs';
 import { COMMONMARK_EXAMPLES, description, reportWithPayloads } from '../support/generated-texts';
-import { buildEditorHarness } from './editor-harness/build';
+import { openEditorHarness } from './editor-harness/build';
 import { COMMONMARK_READ_DIFFERENTLY, sameReading } from './support/same-reading';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
 import { keptOutside, type KeptRoundTrip } from './support/kept-outside';
 import { reportExcerptArb, reportTexts } from '../support/report-texts';
 
@@ -160,18 +159,9 @@ function problems(inputs: string[], results: RoundTrip[], skip: (i: number) => b
 }
 
 beforeAll(async () => {
-  const script = await buildEditorHarness();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: CHROMIUM_FLAGS,
-    timeout: 30_000,
-  });
-  page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('about:blank');
-  await page.addScriptTag({ path: script });
-  expect(errors).toEqual([]);
+  let pageErrors: string[];
+  ({ browser, page, pageErrors } = await openEditorHarness());
+  expect(pageErrors).toEqual([]);
 }, 120_000);
 
 afterAll(async () => {

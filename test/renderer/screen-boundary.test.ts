@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildEditorHarness } from './editor-harness/build';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
+import type { Browser, Page } from 'playwright-core';
+import { openEditorHarness } from './editor-harness/build';
 
 /**
  * The screens' error boundary in Chromium: a screen that throws while it renders shows
@@ -11,15 +10,10 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
  */
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  const script = await buildEditorHarness('boundary');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-  page = await browser.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto('about:blank');
-  await page.addScriptTag({ path: script });
+  ({ browser, page, pageErrors } = await openEditorHarness('boundary'));
 }, 120_000);
 
 afterAll(async () => {

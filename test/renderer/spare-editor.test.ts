@@ -4,14 +4,13 @@
  * empty undo history, the screen told of changes as often, the screen's attributes and lock), for
  * every real report text; and a paced build runs a phase per step of its pace.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertFileLinkAt } from '../../src/shared/rules';
 import { reportTexts } from '../support/report-texts';
 import { randomInt, useStream } from '../support/random';
-import { buildEditorHarness } from './editor-harness/build';
+import { openEditorHarness } from './editor-harness/build';
 import type { OpenCase, Opened } from './editor-harness/spare-opens';
-import { CHROMIUM, CHROMIUM_FLAGS } from './support/app';
 
 /** Texts drawn from the corpus per run. */
 const SAMPLED = 48;
@@ -26,18 +25,9 @@ interface SpareHarness {
 }
 
 beforeAll(async () => {
-  const script = await buildEditorHarness('spare');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: CHROMIUM_FLAGS,
-    timeout: 30_000,
-  });
-  page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('about:blank');
-  await page.addScriptTag({ path: script });
-  expect(errors).toEqual([]);
+  let pageErrors: string[];
+  ({ browser, page, pageErrors } = await openEditorHarness('spare'));
+  expect(pageErrors).toEqual([]);
 }, 120_000);
 
 afterAll(async () => {

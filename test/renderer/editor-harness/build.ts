@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../support/app';
 import { pathAliases } from '../../../scripts/path-aliases.mjs';
 
 /**
@@ -33,4 +35,25 @@ export async function buildEditorHarness(entry = 'harness'): Promise<string> {
     },
   });
   return join(outDir, `${entry}.js`);
+}
+
+/**
+ * Debian's Chromium with a blank page holding the built harness `entry`, and the page errors
+ * thrown since (loading it threw none, if empty).
+ */
+export async function openEditorHarness(
+  entry = 'harness',
+): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
+  const script = await buildEditorHarness(entry);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_FLAGS,
+    timeout: 30_000,
+  });
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto('about:blank');
+  await page.addScriptTag({ path: script });
+  return { browser, page, pageErrors };
 }
