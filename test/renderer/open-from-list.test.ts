@@ -104,9 +104,10 @@ describe('renderer: a report opened from the list by a click, as the bench opens
       .locator('a');
     const titles = (await draftTitles(page)).slice(0, 3).map((t) => t.trim());
     expect(titles).toHaveLength(3);
-    // The list's reads ahead of the rows in view held back (an engine busy with them): the press
-    // reads its report itself.
-    const calls = await watchInvokes(page, /peekReport/u);
+    // The list's reads ahead of the rows in view held back from the page's start (an engine busy
+    // with them): the press reads its report itself.
+    const calls = await watchInvokes(page, /peekReport/u, { reload: true });
+    await links.first().waitFor();
     const reads = (): Promise<number> => calls.count('getReport');
 
     await links.nth(1).hover();

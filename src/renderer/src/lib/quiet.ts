@@ -24,7 +24,7 @@ let lastInput = Number.NEGATIVE_INFINITY;
 // its address asks while the researcher starts to type. Captured at the window: a scroll of the
 // list or the pane does not bubble.
 for (const type of INPUTS)
-  addEventListener(
+  window.addEventListener(
     type,
     () => {
       lastInput = performance.now();
