@@ -123,6 +123,15 @@ describe('app.asar as electron-builder packs it', () => {
     expect(csp).not.toMatch(/unsafe-|\*|https?:/);
   });
 
+  it("compiles the open report's code whole as it loads: its chunks open with V8's compile hint", () => {
+    // electron.vite.config.ts (`COMPILED_WHOLE`); the page's first chunk stays lazily compiled.
+    const chunk = (name: string): string =>
+      extractFile(packed.asarPath, `out/renderer/assets/${name}.js`).toString('utf8');
+    for (const name of ['ReportScreen', 'DraftEditor'])
+      expect(chunk(name).split('\n')[0], name).toBe('//# allFunctionsCalledOnLoad');
+    expect(chunk('index')).not.toContain('allFunctionsCalledOnLoad');
+  });
+
   it('holds no source, test file, source map or project document', () => {
     const app = packed.files.filter((file) => !file.startsWith('node_modules/'));
     expect(app.filter((file) => !file.startsWith('out/') && file !== 'package.json')).toEqual([]);
