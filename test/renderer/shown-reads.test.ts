@@ -2,7 +2,8 @@
  * The reports of the rows the list shows are read while the researcher reads the list
  * (stores/report.ts, `readShownRows`), through the app as built: a click on one shows it without
  * waiting for the engine, the report is read again behind the open (a change nobody announced
- * shows), and a call of the page that may change a report drops what was read ahead.
+ * shows), and a call of the page that may change a report drops what was read ahead. The open
+ * screen's secondary reads (`useLoadedAfterPaint`) wait until the draft is painted.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -153,5 +154,49 @@ describe('renderer: the rows in view are read ahead of a click', () => {
     await calls.release();
     await expectText(page.locator('.workspace-detail h1'), third.title);
     await expectText(description(page), 'C:\\Windows\\win.ini');
+  }, 120_000);
+
+  it("the screen's secondary reads start once the draft is painted, its two program reads as one call", async () => {
+    const { page, ids, calls } = await listWithDrafts();
+    await readAhead(calls, ids);
+    const [first] = DRAFTS;
+    if (!first) throw new Error('no draft');
+    // When a frame first ran with the draft's heading in the page: that frame paints it.
+    await page.evaluate((title) => {
+      const g = globalThis as unknown as {
+        __shownAt: number | null;
+        document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
+        performance: { now(): number };
+        requestAnimationFrame(run: () => void): number;
+      };
+      g.__shownAt = null;
+      const look = (): void => {
+        const shown = Array.from(g.document.querySelectorAll('.workspace-detail h1')).some(
+          (h) => h.textContent === title,
+        );
+        if (shown) g.__shownAt = g.performance.now();
+        else g.requestAnimationFrame(look);
+      };
+      g.requestAnimationFrame(look);
+    }, first.title);
+    const before = (await calls.made()).length;
+
+    await rowLink(page, first.title).click();
+    await expectText(page.locator('.workspace-detail h1'), first.title);
+    // The scope hint and the policy notice both need the program; the findings, the scan.
+    await until('the program and the scan read', async () => {
+      const made = (await calls.made()).slice(before).map((c) => c.channel);
+      return made.includes('bridge:call:getProgram') && made.includes('bridge:call:scanEvidence');
+    });
+    await page.waitForTimeout(300);
+    const shownAt = await page.evaluate(
+      () => (globalThis as unknown as { __shownAt: number | null }).__shownAt,
+    );
+    if (shownAt === null) throw new Error('no frame showed the draft');
+    const secondary = (await calls.made())
+      .slice(before)
+      .filter((c) => /getProgram|scanEvidence|findSimilarReports/u.test(c.channel));
+    expect(secondary.filter((c) => c.channel === 'bridge:call:getProgram')).toHaveLength(1);
+    for (const call of secondary) expect(call.at, call.channel).toBeGreaterThan(shownAt);
   }, 120_000);
 });

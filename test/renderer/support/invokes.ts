@@ -4,6 +4,8 @@ import type { Page } from 'playwright-core';
 export interface Invoked {
   channel: string;
   first: unknown;
+  /** When the page made it (its `performance.now()`). */
+  at: number;
 }
 
 interface WireGlobals {
@@ -28,7 +30,7 @@ function wrapWire({ source, flags }: { source: string | null; flags: string }): 
   g.__invoked = [];
   g.__held = { pattern: source === null ? null : new RegExp(source, flags), waiting: [] };
   g.__electronInvokeWire = async (channel, args) => {
-    g.__invoked.push({ channel, first: args[0] });
+    g.__invoked.push({ channel, first: args[0], at: performance.now() });
     if (g.__held.pattern?.test(channel))
       await new Promise<void>((resolve) => g.__held.waiting.push(resolve));
     return wire(channel, args);

@@ -18,6 +18,19 @@ interface ProgramsState {
 
 let loadSeq = 0;
 
+/** Reads of a program under way: parts of one screen that ask for it at once share one call. */
+const programReads = new Map<string, Promise<ProgramView | null>>();
+
+/** The program, read through the bridge once for any number of callers waiting at the same time. */
+export function readProgram(programId: string): Promise<ProgramView | null> {
+  let read = programReads.get(programId);
+  if (!read) {
+    read = bridge.getProgram(programId).finally(() => programReads.delete(programId));
+    programReads.set(programId, read);
+  }
+  return read;
+}
+
 /** Whether a search or a filter narrows the list ("Clear filters" is offered then). */
 export function isNarrowed(query: ProgramQuery): boolean {
   return (
@@ -57,7 +70,7 @@ export const usePrograms = create<ProgramsState>((set, get) => ({
   },
   async loadProgram(programId) {
     try {
-      const program = await bridge.getProgram(programId);
+      const program = await readProgram(programId);
       set((s) => ({ programs: new Map(s.programs).set(programId, program) }));
     } catch (e) {
       set((s) => ({ programs: new Map(s.programs).set(programId, null) }));

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { bridge } from '../../../bridge';
+import { readProgram } from '../../../stores/programs';
 import { useSession } from '../../../stores/session';
 import { RouteLink } from '../../../components/RouteLink';
-import { useLoaded } from '../../../lib/useLoaded';
+import { useLoadedAfterPaint } from '../../../lib/useLoaded';
 
 /**
  * The program's policy changed since this draft was started (a scope or a rule may have moved):
@@ -17,8 +17,8 @@ export function PolicyChangedNotice({
 }) {
   const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);
   const [current, setCurrent] = useState<number | null>(null);
-  useLoaded(
-    () => bridge.getProgram(programId),
+  useLoadedAfterPaint(
+    () => readProgram(programId),
     (p) => setCurrent(p?.policy_version ?? null),
     [programId, lastSyncAt],
   );

@@ -4,7 +4,7 @@ import { bridge } from '../../../bridge';
 import { STATUS_LABELS } from '../../../lib/format';
 import { ownValue } from '@shared/lookup/own';
 import { RouteLink } from '../../../components/RouteLink';
-import { useLoaded } from '../../../lib/useLoaded';
+import { useLoadedAfterPaint } from '../../../lib/useLoaded';
 
 /**
  * Before submit: the researcher's own reports for the same program whose
@@ -12,7 +12,7 @@ import { useLoaded } from '../../../lib/useLoaded';
  */
 export function DuplicateHint({ reportId }: { reportId: string }) {
   const [similar, setSimilar] = useState<SimilarReportView[]>([]);
-  useLoaded(() => bridge.findSimilarReports(reportId), setSimilar, [reportId]);
+  useLoadedAfterPaint(() => bridge.findSimilarReports(reportId), setSimilar, [reportId]);
   if (similar.length === 0) return null;
   return (
     <section aria-labelledby="similar-heading" className="similar-reports">

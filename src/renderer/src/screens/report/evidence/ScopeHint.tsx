@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { matchAsset, parseScope, type ScopeRules } from '@shared/scope/scope';
-import { bridge } from '../../../bridge';
-import { useLoaded } from '../../../lib/useLoaded';
+import { readProgram } from '../../../stores/programs';
+import { useLoadedAfterPaint } from '../../../lib/useLoaded';
 
 /**
  * Under the asset field: the program's scope line the asset matches, or a
@@ -18,8 +18,8 @@ export function ScopeHint({
   id: string;
 }) {
   const [rules, setRules] = useState<ScopeRules | null>(null);
-  useLoaded(
-    () => bridge.getProgram(programId),
+  useLoadedAfterPaint(
+    () => readProgram(programId),
     (program) => setRules(program ? parseScope(program.scope, program.exclusions) : null),
     [programId],
   );

@@ -5,7 +5,7 @@ import { formatBytes } from '../../../lib/format';
 import { reportError } from '../../../stores/notices';
 import { useBusyAction } from '../../../components/useBusyAction';
 import { useReport } from '../../../stores/report';
-import { useLoaded } from '../../../lib/useLoaded';
+import { useLoadedAfterPaint } from '../../../lib/useLoaded';
 
 interface SecretFindingsProps {
   reportId: string;
@@ -107,7 +107,12 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
     [reportId],
   );
 
-  useLoaded(() => bridge.scanEvidence(reportId), setScan, [reportId, detail], reportError);
+  useLoadedAfterPaint(
+    () => bridge.scanEvidence(reportId),
+    setScan,
+    [reportId, detail],
+    reportError,
+  );
 
   const act = (change: () => Promise<SecretScanView>, touchesDraft: boolean): Promise<void> =>
     runBusy(async () => {
