@@ -2,7 +2,8 @@
  * The spare description editor (`spare-editor.ts`), in Chromium: a draft opened in an editor made
  * ahead is the draft a newly built editor opens (the Markdown it writes, the text it shows, an
  * empty undo history, the screen told of changes as often, the screen's attributes and lock), for
- * every real report text; and a paced build runs a phase per step of its pace.
+ * every real report text; and a paced build runs a phase per step of its pace. The list's idle
+ * prefetch waits, as the spare does, until the researcher has been quiet for a second.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ interface SpareHarness {
   opens(cases: OpenCase[]): Promise<{ fresh: Opened; spare: Opened }[]>;
   pacedBuild(): Promise<{ steps: number; readyBeforeLastStep: boolean; ready: boolean }>;
   preparedWhileTyping(): Promise<{ made: boolean; readyAfterLastKeyMs: number }>;
+  prefetchedWhileScrolling(): Promise<{ startedAfterLastScrollMs: number[] }>;
 }
 
 beforeAll(async () => {
@@ -97,5 +99,15 @@ describe('the spare description editor (Chromium)', () => {
     );
     // Before the schema, the parser, the document's state and the view.
     expect(built).toEqual({ steps: 4, readyBeforeLastStep: false, ready: true });
+  }, 60_000);
+
+  it("holds the list's idle prefetch back while the page scrolls", async () => {
+    const { startedAfterLastScrollMs } = await page.evaluate(() =>
+      (
+        globalThis as unknown as { spareHarness: SpareHarness }
+      ).spareHarness.prefetchedWhileScrolling(),
+    );
+    expect(startedAfterLastScrollMs).toHaveLength(3);
+    for (const ms of startedAfterLastScrollMs) expect(ms).toBeGreaterThanOrEqual(1_000);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The spare description editor (`spare-editor.ts`) beside a newly built one, in a bare page:
  * `spare-editor.test.ts` checks that a draft opened in a spare is the draft a new editor opens,
- * and that a paced build waits for its pace between Milkdown's phases.
+ * and that a paced build waits for its pace between Milkdown's phases; and the list's idle
+ * prefetch (`idle-prefetch.ts`), which waits as the spare does for a quiet researcher.
  * Built by `build.ts` with Vite for the browser, as the renderer is.
  */
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
@@ -12,6 +13,7 @@ import {
   type DescriptionBinding,
 } from '../../../src/renderer/src/editor/milkdown-setup';
 import { prepareSpareEditor, takeSpareEditor } from '../../../src/renderer/src/editor/spare-editor';
+import { prefetchWhenIdle } from '../../../src/renderer/src/lib/idle-prefetch';
 import type { OpenCase, Opened } from './spare-opens';
 
 function bindingFor(c: OpenCase, counter: { changes: number }): DescriptionBinding {
@@ -155,4 +157,33 @@ async function preparedWhileTyping(): Promise<{ made: boolean; readyAfterLastKey
   return { made, readyAfterLastKeyMs };
 }
 
-Object.assign(globalThis, { spareHarness: { opens, pacedBuild, preparedWhileTyping } });
+/**
+ * Three loaders given to the idle prefetch while the page scrolls, a scroll event every 100 ms for
+ * 2 s: when each began, after the last scroll (negative: during the scroll).
+ */
+async function prefetchedWhileScrolling(): Promise<{ startedAfterLastScrollMs: number[] }> {
+  let lastScroll = 0;
+  const scroll = (): void => {
+    // A scroll does not bubble: the page's watch listens at the window, capturing.
+    document.body.dispatchEvent(new Event('scroll'));
+    lastScroll = performance.now();
+  };
+  scroll();
+  const scrolling = setInterval(scroll, 100);
+  const started: number[] = [];
+  const loaded = new Promise<void>((resolve) => {
+    const loader = (i: number) => async (): Promise<void> => {
+      started.push(performance.now());
+      if (i === 2) resolve();
+    };
+    prefetchWhenIdle([loader(0), loader(1), loader(2)]);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  clearInterval(scrolling);
+  await loaded;
+  return { startedAfterLastScrollMs: started.map((at) => at - lastScroll) };
+}
+
+Object.assign(globalThis, {
+  spareHarness: { opens, pacedBuild, preparedWhileTyping, prefetchedWhileScrolling },
+});

@@ -1,15 +1,16 @@
-import { whenIdle } from './quiet';
+import { whenQuiet } from './quiet';
 
 /**
- * Loads code the next click will need while the page has nothing else to do: each loader (a
- * dynamic `import()` of a lazy screen's chunk) starts in an idle period of its own, the next one
- * only once the previous one is in, so the parse and first run of one chunk at a time share the
- * frames with whatever the user does. A loader that fails is left to the click, which loads (and
- * reports) it as before.
+ * Loads code the next click will need while the page, and the researcher, have nothing else to
+ * do: each loader (a dynamic `import()` of a lazy screen's chunk) starts in an idle period of its
+ * own once no key, button, wheel or scroll has come for a second (lib/quiet.ts), the next one only
+ * once the previous one is in. A chunk's first run is a task of 15-35 ms in a new renderer: a
+ * slow frame of a list being scrolled, so a scroll holds the next one back. A loader that fails
+ * is left to the click, which loads (and reports) it as before.
  */
 export function prefetchWhenIdle(
   loaders: readonly (() => Promise<unknown>)[],
-  idle: (run: () => void) => void = (run) => whenIdle(run, IDLE_TIMEOUT_MS),
+  idle: (run: () => void) => void = (run) => void whenQuiet(run),
 ): void {
   let next = 0;
   const step = (): void => {
@@ -22,6 +23,3 @@ export function prefetchWhenIdle(
   };
   idle(step);
 }
-
-/** Long enough after the first paint that the list's first blocks and images are in. */
-const IDLE_TIMEOUT_MS = 3_000;
