@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/engine/api';
 import { Engine, type EngineOptions } from '../../src/engine/commands';
 import { KeychainSecretStore } from '../../src/engine/secrets';
-import { FAST_RETRY, harnessPerFile, saveElsewhere, server, type Harness } from './harness';
+import {
+  FAST_RETRY,
+  harnessPerFile,
+  routeCount,
+  saveElsewhere,
+  server,
+  type Harness,
+} from './harness';
 import { completeDraft } from '../support/drafts';
 
 /**
@@ -56,13 +63,7 @@ describe('engine: revision conflicts with a second client', () => {
     return draft.reportId;
   }
 
-  const putCount = async (): Promise<number> => {
-    const stats = await h.sandbox.control<{ by_route: Record<string, number> }>(
-      'GET',
-      '/__sandbox/stats',
-    );
-    return stats.by_route['PUT /api/reports/{report_id}'] ?? 0;
-  };
+  const putCount = (): Promise<number> => routeCount(h, 'PUT /api/reports/{report_id}');
 
   it('different fields: a clean three-way merge puts both changes on the server', async () => {
     const id = await newDraft();

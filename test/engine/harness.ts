@@ -152,6 +152,15 @@ export function harnessPerFile(opened: (h: Harness) => void): void {
 }
 
 /** The report as the server holds it. */
+/** How many requests the sandbox has answered on `route` (its stats' key: `PUT /api/reports/{report_id}`). */
+export async function routeCount(h: Harness, route: string): Promise<number> {
+  const stats = await h.sandbox.control<{ by_route: Record<string, number> }>(
+    'GET',
+    '/__sandbox/stats',
+  );
+  return stats.by_route[route] ?? 0;
+}
+
 export async function server(h: Harness, reportId: string): Promise<Report> {
   return (await h.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: h.key })).body;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from '../support/random';
-import { harnessPerFile, type Harness } from './harness';
+import { harnessPerFile, routeCount, type Harness } from './harness';
 import { completeDraft } from '../support/drafts';
 
 /**
@@ -12,13 +12,7 @@ describe('engine: peekReport reads the mirror only', () => {
   let h: Harness;
   harnessPerFile((opened) => (h = opened));
 
-  const reportGets = async (): Promise<number> => {
-    const stats = await h.sandbox.control<{ by_route: Record<string, number> }>(
-      'GET',
-      '/__sandbox/stats',
-    );
-    return stats.by_route['GET /api/reports/{report_id}'] ?? 0;
-  };
+  const reportGets = (): Promise<number> => routeCount(h, 'GET /api/reports/{report_id}');
 
   it('answers a mirrored report as getReport does', async () => {
     const draft = await h.engine.calls.createDraft(h.programs.open.id);
