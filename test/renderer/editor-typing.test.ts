@@ -370,6 +370,10 @@ describe('renderer: typing in the description editor', () => {
       'Also *args, and 2 * 3 * 4.',
       'The share is \\\\files.globex.example\\export.',
       'Real *emphasis* and **strong** still work.',
+      // A second wildcard right after a comma or a backtick (a walk of the app found both turned
+      // into italics, their stars gone).
+      'Hosts (*.example.com,*.example.org) answer.',
+      'Scope: *.example.com; see `*.example.com` in the policy.',
     ];
     await typeLines(page, lines);
     await page.keyboard.press('Enter');
@@ -387,6 +391,9 @@ describe('renderer: typing in the description editor', () => {
       // `\\` reads as one backslash, `\f` as two characters: the pair as typed.
       'The share is \\\\\\files.globex.example\\export.',
       lines[3],
+      // CommonMark reads `*.example.com,*` as emphasis: one star is escaped to read as typed.
+      'Hosts (*.example.com,\\*.example.org) answer.',
+      lines[5],
       // A link whose text is its address is written bare; the period stays out of it.
       'See https://app.globex.example/help. Then more.',
     ];

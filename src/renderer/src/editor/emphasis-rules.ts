@@ -3,6 +3,12 @@
  * neither starts nor ends with a space. Milkdown's own rules took "Both *.globex.example and *"
  * (two scope wildcards) for emphasis as the second `*` was typed: shown in italics, stored as
  * "Both *.globex.example and* .globex.test…".
+ *
+ * A star typed is emphasis only when it plainly means it, stricter than CommonMark: the text
+ * inside starts with a letter, a digit or an opening bracket or quote, and ends with a letter, a
+ * digit or closing punctuation. Wildcards written close together ("(*.example.com,*.example.org)",
+ * "*.example.com; see `*.example.com`") are emphasis to CommonMark, and were turned into italics
+ * as the second `*` was typed, both stars gone. Ctrl+I still makes emphasis of anything.
  */
 import { markRule } from '@milkdown/kit/prose';
 import { $inputRule } from '@milkdown/kit/utils';
@@ -13,8 +19,12 @@ import {
   strongSchema,
 } from '@milkdown/kit/preset/commonmark';
 
-/** `*text*` after anything but `*` or `\`; the text neither starts nor ends with a space. */
-export const EMPHASIS_STAR = /(?:^|[^*\\])\*(?=[^\s*])([^*]*[^\s*\\])\*$/;
+/**
+ * `*text*` after anything but `*` or `\`; the text starts with a letter, a digit or an opening
+ * bracket or quote, and ends with a letter, a digit or closing punctuation.
+ */
+export const EMPHASIS_STAR =
+  /(?:^|[^*\\])\*(?=[\p{L}\p{N}(["'‘“])([^*]*[\p{L}\p{N})\]"'’”.!?:])\*$/u;
 
 /** `**text**` or `__text__` not inside a word, path or address; no space just inside. */
 export const STRONG = /(?<![\w:/\\])(?:\*\*|__)(?=[^\s*_])([^*_]*[^\s*_\\])(?:\*\*|__)(?![\w/])$/;
