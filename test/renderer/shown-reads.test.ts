@@ -199,4 +199,57 @@ describe('renderer: the rows in view are read ahead of a click', () => {
     expect(secondary.filter((c) => c.channel === 'bridge:call:getProgram')).toHaveLength(1);
     for (const call of secondary) expect(call.at, call.channel).toBeGreaterThan(shownAt);
   }, 120_000);
+
+  it('a draft read ahead shows its scope hint in the frame that first shows it: its program was read with the rows', async () => {
+    const { page, ids, calls } = await listWithDrafts();
+    await readAhead(calls, ids);
+    // The three drafts are of one program: read once, behind their rows.
+    await until(
+      "the drafts' program read ahead",
+      async () => (await calls.count('getProgram')) > 0,
+    );
+    await page.waitForTimeout(300);
+    expect(await calls.count('getProgram')).toBe(1);
+    const [first] = DRAFTS;
+    if (!first) throw new Error('no draft');
+    // In the first frame that runs with the draft's heading: the scope hint's text, if any.
+    await page.evaluate((title) => {
+      const g = globalThis as unknown as {
+        __hintAtShow: string | null | undefined;
+        document: {
+          querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+          querySelector(s: string): { textContent: string | null } | null;
+        };
+        requestAnimationFrame(run: () => void): number;
+      };
+      g.__hintAtShow = undefined;
+      const look = (): void => {
+        const shown = Array.from(g.document.querySelectorAll('.workspace-detail h1')).some(
+          (h) => h.textContent === title,
+        );
+        if (shown)
+          g.__hintAtShow =
+            g.document.querySelector('.workspace-detail .scope-hint')?.textContent ?? null;
+        else g.requestAnimationFrame(look);
+      };
+      g.requestAnimationFrame(look);
+    }, first.title);
+
+    await rowLink(page, first.title).click();
+    await expectText(page.locator('.workspace-detail h1'), first.title);
+    const hint = page.locator('.workspace-detail .scope-hint');
+    await hint.waitFor();
+    // The read after the paint still comes (the program may have changed), and changes nothing.
+    await until(
+      'the program read again after the paint',
+      async () => (await calls.count('getProgram')) === 2,
+    );
+    await page.waitForTimeout(200);
+    const settled = await hint.textContent();
+    const atShow = await page.evaluate(
+      () => (globalThis as unknown as { __hintAtShow: string | null | undefined }).__hintAtShow,
+    );
+    expect(settled).toMatch(/scope/iu);
+    expect(atShow).toBe(settled);
+  }, 120_000);
 });

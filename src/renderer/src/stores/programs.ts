@@ -21,14 +21,39 @@ let loadSeq = 0;
 /** Reads of a program under way: parts of one screen that ask for it at once share one call. */
 const programReads = new Map<string, Promise<ProgramView | null>>();
 
+/**
+ * The last answer for the programs read lately: a draft's scope hint and policy notice show with
+ * the draft (the form below them does not move down a frame later), then read it again.
+ */
+const programsKnown = new Map<string, ProgramView | null>();
+/** Programs a researcher reports to at once are a handful; a program's text is a few KB. */
+const PROGRAMS_KNOWN = 16;
+
 /** The program, read through the bridge once for any number of callers waiting at the same time. */
 export function readProgram(programId: string): Promise<ProgramView | null> {
   let read = programReads.get(programId);
   if (!read) {
     read = bridge.getProgram(programId).finally(() => programReads.delete(programId));
     programReads.set(programId, read);
+    read.then(
+      (program) => {
+        programsKnown.delete(programId);
+        programsKnown.set(programId, program);
+        // A Map keeps its order of insertion: the least recently read go first.
+        for (const id of programsKnown.keys()) {
+          if (programsKnown.size <= PROGRAMS_KNOWN) break;
+          programsKnown.delete(id);
+        }
+      },
+      () => undefined,
+    );
   }
   return read;
+}
+
+/** What the last read of the program said (undefined: not read lately). */
+export function knownProgram(programId: string): ProgramView | null | undefined {
+  return programsKnown.get(programId);
 }
 
 /** Whether a search or a filter narrows the list ("Clear filters" is offered then). */

@@ -3,6 +3,7 @@ import type { ReportDetailView } from '@shared/bridge/views';
 import { beforeChangingCall, bridge } from '../bridge';
 import { whenIdle } from '../lib/quiet';
 import { reportError } from './notices';
+import { knownProgram, readProgram } from './programs';
 
 interface Progress {
   sentBytes: number;
@@ -29,7 +30,8 @@ interface ReportState {
   readOnPress(reportId: string): void;
   /**
    * Reads, from the mirror, the reports of the rows the list shows (the first SHOWN_READS of
-   * `reportIds`), while the researcher reads the list: a click on one then shows it at once.
+   * `reportIds`), while the researcher reads the list: a click on one then shows it at once, with
+   * its draft's program known (read once for them all).
    */
   readShownRows(reportIds: readonly string[]): Promise<void>;
   /**
@@ -143,6 +145,13 @@ export const useReport = create<ReportState>((set, get) => ({
       if (shownReads.size <= SHOWN_READS) break;
       shownReads.delete(reportId);
     }
+    // Their drafts' programs too, once: the scope hint and the policy notice show with the draft.
+    const programs = new Set<string>();
+    for (const { detail } of shownReads.values()) {
+      const programId = detail.draft?.programId;
+      if (programId !== undefined && knownProgram(programId) === undefined) programs.add(programId);
+    }
+    for (const programId of programs) await readProgram(programId).catch(() => null);
   },
   readOnPress(reportId) {
     // The click's open takes the read and reports its failure; a press alone has nothing to say.

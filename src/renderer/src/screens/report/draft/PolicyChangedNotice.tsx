@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { readProgram } from '../../../stores/programs';
+import { knownProgram, readProgram } from '../../../stores/programs';
 import { useSession } from '../../../stores/session';
 import { RouteLink } from '../../../components/RouteLink';
 import { useLoadedAfterPaint } from '../../../lib/useLoaded';
@@ -16,10 +16,15 @@ export function PolicyChangedNotice({
   startedUnder: number | null;
 }) {
   const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);
-  const [current, setCurrent] = useState<number | null>(null);
+  // What the program said when last read shows at once; the read after the paint brings it up to date.
+  const [read, setRead] = useState<{ programId: string; version: number | null } | null>(null);
+  const current =
+    read?.programId === programId
+      ? read.version
+      : (knownProgram(programId)?.policy_version ?? null);
   useLoadedAfterPaint(
     () => readProgram(programId),
-    (p) => setCurrent(p?.policy_version ?? null),
+    (p) => setRead({ programId, version: p?.policy_version ?? null }),
     [programId, lastSyncAt],
   );
   if (startedUnder === null || current === null || current <= startedUnder) return null;

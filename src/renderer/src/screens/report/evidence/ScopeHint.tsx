@@ -1,7 +1,11 @@
 import { useMemo, useState } from 'react';
 import { matchAsset, parseScope, type ScopeRules } from '@shared/scope/scope';
-import { readProgram } from '../../../stores/programs';
+import { knownProgram, readProgram } from '../../../stores/programs';
 import { useLoadedAfterPaint } from '../../../lib/useLoaded';
+import type { ProgramView } from '@shared/bridge/views';
+
+const rulesOf = (program: ProgramView | null | undefined): ScopeRules | null =>
+  program ? parseScope(program.scope, program.exclusions) : null;
 
 /**
  * Under the asset field: the program's scope line the asset matches, or a
@@ -17,10 +21,13 @@ export function ScopeHint({
   asset: string;
   id: string;
 }) {
-  const [rules, setRules] = useState<ScopeRules | null>(null);
+  // What the program said when last read shows at once; the read after the paint brings it up to date.
+  const known = useMemo(() => rulesOf(knownProgram(programId)), [programId]);
+  const [read, setRead] = useState<{ programId: string; rules: ScopeRules | null } | null>(null);
+  const rules = read?.programId === programId ? read.rules : known;
   useLoadedAfterPaint(
     () => readProgram(programId),
-    (program) => setRules(program ? parseScope(program.scope, program.exclusions) : null),
+    (program) => setRead({ programId, rules: rulesOf(program) }),
     [programId],
   );
   const match = useMemo(() => (rules ? matchAsset(rules, asset) : null), [rules, asset]);
