@@ -117,9 +117,12 @@ describe('renderer: a researcher day without friction', () => {
     const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
     await expectText(
       unsent,
-      /Save the draft — held back on this computer \(the server has not seen it\)/,
+      /Save the draft — held back on this computer \(the server has not seen it\): it is sent once every finding is redacted or kept\./,
     );
     expect(await unsent.innerText()).not.toMatch(/refused by the server/);
+    // It goes by itself once the findings are handled: a Retry would only hold it back again.
+    expect(await unsent.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    expect(await unsent.getByRole('button', { name: 'Discard', exact: true }).count()).toBe(1);
 
     // A file one byte over 10 MiB: the two sizes differ in the words.
     const big = await host.file('capture.har', new Uint8Array(10 * 1024 * 1024 + 1));

@@ -19,10 +19,19 @@ const ENTRY_ACTIONS = [
   ['Discard', (id: number) => bridge.discardEntry(id)],
 ] as const;
 
+const isDraftChange = (e: OutboxEntryView): boolean =>
+  e.kind === 'save_report' || e.kind === 'upload_file' || e.kind === 'remove_file';
+
+/**
+ * A draft's change held back by the app's credential check goes by itself once every finding is
+ * redacted or kept: a Retry before that would only hold it back again.
+ */
+const goesByItself = (e: OutboxEntryView): boolean =>
+  e.error?.code === 'secrets_found' && isDraftChange(e);
+
 /** Why a stopped entry stopped, in the researcher's words: who held it back, what comes next. */
 function stoppedText(e: OutboxEntryView): string {
-  const draftChange =
-    e.kind === 'save_report' || e.kind === 'upload_file' || e.kind === 'remove_file';
+  const draftChange = isDraftChange(e);
   // The app's own credential check held it back: the server never saw it.
   if (e.error?.code === 'secrets_found') {
     return draftChange
@@ -72,20 +81,22 @@ export function OutboxPanel({
         {stopped.map((e) => (
           <li key={e.id}>
             <span>
-              {KIND_TEXT[e.kind]} — {stoppedText(e)}
+              {KIND_TEXT[e.kind]} — {stoppedText(e)}.
             </span>
             {e.error ? <ErrorAlert error={e.error} /> : null}
             <span className="action-row">
-              {ENTRY_ACTIONS.map(([label, call]) => (
-                <button
-                  key={label}
-                  type="button"
-                  disabled={readOnly}
-                  onClick={() => act(call(e.id))}
-                >
-                  {label}
-                </button>
-              ))}
+              {ENTRY_ACTIONS.filter(([label]) => label !== 'Retry' || !goesByItself(e)).map(
+                ([label, call]) => (
+                  <button
+                    key={label}
+                    type="button"
+                    disabled={readOnly}
+                    onClick={() => act(call(e.id))}
+                  >
+                    {label}
+                  </button>
+                ),
+              )}
             </span>
           </li>
         ))}
