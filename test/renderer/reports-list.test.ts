@@ -134,4 +134,57 @@ describe('renderer: the reports list pages as it scrolls', () => {
       expect(count.sentAt).toBeGreaterThanOrEqual(searched?.answeredAt ?? Infinity);
     }
   }, 120_000);
+
+  it('a scroll gives the rows that left their nodes to the rows that came; a focused row leaves with its focus', async () => {
+    const { app } = await apps.open({
+      signedIn: false,
+      hash: '#/reports',
+      beforeWindow: withBulkReports(REPORTS, (h) => h.mirrorBeforeStart()),
+    });
+    const { page } = app;
+    const list = page.getByRole('list', { name: 'Reports', exact: true });
+    await until('the first rows', () => rowsShown(page, list, [1, 2, 3]));
+    // Away from the top, where the rows above the view (the overscan) are rendered too.
+    await scrollTo(list, 30 * ROW);
+    await until('rows 31 to 33 shown', () => rowsShown(page, list, [31, 32, 33]));
+    type Marked = { __seen?: boolean; querySelectorAll(s: string): ArrayLike<Marked> };
+    // Every row's node as it is now, marked.
+    const marked = await list.evaluate((el) => {
+      const items = Array.from((el as unknown as Marked).querySelectorAll('[role="listitem"]'));
+      for (const item of items) item.__seen = true;
+      return items.length;
+    });
+    expect(marked).toBeGreaterThan(10);
+    // 40 rows down, within the first block: every row rendered leaves, as many come.
+    await scrollTo(list, 70 * ROW);
+    await until('rows 71 to 73 shown', () => rowsShown(page, list, [71, 72, 73]));
+    const after = await list.evaluate((el) =>
+      Array.from((el as unknown as Marked).querySelectorAll('[role="listitem"]')).map(
+        (item) => item.__seen === true,
+      ),
+    );
+    expect(after.length).toBe(marked);
+    expect(after.filter((seen) => !seen)).toEqual([]);
+
+    // The focus on a row's link, then a scroll away: the focus goes with that row's nodes,
+    // never left on a node that now shows another report.
+    const link = list.locator('[aria-posinset="75"]').getByRole('link');
+    const href = await link.getAttribute('href');
+    await link.focus();
+    // (Within the block read already: the rows that come are reports at once, not placeholders.)
+    await scrollTo(list, 150 * ROW);
+    await until('row 151 shown', () => rowsShown(page, list, [151, 152]));
+    const focused = await page.evaluate(() => {
+      const active = (
+        globalThis as unknown as {
+          document: {
+            activeElement: { tagName: string; getAttribute(n: string): string | null } | null;
+          };
+        }
+      ).document.activeElement;
+      return active ? { tag: active.tagName, href: active.getAttribute('href') } : null;
+    });
+    if (focused?.tag === 'A') expect(focused.href).toBe(href);
+    else expect(focused?.tag).toBe('BODY');
+  }, 120_000);
 });

@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ReportListItemView } from '@shared/bridge/views';
 import { listScroll, openFromList, REPORT_BLOCK, reportAt, useReports } from '../../stores/reports';
 import { listSelection } from '../../stores/report-opening';
 import { useReport } from '../../stores/report';
 import { whenQuiet } from '../../lib/quiet';
+import { recycledKeys } from '../../lib/row-keys';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
@@ -74,6 +75,24 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
+
+  // What each row shows (a report twice, from two blocks read at different times, is two rows),
+  // and its recycled key (lib/row-keys.ts).
+  const rows = items.map((v) => ({ v, item: reportAt(blocks, v.index) }));
+  const names: string[] = [];
+  const named = new Set<string>();
+  for (const { v, item } of rows) {
+    const name = item && !named.has(item.id) ? item.id : `row:${v.index}`;
+    named.add(name);
+    names.push(name);
+  }
+  const rowKeys = useRef(new Map<string, number>());
+  /** The row holding the keyboard focus, by name. */
+  const focusedRow = useRef<string | null>(null);
+  const keys = recycledKeys(rowKeys.current, names, focusedRow.current);
+  useLayoutEffect(() => {
+    rowKeys.current = keys;
+  });
   useEffect(() => {
     if (count > 0) ensureRange(first, last);
   }, [first, last, count, ensureRange]);
@@ -213,17 +232,24 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
         className="report-list"
         style={{ height: virtualizer.getTotalSize() }}
       >
-        {items.map((v) => {
-          const item = reportAt(blocks, v.index);
+        {rows.map(({ v, item }, at) => {
+          const name = names[at] ?? '';
           return (
             <div
-              key={item?.id ?? `placeholder-${v.index}`}
+              key={keys.get(name)}
               role="listitem"
               aria-setsize={count}
               aria-posinset={v.index + 1}
               className="report-item"
               style={{ transform: `translateY(${v.start}px)`, height: v.size }}
-              onFocus={() => setFocused({ index: v.index, openId: selectedId })}
+              onFocus={() => {
+                focusedRow.current = name;
+                setFocused({ index: v.index, openId: selectedId });
+              }}
+              onBlur={(e) => {
+                if (!e.currentTarget.contains(e.relatedTarget as Node | null))
+                  focusedRow.current = null;
+              }}
             >
               {item ? (
                 <ReportRow
