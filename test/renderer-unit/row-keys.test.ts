@@ -17,6 +17,12 @@ describe('recycled row keys', () => {
     expect(new Set(cameKeys)).toEqual(new Set(leftKeys));
   });
 
+  it('a jump past every row shown (a drag of the scroll bar) hands the keys on in their order', () => {
+    const before = recycledKeys(new Map(), view(0, 25));
+    const after = recycledKeys(before, view(100, 25));
+    expect([...after.values()]).toEqual([...before.values()]);
+  });
+
   it('a report inserted at the top: every row shown keeps its key, the new one takes a new key', () => {
     const before = recycledKeys(new Map(), ['b', 'c', 'd']);
     const after = recycledKeys(before, ['a', 'b', 'c', 'd']);

@@ -28,6 +28,9 @@ export function recycledKeys(
     return fresh++;
   };
   const next = new Map<string, number>();
-  for (const row of shown) next.set(row, previous.get(row) ?? free.pop() ?? newKey());
+  // Handed on in the order the rows stood: a jump past every row shown (a drag of the scroll bar)
+  // keeps the keys' order, and React moves no node.
+  let handed = 0;
+  for (const row of shown) next.set(row, previous.get(row) ?? free[handed++] ?? newKey());
   return next;
 }
