@@ -158,6 +158,13 @@ describe('renderer: the reports list pages as it scrolls', () => {
     // 40 rows down, within the first block: every row rendered leaves, as many come.
     await scrollTo(list, 70 * ROW);
     await until('rows 71 to 73 shown', () => rowsShown(page, list, [71, 72, 73]));
+    // The list's one tab stop is the first row in view, not a row rendered above it.
+    const tabStop = list.locator('a[tabindex="0"]');
+    expect(await tabStop.count()).toBe(1);
+    await until(
+      'the tab stop on row 71',
+      async () => (await list.locator('[aria-posinset="71"] a[tabindex="0"]').count()) === 1,
+    );
     const after = await list.evaluate((el) =>
       Array.from((el as unknown as Marked).querySelectorAll('[role="listitem"]')).map(
         (item) => item.__seen === true,

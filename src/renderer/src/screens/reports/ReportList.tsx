@@ -173,11 +173,12 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
   }, [selectedId, blocks, first, last]);
   const rendered = (index: number): boolean => index >= first && index <= last && index >= 0;
   const focusIndex = focused && focused.openId === selectedId ? focused.index : -1;
+  // Else the first row in view (not one of the rows rendered above it: Tab would scroll to it).
   const tabStop = rendered(focusIndex)
     ? focusIndex
     : rendered(selectedIndex)
       ? selectedIndex
-      : first;
+      : Math.max(first, shownFrom);
 
   /** A row to move to once its block is loaded and it is rendered. */
   const target = useRef<{ index: number; enter: boolean } | null>(null);
