@@ -124,6 +124,14 @@ export async function goTo(page: Page, hash: string): Promise<void> {
   await page.evaluate((h) => {
     (globalThis as unknown as { location: { hash: string } }).location.hash = h;
   }, hash);
+  // A report is read before the screen turns to it: until then the report shown before stays,
+  // and a test looking for text both hold would act on the one going away.
+  const reportId = /^#\/reports\/([^/]+)$/u.exec(hash)?.[1];
+  if (reportId) {
+    await page
+      .locator(`section.workspace-detail[data-report-id="${decodeURIComponent(reportId)}"]`)
+      .waitFor();
+  }
 }
 
 /** The route the page shows now, as its location hash (`#/reports/<id>`). */

@@ -371,6 +371,9 @@ export function ReportsScreen({ selectedId }: { selectedId: string | null }) {
           aria-label="Open report"
           // Moving here from elsewhere focuses the report's heading, not the list's.
           data-focus-first={selectedId ? '' : undefined}
+          // Which report the pane shows: a report is read before the pane turns to it, so for a
+          // moment after the route changes the one before is still the pane's (tests wait on it).
+          data-report-id={selectedId ?? undefined}
         >
           {narrow ? (
             <p className="breadcrumb">
