@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import { knownProgram, readProgram } from '../../../stores/programs';
+import { useProgramAfterPaint } from '../useProgramAfterPaint';
 import { useSession } from '../../../stores/session';
 import { RouteLink } from '../../../components/RouteLink';
-import { useLoadedAfterPaint } from '../../../lib/useLoaded';
 
 /**
  * The program's policy changed since this draft was started (a scope or a rule may have moved):
@@ -16,17 +14,8 @@ export function PolicyChangedNotice({
   startedUnder: number | null;
 }) {
   const lastSyncAt = useSession((s) => s.status?.lastSyncAt ?? null);
-  // What the program said when last read shows at once; the read after the paint brings it up to date.
-  const [read, setRead] = useState<{ programId: string; version: number | null } | null>(null);
-  const current =
-    read?.programId === programId
-      ? read.version
-      : (knownProgram(programId)?.policy_version ?? null);
-  useLoadedAfterPaint(
-    () => readProgram(programId),
-    (p) => setRead({ programId, version: p?.policy_version ?? null }),
-    [programId, lastSyncAt],
-  );
+  // Read again after each sync: the policy may have changed under the open draft.
+  const current = useProgramAfterPaint(programId, lastSyncAt)?.policy_version ?? null;
   if (startedUnder === null || current === null || current <= startedUnder) return null;
   return (
     <p className="callout policy-changed" role="note">

@@ -1,11 +1,6 @@
-import { useMemo, useState } from 'react';
-import { matchAsset, parseScope, type ScopeRules } from '@shared/scope/scope';
-import { knownProgram, readProgram } from '../../../stores/programs';
-import { useLoadedAfterPaint } from '../../../lib/useLoaded';
-import type { ProgramView } from '@shared/bridge/views';
-
-const rulesOf = (program: ProgramView | null | undefined): ScopeRules | null =>
-  program ? parseScope(program.scope, program.exclusions) : null;
+import { useMemo } from 'react';
+import { matchAsset, parseScope } from '@shared/scope/scope';
+import { useProgramAfterPaint } from '../useProgramAfterPaint';
 
 /**
  * Under the asset field: the program's scope line the asset matches, or a
@@ -21,14 +16,10 @@ export function ScopeHint({
   asset: string;
   id: string;
 }) {
-  // What the program said when last read shows at once; the read after the paint brings it up to date.
-  const known = useMemo(() => rulesOf(knownProgram(programId)), [programId]);
-  const [read, setRead] = useState<{ programId: string; rules: ScopeRules | null } | null>(null);
-  const rules = read?.programId === programId ? read.rules : known;
-  useLoadedAfterPaint(
-    () => readProgram(programId),
-    (program) => setRead({ programId, rules: rulesOf(program) }),
-    [programId],
+  const program = useProgramAfterPaint(programId);
+  const rules = useMemo(
+    () => (program ? parseScope(program.scope, program.exclusions) : null),
+    [program],
   );
   const match = useMemo(() => (rules ? matchAsset(rules, asset) : null), [rules, asset]);
   if (!match || match.status === 'unknown') return null;
