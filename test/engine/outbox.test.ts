@@ -4,6 +4,7 @@ import {
   COMPLETE_DESCRIPTION,
   harnessPerTest,
   researcherMessages,
+  routeCount,
   server,
   type Harness,
 } from './harness';
@@ -52,6 +53,22 @@ describe('engine outbox', () => {
     expect((await server(x, draft.reportId)).status).toBe('triaging');
     return draft.reportId;
   }
+
+  it('refuses a second submit while the first waits, naming the report: the report goes out once', async () => {
+    const x = await open();
+    const draft = await x.engine.calls.createDraft(x.programs.open.id);
+    await x.engine.calls.saveDraft(draft.reportId, CONTENT);
+    await x.engine.calls.submit(draft.reportId);
+    await expect(x.engine.calls.submit(draft.reportId)).rejects.toMatchObject({
+      field: 'report_id',
+      message: expect.stringMatching(/being submitted already/),
+    });
+    const view = await x.engine.calls.getReport(draft.reportId);
+    expect(view?.outbox.filter((e) => e.kind === 'submit')).toHaveLength(1);
+    await x.engine.session.drain();
+    expect((await server(x, draft.reportId)).status).toBe('triaging');
+    expect(await routeCount(x, 'POST /api/reports/{report_id}/submit')).toBe(1);
+  });
 
   it('removes a linked file: the link goes first, then DELETE, never 409 file_referenced', async () => {
     const x = await open();

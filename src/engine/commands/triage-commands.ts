@@ -22,6 +22,17 @@ export class TriageCommands {
     if (!store.drafts.get(reportId) && !store.reports.getReport(reportId)) {
       throw new EngineInputError('report_id', 'unknown report');
     }
+    // A second submit while the first waits would send the report twice, the edits between
+    // them as changes to a submitted report.
+    const waiting = store.outbox.list({ reportId }).find((e) => e.kind === 'submit');
+    if (waiting) {
+      throw new EngineInputError(
+        'report_id',
+        waiting.state === 'parked'
+          ? 'this report was submitted already and its submit waits in the unsent changes: retry or discard it there'
+          : 'this report is being submitted already: it is sent when the server is reachable',
+      );
+    }
     store.outbox.enqueue({ reportId, kind: 'submit', payload: {} });
     this.#ctx.kick();
   }

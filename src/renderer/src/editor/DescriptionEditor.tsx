@@ -154,6 +154,14 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
     };
   }, []);
 
+  // ProseMirror reads the lock and the attributes (aria-invalid, the described-by) on its next
+  // update only: without one, a draft locked by its submit took the next keystroke before the
+  // lock, and an error shown stayed unsaid to a screen reader until the next edit.
+  const { readOnly, invalid, describedBy } = props;
+  useEffect(() => {
+    editorRef.current?.action((ctx) => ctx.get(editorViewCtx).setProps({}));
+  }, [readOnly, invalid, describedBy]);
+
   const { handleRef } = props;
   useEffect(() => {
     handleRef.current = {

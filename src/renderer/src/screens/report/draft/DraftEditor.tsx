@@ -225,7 +225,11 @@ export function DraftEditor({
           here and link it again, or remove the link.
         </p>
       ) : null}
-      {locked ? <p className="disabled-reason">{locked}</p> : null}
+      {locked ? (
+        <p id="draft-locked" className="disabled-reason">
+          {locked}
+        </p>
+      ) : null}
       {draft.conflicts.length > 0 ? (
         <ConflictView
           reportId={reportId}
@@ -365,6 +369,9 @@ export function DraftEditor({
         <button
           type="button"
           className="primary"
+          // Not twice: a submit waiting for the server is the report's already.
+          disabled={!!locked}
+          aria-describedby={locked ? 'draft-locked' : undefined}
           onClick={() => {
             void flush();
             setChecklistOpen(true);
@@ -372,7 +379,7 @@ export function DraftEditor({
         >
           Check and submit
         </button>
-        <DiscardDraft reportId={reportId} reason={readOnly} beforeDiscard={flush} />
+        <DiscardDraft reportId={reportId} reason={locked} beforeDiscard={flush} />
       </div>
       {calculatorOpen ? (
         <CvssCalculator
@@ -387,7 +394,7 @@ export function DraftEditor({
       {checklistOpen ? (
         <SubmitChecklist
           reportId={reportId}
-          readOnlyReason={readOnly}
+          readOnlyReason={locked}
           onClose={() => setChecklistOpen(false)}
           onSubmitted={() => setChecklistOpen(false)}
         />

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../support/sandbox-client';
+import { savedDraft } from '../support/drafts';
+import { COMPLETE_DESCRIPTION } from '../support/fixtures';
+import { useAppPerTest } from './support/app';
+import { connection, expectText, goTo, until } from './support/ui';
+
+/**
+ * A draft submitted offline waits for the server as a whole: its description takes no typing
+ * (a walk of the app typed into it, the first character went out with the report and the rest
+ * was dropped unsaid), and it cannot be submitted or discarded a second time meanwhile (the walk
+ * queued save, submit, save, submit).
+ */
+describe('renderer: a draft whose submit waits for the server', () => {
+  const apps = useAppPerTest('submit-waiting');
+  const TITLE = 'IDOR on the invoice export';
+
+  it('is locked, the editor too, and goes out once, as it was when submitted', async () => {
+    const { host, page } = await apps.open({
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+      },
+    });
+    const { reportId } = await savedDraft(host, {
+      title: TITLE,
+    });
+    await host.engine.syncNow();
+    await goTo(page, `#/reports/${reportId}`);
+    const editor = page.getByRole('textbox', { name: 'Description', exact: true });
+    await editor.getByText('Steps to reproduce', { exact: true }).waitFor();
+    const submitButton = page.getByRole('button', { name: 'Check and submit', exact: true });
+    expect(await editor.getAttribute('contenteditable')).toBe('true');
+
+    await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 11 });
+    try {
+      await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+      await expectText(connection(page), /Offline/, 30_000);
+      await submitButton.click();
+      const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+      const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
+      await until('"Submit report" enabled', () => submit.isEnabled(), 20_000);
+      await submit.click();
+
+      await until('"Check and submit" disabled', () => submitButton.isDisabled());
+      const reason = await submitButton.getAttribute('aria-describedby');
+      await expectText(page.locator(`[id="${reason}"]`), /^The report is being submitted\.$/);
+      expect(
+        await page.getByRole('button', { name: 'Discard draft', exact: true }).isDisabled(),
+      ).toBe(true);
+      // The lock reaches the editor at once, not on its next keystroke.
+      expect(await editor.getAttribute('contenteditable')).toBe('false');
+      expect(await editor.getAttribute('aria-readonly')).toBe('true');
+      const shown = await editor.innerText();
+      await editor.getByText('Steps to reproduce', { exact: true }).click();
+      await page.keyboard.type(' and one more step');
+      await page.keyboard.press('Enter');
+      expect(await editor.innerText()).toBe(shown);
+      const waiting = await host.engine.getReport(reportId);
+      expect(waiting?.draft?.content.description).toBe(COMPLETE_DESCRIPTION);
+      expect(waiting?.outbox.filter((e) => e.kind === 'submit')).toHaveLength(1);
+    } finally {
+      await host.sandbox.clearFaults();
+    }
+
+    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    const server = async (): Promise<Report> =>
+      (await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: host.key })).body;
+    await until(
+      'the server has the submission',
+      async () => (await server()).status !== 'draft',
+      30_000,
+    );
+    expect((await server()).submission?.content.description).toBe(COMPLETE_DESCRIPTION);
+    // A second submit would have come back refused (the report is no draft now) and waited for
+    // the researcher.
+    await until('nothing unsent', async () => (await host.engine.getStatus()).unsent === 0, 20_000);
+    expect((await host.engine.getStatus()).needsAction).toBe(0);
+  }, 120_000);
+});
