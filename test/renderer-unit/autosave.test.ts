@@ -220,6 +220,18 @@ describe('draft autosave', () => {
     expect(autosave.snapshot.issues).toEqual([{ field: 'asset', message: 'x' }]);
   });
 
+  it("says the change is unsent as the save's answer says, until the engine's view says it went", async () => {
+    const { autosave } = setup();
+    autosave.incoming({ ...view(BASE), unsent: false });
+    expect(autosave.snapshot.unsent).toBe(false);
+    autosave.setField('title', 'Open redirect on ?next=//evil.example');
+    await autosave.flush();
+    // The test's engine answers every save with its change queued (`view` is unsent).
+    expect(autosave.snapshot).toMatchObject({ saveState: 'saved', unsent: true });
+    autosave.incoming({ ...view(autosave.content), unsent: false });
+    expect(autosave.snapshot.unsent).toBe(false);
+  });
+
   it('a failed save reports the error and is tried again on the next flush', async () => {
     let fail = true;
     const { autosave, errors } = setup({

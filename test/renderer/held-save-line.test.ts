@@ -1,5 +1,6 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useAppPerTest } from './support/app';
+import { savedDraft } from '../support/drafts';
 import { caretAtEndOf, connection, expectText, goTo, until } from './support/ui';
 
 /**
@@ -7,7 +8,7 @@ import { caretAtEndOf, connection, expectText, goTo, until } from './support/ui'
  * the researcher, offline as online. It said "sent when the connection returns", which the
  * connection's return never did.
  */
-describe('renderer: the save line of a draft held back by the credential check', () => {
+describe('renderer: the save line of a draft', () => {
   const apps = useAppPerTest('held-save-line');
 
   it('says it is held back, not that the connection will send it', async () => {
@@ -48,5 +49,45 @@ describe('renderer: the save line of a draft held back by the credential check',
     await page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await until('online again', async () => /Online/.test(await connection(page).innerText()));
     await expectText(saveLine, /held back until each possible credential below/, 20_000);
+  }, 120_000);
+
+  it('says "waiting to be sent" until the server has the change, then "Saved and sent."', async () => {
+    const { host, page } = await apps.open({
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+      },
+    });
+    const { reportId } = await savedDraft(host, { title: 'Open redirect after login' });
+    await host.engine.syncNow();
+    await goTo(page, `#/reports/${reportId}`);
+    const saveLine = page.locator('.save-state');
+    await expectText(saveLine, /^Saved and sent\.$/, 20_000);
+    // Every request to the service now takes 4 s: the change is on disk long before it is sent.
+    await host.sandbox.faults({ rate: 1, latency_ms: 4_000, seed: 3 });
+    const seen: string[] = [];
+    try {
+      const title = page.getByRole('textbox', { name: 'Title', exact: true });
+      await title.click();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' on ?next=//evil.example');
+      await until(
+        'the change on disk',
+        async () =>
+          (await host.engine.getReport(reportId))?.draft?.content.title ===
+          'Open redirect after login on ?next=//evil.example',
+      );
+      await until('the change queued', async () => (await host.engine.getStatus()).unsent > 0);
+      for (let i = 0; i < 8; i++) {
+        seen.push(await saveLine.innerText());
+        await page.waitForTimeout(250);
+      }
+      expect((await host.engine.getStatus()).unsent).toBeGreaterThan(0);
+    } finally {
+      await host.sandbox.clearFaults();
+    }
+    expect(seen.filter((line) => line !== 'Saving…')).not.toHaveLength(0);
+    for (const line of seen)
+      expect(line).toMatch(/^(Saving…|Saved on this computer; waiting to be sent\.)$/);
+    await expectText(saveLine, /^Saved and sent\.$/, 20_000);
   }, 120_000);
 });

@@ -203,19 +203,23 @@ export function DraftEditor({
             ? 'Not saved yet: your disk is full. Your text stays in this window and is saved as soon as there is space.'
             : saveState === 'error'
               ? 'Not saved: see the error above.'
-              : draft.unsent || detail.outbox.some((e) => e.state !== 'done')
+              : // The last save's answer (its change queued), not only the report as last read.
+                snapshot.unsent || detail.outbox.some((e) => e.state !== 'done')
                 ? // A held-back write waits for the researcher, not the connection.
                   detail.outbox.some(
                     (e) => e.state === 'parked' && e.error?.code === 'secrets_found',
                   )
                   ? 'Saved on this computer; held back until each possible credential below is redacted or kept.'
-                  : offline
-                    ? 'Saved on this computer; sent when the connection returns.'
-                    : 'Saved on this computer; waiting to be sent.'
+                  : submitting
+                    ? offline
+                      ? 'Submitted on this computer; sent to the service when the connection returns.'
+                      : 'Submitted on this computer; being sent to the service.'
+                    : offline
+                      ? 'Saved on this computer; sent when the connection returns.'
+                      : 'Saved on this computer; waiting to be sent.'
                 : notSendable.length > 0
                   ? 'Saved; sent without the links named below.'
                   : 'Saved and sent.'}
-        {submitting ? ' Submitting: it is sent when the server is reachable.' : ''}
       </p>
       {notSendable.length > 0 ? (
         <p className="callout other-report-files" role="status">

@@ -19,6 +19,11 @@ export interface AutosaveSnapshot {
   descriptionLength: number;
   issues: DraftView['issues'];
   saveState: SaveState;
+  /**
+   * Whether the engine still holds a change of this draft for the server, as its last answer
+   * said (a save's, or the engine's view read since): "Saved and sent." only once it is not.
+   */
+  unsent: boolean;
 }
 
 export interface AutosaveDeps {
@@ -60,7 +65,7 @@ export class DraftAutosave {
   #retries = 0;
   #listeners = new Set<(s: AutosaveSnapshot) => void>();
 
-  constructor(draft: Pick<DraftView, 'content' | 'issues'>, deps: AutosaveDeps) {
+  constructor(draft: Pick<DraftView, 'content' | 'issues' | 'unsent'>, deps: AutosaveDeps) {
     this.#deps = deps;
     this.#content = draft.content;
     this.#lastSaved = draft.content;
@@ -71,6 +76,7 @@ export class DraftAutosave {
       descriptionLength: draft.content.description.length,
       issues: draft.issues,
       saveState: 'saved',
+      unsent: draft.unsent,
     };
   }
 
@@ -141,13 +147,13 @@ export class DraftAutosave {
   }
 
   /** The engine's view of the draft changed: adopt it unless the researcher's edit is newer. */
-  incoming(draft: Pick<DraftView, 'content' | 'issues'>): void {
+  incoming(draft: Pick<DraftView, 'content' | 'issues' | 'unsent'>): void {
     const incoming = draft.content;
     const echo = this.#ownSaves.some((c) => sameContent(c, incoming));
     if (!(this.#dirty || this.#saving > 0 || echo || sameContent(incoming, this.#lastSaved))) {
       this.#adopt(incoming);
     }
-    this.#set({ issues: draft.issues });
+    this.#set({ issues: draft.issues, unsent: draft.unsent });
   }
 
   async #saveOnce(): Promise<void> {
@@ -171,7 +177,11 @@ export class DraftAutosave {
       this.#retries = 0;
       this.#lastSaved = content;
       this.#basis = content;
-      this.#set({ issues: view.issues, saveState: this.#dirty ? 'pending' : 'saved' });
+      this.#set({
+        issues: view.issues,
+        unsent: view.unsent,
+        saveState: this.#dirty ? 'pending' : 'saved',
+      });
       // The engine merged changes made elsewhere into this edit: show them unless the user has
       // typed on since (then the next save carries `basedOn` and is merged the same way).
       if (!sameContent(view.content, content) && !this.#dirty) this.#adopt(view.content);
