@@ -60,6 +60,7 @@ const compileHints = {
  */
 const BUNDLED_IN_MAIN = [
   'ae-cvss-calculator',
+  'escape-string-regexp',
   'ipaddr.js',
   'mdast-util-from-markdown',
   'mdast-util-gfm',

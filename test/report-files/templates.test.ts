@@ -7,6 +7,8 @@ import {
 } from '../../src/engine/report-files/templates';
 import { checkDescription, descriptionTemplate, TEMPLATE_HEADINGS } from '../../src/shared/rules';
 import { anyDescription } from '../support/generated-texts';
+import { reportTextArb } from '../support/report-texts';
+import { parseMarkdown, startOffset, endOffset } from '../../src/shared/rules/markdown';
 
 const TEMPLATE = `Summary: reflected XSS on {{asset}} ({{program}}).
 
@@ -74,6 +76,87 @@ describe('templates', () => {
     const template = withPlaceholders(text, values);
     expect(template).toBe('{{title}}: {{asset}}/search on {{program}}.');
     expect(fillPlaceholders(template, values)).toBe(text);
+  });
+
+  it('a value becomes its placeholder only where it stands whole, and never in code', () => {
+    // A walk of the app saved a template from a draft for `example.com`: `*.example.com` became
+    // `*.{{asset}}` and the pasted request's `Host: api.example.com` became `api.{{asset}}`.
+    const text = [
+      'Scope: *.example.com and api.example.com; the bug is on example.com.',
+      'Also https://example.com/login?next=//evil.example and example.com.evil.test.',
+      '',
+      'Run `curl -H "Host: example.com" https://example.com/`:',
+      '',
+      '```http',
+      'POST /api/v2/users/1337/email HTTP/1.1',
+      'Host: example.com',
+      'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMzM3In0.c2lnbmF0dXJl',
+      '',
+      '{"email": "attacker@evil.example", "site": "example.com"}',
+      '```',
+      '',
+      '    GET / HTTP/1.1',
+      '    Host: example.com',
+      '',
+      '| Host | Payload |',
+      '| --- | --- |',
+      '| example.com | C:\\Windows\\win.ini |',
+    ].join('\n');
+    const values = { asset: 'example.com', title: 'Email change IDOR', program: 'Acme Web' };
+    const template = withPlaceholders(text, values);
+    expect(template.split('\n').slice(0, 4)).toEqual([
+      'Scope: *.example.com and api.example.com; the bug is on {{asset}}.',
+      'Also https://{{asset}}/login?next=//evil.example and example.com.evil.test.',
+      '',
+      'Run `curl -H "Host: example.com" https://example.com/`:',
+    ]);
+    expect(template).toContain(
+      '```http\nPOST /api/v2/users/1337/email HTTP/1.1\nHost: example.com\n',
+    );
+    expect(template).toContain('"site": "example.com"}');
+    expect(template).toContain('    Host: example.com\n');
+    expect(template).toContain('| {{asset}} | C:\\Windows\\win.ini |');
+    expect(fillPlaceholders(template, values)).toBe(text);
+  });
+
+  it('real report texts: the template fills back to the text, its code untouched (seeded)', () => {
+    const code = (markdown: string): string[] => {
+      const found: string[] = [];
+      const visit = (node: ReturnType<typeof parseMarkdown>['children'][number]): void => {
+        if (node.type === 'code' || node.type === 'inlineCode')
+          found.push(markdown.slice(startOffset(node), endOffset(node)));
+        else if ('children' in node) for (const child of node.children) visit(child);
+      };
+      for (const node of parseMarkdown(markdown).children) visit(node);
+      return found;
+    };
+    let replaced = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(
+        reportTextArb((text) => !text.includes('{{')),
+        fc.nat(),
+        ({ text }, pick) => {
+          // The asset: a host the report names (as a researcher's asset field often is).
+          const hosts = [...text.matchAll(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/g)].map((m) => m[0]);
+          const asset = hosts.length > 0 ? hosts[pick % hosts.length] : 'app.example.com';
+          const title =
+            text
+              .split('\n')
+              .find((line) => line.trim().length > 8)
+              ?.trim() ?? '';
+          const values = { asset: asset ?? '', title, program: 'Acme Web' };
+          const template = withPlaceholders(text, values);
+          runs++;
+          if (template !== text) replaced++;
+          expect(fillPlaceholders(template, values)).toBe(text);
+          expect(code(template)).toEqual(code(text));
+        },
+      ),
+      { numRuns: 200 },
+    );
+    console.log(`templates from real report texts: ${replaced}/${runs} with a placeholder made`);
+    expect(replaced).toBeGreaterThan(0);
   });
 
   it('keeps an indented request as code and closes a fence the template left open', () => {

@@ -5,7 +5,8 @@
  * sections whose heading matches, in the frame's order; what it says before its first such
  * heading leads the description.
  */
-import type { Heading, RootContent } from 'mdast';
+import escapeRegExp from 'escape-string-regexp';
+import type { Heading, Nodes, RootContent } from 'mdast';
 import { descriptionTemplate, TEMPLATE_HEADINGS, templateHeadingOf } from '@shared/rules';
 import { endOffset, parseMarkdown, plainText, startOffset } from '@shared/rules/markdown';
 
@@ -34,18 +35,48 @@ export function fillPlaceholders(
 
 /**
  * A draft's description as a template: its own asset, title and program name become their
- * placeholders (values of fewer than 4 characters are left, they would match inside words).
+ * placeholders where they stand whole (`*.example.com` or `api.example.com` is another host than
+ * `example.com`), outside code (a request or a payload is evidence, kept as it was sent). Values
+ * of fewer than 4 characters are left: they would match inside words.
  */
 export function withPlaceholders(
   body: string,
   values: Partial<Record<PlaceholderName, string>>,
 ): string {
   const pairs = Object.entries(values)
-    .filter(([, v]) => typeof v === 'string' && v.trim().length >= 4)
-    .sort((a, b) => (b[1]?.length ?? 0) - (a[1]?.length ?? 0));
-  let out = body;
-  for (const [name, value] of pairs) out = out.split(value ?? '').join(`{{${name}}}`);
-  return out;
+    .map(([name, value]) => [name, value?.trim() ?? ''] as const)
+    .filter(([, value]) => value.length >= 4)
+    // The longest first: a title holding the asset becomes {{title}}, not a part of it.
+    .sort((a, b) => b[1].length - a[1].length);
+  if (pairs.length === 0) return body;
+  const named = new Map(pairs.map(([name, value]) => [value, name]));
+  const whole = new RegExp(
+    `(?<![\\p{L}\\p{N}_.-])(?:${pairs.map(([, v]) => escapeRegExp(v)).join('|')})(?![\\p{L}\\p{N}_-]|\\.[\\p{L}\\p{N}])`,
+    'gu',
+  );
+  const fill = (text: string): string =>
+    text.replace(whole, (value) => `{{${named.get(value) ?? ''}}}`);
+  let out = '';
+  let at = 0;
+  for (const [start, end] of codeRanges(body)) {
+    out += fill(body.slice(at, start)) + body.slice(start, end);
+    at = end;
+  }
+  return out + fill(body.slice(at));
+}
+
+/** Where the Markdown's code is (blocks and spans), in order, as [start, end) offsets. */
+function codeRanges(markdown: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  const visit = (node: Nodes): void => {
+    if (node.type === 'code' || node.type === 'inlineCode') {
+      ranges.push([startOffset(node), endOffset(node)]);
+      return;
+    }
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  visit(parseMarkdown(markdown));
+  return ranges;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Keys by their shape: this service's keys, vendor tokens, AWS secrets, and the gitleaks, Nosey Parker and prose scanners. */
 import type { SecretLintRuleCreator } from '@secretlint/types';
+import escapeRegExp from 'escape-string-regexp';
 import { gitleaksScan } from './gitleaks';
 import { isNotCredentialHeader } from './http-rules';
 import { kindOfRule, noseyParkerScan } from './noseyparker';
@@ -9,10 +10,6 @@ import { report, rule } from './rule-kit';
 export interface ServiceKeyOptions {
   /** The signed-in researcher's own key(s): found anywhere, even inside other text. */
   ownKeys?: string[];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -70,7 +70,7 @@ export function SaveAsTemplate({
               ? `The selected part (${body.text.length.toLocaleString('en-US')} characters) becomes a template.`
               : 'Nothing is selected: the whole description becomes a template.'}{' '}
             The draft’s asset, title and program name in it become {'{{asset}}'}, {'{{title}}'} and{' '}
-            {'{{program}}'}.
+            {'{{program}}'} where they stand whole; code (a request, a payload) is kept as written.
           </p>
           <form
             className="template-form"
