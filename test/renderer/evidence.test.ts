@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
@@ -37,6 +37,13 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
   }
 
   const description = (p: Page) => p.getByRole('textbox', { name: 'Description', exact: true });
+  /** Whether the keyboard focus is inside `scope`. */
+  const focusIn = (scope: Locator): Promise<boolean> =>
+    scope.evaluate((root) =>
+      (root as unknown as { contains(node: unknown): boolean }).contains(
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+      ),
+    );
 
   /** A draft open on screen with the caret in its "Steps to reproduce" section. */
   async function cartDraftInSteps() {
@@ -84,6 +91,12 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await token.getByRole('button', { name: 'Redact', exact: true }).click();
     await token.waitFor({ state: 'detached' });
     await expectText(description(page), /Authorization: Bearer \[REDACTED:jwt\]/);
+    // Said where its button was, which left with the finding, and the focus with it.
+    await expectText(
+      region.getByRole('status'),
+      /^Redacted the credential: the text now says \[REDACTED:…\] in its place\.$/,
+    );
+    expect(await focusIn(region)).toBe(true);
     await key.getByRole('button', { name: 'Keep', exact: true }).click();
     await until(
       '"Keep" is pressed',
@@ -103,6 +116,36 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     await expectText(checklist, /No credentials in evidence Passed/);
     expect((await apps.current?.app.guard.cspViolations()) ?? []).toEqual([]);
+  });
+
+  it('credentials: the last one redacted, the check says so and keeps the focus', async () => {
+    const { host, page } = await open();
+    const request = [
+      'POST /api/v2/users/1337/email HTTP/1.1',
+      'Host: api.example.com',
+      `Authorization: Bearer ${fakeJwt()}`,
+      'Content-Type: application/json',
+      '',
+      '{"email": "attacker@evil.example", "confirm": true}',
+    ].join('\n');
+    const id = await draft(host, {
+      title: 'Email change on another account',
+      asset: 'https://api.example.com/',
+      description: `${COMPLETE}\n\n\`\`\`http\n${request}\n\`\`\`\n`,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
+    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+    await finding.waitFor({ state: 'detached' });
+    await expectText(region, /Redacted the credential: .*\n?Nothing else was found\./s);
+    expect(await focusIn(region)).toBe(true);
+    const redacted = request.replace(/Bearer \S+/, 'Bearer [REDACTED:jwt]');
+    await until(
+      'the draft redacted, its request otherwise as pasted',
+      async () =>
+        (await host.engine.getReport(id))?.draft?.content.description.includes(redacted) === true,
+    );
   });
 
   it('credentials in files: the whole page never shows a value while the check lists them', async () => {

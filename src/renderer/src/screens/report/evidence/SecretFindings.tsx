@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SecretFindingView, SecretScanView } from '@shared/bridge/evidence-views';
 import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
@@ -92,6 +92,14 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
   const [scan, setScan] = useState<SecretScanView | null>(null);
   const [busy, runBusy] = useBusyAction();
   const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
+  // The last redaction, said where its button was: the finding (and, with the last one, the whole
+  // section) leaves the page, and the keyboard focus with it.
+  const [redacted, setRedacted] = useState<{ reportId: string; count: number } | null>(null);
+  const said = useRef<HTMLParagraphElement>(null);
+  const redactedHere = redacted?.reportId === reportId ? redacted.count : 0;
+  useEffect(() => {
+    if (redacted) said.current?.focus();
+  }, [redacted]);
 
   useEffect(
     () =>
@@ -120,6 +128,20 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
       setScan(await change());
       await useReport.getState().reload();
     });
+  const redact = (ids: string[]): Promise<void> =>
+    act(async () => {
+      const after = await bridge.redactFindings(reportId, ids);
+      // Said only once done: a failure is the notice's to say.
+      setRedacted({ reportId, count: ids.length });
+      return after;
+    }, true);
+  const redactedLine =
+    redactedHere > 0 ? (
+      <p ref={said} tabIndex={-1} role="status" className="redacted-said">
+        Redacted {redactedHere === 1 ? 'the credential' : `${redactedHere} credentials`}: the text
+        now says [REDACTED:…] in {redactedHere === 1 ? 'its place' : 'their places'}.
+      </p>
+    ) : null;
 
   const underWay = [...scanning.values()];
   if (
@@ -132,12 +154,21 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
         <ScanningFiles files={underWay} />
       </section>
     );
-  if (!scan || (scan.findings.length === 0 && scan.notScanned.length === 0)) return null;
+  if (!scan || (scan.findings.length === 0 && scan.notScanned.length === 0)) {
+    return redactedLine ? (
+      <section aria-labelledby="findings-heading" className="card findings">
+        <h2 id="findings-heading">Credentials check</h2>
+        {redactedLine}
+        <p className="muted">Nothing else was found.</p>
+      </section>
+    ) : null;
+  }
   const open = scan.findings.filter((f) => !f.kept);
   return (
     <section aria-labelledby="findings-heading" className="card findings">
       <h2 id="findings-heading">Credentials check</h2>
       {underWay.length > 0 ? <ScanningFiles files={underWay} /> : null}
+      {redactedLine}
       <p className={open.length > 0 ? 'callout' : 'muted'}>
         {open.length > 0
           ? `${open.length} possible credential${open.length === 1 ? '' : 's'} found. Nothing that holds ${open.length === 1 ? 'it' : 'them'} is sent until each is redacted or kept on purpose.`
@@ -151,7 +182,7 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
               finding={f}
               busy={busy}
               readOnly={readOnly}
-              onRedact={() => void act(() => bridge.redactFindings(reportId, [f.id]), true)}
+              onRedact={() => void redact([f.id])}
               onKeep={() => void act(() => bridge.keepFinding(reportId, f.id, !f.kept), false)}
             />
           ))}
@@ -162,16 +193,7 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
           <button
             type="button"
             disabled={busy || readOnly}
-            onClick={() =>
-              void act(
-                () =>
-                  bridge.redactFindings(
-                    reportId,
-                    open.map((f) => f.id),
-                  ),
-                true,
-              )
-            }
+            onClick={() => void redact(open.map((f) => f.id))}
           >
             Redact all
           </button>
