@@ -31,8 +31,21 @@ export function TemplatesDialog({
 }) {
   const readOnly = useReadOnlyReason();
   const [templates, setTemplates] = useState<TemplateView[] | null>(null);
-  const [mode, setMode] = useState<Mode>({ kind: 'list' });
+  const [mode, setModeState] = useState<Mode>({ kind: 'list' });
   const [message, setMessage] = useState<string | null>(null);
+  // The list's control a step was opened from: back in the list, the focus returns to it, as
+  // it would from a dialog (the step's own controls, which had it, are gone).
+  const [returnTo, setReturnTo] = useState<string | null>(null);
+  const setMode = (next: Mode, from?: string): void => {
+    if (from !== undefined) setReturnTo(from);
+    setModeState(next);
+  };
+  useEffect(() => {
+    if (mode.kind !== 'list' || returnTo === null) return;
+    document
+      .querySelector<HTMLElement>(`.templates-dialog [data-return-key="${CSS.escape(returnTo)}"]`)
+      ?.focus();
+  }, [mode, returnTo, templates]);
 
   const reload = async (): Promise<void> => {
     try {
@@ -75,11 +88,16 @@ export function TemplatesDialog({
                 <button
                   type="button"
                   disabled={readOnly !== null}
-                  onClick={() => setMode({ kind: 'use', template: t })}
+                  data-return-key={`use:${t.id}`}
+                  onClick={() => setMode({ kind: 'use', template: t }, `use:${t.id}`)}
                 >
                   New report from “{t.name}”
                 </button>
-                <button type="button" onClick={() => setMode({ kind: 'edit', template: t })}>
+                <button
+                  type="button"
+                  data-return-key={`edit:${t.id}`}
+                  onClick={() => setMode({ kind: 'edit', template: t }, `edit:${t.id}`)}
+                >
                   Edit “{t.name}”
                 </button>
                 <button
@@ -88,7 +106,11 @@ export function TemplatesDialog({
                     void bridge
                       .deleteTemplate(t.id)
                       .then(reload)
-                      .then(() => setMessage(`Deleted template “${t.name}”`), reportError)
+                      .then(() => {
+                        setMessage(`Deleted template “${t.name}”`);
+                        // Its row is gone with the button: the focus goes on to the list's next control.
+                        setReturnTo('new');
+                      }, reportError)
                   }
                 >
                   Delete “{t.name}”
@@ -96,41 +118,50 @@ export function TemplatesDialog({
               </li>
             ))}
           </ul>
-          <button type="button" onClick={() => setMode({ kind: 'edit', template: null })}>
-            New template
-          </button>
-          <button
-            type="button"
-            disabled={!templates?.length}
-            onClick={() =>
-              void bridge.exportTemplates().then((r) => {
-                if (r) setMessage(`Exported ${r.count} template(s) to ${r.savedTo}`);
-              }, reportError)
-            }
-          >
-            Export templates…
-          </button>
-          <button
-            type="button"
-            onClick={() =>
-              void bridge.importTemplates({ pick: 'files' }).then(async (r) => {
-                if (!r) return;
-                setMessage(
-                  r.problems.length > 0
-                    ? `Nothing was imported: ${r.problems
-                        .map(
-                          (p) =>
-                            `${p.file}${p.line > 0 ? ` line ${p.line}` : ''}: ${p.field}: ${p.message}`,
-                        )
-                        .join('; ')}`
-                    : importedTemplatesText(r.created),
-                );
-                await reload();
-              }, reportError)
-            }
-          >
-            Import templates…
-          </button>
+          <div className="action-row">
+            <button
+              type="button"
+              data-return-key="new"
+              onClick={() => setMode({ kind: 'edit', template: null }, 'new')}
+            >
+              New template
+            </button>
+            <button
+              type="button"
+              disabled={!templates?.length}
+              onClick={() =>
+                void bridge.exportTemplates().then((r) => {
+                  if (r) setMessage(`Exported ${r.count} template(s) to ${r.savedTo}`);
+                }, reportError)
+              }
+            >
+              Export templates…
+            </button>
+            <button
+              type="button"
+              onClick={() =>
+                void bridge.importTemplates({ pick: 'files' }).then(async (r) => {
+                  if (!r) return;
+                  setMessage(
+                    r.problems.length > 0
+                      ? `Nothing was imported: ${r.problems
+                          .map(
+                            (p) =>
+                              `${p.file}${p.line > 0 ? ` line ${p.line}` : ''}: ${p.field}: ${p.message}`,
+                          )
+                          .join('; ')}`
+                      : importedTemplatesText(r.created),
+                  );
+                  await reload();
+                }, reportError)
+              }
+            >
+              Import templates…
+            </button>
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+          </div>
         </>
       ) : null}
       {mode.kind === 'edit' ? (
@@ -203,7 +234,8 @@ function EditTemplate({
     >
       <label>
         Template name
-        <input value={name} onChange={(e) => setName(e.target.value)} />
+        {/* The step opens in a dialog open already: React's focus on mount is the one wanted. */}
+        <input autoFocus value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <label>
         Template text
@@ -257,7 +289,7 @@ function UseTemplate({
       <p>New report from “{template.name}”</p>
       <label>
         Program
-        <select value={programId} onChange={(e) => setProgramId(e.target.value)}>
+        <select autoFocus value={programId} onChange={(e) => setProgramId(e.target.value)}>
           {programs?.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name}

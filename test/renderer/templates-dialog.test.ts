@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { savedDraft } from '../support/drafts';
+import { reportText } from '../support/report-texts';
+import { useAppPerFile } from './support/app';
+import { goTo, until } from './support/ui';
+import { saveOpenDraftAsTemplate } from './support/templates';
+
+/**
+ * The Templates dialog by mouse and keyboard: a walk of the app found no way to close its list
+ * but Escape, and the focus dropped to the page when a step opened or closed.
+ */
+describe('renderer: the Templates dialog', () => {
+  const opened = useAppPerFile('templates-dialog', {});
+
+  const hasFocus = (control: Locator): Promise<boolean> =>
+    control.evaluate(
+      (el) =>
+        el ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
+
+  it('each step takes the focus, and gives it back to the button that opened it; Close closes', async () => {
+    const { host, page } = opened;
+    const { reportId } = await savedDraft(host, {
+      title: 'InfluxDB authentication bypass',
+      asset: 'https://metrics.example.com:8086/',
+      // A real report: a request with a bearer token in a code block.
+      description: reportText('vulhub--influxdb-CVE-2019-20933.md'),
+    });
+    await goTo(page, `#/reports/${reportId}`);
+    await page.getByRole('heading', { name: 'InfluxDB authentication bypass' }).waitFor();
+    const { dialog } = await saveOpenDraftAsTemplate(page, 'Auth bypass');
+
+    const use = dialog.getByRole('button', { name: 'New report from “Auth bypass”' });
+    await use.click();
+    await until('the program list has the focus', () => hasFocus(dialog.getByLabel('Program')));
+    await dialog.getByRole('button', { name: 'Back', exact: true }).click();
+    await until('"New report from" has the focus again', () => hasFocus(use));
+
+    const edit = dialog.getByRole('button', { name: 'Edit “Auth bypass”' });
+    await edit.press('Enter');
+    await until('the name field has the focus', () => hasFocus(dialog.getByLabel('Template name')));
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await until('"Edit" has the focus again', () => hasFocus(edit));
+
+    await dialog.getByRole('button', { name: 'Delete “Auth bypass”' }).click();
+    const newTemplate = dialog.getByRole('button', { name: 'New template', exact: true });
+    await until('the focus stays in the list', () => hasFocus(newTemplate));
+
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const opener = page
+      .getByRole('group', { name: 'Reports as Markdown files' })
+      .getByRole('button', { name: 'Templates…' });
+    expect(await hasFocus(opener)).toBe(true);
+  });
+});
