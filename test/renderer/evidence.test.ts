@@ -288,7 +288,13 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
       /^Warning: this asset matches an exclusion: “?legacy\.shop\.example\.com \(retired\)”?$/,
     );
     await asset.fill('https://www.example.org/');
-    await expectText(hint, /^Warning: this asset matches nothing in the program's scope\.$/);
+    await expectText(
+      hint,
+      /^Warning: this asset matches nothing in the program's scope\. Check the asset for a typing error, or read the program's scope in its policy\.$/,
+    );
+    expect(await hint.getByRole('link', { name: 'policy', exact: true }).getAttribute('href')).toBe(
+      `#/programs/${host.programs.open.id}`,
+    );
     await asset.fill('198.51.100.20');
     await expectText(hint, /^In scope: “?Office range 198\.51\.100\.0\/24”?$/);
     // A hint, never a block: the draft saves with an out-of-scope asset.

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { matchAsset, parseScope } from '@shared/scope/scope';
+import { RouteLink } from '../../../components/RouteLink';
 import { useProgramAfterPaint } from '../useProgramAfterPaint';
 
 /**
@@ -38,7 +39,11 @@ export function ScopeHint({
           Unsure: read the policy: <q>{match.line}</q> ({match.reason})
         </>
       ) : (
-        "Warning: this asset matches nothing in the program's scope."
+        <>
+          Warning: this asset matches nothing in the program&apos;s scope. Check the asset for a
+          typing error, or read the program&apos;s scope in its{' '}
+          <RouteLink to={{ name: 'program', programId }}>policy</RouteLink>.
+        </>
       )}
     </p>
   );
