@@ -158,7 +158,13 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
   // update only: without one, a draft locked by its submit took the next keystroke before the
   // lock, and an error shown stayed unsaid to a screen reader until the next edit.
   const { readOnly, invalid, describedBy } = props;
+  const mounted = useRef(false);
   useEffect(() => {
+    // Not on the open: the editor was made (or loaded) with them a moment ago.
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
     editorRef.current?.action((ctx) => ctx.get(editorViewCtx).setProps({}));
   }, [readOnly, invalid, describedBy]);
 
