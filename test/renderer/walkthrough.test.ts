@@ -402,10 +402,18 @@ describe('renderer: a researcher day without friction', () => {
         clientWidth: number;
       };
       const g = globalThis as unknown as {
-        getComputedStyle(e: unknown): { borderTopStyle: string; backgroundColor: string };
+        getComputedStyle(e: unknown): {
+          borderTopStyle: string;
+          backgroundColor: string;
+          lineHeight: string;
+          fontSize: string;
+        };
       };
       const root = el as unknown as Styled;
-      const cell = root.querySelector('td');
+      const cell = root.querySelector('td') as
+        (Styled & { getBoundingClientRect(): { height: number } }) | null;
+      const cellText = cell?.querySelector('p') ?? cell;
+      const cellStyle = cellText ? g.getComputedStyle(cellText) : null;
       const pre = root.querySelector('pre');
       // The request's code block: its token line wraps inside the box (ProseMirror's own sheet
       // wraps code too), rather than running past its right edge.
@@ -420,10 +428,16 @@ describe('renderer: a researcher day without friction', () => {
         cellBorder: cell ? g.getComputedStyle(cell).borderTopStyle : 'none',
         preBackground: pre ? g.getComputedStyle(pre).backgroundColor : '',
         overflow: root.scrollWidth - root.clientWidth,
+        cellHeight: cell?.getBoundingClientRect().height ?? 0,
+        cellLine:
+          parseFloat(cellStyle?.lineHeight ?? '') || 1.2 * parseFloat(cellStyle?.fontSize ?? '16'),
         requestOverflow: request ? request.scrollWidth - request.clientWidth : Number.NaN,
       };
     });
     expect(looks.cellBorder).toBe('solid');
+    // A one-line row is a line tall, with the cell's padding: not a paragraph's margins too.
+    expect(looks.cellHeight).toBeGreaterThan(0);
+    expect(looks.cellHeight).toBeLessThan(looks.cellLine + 16);
     expect(looks.preBackground).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent|)$/);
     expect(looks.overflow).toBeLessThanOrEqual(0);
     expect(looks.requestOverflow).toBeLessThanOrEqual(0);
