@@ -74,7 +74,8 @@ describe('renderer: typing in the description editor', () => {
       "Also {{7*7}} and ' OR 1=1-- and C:\\Users\\me.",
     ];
     await typeLines(page, lines);
-    const table = ['| id | name |', '| --- | --- |', '| 1 | admin |', '| 2 | guest |'];
+    // A pipe escaped in a cell is the cell's pipe, as GFM reads it (a walk saw `\\\|` saved).
+    const table = ['| id | name |', '| --- | --- |', '| 1 | admin |', '| 2 | id\\|whoami |'];
     await typeLines(page, table);
     const expected = `${COMPLETE_DESCRIPTION.trimEnd()}\n\n${lines.join('\n\n')}\n\n${table.join('\n')}\n`;
     await until('the typed text saved', async () => (await markdown()) === expected, 15_000);
@@ -87,6 +88,9 @@ describe('renderer: typing in the description editor', () => {
       15_000,
     );
     expect(await description(page).locator('table tr').count()).toBe(3);
+    expect(
+      await description(page).locator('table tr').last().locator('td').allInnerTexts(),
+    ).toEqual(['2', 'id|whoami']);
     // Saved, sent, and on the server byte for byte.
     await until(
       'the draft on the server',

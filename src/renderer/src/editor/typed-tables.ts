@@ -5,7 +5,7 @@
  * delimiter row and at least one row of the same width become a table; a row typed right below a
  * table of that width joins it. Marks typed in a cell (bold, code) stay.
  */
-import type { Node as ProseNode, Schema } from '@milkdown/kit/prose/model';
+import { Fragment, type Node as ProseNode, type Schema } from '@milkdown/kit/prose/model';
 import { Plugin, PluginKey, type Transaction } from '@milkdown/kit/prose/state';
 import { Transform } from '@milkdown/kit/prose/transform';
 
@@ -78,10 +78,27 @@ function rowNode(
     null,
     align.map((alignment, i) => {
       const cell = cells[i];
-      const content = cell ? paragraph.content.cut(cell.from, cell.to) : undefined;
+      const content = cell
+        ? withoutPipeEscapes(paragraph.content.cut(cell.from, cell.to))
+        : undefined;
       return cellType.create({ alignment }, paragraphType.create(null, content));
     }),
   );
+}
+
+/**
+ * A typed `\|` is a pipe in its cell, as GFM reads it: kept as typed, the cell showed `a\|b` and
+ * was saved `a\\\|b` (a payload such as `id\|whoami` would reach triage altered).
+ */
+function withoutPipeEscapes(content: Fragment): Fragment {
+  const nodes: ProseNode[] = [];
+  content.forEach((node) => {
+    const text = node.isText ? (node.text ?? '') : '';
+    nodes.push(
+      text.includes('\\|') ? node.type.schema.text(text.replaceAll('\\|', '|'), node.marks) : node,
+    );
+  });
+  return Fragment.from(nodes);
 }
 
 interface Found {
