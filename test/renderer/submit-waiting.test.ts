@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { Report } from '../support/sandbox-client';
 import { savedDraft } from '../support/drafts';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
@@ -14,6 +15,16 @@ import { connection, expectText, goTo, until } from './support/ui';
 describe('renderer: a draft whose submit waits for the server', () => {
   const apps = useAppPerTest('submit-waiting');
   const TITLE = 'IDOR on the invoice export';
+
+  /** The text of the element with the keyboard focus ('' for the page's body). */
+  const focused = (page: Page): Promise<string> =>
+    page.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: { activeElement: { textContent: string | null } | null; body: unknown };
+      };
+      const active = g.document.activeElement;
+      return active && active !== g.document.body ? (active.textContent ?? '').trim() : '';
+    });
 
   it('is locked, the editor too, and goes out once, as it was when submitted', async () => {
     const { host, page } = await apps.open({
@@ -44,6 +55,11 @@ describe('renderer: a draft whose submit waits for the server', () => {
       await until('"Check and submit" disabled', () => submitButton.isDisabled());
       const reason = await submitButton.getAttribute('aria-describedby');
       await expectText(page.locator(`[id="${reason}"]`), /^The report is being submitted\.$/);
+      // The dialog's opener is disabled now: the focus goes to the line that says why.
+      await until(
+        'the focus on the reason',
+        async () => (await focused(page)) === 'The report is being submitted.',
+      );
       expect(
         await page.getByRole('button', { name: 'Discard draft', exact: true }).isDisabled(),
       ).toBe(true);
@@ -62,7 +78,10 @@ describe('renderer: a draft whose submit waits for the server', () => {
       await host.sandbox.clearFaults();
     }
 
-    await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+    // Back with the focus where the submit left it (the typing above clicked it away), and the
+    // service reached without a click that would move it.
+    await page.locator('#draft-locked').focus();
+    await host.engine.syncNow();
     const server = async (): Promise<Report> =>
       (await host.sandbox.api<Report>('GET', `/api/reports/${reportId}`, { token: host.key })).body;
     await until(
@@ -71,6 +90,9 @@ describe('renderer: a draft whose submit waits for the server', () => {
       30_000,
     );
     expect((await server()).submission?.content.description).toBe(COMPLETE_DESCRIPTION);
+    // The draft turns into its submitted page: the focus goes to its heading, not the window.
+    await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor({ timeout: 20_000 });
+    await until('the focus on the heading', async () => (await focused(page)) === TITLE);
     // A second submit would have come back refused (the report is no draft now) and waited for
     // the researcher.
     await until('nothing unsent', async () => (await host.engine.getStatus()).unsent === 0, 20_000);

@@ -39,7 +39,14 @@ export function Dialog({ title, onClose, children, alert, className }: DialogPro
     return () => {
       dialog.removeEventListener('cancel', onCancel);
       if (dialog.open) dialog.close();
-      if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected) {
+      // An opener the dialog's action disabled ("Check and submit" once submitted) cannot take
+      // it: the screen places the focus itself then.
+      if (
+        opener instanceof HTMLElement &&
+        opener !== document.body &&
+        opener.isConnected &&
+        !opener.matches(':disabled')
+      ) {
         opener.focus();
       }
     };

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useReport } from '../../stores/report';
 import { listSelection } from '../../stores/report-opening';
 import { usePrinting } from '../../stores/printing';
@@ -26,17 +26,30 @@ export function ReportScreen({ reportId }: { reportId: string }) {
   // The page a report turns into (the draft submitted, the report opened) starts at its top, not
   // at the scroll position the editor had.
   const submitted = !!detail?.report && detail.report.status !== 'draft';
+  // The draft shown here turned into its submitted page (its submit went out): the focus was in
+  // the draft, which is gone, and goes to the page's heading rather than to the window.
+  const draftShown = useRef(false);
   useEffect(() => {
     // In the frame about to paint it: a scroll lays the page out, and now that layout would be
     // done twice (the editor's document is not in the page yet), 3-6 ms of each open.
-    const frame = requestAnimationFrame(() =>
+    const frame = requestAnimationFrame(() => {
       // Beside the reports list the report scrolls in its own pane.
-      (
-        document.querySelector('.workspace-detail') ?? document.querySelector('main.content')
-      )?.scrollTo({ top: 0 }),
-    );
+      const pane =
+        document.querySelector('.workspace-detail') ?? document.querySelector('main.content');
+      pane?.scrollTo({ top: 0 });
+      const lost = !document.activeElement || document.activeElement === document.body;
+      const heading = pane?.querySelector<HTMLElement>('h1');
+      if (submitted && draftShown.current && lost && heading) {
+        heading.tabIndex = -1;
+        heading.focus();
+      }
+    });
     return () => cancelAnimationFrame(frame);
   }, [reportId, submitted]);
+  // After the effect above: it reads whether a draft showed before this render.
+  useEffect(() => {
+    if (detail?.draft && !submitted) draftShown.current = true;
+  });
   if (detail === undefined) return <p className="loading">Loading report…</p>;
   // Listed but not downloaded yet (the first mirror has not reached it): the engine fetches it
   // now, ahead of everything else, and the screen follows when it is in.

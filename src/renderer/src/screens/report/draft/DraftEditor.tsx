@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LIMITS } from '@shared/api';
 import type { DraftField, DraftView, EvidenceView, ReportDetailView } from '@shared/bridge/views';
 import { insertFileLinkAt } from '@shared/rules/file-link-insertion';
@@ -81,6 +81,25 @@ export function DraftEditor({
   const setField = (name: LineField, value: string): void => autosave.setField(name, value);
 
   useCommand('save-now', () => void flush());
+
+  // Submitted, the checklist closes and its opener ("Check and submit") is disabled: the focus,
+  // left to the window, goes to the line that says why the draft is locked.
+  const lockedLine = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!submitting || checklistOpen) return;
+    // Looked at for a few frames: the closing dialog lets go of the focus as it goes.
+    let frames = 0;
+    let frame = 0;
+    const place = (): void => {
+      const active = document.activeElement;
+      // "Check and submit" may have had it back before the lock disabled it.
+      if (!active || active === document.body || active.matches(':disabled'))
+        lockedLine.current?.focus();
+      else if (active.closest('dialog') && ++frames < 10) frame = requestAnimationFrame(place);
+    };
+    frame = requestAnimationFrame(place);
+    return () => cancelAnimationFrame(frame);
+  }, [submitting, checklistOpen]);
 
   async function attachDropped(
     files: File[],
@@ -230,7 +249,7 @@ export function DraftEditor({
         </p>
       ) : null}
       {locked ? (
-        <p id="draft-locked" className="disabled-reason">
+        <p id="draft-locked" className="disabled-reason" tabIndex={-1} ref={lockedLine}>
           {locked}
         </p>
       ) : null}
