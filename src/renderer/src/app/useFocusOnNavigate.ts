@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { focusHeading } from '../lib/focus';
 
 /**
  * After the user moves to another screen, keyboard focus moves there too: to what the new screen
@@ -37,8 +38,7 @@ export function useFocusOnNavigate(main: RefObject<HTMLElement | null>, routeKey
         if (++frames < 30) handle = requestAnimationFrame(place);
         return;
       }
-      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
-      heading.focus();
+      focusHeading(heading);
     };
     handle = requestAnimationFrame(place);
     return () => cancelAnimationFrame(handle);

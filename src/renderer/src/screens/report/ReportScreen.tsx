@@ -5,6 +5,7 @@ import { usePrinting } from '../../stores/printing';
 import { PrintableReport } from './page/PrintableReport';
 import { SubmittedReport } from './page/SubmittedReport';
 import { preloadable } from '../../lib/preloadable';
+import { focusHeading, focusIsLost } from '../../lib/focus';
 
 // The draft editor (Milkdown and its ProseMirror stack, the CVSS calculator, the scope guard) is a
 // chunk of its own: most reports opened from the list are submitted ones, which never need it.
@@ -37,12 +38,8 @@ export function ReportScreen({ reportId }: { reportId: string }) {
       const pane =
         document.querySelector('.workspace-detail') ?? document.querySelector('main.content');
       pane?.scrollTo({ top: 0 });
-      const lost = !document.activeElement || document.activeElement === document.body;
       const heading = pane?.querySelector<HTMLElement>('h1');
-      if (submitted && draftShown.current && lost && heading) {
-        heading.tabIndex = -1;
-        heading.focus();
-      }
+      if (submitted && draftShown.current && heading && focusIsLost()) focusHeading(heading);
     });
     return () => cancelAnimationFrame(frame);
   }, [reportId, submitted]);

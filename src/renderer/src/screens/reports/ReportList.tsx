@@ -6,6 +6,7 @@ import { listSelection } from '../../stores/report-opening';
 import { useReport } from '../../stores/report';
 import { whenQuiet } from '../../lib/quiet';
 import { recycledKeys } from '../../lib/row-keys';
+import { focusHeading } from '../../lib/focus';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
@@ -35,8 +36,7 @@ export function focusOpenReport(): void {
     const pane = document.querySelector('.workspace-detail');
     const heading = pane?.querySelector<HTMLElement>('h1');
     if (pane && heading && !pane.querySelector('.loading')) {
-      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
-      heading.focus();
+      focusHeading(heading);
       return;
     }
     if (++frames < 120) requestAnimationFrame(place);

@@ -10,6 +10,7 @@ import { fieldIssues } from '../../../lib/draft-issues';
 import { otherReportsFiles } from '../../../lib/foreign-links';
 import { useCommand } from '../../../stores/commands';
 import { inputError } from '../../../lib/errors';
+import { focusIsLost } from '../../../lib/focus';
 import { reportError } from '../../../stores/notices';
 import { requestExternal } from '../../../stores/external-link';
 import { useReport } from '../../../stores/report';
@@ -91,11 +92,10 @@ export function DraftEditor({
     let frames = 0;
     let frame = 0;
     const place = (): void => {
-      const active = document.activeElement;
       // "Check and submit" may have had it back before the lock disabled it.
-      if (!active || active === document.body || active.matches(':disabled'))
-        lockedLine.current?.focus();
-      else if (active.closest('dialog') && ++frames < 10) frame = requestAnimationFrame(place);
+      if (focusIsLost()) lockedLine.current?.focus();
+      else if (document.activeElement?.closest('dialog') && ++frames < 10)
+        frame = requestAnimationFrame(place);
     };
     frame = requestAnimationFrame(place);
     return () => cancelAnimationFrame(frame);
