@@ -3,7 +3,8 @@ import type { Locator } from 'playwright-core';
 import { savedDraft } from '../support/drafts';
 import { reportText } from '../support/report-texts';
 import { useAppPerFile } from './support/app';
-import { goTo, until } from './support/ui';
+import { caretAtEndOf, expectText, goTo, until } from './support/ui';
+import { watchInvokes } from './support/invokes';
 import { saveOpenDraftAsTemplate } from './support/templates';
 
 /**
@@ -54,5 +55,35 @@ describe('renderer: the Templates dialog', () => {
       .getByRole('group', { name: 'Reports as Markdown files' })
       .getByRole('button', { name: 'Templates…' });
     expect(await hasFocus(opener)).toBe(true);
+  });
+
+  // A walk saw the last moments of typing missing from the template: the dialog read the stored
+  // draft while the editor's save was still to come (300 ms after the last keystroke).
+  it('"Save open draft as template" holds what was typed just before', async () => {
+    const { host, page } = opened;
+    const last = 'The token is accepted on every host under *.example.com.';
+    const { reportId } = await savedDraft(host, {
+      title: 'InfluxDB JWT with an empty secret',
+      asset: 'https://metrics.example.com:8086/',
+      description: `${reportText('vulhub--influxdb-CVE-2019-20933.md')}\n\n${last}\n`,
+    });
+    await goTo(page, `#/reports/${reportId}`);
+    const description = page.getByRole('textbox', { name: 'Description', exact: true });
+    await caretAtEndOf(description.getByText(last), last);
+    // The engine is busy with the draft's saves (held) while the template is saved.
+    const invokes = await watchInvokes(page, /^bridge:call:saveDraft$/u);
+    const typed = ' Tested with C:\\Users\\me\\token.txt.';
+    await page.keyboard.type(typed);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    await bar.getByRole('button', { name: 'Templates…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Templates' });
+    await dialog.getByLabel('Template name').fill('Typed last');
+    await dialog.getByRole('button', { name: 'Save open draft as template' }).click();
+    await until('the draft save is asked for', async () => (await invokes.count('saveDraft')) > 0);
+    await invokes.release();
+    await expectText(dialog.getByRole('status'), /^Saved template “Typed last”/u);
+    const saved = (await host.engine.listTemplates()).find((t) => t.name === 'Typed last');
+    expect(saved?.body).toContain(`${last}${typed}`);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   });
 });

@@ -81,7 +81,7 @@ export function runCommand(
     void resyncEverything();
     return;
   }
-  if (emitCommand(name)) return;
+  if (emitCommand(name).handled) return;
   if (name === 'sync-now') {
     void syncNow();
   } else if (name === 'focus-search') {

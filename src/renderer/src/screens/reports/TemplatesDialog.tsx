@@ -6,6 +6,7 @@ import { Dialog } from '../../components/Dialog';
 import { messageOf } from '../../lib/errors';
 import { reportError } from '../../stores/notices';
 import { navigate } from '../../stores/router';
+import { emitCommand } from '../../stores/commands';
 import { useReadOnlyReason } from '../../stores/session';
 import { openPrograms } from './NewReportDialog';
 import { importedTemplatesText, savedTemplateText } from '../../lib/template-words';
@@ -59,6 +60,8 @@ export function TemplatesDialog({
   async function saveFromDraft(name: string): Promise<void> {
     if (!draftId) return;
     try {
+      // What was typed in the last moments is still in the editor: saved first, then read.
+      await emitCommand('save-now').done;
       const detail = await bridge.getReport(draftId);
       const body = detail?.draft?.content.description ?? '';
       const saved = await bridge.saveTemplate({ name, body, fromReportId: draftId });

@@ -81,7 +81,8 @@ export function DraftEditor({
   const notSendable = useMemo(() => otherReportsFiles(stored, reportId), [stored, reportId]);
   const setField = (name: LineField, value: string): void => autosave.setField(name, value);
 
-  useCommand('save-now', () => void flush());
+  // Returned: "Save open draft as template" waits for it before it reads the stored draft.
+  useCommand('save-now', flush);
 
   // Submitted, the checklist closes and its opener ("Check and submit") is disabled: the focus,
   // left to the window, goes to the line that says why the draft is locked.
