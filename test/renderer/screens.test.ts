@@ -376,6 +376,11 @@ describe('renderer: screens', () => {
     const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
     await expectText(unsent, /does not accept reports/, 15_000);
     expect(await unsent.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(1);
+    // The draft stays locked, and says what it waits for: the researcher, not the service.
+    await expectText(
+      page.locator('#draft-locked'),
+      /^The submit was stopped: retry or discard it under “Unsent changes”\.$/,
+    );
     await expectText(connection(page), /1 need your action/);
     await nav(page, 'Reports').click();
     const link = page

@@ -54,11 +54,26 @@ describe('renderer: a draft whose submit waits for the server', () => {
 
       await until('"Check and submit" disabled', () => submitButton.isDisabled());
       const reason = await submitButton.getAttribute('aria-describedby');
-      await expectText(page.locator(`[id="${reason}"]`), /^The report is being submitted\.$/);
+      // Submitted, not "being submitted": offline nothing is under way.
+      await expectText(
+        page.locator(`[id="${reason}"]`),
+        /^Submitted: the report can no longer be edited\.$/,
+      );
       // The dialog's opener is disabled now: the focus goes to the line that says why.
       await until(
         'the focus on the reason',
-        async () => (await focused(page)) === 'The report is being submitted.',
+        async () => (await focused(page)) === 'Submitted: the report can no longer be edited.',
+      );
+      // Each locked control and field points to that line; it is shown above the fields and in
+      // the submit row, not beside every disabled button.
+      for (const control of [
+        editor,
+        page.getByRole('textbox', { name: 'Title', exact: true }),
+        page.getByRole('button', { name: 'Attach files', exact: true }),
+      ])
+        expect((await control.getAttribute('aria-describedby'))?.split(' ')).toContain(reason);
+      expect(await page.getByText('Submitted: the report can no longer be edited.').count()).toBe(
+        2,
       );
       expect(
         await page.getByRole('button', { name: 'Discard draft', exact: true }).isDisabled(),

@@ -1,10 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LIMITS } from '@shared/api';
-import type { DraftField, DraftView, EvidenceView, ReportDetailView } from '@shared/bridge/views';
+import type {
+  DraftField,
+  DraftView,
+  EvidenceView,
+  OutboxEntryView,
+  ReportDetailView,
+} from '@shared/bridge/views';
 import { insertFileLinkAt } from '@shared/rules/file-link-insertion';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
-import { DisabledReason } from '../../../components/DisabledReason';
 import { describeVector, scoreText } from '../../../lib/cvss-state';
 import { fieldIssues } from '../../../lib/draft-issues';
 import { otherReportsFiles } from '../../../lib/foreign-links';
@@ -65,8 +70,9 @@ export function DraftEditor({
 }) {
   const reportId = detail.id;
   const readOnly = useReadOnlyReason();
-  const submitting = detail.outbox.some((e) => e.kind === 'submit' && e.state !== 'done');
-  const locked = readOnly ?? (submitting ? 'The report is being submitted.' : null);
+  const submit = detail.outbox.find((e) => e.kind === 'submit' && e.state !== 'done');
+  const submitting = !!submit;
+  const locked = readOnly ?? (submit ? submitLockReason(submit) : null);
 
   const [calculatorOpen, setCalculatorOpen] = useState(false);
   const [checklistOpen, setChecklistOpen] = useState(false);
@@ -204,8 +210,11 @@ export function DraftEditor({
     cvss_vector: fields.cvss_vector,
     descriptionLength,
   });
+  // A locked field is described by the line saying why (a screen reader meets it on the field).
   const describedBy = (name: DraftField): string =>
-    [`${name}-count`, errors[name].length ? `${name}-error` : ''].filter(Boolean).join(' ');
+    [`${name}-count`, errors[name].length ? `${name}-error` : '', locked ? 'draft-locked' : '']
+      .filter(Boolean)
+      .join(' ');
   const evidence = detail.evidence.filter((e) => !e.forMessage);
 
   return (
@@ -371,12 +380,12 @@ export function DraftEditor({
           <button
             type="button"
             disabled={!!locked || attachBusy}
-            aria-describedby={locked ? 'attach-reason' : undefined}
+            // The line above the fields says why, once; the submit row says it again.
+            aria-describedby={locked ? 'draft-locked' : undefined}
             onClick={() => void attachPicked()}
           >
             Attach files
           </button>
-          <DisabledReason id="attach-reason" reason={locked} />
           <span className="muted">
             Up to {LIMITS.draftFiles} files of 10 MiB. Drop files on the description to link them
             where you drop.
@@ -425,4 +434,14 @@ export function DraftEditor({
       ) : null}
     </div>
   );
+}
+
+/**
+ * Why a draft whose submit is queued takes no edit. Not "being submitted": offline nothing is
+ * under way, and the save line says when it goes out; a stopped submit waits for the researcher.
+ */
+function submitLockReason(submit: OutboxEntryView): string {
+  return submit.state === 'parked'
+    ? 'The submit was stopped: retry or discard it under “Unsent changes”.'
+    : 'Submitted: the report can no longer be edited.';
 }
