@@ -45,6 +45,14 @@ describe('renderer: the Templates dialog', () => {
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await until('"Edit" has the focus again', () => hasFocus(edit));
 
+    // Escape in a step leaves the step, not the dialog; the list's "Saved template" is gone.
+    await edit.press('Enter');
+    await until('the name field has the focus', () => hasFocus(dialog.getByLabel('Template name')));
+    expect(await dialog.getByText(/^Saved template/u).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await until('"Edit" has the focus after Escape', () => hasFocus(edit));
+    expect(await dialog.isVisible()).toBe(true);
+
     await dialog.getByRole('button', { name: 'Delete “Auth bypass”' }).click();
     const newTemplate = dialog.getByRole('button', { name: 'New template', exact: true });
     await until('the focus stays in the list', () => hasFocus(newTemplate));

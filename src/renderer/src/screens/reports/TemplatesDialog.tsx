@@ -39,6 +39,8 @@ export function TemplatesDialog({
   const [returnTo, setReturnTo] = useState<string | null>(null);
   const setMode = (next: Mode, from?: string): void => {
     if (from !== undefined) setReturnTo(from);
+    // The list's last word ("Saved template …") is not the step's.
+    if (next.kind !== 'list') setMessage(null);
     setModeState(next);
   };
   useEffect(() => {
@@ -73,7 +75,12 @@ export function TemplatesDialog({
   }
 
   return (
-    <Dialog title="Templates" onClose={onClose} className="templates-dialog">
+    <Dialog
+      title="Templates"
+      // Escape in a step leaves the step, as its Back or Cancel does; in the list, the dialog.
+      onClose={mode.kind === 'list' ? onClose : () => setMode({ kind: 'list' })}
+      className="templates-dialog"
+    >
       {message ? <p role="status">{message}</p> : null}
       {mode.kind === 'list' ? (
         <>
