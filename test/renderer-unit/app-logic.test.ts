@@ -9,6 +9,10 @@ describe('routes', () => {
     ['', { name: 'programs' }],
     ['#/programs', { name: 'programs' }],
     ['#/programs/acme-web', { name: 'program', programId: 'acme-web' }],
+    ['#/programs/acme-web/scope', { name: 'program', programId: 'acme-web', section: 'scope' }],
+    ['#/programs/acme-web/policy', { name: 'program', programId: 'acme-web', section: 'policy' }],
+    // A part the page does not have opens the page at its top.
+    ['#/programs/acme-web/rewards', { name: 'program', programId: 'acme-web' }],
     ['#/reports', { name: 'reports' }],
     ['#/reports/abc%2Fdef', { name: 'report', reportId: 'abc/def' }],
     ['#/account', { name: 'account' }],
@@ -22,6 +26,7 @@ describe('routes', () => {
     const routes: Route[] = [
       { name: 'programs' },
       { name: 'program', programId: 'p 1' },
+      { name: 'program', programId: 'p/1', section: 'scope' },
       { name: 'reports' },
       { name: 'report', reportId: 'r#1' },
       { name: 'account' },

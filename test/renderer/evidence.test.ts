@@ -293,7 +293,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
       /^Warning: this asset matches nothing in the program's scope\. Check the asset for a typing error, or read the program's scope in its policy\.$/,
     );
     expect(await hint.getByRole('link', { name: 'policy', exact: true }).getAttribute('href')).toBe(
-      `#/programs/${host.programs.open.id}`,
+      `#/programs/${host.programs.open.id}/scope`,
     );
     await asset.fill('198.51.100.20');
     await expectText(hint, /^In scope: “?Office range 198\.51\.100\.0\/24”?$/);
@@ -304,6 +304,21 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
       async () => (await server(host, id).catch(() => null))?.asset === 'https://www.example.org/',
       20_000,
     );
+    // The link lands on the program's scope, not at the top of its page: the heading in view,
+    // with the keyboard focus.
+    await hint.getByRole('link', { name: 'policy', exact: true }).click();
+    const scope = page.getByRole('heading', { name: 'Scope', exact: true, level: 3 });
+    await until('the scope heading has the focus', () =>
+      scope.evaluate(
+        (el) =>
+          el ===
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement,
+      ),
+    );
+    const box = await scope.boundingBox();
+    const viewport = page.viewportSize();
+    expect(box && viewport && box.y >= 0 && box.y < viewport.height / 2).toBe(true);
   });
 
   it('duplicate hint: the checklist lists own close reports of the same program with their status', async () => {

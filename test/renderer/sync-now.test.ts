@@ -33,6 +33,16 @@ describe('renderer: Sync now and offline', () => {
       opened.page.getByRole('region', { name: 'Policy', exact: true }),
       /Only checkout\.example\.com is in scope now\./,
     );
+    // At the policy, not at the top of the program's page.
+    const heading = opened.page.getByRole('heading', { name: 'Policy', exact: true, level: 2 });
+    await until('the policy heading has the focus', () =>
+      heading.evaluate(
+        (el) =>
+          el ===
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement,
+      ),
+    );
   });
 
   it(

@@ -36,7 +36,11 @@ function Screen({ route }: { route: Route }) {
     case 'program':
       return (
         <Suspense fallback={<p className="loading">Loading program…</p>}>
-          <ProgramScreen key={route.programId} programId={route.programId} />
+          <ProgramScreen
+            key={route.programId}
+            programId={route.programId}
+            section={route.section ?? null}
+          />
         </Suspense>
       );
     // One workspace for both: the list stays (and keeps its place) as reports open beside it.

@@ -1,7 +1,14 @@
 /** State-based navigation mirrored in the location hash (never a remote URL). Pure parsing. */
+
+/** A part of a program's page a link may land on (its heading takes the focus). */
+export const PROGRAM_SECTIONS = ['policy', 'scope'] as const;
+export type ProgramSection = (typeof PROGRAM_SECTIONS)[number];
+const isProgramSection = (raw: string): raw is ProgramSection =>
+  (PROGRAM_SECTIONS as readonly string[]).includes(raw);
+
 export type Route =
   | { name: 'programs' }
-  | { name: 'program'; programId: string }
+  | { name: 'program'; programId: string; section?: ProgramSection }
   | { name: 'reports' }
   | { name: 'report'; reportId: string }
   | { name: 'payouts' }
@@ -18,9 +25,13 @@ function decodeSegment(raw: string | undefined): string {
 
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/u, '').replace(/^\/+/u, '');
-  const [head, rawId] = path.split('/');
+  const [head, rawId, rawSection] = path.split('/');
   const id = decodeSegment(rawId);
-  if (head === 'programs' && id) return { name: 'program', programId: id };
+  const section = decodeSegment(rawSection);
+  if (head === 'programs' && id)
+    return isProgramSection(section)
+      ? { name: 'program', programId: id, section }
+      : { name: 'program', programId: id };
   if (head === 'reports' && id) return { name: 'report', reportId: id };
   if (head === 'reports') return { name: 'reports' };
   if (head === 'payouts') return { name: 'payouts' };
@@ -31,7 +42,7 @@ export function parseHash(hash: string): Route {
 export function routeHash(route: Route): string {
   switch (route.name) {
     case 'program':
-      return `#/programs/${encodeURIComponent(route.programId)}`;
+      return `#/programs/${encodeURIComponent(route.programId)}${route.section ? `/${route.section}` : ''}`;
     case 'report':
       return `#/reports/${encodeURIComponent(route.reportId)}`;
     default:

@@ -12,6 +12,8 @@ import { ProgramBadges, newReportBlocker } from './ProgramBadges';
 import { RouteLink } from '../../components/RouteLink';
 import { ReasonedButton } from '../../components/ReasonedButton';
 import { useBusyAction } from '../../components/useBusyAction';
+import { focusHeading } from '../../lib/focus';
+import type { ProgramSection } from '../../lib/routes';
 
 const POLICY_SECTIONS = [
   { field: 'scope', title: 'Scope' },
@@ -20,6 +22,10 @@ const POLICY_SECTIONS = [
   { field: 'eligibility', title: 'Eligibility' },
   { field: 'disclosure', title: 'Disclosure' },
 ] as const;
+
+/** The heading a link to `section` lands on. */
+const sectionHeadingId = (section: ProgramSection): string =>
+  section === 'policy' ? 'policy-heading' : `policy-${section}-heading`;
 
 function RewardTable({ program }: { program: Program }) {
   return (
@@ -63,7 +69,14 @@ function NewReportButton({ program }: { program: Program }) {
   );
 }
 
-export function ProgramScreen({ programId }: { programId: string }) {
+export function ProgramScreen({
+  programId,
+  section,
+}: {
+  programId: string;
+  /** The part of the page a link asked for: scrolled to, its heading focused. */
+  section: ProgramSection | null;
+}) {
   const program = usePrograms((s) => s.programs.get(programId));
   const loadProgram = usePrograms((s) => s.loadProgram);
   // Each finished sync may bring a new policy ("Sync now" refreshes the programs too).
@@ -71,6 +84,15 @@ export function ProgramScreen({ programId }: { programId: string }) {
   useEffect(() => {
     void loadProgram(programId);
   }, [programId, loadProgram, lastSyncAt]);
+
+  const loaded = !!program;
+  useEffect(() => {
+    if (!loaded || !section) return;
+    const heading = document.getElementById(sectionHeadingId(section));
+    if (!heading) return;
+    heading.scrollIntoView({ block: 'start' });
+    focusHeading(heading);
+  }, [loaded, section]);
 
   if (program === undefined) return <p className="loading">Loading program…</p>;
   if (program === null) {
@@ -100,11 +122,11 @@ export function ProgramScreen({ programId }: { programId: string }) {
       <Markdown source={program.description} headingOffset={2} />
       <h2>Rewards</h2>
       <RewardTable program={program} />
-      <section aria-labelledby="policy-heading" className="policy">
-        <h2 id="policy-heading">Policy</h2>
+      <section aria-labelledby={sectionHeadingId('policy')} className="policy">
+        <h2 id={sectionHeadingId('policy')}>Policy</h2>
         {POLICY_SECTIONS.map(({ field, title }) => (
           <div key={field} className="policy-section">
-            <h3>{title}</h3>
+            <h3 id={`policy-${field}-heading`}>{title}</h3>
             <Markdown source={program[field]} headingOffset={3} />
           </div>
         ))}

@@ -21,7 +21,7 @@ export function PolicyChangedNotice({
     <p className="callout policy-changed" role="note">
       The program&apos;s policy changed since you started this draft (version {startedUnder} →{' '}
       {current}). Check the scope and rules before you submit.{' '}
-      <RouteLink to={{ name: 'program', programId }}>Read the policy</RouteLink>
+      <RouteLink to={{ name: 'program', programId, section: 'policy' }}>Read the policy</RouteLink>
     </p>
   );
 }

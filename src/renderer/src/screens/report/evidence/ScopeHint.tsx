@@ -42,7 +42,7 @@ export function ScopeHint({
         <>
           Warning: this asset matches nothing in the program&apos;s scope. Check the asset for a
           typing error, or read the program&apos;s scope in its{' '}
-          <RouteLink to={{ name: 'program', programId }}>policy</RouteLink>.
+          <RouteLink to={{ name: 'program', programId, section: 'scope' }}>policy</RouteLink>.
         </>
       )}
     </p>
