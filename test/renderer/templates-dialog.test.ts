@@ -46,8 +46,11 @@ describe('renderer: the Templates dialog', () => {
     await until('"Edit" has the focus again', () => hasFocus(edit));
 
     // Escape in a step leaves the step, not the dialog; the list's "Saved template" is gone.
+    const listWidth = (await dialog.boundingBox())?.width;
     await edit.press('Enter');
     await until('the name field has the focus', () => hasFocus(dialog.getByLabel('Template name')));
+    // The step is as wide as the list was: the dialog does not jump.
+    expect((await dialog.boundingBox())?.width).toBe(listWidth);
     expect(await dialog.getByText(/^Saved template/u).count()).toBe(0);
     await page.keyboard.press('Escape');
     await until('"Edit" has the focus after Escape', () => hasFocus(edit));
