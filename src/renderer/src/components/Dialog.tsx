@@ -2,7 +2,14 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 interface DialogProps {
   title: string;
+  /** Closes the dialog: its owner stops rendering it. */
   onClose(): void;
+  /**
+   * Escape, when it means less than closing (a step of the dialog goes back); `onClose` otherwise.
+   * The browser may refuse the page a second Escape's cancel and close the dialog itself
+   * (Chromium's close watchers): `onClose` runs then, whatever this does.
+   */
+  onEscape?(): void;
   children: ReactNode;
   /** An alertdialog asks to confirm something destructive. */
   alert?: boolean;
@@ -18,12 +25,12 @@ interface DialogProps {
  * confirmation). React's `autoFocus` cannot do it: React focuses on mount, then `showModal()`
  * moves the focus to the dialog's first control (the destructive one), so Enter, Enter acted.
  */
-export function Dialog({ title, onClose, children, alert, className }: DialogProps) {
+export function Dialog({ title, onClose, onEscape, children, alert, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
-  const onCloseRef = useRef(onClose);
+  const handlers = useRef({ onClose, onEscape });
   useEffect(() => {
-    onCloseRef.current = onClose;
+    handlers.current = { onClose, onEscape };
   });
   useEffect(() => {
     const dialog = ref.current;
@@ -32,12 +39,19 @@ export function Dialog({ title, onClose, children, alert, className }: DialogPro
     if (!dialog.open) dialog.showModal();
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     const onCancel = (e: Event): void => {
+      // Not cancelable: the browser closes the dialog whatever the page does (`onNativeClose`).
+      if (!e.cancelable) return;
       e.preventDefault();
-      onCloseRef.current();
+      (handlers.current.onEscape ?? handlers.current.onClose)();
     };
+    // Closed by the browser, not by the owner: the owner follows, or the dialog would stay
+    // rendered but shut, and its opener would open nothing (seen in a walk after three Escapes).
+    const onNativeClose = (): void => handlers.current.onClose();
     dialog.addEventListener('cancel', onCancel);
+    dialog.addEventListener('close', onNativeClose);
     return () => {
       dialog.removeEventListener('cancel', onCancel);
+      dialog.removeEventListener('close', onNativeClose);
       if (dialog.open) dialog.close();
       // An opener the dialog's action disabled ("Check and submit" once submitted) cannot take
       // it: the screen places the focus itself then.

@@ -77,8 +77,9 @@ export function TemplatesDialog({
   return (
     <Dialog
       title="Templates"
+      onClose={onClose}
       // Escape in a step leaves the step, as its Back or Cancel does; in the list, the dialog.
-      onClose={mode.kind === 'list' ? onClose : () => setMode({ kind: 'list' })}
+      onEscape={mode.kind === 'list' ? undefined : () => setMode({ kind: 'list' })}
       className="templates-dialog"
     >
       {message ? <p role="status">{message}</p> : null}
