@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest, type OpenApp } from './support/app';
-import { caretAtEndOf, goTo, until } from './support/ui';
+import { hasFocus, caretAtEndOf, goTo, until } from './support/ui';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { savedDraft } from '../support/drafts';
 
@@ -134,14 +134,7 @@ describe('renderer: typing in the description editor', () => {
         else await page.keyboard.press(keys);
         if (format.name === 'Link') {
           const address = page.getByRole('textbox', { name: 'Link address', exact: true });
-          await until('the address field focused', () =>
-            address.evaluate(
-              (el) =>
-                el ===
-                (globalThis as unknown as { document: { activeElement: unknown } }).document
-                  .activeElement,
-            ),
-          );
+          await until('the address field focused', () => hasFocus(address));
           await page.keyboard.type(HREF);
           await page.keyboard.press('Enter');
           await address.waitFor({ state: 'detached' });
@@ -449,11 +442,7 @@ describe('renderer: typing in the description editor', () => {
       15_000,
     );
     expect(await description(page).locator('table tr').count()).toBe(4);
-    const focused = await description(page).evaluate(
-      (el) =>
-        el ===
-        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
-    );
+    const focused = await hasFocus(description(page));
     expect(focused).toBe(true);
   }, 120_000);
 

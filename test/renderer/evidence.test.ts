@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
-import { expectNoText, expectText, goTo, pasteInto, until } from './support/ui';
+import { hasFocus, expectNoText, expectText, goTo, pasteInto, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 import { fakeJwt, vendorShapes } from '../support/fake-secrets';
 import { realFile } from '../support/real-corpus';
@@ -308,14 +308,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     // with the keyboard focus.
     await hint.getByRole('link', { name: 'policy', exact: true }).click();
     const scope = page.getByRole('heading', { name: 'Scope', exact: true, level: 3 });
-    await until('the scope heading has the focus', () =>
-      scope.evaluate(
-        (el) =>
-          el ===
-          (globalThis as unknown as { document: { activeElement: unknown } }).document
-            .activeElement,
-      ),
-    );
+    await until('the scope heading has the focus', () => hasFocus(scope));
     const box = await scope.boundingBox();
     const viewport = page.viewportSize();
     expect(box && viewport && box.y >= 0 && box.y < viewport.height / 2).toBe(true);

@@ -11,6 +11,7 @@ import {
   expectNoText,
   expectText,
   goTo,
+  hasFocus,
   nav,
   reasonFor,
   themeOf,
@@ -218,13 +219,7 @@ describe('renderer: screens', () => {
     await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
     await page.keyboard.press('Control+f');
     await until('the search focused', () =>
-      page
-        .getByRole('searchbox', { name: 'Search reports', exact: true })
-        .evaluate(
-          (el) =>
-            (globalThis as unknown as { document: { activeElement: unknown } }).document
-              .activeElement === el,
-        ),
+      hasFocus(page.getByRole('searchbox', { name: 'Search reports', exact: true })),
     );
     await page.keyboard.press('Control+3');
     await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useAppPerFile } from './support/app';
-import { connection, expectText, until } from './support/ui';
+import { hasFocus, connection, expectText, until } from './support/ui';
 
 /**
  * "Sync now" refreshes everything the researcher sees: a policy changed on the server
@@ -35,14 +35,7 @@ describe('renderer: Sync now and offline', () => {
     );
     // At the policy, not at the top of the program's page.
     const heading = opened.page.getByRole('heading', { name: 'Policy', exact: true, level: 2 });
-    await until('the policy heading has the focus', () =>
-      heading.evaluate(
-        (el) =>
-          el ===
-          (globalThis as unknown as { document: { activeElement: unknown } }).document
-            .activeElement,
-      ),
-    );
+    await until('the policy heading has the focus', () => hasFocus(heading));
   });
 
   it(

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
 import { savedDraft } from '../support/drafts';
 import { reportText } from '../support/report-texts';
 import { useAppPerFile } from './support/app';
-import { caretAtEndOf, expectText, goTo, until } from './support/ui';
+import { hasFocus, caretAtEndOf, expectText, goTo, until } from './support/ui';
 import { watchInvokes } from './support/invokes';
 import { saveOpenDraftAsTemplate } from './support/templates';
 
@@ -13,13 +12,6 @@ import { saveOpenDraftAsTemplate } from './support/templates';
  */
 describe('renderer: the Templates dialog', () => {
   const opened = useAppPerFile('templates-dialog', {});
-
-  const hasFocus = (control: Locator): Promise<boolean> =>
-    control.evaluate(
-      (el) =>
-        el ===
-        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
-    );
 
   it('each step takes the focus, and gives it back to the button that opened it; Close closes', async () => {
     const { host, page } = opened;

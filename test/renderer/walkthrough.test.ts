@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useAppPerTest } from './support/app';
-import { connection, expectText, goTo, nav, until } from './support/ui';
+import { hasFocus, connection, expectText, goTo, nav, until } from './support/ui';
 import type { AppHost } from '../app/host';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { fakeJwt } from '../support/fake-secrets';
@@ -203,10 +203,7 @@ describe('renderer: a researcher day without friction', () => {
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
     expect(await button.getAttribute('aria-expanded')).toBe('false');
-    const active = (el: unknown): boolean =>
-      (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement ===
-      el;
-    expect(await button.evaluate(active)).toBe(true);
+    expect(await hasFocus(button)).toBe(true);
 
     // A click outside closes it.
     await button.click();
@@ -243,13 +240,7 @@ describe('renderer: a researcher day without friction', () => {
     await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
     await nav(page, 'Programs').click();
     await list.getByRole('link', { name: 'Acme Web Platform', exact: true }).waitFor();
-    await until('focus on the heading', () =>
-      heading.evaluate(
-        (h) =>
-          (globalThis as unknown as { document: { activeElement: unknown } }).document
-            .activeElement === h,
-      ),
-    );
+    await until('focus on the heading', () => hasFocus(heading));
     const tabs: string[] = [];
     for (let i = 0; i < 10; i++) {
       await page.keyboard.press('Tab');
@@ -341,13 +332,7 @@ describe('renderer: a researcher day without friction', () => {
     // Cancel keeps the draft, and the focus goes back to the button.
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(
-      await discard.evaluate(
-        (el) =>
-          (globalThis as unknown as { document: { activeElement: unknown } }).document
-            .activeElement === el,
-      ),
-    ).toBe(true);
+    expect(await hasFocus(discard)).toBe(true);
 
     await discard.click();
     await dialog.getByRole('button', { name: 'Discard', exact: true }).click();

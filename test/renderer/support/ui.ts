@@ -168,3 +168,12 @@ export async function pasteInto(target: Locator, data: Record<string, string>): 
     );
   }, data);
 }
+
+/** Whether `control` has the keyboard focus. */
+export function hasFocus(control: Locator): Promise<boolean> {
+  return control.evaluate(
+    (el) =>
+      el ===
+      (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
+}
