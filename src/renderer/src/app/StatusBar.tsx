@@ -3,6 +3,9 @@ import { formatMirror, formatTime } from '../lib/format';
 import { syncNow } from './useBridgeEvents';
 import { syncAnnouncement } from './sync-announcement';
 
+/** The status bar's word for a sync under way, which "Sync now" points to meanwhile. */
+const SYNC_UNDER_WAY = 'sync-under-way';
+
 const CONNECTIVITY_TEXT = { online: 'Online', offline: 'Offline', unknown: 'Connecting' } as const;
 
 /**
@@ -20,6 +23,7 @@ export function StatusBar() {
   const status = useSession((s) => s.status);
   const engine = useSession((s) => s.engine);
   const connectivity = status?.connectivity ?? 'unknown';
+  const syncing = status?.syncing ?? false;
   return (
     <div className="status-bar">
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
@@ -44,8 +48,17 @@ export function StatusBar() {
             "Last sync: never" and zero counts would be claims, often false. */}
         {status ? (
           <>
-            {/* Offline, a sync only tries to reach the server: "Offline" says all there is. */}
-            {status.syncing && connectivity !== 'offline' ? <span>Syncing…</span> : null}
+            {/* Offline, a sync only tries to reach the server: "Offline" says all there is, to
+                the eye; "Sync now" is described by it meanwhile. */}
+            {status.syncing ? (
+              connectivity === 'offline' ? (
+                <span id={SYNC_UNDER_WAY} className="visually-hidden">
+                  Trying to reach the service
+                </span>
+              ) : (
+                <span id={SYNC_UNDER_WAY}>Syncing…</span>
+              )
+            ) : null}
             {status.mirror ? (
               <span className="mirror-progress">{formatMirror(status.mirror)}</span>
             ) : null}
@@ -59,7 +72,16 @@ export function StatusBar() {
           </>
         ) : null}
       </div>
-      <button type="button" onClick={() => void syncNow()} disabled={status?.syncing ?? false}>
+      {/* Not `disabled` while a sync runs: a disabled button drops the keyboard focus to the
+          page, from the researcher who just pressed it. */}
+      <button
+        type="button"
+        aria-disabled={syncing || undefined}
+        aria-describedby={syncing ? SYNC_UNDER_WAY : undefined}
+        onClick={() => {
+          if (!syncing) void syncNow();
+        }}
+      >
         Sync now
       </button>
     </div>
