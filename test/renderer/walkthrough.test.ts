@@ -6,6 +6,7 @@ import type { AppHost } from '../app/host';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { fakeJwt } from '../support/fake-secrets';
 import { savedDraft } from '../support/drafts';
+import { reportText } from '../support/report-texts';
 
 /**
  * What a researcher's day through the built app found, one test per defect: links and
@@ -347,6 +348,47 @@ describe('renderer: a researcher day without friction', () => {
     });
     await expectText(page.locator('.report-status'), /Withdrawn/, 15_000);
     expect(await page.getByRole('textbox', { name: 'Title', exact: true }).count()).toBe(0);
+  });
+
+  // A walk saw the hints of empty sections ("What should happen.") stay where first drawn as the
+  // pane scrolled, over other controls, and stretch the window below its bottom edge.
+  it('the hints of empty sections scroll with the description: the window itself never scrolls', async () => {
+    const { host, page } = await apps.open();
+    const { reportId } = await savedDraft(host, {
+      title: 'InfluxDB authentication bypass',
+      description: [
+        '## Steps to reproduce',
+        '',
+        reportText('vulhub--influxdb-CVE-2019-20933.md').trim(),
+        '',
+        '## Expected behavior',
+        '',
+        '## Actual behavior',
+        '',
+        '## Security impact',
+        '',
+      ].join('\n'),
+    });
+    await goTo(page, `#/reports/${reportId}`);
+    const hints = page.locator('.description-editor p.section-hint');
+    await until('the empty sections show their hints', async () => (await hints.count()) >= 3);
+    const overflow = (): Promise<number> =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { documentElement: { scrollHeight: number } };
+          innerHeight: number;
+        };
+        return g.document.documentElement.scrollHeight - g.innerHeight;
+      });
+    for (const top of [0, 400, 100_000]) {
+      await page.locator('.workspace-detail').evaluate((pane, y) => {
+        (pane as unknown as { scrollTop: number }).scrollTop = y;
+      }, top);
+      await page.waitForTimeout(50);
+      expect(await overflow(), `the window overflows with the pane at ${top}`).toBeLessThanOrEqual(
+        0,
+      );
+    }
   });
 
   it('the editor draws tables with borders and code blocks on their background; a JWT wraps in the pane and in its code block', async () => {
