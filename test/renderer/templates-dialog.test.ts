@@ -109,4 +109,48 @@ describe('renderer: the Templates dialog', () => {
     expect(saved?.body).toContain(`${last}${typed}`);
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   });
+
+  // A walk's report from a template went to the program listed first, not the one it worked in,
+  // and the focus stayed behind on "Templates…".
+  it("a report from a template starts in the open draft's program, or in none chosen for it; the focus goes to it", async () => {
+    const { host, page } = opened;
+    const { reportId } = await savedDraft(host, {
+      title: 'SSRF through the PDF export',
+      asset: 'https://app.example.com/export',
+      description: reportText('vulhub--influxdb-CVE-2019-20933.md'),
+    });
+    await goTo(page, `#/reports/${reportId}`);
+    await page.getByRole('heading', { name: 'SSRF through the PDF export' }).waitFor();
+    const { dialog } = await saveOpenDraftAsTemplate(page, 'SSRF');
+    const use = dialog.getByRole('button', { name: 'New report from “SSRF”' });
+    await use.click();
+    const program = dialog.getByLabel('Program');
+    await until(
+      "the draft's program chosen",
+      async () => (await program.inputValue()) === host.programs.open.id,
+    );
+    await dialog.getByRole('button', { name: 'Back', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // With no draft open, no program is chosen for the researcher.
+    await goTo(page, '#/reports');
+    await page
+      .getByRole('group', { name: 'Reports as Markdown files' })
+      .getByRole('button', { name: 'Templates…' })
+      .click();
+    await use.click();
+    await until('the programs listed', async () => (await program.locator('option').count()) > 1);
+    expect(await program.inputValue()).toBe('');
+    const start = dialog.getByRole('button', { name: 'Start report', exact: true });
+    expect(await start.isDisabled()).toBe(true);
+    await program.selectOption(host.programs.open.id);
+    await dialog.getByLabel('Report title').fill('SSRF in the avatar import');
+    await dialog.getByLabel('Report asset').fill('https://*.example.com/avatar');
+    await start.click();
+    await dialog.waitFor({ state: 'detached' });
+    const heading = page
+      .getByRole('region', { name: 'Open report' })
+      .getByRole('heading', { name: 'SSRF in the avatar import', level: 1 });
+    await until("the new report's heading has the focus", () => hasFocus(heading));
+  });
 });

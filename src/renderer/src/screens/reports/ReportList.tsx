@@ -27,13 +27,16 @@ function rowLink(list: HTMLElement | null, index: number): HTMLElement | null {
 }
 
 /**
- * Moves the keyboard focus into the open report: its heading, once it has loaded (the pane shows
- * "Loading report…" until then).
+ * Moves the keyboard focus into report `reportId` open beside the list: its heading, once the pane
+ * shows that report (it keeps the one before until the new one is read) and it has loaded (the
+ * pane shows "Loading report…" until then).
  */
-export function focusOpenReport(): void {
+export function focusOpenReport(reportId: string): void {
   let frames = 0;
   const place = (): void => {
-    const pane = document.querySelector('.workspace-detail');
+    const pane = document.querySelector(
+      `.workspace-detail[data-report-id="${CSS.escape(reportId)}"]`,
+    );
     const heading = pane?.querySelector<HTMLElement>('h1');
     if (pane && heading && !pane.querySelector('.loading')) {
       focusHeading(heading);
@@ -197,7 +200,7 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
     if (open && item.id !== selectedId) {
       openFromList(item.id);
     }
-    if (wanted.enter) focusOpenReport();
+    if (wanted.enter) focusOpenReport(item.id);
   }
   useEffect(() => settle());
 

@@ -11,6 +11,8 @@ import { useReadOnlyReason } from '../../stores/session';
 import { openPrograms } from './NewReportDialog';
 import { importedTemplatesText, savedTemplateText } from '../../lib/template-words';
 import { useLoaded } from '../../lib/useLoaded';
+import { useReport } from '../../stores/report';
+import { focusOpenReport } from './ReportList';
 
 type Mode =
   | { kind: 'list' }
@@ -31,6 +33,10 @@ export function TemplatesDialog({
   onClose(): void;
 }) {
   const readOnly = useReadOnlyReason();
+  // The program of the draft open beside the list: a new report from a template starts there.
+  const draftProgramId = useReport((s) =>
+    draftId && s.reportId === draftId ? (s.detail?.draft?.programId ?? null) : null,
+  );
   const [templates, setTemplates] = useState<TemplateView[] | null>(null);
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
   const [message, setMessage] = useState<string | null>(null);
@@ -188,9 +194,12 @@ export function TemplatesDialog({
       {mode.kind === 'use' ? (
         <UseTemplate
           template={mode.template}
+          preferredProgramId={draftProgramId}
           onStarted={(reportId) => {
             onClose();
             navigate({ name: 'report', reportId });
+            // Not back to "Templates…" in the list: the researcher goes on in the new report.
+            focusOpenReport(reportId);
           }}
           onBack={() => setMode({ kind: 'list' })}
         />
@@ -262,10 +271,13 @@ function EditTemplate({
 
 function UseTemplate({
   template,
+  preferredProgramId,
   onStarted,
   onBack,
 }: {
   template: TemplateView;
+  /** The program chosen at first: the open draft's, if it takes reports; none otherwise. */
+  preferredProgramId: string | null;
   onStarted(reportId: string): void;
   onBack(): void;
 }) {
@@ -278,11 +290,14 @@ function UseTemplate({
     openPrograms().then(
       (found) => {
         setPrograms(found);
-        setProgramId((current) => current || (found[0]?.id ?? ''));
+        // Never the list's first program by default: a report filed under a program the
+        // researcher did not choose goes to the wrong triage team.
+        const preferred = found.find((p) => p.id === preferredProgramId);
+        setProgramId((current) => current || (preferred?.id ?? ''));
       },
       (e: unknown) => setError(messageOf(e)),
     );
-  }, []);
+  }, [preferredProgramId]);
   return (
     <TemplateForm
       submit={() =>
@@ -301,6 +316,9 @@ function UseTemplate({
       <label>
         Program
         <select autoFocus value={programId} onChange={(e) => setProgramId(e.target.value)}>
+          <option value="" disabled>
+            Choose a program
+          </option>
           {programs?.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name}
