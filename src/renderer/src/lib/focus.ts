@@ -14,3 +14,34 @@ export function focusHeading(heading: HTMLElement): void {
   if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
   heading.focus();
 }
+
+/**
+ * Focuses the heading `find` returns, as soon as it returns one: checked each frame, for at most
+ * `frames` frames (the screen renders after the state it waits for).
+ */
+export function focusHeadingOnceShown(
+  find: () => HTMLElement | null | undefined,
+  frames = 120,
+): void {
+  let left = frames;
+  const place = (): void => {
+    const heading = find();
+    if (heading) focusHeading(heading);
+    else if (--left > 0) requestAnimationFrame(place);
+  };
+  requestAnimationFrame(place);
+}
+
+/**
+ * Moves the keyboard focus into report `reportId` open beside the list: its heading, once the pane
+ * shows that report (it keeps the one before until the new one is read) and it has loaded (the
+ * pane shows "Loading report…" until then).
+ */
+export function focusOpenReport(reportId: string): void {
+  focusHeadingOnceShown(() => {
+    const pane = document.querySelector(
+      `.workspace-detail[data-report-id="${CSS.escape(reportId)}"]`,
+    );
+    return pane && !pane.querySelector('.loading') ? pane.querySelector<HTMLElement>('h1') : null;
+  });
+}

@@ -3,6 +3,7 @@ import { bridge } from '../../bridge';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { reportError } from '../../stores/notices';
 import { useReport } from '../../stores/report';
+import { focusHeadingOnceShown, focusIsLost } from '../../lib/focus';
 
 const KIND_TEXT: Record<OutboxKind, string> = {
   save_report: 'Save the draft',
@@ -58,6 +59,18 @@ export function waitingText(entries: readonly OutboxEntryView[], offline: boolea
 }
 
 /**
+ * The entry's buttons go with it (the panel too, with its last entry): a focus they leave to the
+ * window goes to the heading of `pane` (beside the reports list, the report's own pane: the list
+ * has a heading of its own).
+ */
+function headingAfterButtonGoes(button: HTMLElement, pane: Element | null): void {
+  focusHeadingOnceShown(
+    () => (button.isConnected || !focusIsLost() ? null : pane?.querySelector<HTMLElement>('h1')),
+    30,
+  );
+}
+
+/**
  * The changes that stopped and need the researcher: retry or discard. Changes still on their way
  * (offline, retrying) are no business of this panel: they are counted quietly (the draft's save
  * line, `waitingText`, the status bar's "N unsent"), so typing offline never brings it up.
@@ -71,8 +84,13 @@ export function OutboxPanel({
 }) {
   const stopped = entries.filter((e) => e.state === 'parked');
   if (stopped.length === 0) return null;
-  const act = (call: Promise<void>): void => {
-    call.then(() => useReport.getState().reload()).catch(reportError);
+  const act = (call: Promise<void>, button: HTMLElement): void => {
+    // Where the button stands, read while it does: once it is gone it has no ancestors.
+    const pane = button.closest('.workspace-detail') ?? button.closest('main');
+    call
+      .then(() => useReport.getState().reload())
+      .then(() => headingAfterButtonGoes(button, pane))
+      .catch(reportError);
   };
   return (
     <section aria-labelledby="outbox-heading" className="outbox card">
@@ -91,7 +109,7 @@ export function OutboxPanel({
                     key={label}
                     type="button"
                     disabled={readOnly}
-                    onClick={() => act(call(e.id))}
+                    onClick={(click) => act(call(e.id), click.currentTarget)}
                   >
                     {label}
                   </button>

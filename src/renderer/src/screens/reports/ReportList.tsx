@@ -6,7 +6,7 @@ import { listSelection } from '../../stores/report-opening';
 import { useReport } from '../../stores/report';
 import { whenQuiet } from '../../lib/quiet';
 import { recycledKeys } from '../../lib/row-keys';
-import { focusHeading } from '../../lib/focus';
+import { focusOpenReport } from '../../lib/focus';
 import { ReportRow } from './ReportRow';
 
 const ROW_HEIGHT = 64;
@@ -24,27 +24,6 @@ function indexOf(blocks: Record<number, ReportListItemView[]>, id: string | null
 /** The link of the list's row `index` (0-based), when that row is rendered. */
 function rowLink(list: HTMLElement | null, index: number): HTMLElement | null {
   return list?.querySelector<HTMLElement>(`[aria-posinset="${index + 1}"] a`) ?? null;
-}
-
-/**
- * Moves the keyboard focus into report `reportId` open beside the list: its heading, once the pane
- * shows that report (it keeps the one before until the new one is read) and it has loaded (the
- * pane shows "Loading report…" until then).
- */
-export function focusOpenReport(reportId: string): void {
-  let frames = 0;
-  const place = (): void => {
-    const pane = document.querySelector(
-      `.workspace-detail[data-report-id="${CSS.escape(reportId)}"]`,
-    );
-    const heading = pane?.querySelector<HTMLElement>('h1');
-    if (pane && heading && !pane.querySelector('.loading')) {
-      focusHeading(heading);
-      return;
-    }
-    if (++frames < 120) requestAnimationFrame(place);
-  };
-  requestAnimationFrame(place);
 }
 
 /**

@@ -12,7 +12,7 @@ import { openPrograms } from './NewReportDialog';
 import { importedTemplatesText, savedTemplateText } from '../../lib/template-words';
 import { useLoaded } from '../../lib/useLoaded';
 import { useReport } from '../../stores/report';
-import { focusOpenReport } from './ReportList';
+import { focusOpenReport } from '../../lib/focus';
 
 type Mode =
   | { kind: 'list' }
