@@ -21,6 +21,7 @@ function view(content: DraftContent, issues: DraftView['issues'] = []): DraftVie
     baseRevision: 1,
     conflicts: [],
     unsent: true,
+    notOnServer: false,
     issues,
     policyVersionAtStart: null,
   };

@@ -90,4 +90,38 @@ describe('renderer: the save line of a draft', () => {
       expect(line).toMatch(/^(Saving…|Saved on this computer; waiting to be sent\.)$/);
     await expectText(saveLine, /^Saved and sent\.$/, 20_000);
   }, 120_000);
+
+  // A half-typed vector is kept here and not sent (the API refuses it): the line said "Saved and
+  // sent." while the service had the vector before.
+  it('says a change that fails a field check is not sent until the field is fixed', async () => {
+    const { host, page } = await apps.open({
+      beforeWindow: async (h) => {
+        await h.engine.syncNow();
+      },
+    });
+    const { reportId } = await savedDraft(host, {
+      title: 'Open redirect after login on *.example.com',
+      asset: 'https://login.example.com/?next=//evil.example',
+    });
+    await host.engine.syncNow();
+    await goTo(page, `#/reports/${reportId}`);
+    const saveLine = page.locator('.save-state');
+    await expectText(saveLine, /^Saved and sent\.$/, 20_000);
+    const vector = page.getByRole('textbox', { name: 'CVSS vector', exact: true });
+    await vector.click();
+    await page.keyboard.type('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:');
+    await expectText(
+      saveLine,
+      /^Saved on this computer; sent once the fields marked below are fixed\.$/,
+      20_000,
+    );
+    await page.keyboard.type('L/A:N');
+    await expectText(saveLine, /^Saved and sent\.$/, 20_000);
+    const server = await host.sandbox.api<{ cvss_vector: string }>(
+      'GET',
+      `/api/reports/${reportId}`,
+      { token: host.key },
+    );
+    expect(server.body.cvss_vector).toBe('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N');
+  }, 120_000);
 });

@@ -150,6 +150,46 @@ describe('renderer: a researcher day without friction', () => {
     ).rejects.toThrow(/Message body is too long \(12,001 of 12,000 characters\)/);
   });
 
+  // A walk discarded a save the credential check held back: the line said "Saved and sent." while
+  // the service had the version before, and the focus fell to the window.
+  it('a held-back save discarded: the save line says the service keeps the version before; the focus stays on the page', async () => {
+    const { host, page } = await apps.open();
+    const description = `${COMPLETE_DESCRIPTION}\n\nThe export returns every user's invoices.\n`;
+    const draft = await savedDraft(host, {
+      title: 'Invoices of every user in the export',
+      asset: 'https://*.example.com/export',
+      description,
+    });
+    await host.settled();
+    await host.engine.saveDraft(draft.reportId, {
+      title: 'Invoices of every user in the export',
+      asset: 'https://*.example.com/export',
+      description: `${description}\nGET /api/v2/export HTTP/1.1\nAuthorization: Bearer ${fakeJwt()}\n`,
+      cvss_vector: '',
+    });
+    await host.settled();
+    await goTo(page, `#/reports/${draft.reportId}`);
+    const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
+    await unsent.getByRole('button', { name: 'Discard', exact: true }).click();
+    await unsent.waitFor({ state: 'detached' });
+    await expectText(
+      page.locator('.save-state'),
+      /^Saved on this computer, not sent: the service keeps the version before until your next change\.$/,
+    );
+    const heading = page.getByRole('heading', {
+      name: 'Invoices of every user in the export',
+      level: 1,
+    });
+    await until("the focus on the report's heading", () => hasFocus(heading));
+    // What the service has is the version before: the typed request stayed on this computer.
+    const server = await host.sandbox.api<{ description: string }>(
+      'GET',
+      `/api/reports/${draft.reportId}`,
+      { token: host.key },
+    );
+    expect(server.body.description).toBe(description);
+  });
+
   it('valid-shaped but unknown input is refused: a draft for a program that does not exist, an unknown unsent change', async () => {
     const { host, page } = await apps.open();
     await page.getByRole('heading', { name: 'Programs', exact: true }).waitFor();

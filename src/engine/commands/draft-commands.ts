@@ -8,7 +8,13 @@ import { validateReportInput } from '../domain/validate';
 import type { Draft } from '../store';
 import { ApiError } from '../api';
 import { EngineInputError } from './errors';
-import { adoptDraft, policyVersionAtStart, queueSave, rememberPolicyVersion } from './local-drafts';
+import {
+  adoptDraft,
+  draftSendState,
+  policyVersionAtStart,
+  queueSave,
+  rememberPolicyVersion,
+} from './local-drafts';
 import { requireWritable, type SessionContext } from './session-context';
 import { toDraftView } from './to-views';
 
@@ -47,7 +53,7 @@ export class DraftCommands {
     });
     this.#ctx.kick();
     this.#ctx.emitStatus();
-    return toDraftView(draft, true, policyVersionAtStart(store, reportId));
+    return toDraftView(draft, draftSendState(store, draft), policyVersionAtStart(store, reportId));
   }
 
   /**
@@ -104,11 +110,7 @@ export class DraftCommands {
     this.#ctx.kick();
     // The status bar's unsent count follows every local write, as the outbox panel does.
     this.#ctx.emitStatus();
-    return toDraftView(
-      draft,
-      store.outbox.countUnsent(reportId) > 0,
-      policyVersionAtStart(store, reportId),
-    );
+    return toDraftView(draft, draftSendState(store, draft), policyVersionAtStart(store, reportId));
   }
 
   resolveConflicts(
@@ -134,7 +136,7 @@ export class DraftCommands {
     });
     this.#ctx.kick();
     this.#ctx.emitStatus();
-    return toDraftView(saved, true, policyVersionAtStart(store, reportId));
+    return toDraftView(saved, draftSendState(store, saved), policyVersionAtStart(store, reportId));
   }
 }
 

@@ -1,5 +1,16 @@
 import { contentOf } from '@shared/bridge/draft-content';
+import type { DraftView } from '@shared/bridge/views';
+import { serverHasDraft } from '../outbox';
 import type { Draft, EnqueueInput, Store } from '../store';
+
+/** Where the draft's content stands with the server: queued, or kept here and not sent. */
+export function draftSendState(
+  store: Store,
+  draft: Draft,
+): Pick<DraftView, 'unsent' | 'notOnServer'> {
+  const unsent = store.outbox.countUnsent(draft.reportId) > 0;
+  return { unsent, notOnServer: !unsent && !serverHasDraft(store, draft) };
+}
 
 /**
  * A draft made elsewhere (the website, another device) as this client's merge base, without

@@ -11,7 +11,7 @@ import type {
 import type { SimilarReportView } from '@shared/bridge/evidence-views';
 import { submitChecklist } from '../domain/checklist';
 import { rankSimilar, type Candidate } from '../domain/similar-reports';
-import { policyVersionAtStart, serverDraft } from './local-drafts';
+import { draftSendState, policyVersionAtStart, serverDraft } from './local-drafts';
 import type { SessionContext } from './session-context';
 import { toDraftView, toEvidenceView, toListItemView, toOutboxView } from './to-views';
 
@@ -69,11 +69,7 @@ export class ReadCommands {
       id: reportId,
       report,
       draft: draft
-        ? toDraftView(
-            draft,
-            outbox.some((e) => e.state !== 'done'),
-            policyVersionAtStart(store, reportId),
-          )
+        ? toDraftView(draft, draftSendState(store, draft), policyVersionAtStart(store, reportId))
         : null,
       evidence: store.evidence.listForReport(reportId).map(toEvidenceView),
       messages: store.messages.listThread(reportId),

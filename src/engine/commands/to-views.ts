@@ -14,7 +14,7 @@ import { describeError } from '@shared/errors/describe-error';
 
 export function toDraftView(
   draft: Draft,
-  unsent: boolean,
+  send: Pick<DraftView, 'unsent' | 'notOnServer'>,
   policyVersionAtStart: number | null = null,
 ): DraftView {
   const content = contentOf(draft);
@@ -27,7 +27,7 @@ export function toDraftView(
       const sides = draft.conflict?.[field];
       return sides ? [{ field, ...sides }] : [];
     }),
-    unsent,
+    ...send,
     issues: validateReportInput({ program_id: draft.programId, ...content, revision: 0 }),
     policyVersionAtStart,
   };

@@ -1,12 +1,11 @@
 import type { Message, Report } from '@shared/api';
 import { isApiError } from '../api';
 import { contentOf, sameContent } from '@shared/bridge/draft-content';
-import type { DraftContent } from '@shared/bridge/views';
-import { findFileLinks, removeFileLinks } from '@shared/rules';
 import type { OutboxEntry, OutboxKind } from '../store';
 import { AGAIN, DONE, type OutboxContext, type Outcome } from './context';
 import { acknowledgeReport, reconcileDraft, recordSent } from './reconcile';
 import { markOf, postedSince } from './thread-mark';
+import { sendableContent } from './sendable-content';
 
 type Handler<K extends OutboxKind> = (
   ctx: OutboxContext,
@@ -72,7 +71,7 @@ const saveReport: Handler<'save_report'> = async (ctx, entry, signal) => {
       },
     };
   }
-  const content = sendableContent(ctx, entry.reportId, contentOf(draft));
+  const content = sendableContent(ctx.store, entry.reportId, contentOf(draft));
   const revision = draft.baseRevision ?? 0;
   if (draft.base && draft.baseRevision !== null && sameContent(draft.base, content)) return DONE;
   recordSent(ctx.store, entry.reportId, content, revision);
@@ -91,27 +90,6 @@ const saveReport: Handler<'save_report'> = async (ctx, entry, signal) => {
     throw error;
   }
 };
-
-/**
- * The draft as it may be sent now: a link to a file that is not a ready file on the server yet is
- * sent as plain text, and the save queued after that file's upload sends the link. So no save
- * ever links a file before it is ready, however the queue was coalesced.
- */
-function sendableContent(
-  ctx: OutboxContext,
-  reportId: string,
-  content: DraftContent,
-): DraftContent {
-  const attachments = ctx.store.reports.getReport(reportId)?.attachments ?? {};
-  let description = content.description;
-  const pending = new Set(
-    findFileLinks(description)
-      .filter((link) => link.reportId !== reportId || attachments[link.fileId]?.state !== 'ready')
-      .map((link) => link.fileId),
-  );
-  for (const fileId of pending) description = removeFileLinks(description, fileId);
-  return { ...content, description };
-}
 
 /**
  * A draft file sent to a report that is no longer a draft would land as a pending message file

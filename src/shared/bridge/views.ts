@@ -127,7 +127,13 @@ export interface DraftView {
   /** Revision of the last content the server acknowledged; null while never sent. */
   baseRevision: number | null;
   conflicts: FieldConflict[];
+  /** A change of this draft is queued for the server. */
   unsent: boolean;
+  /**
+   * Nothing is queued, yet the server does not hold this content as a save would send it: its
+   * sending was discarded, or it fails a local check. The next change sends it all.
+   */
+  notOnServer: boolean;
   /** Local checks that fail (each names its field); the draft is kept but not sent until fixed. */
   issues: { field: string; message: string }[];
   /**

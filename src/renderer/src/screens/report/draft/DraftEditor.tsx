@@ -246,9 +246,11 @@ export function DraftEditor({
                     : offline
                       ? 'Saved on this computer; sent when the connection returns.'
                       : 'Saved on this computer; waiting to be sent.'
-                : notSendable.length > 0
-                  ? 'Saved; sent without the links named below.'
-                  : 'Saved and sent.'}
+                : snapshot.notOnServer
+                  ? notSentText(snapshot.issues.length > 0, draft.baseRevision !== null)
+                  : notSendable.length > 0
+                    ? 'Saved; sent without the links named below.'
+                    : 'Saved and sent.'}
       </p>
       {notSendable.length > 0 ? (
         <p className="callout other-report-files" role="status">
@@ -444,4 +446,12 @@ function submitLockReason(submit: OutboxEntryView): string {
   return submit.state === 'parked'
     ? 'The submit was stopped: retry or discard it under “Unsent changes”.'
     : 'Submitted: the report can no longer be edited.';
+}
+
+/** Kept here while the service has something else and nothing queued will send it. */
+function notSentText(failsChecks: boolean, everSent: boolean): string {
+  if (failsChecks) return 'Saved on this computer; sent once the fields marked below are fixed.';
+  return everSent
+    ? 'Saved on this computer, not sent: the service keeps the version before until your next change.'
+    : 'Saved on this computer, not sent: the service has none of it until your next change.';
 }

@@ -24,7 +24,12 @@ export interface AutosaveSnapshot {
    * said (a save's, or the engine's view read since): "Saved and sent." only once it is not.
    */
   unsent: boolean;
+  /** Nothing queued, and the server does not have this content (its sending was discarded). */
+  notOnServer: boolean;
 }
+
+/** What the autosave reads of the engine's view of the draft. */
+type EngineDraft = Pick<DraftView, 'content' | 'issues' | 'unsent' | 'notOnServer'>;
 
 export interface AutosaveDeps {
   /** The engine's saveDraft. */
@@ -65,7 +70,7 @@ export class DraftAutosave {
   #retries = 0;
   #listeners = new Set<(s: AutosaveSnapshot) => void>();
 
-  constructor(draft: Pick<DraftView, 'content' | 'issues' | 'unsent'>, deps: AutosaveDeps) {
+  constructor(draft: EngineDraft, deps: AutosaveDeps) {
     this.#deps = deps;
     this.#content = draft.content;
     this.#lastSaved = draft.content;
@@ -77,6 +82,7 @@ export class DraftAutosave {
       issues: draft.issues,
       saveState: 'saved',
       unsent: draft.unsent,
+      notOnServer: draft.notOnServer,
     };
   }
 
@@ -147,13 +153,13 @@ export class DraftAutosave {
   }
 
   /** The engine's view of the draft changed: adopt it unless the researcher's edit is newer. */
-  incoming(draft: Pick<DraftView, 'content' | 'issues' | 'unsent'>): void {
+  incoming(draft: EngineDraft): void {
     const incoming = draft.content;
     const echo = this.#ownSaves.some((c) => sameContent(c, incoming));
     if (!(this.#dirty || this.#saving > 0 || echo || sameContent(incoming, this.#lastSaved))) {
       this.#adopt(incoming);
     }
-    this.#set({ issues: draft.issues, unsent: draft.unsent });
+    this.#set({ issues: draft.issues, unsent: draft.unsent, notOnServer: draft.notOnServer });
   }
 
   async #saveOnce(): Promise<void> {
@@ -180,6 +186,7 @@ export class DraftAutosave {
       this.#set({
         issues: view.issues,
         unsent: view.unsent,
+        notOnServer: view.notOnServer,
         saveState: this.#dirty ? 'pending' : 'saved',
       });
       // The engine merged changes made elsewhere into this edit: show them unless the user has
