@@ -94,10 +94,14 @@ let retry: ReturnType<typeof setTimeout> | undefined;
 /** The generation whose exact count was asked for, and its answer once it came. */
 let counted: { generation: number; total: number | null } | null = null;
 
-/** The list opens a report (a click, the arrow keys): read ahead of its screen, focus kept. */
-export function openFromList(reportId: string): void {
+/**
+ * The list opens a report (a click, the arrow keys): read ahead of its screen, focus kept.
+ * `replace`: the report takes the open one's history entry (an arrow key moves the selection:
+ * Back leaves the list's browsing instead of stepping through every report passed).
+ */
+export function openFromList(reportId: string, options?: { replace?: boolean }): void {
   listSelection.openedFromList = reportId;
-  showWhenRead(reportId, () => navigate({ name: 'report', reportId }), shownHash);
+  showWhenRead(reportId, () => navigate({ name: 'report', reportId }, options), shownHash);
 }
 
 /**

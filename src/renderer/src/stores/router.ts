@@ -5,7 +5,8 @@ import { listSelection, showWhenRead } from './report-opening';
 
 interface RouterState {
   route: Route;
-  navigate(route: Route): void;
+  /** `replace`: the route takes the place of the current history entry (Back skips it). */
+  navigate(route: Route, options?: { replace?: boolean }): void;
 }
 
 const LAST_ROUTE_KEY = 'bountyDesk.lastRoute';
@@ -31,9 +32,12 @@ function initialRoute(): Route {
 
 export const useRouter = create<RouterState>((set) => ({
   route: initialRoute(),
-  navigate(route) {
+  navigate(route, options) {
     const hash = routeHash(route);
-    if (window.location.hash !== hash) window.location.hash = hash;
+    if (window.location.hash !== hash) {
+      if (options?.replace) window.location.replace(hash);
+      else window.location.hash = hash;
+    }
     remember(route);
     set({ route });
   },
@@ -68,7 +72,8 @@ useRouter.subscribe(({ route }, { route: before }) => {
     route.name === 'reports' && before.name === 'report' ? before.reportId : null;
 });
 
-export const navigate = (route: Route): void => useRouter.getState().navigate(route);
+export const navigate = (route: Route, options?: { replace?: boolean }): void =>
+  useRouter.getState().navigate(route, options);
 
 /** The screen shown now, as its location hash. */
 export const shownHash = (): string => routeHash(useRouter.getState().route);

@@ -177,7 +177,7 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
     virtualizer.scrollToIndex(wanted.index, { align: 'auto' });
     const open = wanted.enter || !narrow;
     if (open && item.id !== selectedId) {
-      openFromList(item.id);
+      openFromList(item.id, { replace: !wanted.enter && selectedId !== null });
     }
     if (wanted.enter) focusOpenReport(item.id);
   }
