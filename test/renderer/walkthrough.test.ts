@@ -181,6 +181,16 @@ describe('renderer: a researcher day without friction', () => {
       level: 1,
     });
     await until("the focus on the report's heading", () => hasFocus(heading));
+    // The list beside it reads the queue again: nothing of the report waits any more (a walk saw
+    // "Unsent" and "Needs your action" stay on its row).
+    const row = page
+      .getByRole('list', { name: 'Reports', exact: true })
+      .getByRole('listitem')
+      .filter({ hasText: 'Invoices of every user in the export' });
+    await until(
+      'the row without "Unsent" and "Needs your action"',
+      async () => !/Unsent|Needs your action/u.test(await row.innerText()),
+    );
     // What the service has is the version before: the typed request stayed on this computer.
     const server = await host.sandbox.api<{ description: string }>(
       'GET',

@@ -12,9 +12,10 @@ export class OutboxCommands {
   }
 
   retryEntry(entryId: number): void {
-    this.#requireOpen(entryId);
+    const entry = this.#requireOpen(entryId);
     this.#ctx.store.outbox.unpark(entryId, this.#ctx.clock.now());
     this.#ctx.kick();
+    this.#changed(entry);
   }
 
   /**
@@ -31,7 +32,13 @@ export class OutboxCommands {
       return releaseAbandonedMessageFiles(store);
     });
     if (released > 0) this.#ctx.kick();
+    this.#changed(entry);
+  }
+
+  /** The report's row says "Unsent" and "Needs your action" from the queue: the list reads it again. */
+  #changed(entry: OutboxEntry): void {
     this.#ctx.emitStatus();
+    if (entry.reportId) this.#ctx.events.emit('report-changed', { reportId: entry.reportId });
   }
 
   /** An id the queue does not hold (made up, or sent or discarded meanwhile) is an error. */
