@@ -75,4 +75,32 @@ describe('renderer: the reports list and the browser history', () => {
       async () => (await where(page)).hash === '#/reports',
     );
   }, 120_000);
+
+  // A walk went Back to a report and found the list's tab stop on the row of the report it left:
+  // the list kept the row last focused while that report was open, and it was open again.
+  it("after Back, the list's tab stop is the row of the report shown", async () => {
+    const { page } = await openSeededList(apps, REPORTS);
+    const links = page.locator(REPORT_LINKS);
+    const titles = (await links.allInnerTexts()).slice(0, 2).map((t) => t.trim());
+    expect(titles).toHaveLength(2);
+    const tabStop = async (): Promise<string> =>
+      (await page.locator(`${REPORT_LINKS}[tabindex="0"]`).allInnerTexts())
+        .map((t) => t.trim())
+        .join(' | ');
+
+    await links.nth(0).click();
+    await until('the first report open', async () => (await where(page)).heading === titles[0]);
+    await links.nth(1).click();
+    await until('the second report open', async () => (await where(page)).heading === titles[1]);
+    expect(await tabStop()).toBe(titles[1]);
+    // The researcher reads the report: the focus leaves the list for it.
+    await page.locator('.workspace-detail h1').click();
+
+    await page.goBack();
+    await until(
+      'the first report shown again',
+      async () => (await where(page)).heading === titles[0],
+    );
+    await until('the tab stop on its row', async () => (await tabStop()) === titles[0]);
+  }, 120_000);
 });

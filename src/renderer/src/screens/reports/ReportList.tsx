@@ -131,6 +131,13 @@ export function ReportList({ selectedId, narrow }: { selectedId: string | null; 
 
   // The row last focused, as long as the same report stays open (else the open report's row).
   const [focused, setFocused] = useState<{ index: number; openId: string | null } | null>(null);
+  // Another report shown forgets it: else Back to the report it was focused under revived it,
+  // and the tab stop was the row of the report just left (a walk).
+  const [focusedUnder, setFocusedUnder] = useState(selectedId);
+  if (focusedUnder !== selectedId) {
+    setFocusedUnder(selectedId);
+    if (focused && focused.openId !== selectedId) setFocused(null);
+  }
 
   // Back at the list from a report (none open now): the focus returns to that report's row once
   // it is rendered, unless the user has put it somewhere already (only the screen's heading, where
