@@ -7,7 +7,7 @@ import type { ReportDetailView } from '../../src/shared/bridge/views';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from '../renderer/support/app';
 import { tempDirsPerTest } from '../support/temp-dirs';
-import { goTo, hashOf, until } from '../renderer/support/ui';
+import { goTo, hashOf, hasFocus, until } from '../renderer/support/ui';
 import { saveOpenDraftAsTemplate, startReportFromTemplate } from '../renderer/support/templates';
 import type { AppHost } from './host';
 
@@ -99,6 +99,26 @@ describe('reports as Markdown files, through the built app', () => {
     expect(await page.getByRole('textbox', { name: 'Title' }).inputValue()).toBe(
       'Reflected XSS in search',
     );
+  });
+
+  // A walk cancelled "Import folder…" from the keyboard and the focus fell to the window: the
+  // button is disabled while main's dialog is open.
+  it('a dialog cancelled gives the focus back to the button that opened it', async () => {
+    const { host, page } = await apps.open();
+    const reportId = await draft(host);
+    await goTo(page, `#/reports/${reportId}`);
+    const bar = page.getByRole('group', { name: 'Reports as Markdown files' });
+    for (const name of ['Import folder…', 'Import Markdown…', 'Export report…']) {
+      const button = bar.getByRole('button', { name, exact: true });
+      await button.focus();
+      const dialogs = host.start().dialogs.length;
+      // Nothing picked: main's stand-in answers as a cancelled dialog.
+      await page.keyboard.press('Enter');
+      await until(`the dialog of "${name}" asked for`, () => host.start().dialogs.length > dialogs);
+      await until(`the focus back on "${name}"`, () => hasFocus(button));
+    }
+    expect(await bar.getByRole('status').count()).toBe(0);
+    expect(await bar.getByRole('alert').count()).toBe(0);
   });
 
   it('a bad file gets a message naming its line, and nothing is imported', async () => {

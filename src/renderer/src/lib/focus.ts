@@ -45,3 +45,23 @@ export function focusOpenReport(reportId: string): void {
     return pane && !pane.querySelector('.loading') ? pane.querySelector<HTMLElement>('h1') : null;
   });
 }
+
+/**
+ * Gives the focus back to `control` once it is enabled again, if the focus was lost meanwhile (a
+ * button disabled while its action ran drops the focus to the window) and the screen is still
+ * the one it was on. Checked each frame, for at most `frames` frames.
+ */
+export function focusBackWhenEnabled(control: Element | null, frames = 30): void {
+  if (!(control instanceof HTMLElement) || control === document.body) return;
+  const at = window.location.hash;
+  let left = frames;
+  const place = (): void => {
+    if (!control.isConnected || window.location.hash !== at) return;
+    if (!control.matches(':disabled')) {
+      if (focusIsLost()) control.focus();
+      return;
+    }
+    if (--left > 0) requestAnimationFrame(place);
+  };
+  requestAnimationFrame(place);
+}
