@@ -43,6 +43,12 @@ describe('renderer: the Templates dialog', () => {
     await until('the name field has the focus', () => hasFocus(dialog.getByLabel('Template name')));
     // The step is as wide as the list was: the dialog does not jump.
     expect((await dialog.boundingBox())?.width).toBe(listWidth);
+    // Its two buttons stand apart (a walk found them touching).
+    const save = await dialog
+      .getByRole('button', { name: 'Save template', exact: true })
+      .boundingBox();
+    const cancel = await dialog.getByRole('button', { name: 'Cancel', exact: true }).boundingBox();
+    expect((cancel?.x ?? 0) - ((save?.x ?? 0) + (save?.width ?? 0))).toBeGreaterThanOrEqual(8);
     expect(await dialog.getByText(/^Saved template/u).count()).toBe(0);
     await page.keyboard.press('Escape');
     await until('"Edit" has the focus after Escape', () => hasFocus(edit));

@@ -371,12 +371,14 @@ function TemplateForm({
     >
       {children}
       {error ? <p role="alert">{error}</p> : null}
-      <button type="submit" className="primary" disabled={!canSubmit}>
-        {submitLabel}
-      </button>
-      <button type="button" onClick={onCancel}>
-        {cancelLabel}
-      </button>
+      <div className="action-row">
+        <button type="submit" className="primary" disabled={!canSubmit}>
+          {submitLabel}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+      </div>
     </form>
   );
 }
