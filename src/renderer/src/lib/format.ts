@@ -19,6 +19,27 @@ export function formatTime(iso: string | null | undefined): string {
   return TIME.format(d);
 }
 
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const DAY_AND_YEAR = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
+
+/**
+ * A time in a list row, as short as it can be read: the clock today, the day this year, else the
+ * day and year (the whole date and time cut off the row's status, program and score).
+ */
+export function formatShortTime(iso: string | null | undefined, now = new Date()): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  if (d.getFullYear() !== now.getFullYear()) return DAY_AND_YEAR.format(d);
+  if (d.getMonth() === now.getMonth() && d.getDate() === now.getDate()) return CLOCK.format(d);
+  return DAY.format(d);
+}
+
 export function formatUsd(dollars: number): string {
   return `$${Math.round(dollars).toLocaleString('en-US')}`;
 }

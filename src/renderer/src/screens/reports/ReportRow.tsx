@@ -5,7 +5,7 @@ import { Badge } from '../../components/Badge';
 import { routeHash } from '../../lib/routes';
 import { openFromList } from '../../stores/reports';
 import { useReport } from '../../stores/report';
-import { formatTime, humanize, statusLabel } from '../../lib/format';
+import { formatShortTime, formatTime, humanize, statusLabel } from '../../lib/format';
 
 export function ReportBadges({ item }: { item: ReportListItemView }) {
   return (
@@ -59,13 +59,18 @@ export const ReportRow = memo(function ReportRow({
         <span className={`status status-${item.status}`}>
           {statusLabel(item.status, item.displayStatus)}
         </span>
-        <span>{item.programName}</span>
+        <span className="program">{item.programName}</span>
         {severity !== null ? (
           <span className="severity">
             CVSS {severity.toFixed(1)} {humanize(cvssSeverity(severity))}
           </span>
         ) : null}
-        <span>Updated {formatTime(item.updatedAt)}</span>
+        <time
+          dateTime={item.updatedAt ?? undefined}
+          title={`Updated ${formatTime(item.updatedAt)}`}
+        >
+          {formatShortTime(item.updatedAt)}
+        </time>
       </div>
     </div>
   );
