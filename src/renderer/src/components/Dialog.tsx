@@ -6,8 +6,8 @@ interface DialogProps {
   onClose(): void;
   /**
    * Escape, when it means less than closing (a step of the dialog goes back); `onClose` otherwise.
-   * The browser may refuse the page a second Escape's cancel and close the dialog itself
-   * (Chromium's close watchers): `onClose` runs then, whatever this does.
+   * Taken from the key itself, before the browser's cancel: the browser may refuse the page a
+   * repeated cancel and close the dialog itself (Chromium's close watchers; `onClose` runs then).
    */
   onEscape?(): void;
   children: ReactNode;
@@ -44,12 +44,23 @@ export function Dialog({ title, onClose, onEscape, children, alert, className }:
       e.preventDefault();
       (handlers.current.onEscape ?? handlers.current.onClose)();
     };
+    // Escape meaning less than closing is the page's own key: left to the dialog's cancel, the
+    // browser stops letting the page refuse it after a few (close watchers) and shuts the whole
+    // dialog, with what was typed in its step (a walk, the third Escape).
+    const onKeyDown = (e: KeyboardEvent): void => {
+      const { onEscape: escape } = handlers.current;
+      if (e.key !== 'Escape' || !escape || e.defaultPrevented) return;
+      e.preventDefault();
+      escape();
+    };
     // Closed by the browser, not by the owner: the owner follows, or the dialog would stay
     // rendered but shut, and its opener would open nothing (seen in a walk after three Escapes).
     const onNativeClose = (): void => handlers.current.onClose();
+    dialog.addEventListener('keydown', onKeyDown);
     dialog.addEventListener('cancel', onCancel);
     dialog.addEventListener('close', onNativeClose);
     return () => {
+      dialog.removeEventListener('keydown', onKeyDown);
       dialog.removeEventListener('cancel', onCancel);
       dialog.removeEventListener('close', onNativeClose);
       if (dialog.open) dialog.close();
