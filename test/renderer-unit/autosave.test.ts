@@ -221,6 +221,25 @@ describe('draft autosave', () => {
     expect(autosave.snapshot.issues).toEqual([{ field: 'asset', message: 'x' }]);
   });
 
+  it('takes what a read says of the queue, unless a save answered after the read started', async () => {
+    const { autosave } = setup();
+    // The fake clock: a read started, then time passed before the save's answer came.
+    const before = performance.now();
+    vi.advanceTimersByTime(5);
+    autosave.setField('title', 'IDOR on /api/orders/{id} for every host under *.example.com');
+    await autosave.flush();
+    expect(autosave.snapshot.unsent).toBe(true);
+    // A read that started before the answer is older than it: ignored.
+    autosave.sendState({ unsent: false, notOnServer: false }, before);
+    expect(autosave.snapshot.unsent).toBe(true);
+    // One started after it says the queue is empty now (a save that sent nothing).
+    vi.advanceTimersByTime(5);
+    autosave.sendState({ unsent: false, notOnServer: false }, performance.now());
+    expect(autosave.snapshot).toMatchObject({ unsent: false, notOnServer: false });
+    autosave.sendState({ unsent: false, notOnServer: true }, performance.now());
+    expect(autosave.snapshot.notOnServer).toBe(true);
+  });
+
   it("says the change is unsent as the save's answer says, until the engine's view says it went", async () => {
     const { autosave } = setup();
     autosave.incoming({ ...view(BASE), unsent: false });

@@ -117,6 +117,21 @@ describe('renderer: the save line of a draft', () => {
     );
     await page.keyboard.type('L/A:N');
     await expectText(saveLine, /^Saved and sent\.$/, 20_000);
+    // Half a vector again, then back to the vector the service has: nothing to send, and the line
+    // says so (a walk saw "waiting to be sent" stay: the read after the save was the same as the
+    // report shown, so the editor never heard the queue was empty).
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await expectText(
+      saveLine,
+      /^Saved on this computer; sent once the fields marked below are fixed\.$/,
+      20_000,
+    );
+    await page.keyboard.type('L/A:N');
+    await expectText(saveLine, /^Saved and sent\.$/, 20_000);
     const server = await host.sandbox.api<{ cvss_vector: string }>(
       'GET',
       `/api/reports/${reportId}`,

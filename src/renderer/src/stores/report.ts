@@ -53,6 +53,20 @@ interface ReportState {
 }
 
 let seq = 0;
+
+/** Told of every read of the report shown, the same as shown or not (see `onReportRead`). */
+type ReadListener = (detail: ReportDetailView, startedAt: number) => void;
+const readListeners = new Set<ReadListener>();
+
+/**
+ * Every read of the report shown, with when it started: a read the same as the report shown does
+ * not render the screen again, yet what it says of the queue may be news to the draft's autosave
+ * (a save that sent nothing: its answer said "queued", the read after it says "sent").
+ */
+export function onReportRead(listener: ReadListener): () => void {
+  readListeners.add(listener);
+  return () => readListeners.delete(listener);
+}
 /**
  * The read `readAhead` started, which the screen's `open` of the same report takes once, soon
  * after (a click on the report already shown mounts no screen: a later open reads it anew).
@@ -175,12 +189,14 @@ export const useReport = create<ReportState>((set, get) => ({
     const reportId = get().reportId;
     if (!reportId) return;
     const mine = ++seq;
+    const startedAt = performance.now();
     try {
       const detail = await (read ?? bridge.getReport(reportId));
+      if (mine !== seq || get().reportId !== reportId) return;
       // The same as shown (a read again after an open, an event of a change undone): the
       // screen is not rendered again.
-      if (mine === seq && get().reportId === reportId && !sameView(get().detail, detail))
-        set({ detail });
+      if (!sameView(get().detail, detail)) set({ detail });
+      if (detail) for (const listener of readListeners) listener(detail, startedAt);
     } catch (e) {
       reportError(e);
       if (mine === seq && get().detail === undefined) set({ detail: null });

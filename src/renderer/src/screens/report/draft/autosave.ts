@@ -69,6 +69,8 @@ export class DraftAutosave {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #retries = 0;
   #listeners = new Set<(s: AutosaveSnapshot) => void>();
+  /** When the last save's answer came (`performance.now()`): reads started before are older. */
+  #answeredAt = -Infinity;
 
   constructor(draft: EngineDraft, deps: AutosaveDeps) {
     this.#deps = deps;
@@ -152,6 +154,15 @@ export class DraftAutosave {
     return this.#chain;
   }
 
+  /**
+   * What a read of the report says of the queue, unless a save answered since it started (that
+   * answer is newer). A read the same as the report shown reaches the editor only this way.
+   */
+  sendState(draft: Pick<DraftView, 'unsent' | 'notOnServer'>, readStartedAt: number): void {
+    if (readStartedAt < this.#answeredAt) return;
+    this.#set({ unsent: draft.unsent, notOnServer: draft.notOnServer });
+  }
+
   /** The engine's view of the draft changed: adopt it unless the researcher's edit is newer. */
   incoming(draft: EngineDraft): void {
     const incoming = draft.content;
@@ -179,6 +190,7 @@ export class DraftAutosave {
     this.#ownSaves = [...this.#ownSaves.slice(-(OWN_SAVES_KEPT - 1)), content];
     try {
       const view = await this.#deps.save(content, this.#basis);
+      this.#answeredAt = performance.now();
       clearTimeout(this.#retryTimer);
       this.#retries = 0;
       this.#lastSaved = content;

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useState, useSyncExternalStore, type RefObj
 import type { DraftView } from '@shared/bridge/views';
 import { bridge } from '../../../bridge';
 import { reportError } from '../../../stores/notices';
+import { onReportRead } from '../../../stores/report';
 import { DraftAutosave } from './autosave';
 import type { DescriptionHandle } from '../../../editor/DescriptionEditor';
 
@@ -43,6 +44,15 @@ export function useDraftAutosave(
   useEffect(() => {
     autosave.incoming(draft);
   }, [autosave, draft]);
+
+  // Each read of the report tells what the queue holds, even a read the same as shown.
+  useEffect(
+    () =>
+      onReportRead((detail, startedAt) => {
+        if (detail.id === reportId && detail.draft) autosave.sendState(detail.draft, startedAt);
+      }),
+    [autosave, reportId],
+  );
 
   // What was typed, read while the editor is still there: a layout effect's clean-up runs before
   // any passive one, so before the description editor's clean-up destroys its view.
