@@ -46,7 +46,8 @@ describe('renderer: a report row', () => {
       expect.stringMatching(/^\d/u),
     ]);
     expect(spans.filter((s) => s.cut).map((s) => s.text)).toEqual([]);
-    // The whole date and time stay one hover away.
+    // The program's name, which gives way first, and the whole date and time stay one hover away.
+    expect(await meta.nth(1).getAttribute('title')).toBe(spans[1]?.text);
     expect(await meta.last().getAttribute('title')).toMatch(/^Updated .*\d{4}/u);
   });
 });

@@ -59,7 +59,10 @@ export const ReportRow = memo(function ReportRow({
         <span className={`status status-${item.status}`}>
           {statusLabel(item.status, item.displayStatus)}
         </span>
-        <span className="program">{item.programName}</span>
+        {/* The name gives way first in a narrow row: whole on hover. */}
+        <span className="program" title={item.programName}>
+          {item.programName}
+        </span>
         {severity !== null ? (
           <span className="severity">
             CVSS {severity.toFixed(1)} {humanize(cvssSeverity(severity))}
