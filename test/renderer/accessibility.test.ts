@@ -62,6 +62,8 @@ describe('renderer: accessibility (axe-core)', () => {
     expect(await hasFocus(syncNow)).toBe(true);
     const why = await syncNow.getAttribute('aria-describedby');
     await expectText(page.locator(`[id="${why}"]`), /^Trying to reach the service$/);
+    // The dimmed button says it on hover too (a walk took it for disabled for no reason).
+    expect(await syncNow.getAttribute('title')).toBe('Trying to reach the service');
     await until(
       'offline is announced',
       async () => /^Offline\. Your changes are kept/.test(await live.innerText()),

@@ -24,6 +24,13 @@ export function StatusBar() {
   const engine = useSession((s) => s.engine);
   const connectivity = status?.connectivity ?? 'unknown';
   const syncing = status?.syncing ?? false;
+  // Offline, a sync only tries to reach the server: said to screen readers and on hover of the
+  // dimmed "Sync now", not beside "Offline", which says all there is to the eye.
+  const underWay = syncing
+    ? connectivity === 'offline'
+      ? { text: 'Trying to reach the service', shown: false }
+      : { text: 'Syncing…', shown: true }
+    : null;
   return (
     <div className="status-bar">
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
@@ -48,16 +55,11 @@ export function StatusBar() {
             "Last sync: never" and zero counts would be claims, often false. */}
         {status ? (
           <>
-            {/* Offline, a sync only tries to reach the server: "Offline" says all there is, to
-                the eye; "Sync now" is described by it meanwhile. */}
-            {status.syncing ? (
-              connectivity === 'offline' ? (
-                <span id={SYNC_UNDER_WAY} className="visually-hidden">
-                  Trying to reach the service
-                </span>
-              ) : (
-                <span id={SYNC_UNDER_WAY}>Syncing…</span>
-              )
+            {/* "Sync now" is described by it meanwhile. */}
+            {underWay ? (
+              <span id={SYNC_UNDER_WAY} className={underWay.shown ? undefined : 'visually-hidden'}>
+                {underWay.text}
+              </span>
             ) : null}
             {status.mirror ? (
               <span className="mirror-progress">{formatMirror(status.mirror)}</span>
@@ -77,7 +79,8 @@ export function StatusBar() {
       <button
         type="button"
         aria-disabled={syncing || undefined}
-        aria-describedby={syncing ? SYNC_UNDER_WAY : undefined}
+        aria-describedby={underWay ? SYNC_UNDER_WAY : undefined}
+        title={underWay?.text}
         onClick={() => {
           if (!syncing) void syncNow();
         }}
