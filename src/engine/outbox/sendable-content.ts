@@ -32,5 +32,9 @@ export function sendableContent(
  */
 export function serverHasDraft(store: Store, draft: Draft): boolean {
   if (!draft.base) return !draft.localOnly;
-  return sameContent(sendableContent(store, draft.reportId, contentOf(draft)), draft.base);
+  const content = contentOf(draft);
+  // Read on every open of a report: the common case (what was sent is what is here) costs a
+  // comparison; only a draft that differs has its description parsed for its file links.
+  if (sameContent(content, draft.base)) return true;
+  return sameContent(sendableContent(store, draft.reportId, content), draft.base);
 }
