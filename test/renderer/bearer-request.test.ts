@@ -175,6 +175,45 @@ describe('renderer: a request with a bearer token and a JSON body reaches the se
     expect(opened.app.guard.pageErrors).toEqual([]);
   });
 
+  // A walk typed a token online: an "Unsent changes" panel came up above the title, pushed the form
+  // down about 240 px under the caret's line of sight, and said the hold a third time.
+  it('typed online, held by the credential check: the form stays put, the hold is listed in the check', async () => {
+    const reportId = await newReport('Refund of another account (typed, held, then kept)');
+    const title = opened.page.getByRole('textbox', { name: 'Title', exact: true });
+    await expectText(opened.page.locator('.save-state'), /Saved and sent\./, 15_000);
+    // Where the title stands in the page, whatever the pane's scroll: moved only by what comes
+    // above it.
+    const place = (): Promise<number> =>
+      title.evaluate((el) => {
+        type Placed = { offsetTop: number; offsetParent: Placed | null };
+        let top = 0;
+        for (let at: Placed | null = el as unknown as Placed; at; at = at.offsetParent)
+          top += at.offsetTop;
+        return top;
+      });
+    const before = await place();
+    await intoSection('Actual behavior');
+    await opened.page.keyboard.type(`Authorization: Bearer ${TOKEN}`);
+    await until('the save held back by the credential check', async () =>
+      ((await opened.host.engine.getReport(reportId))?.outbox ?? []).some(
+        (e) => e.state === 'parked' && e.error?.code === 'secrets_found',
+      ),
+    );
+    const held = opened.page
+      .getByRole('region', { name: 'Credentials check', exact: true })
+      .getByRole('list', { name: 'Held back by this check', exact: true });
+    await expectText(held, /^Save the draft: held back, the server has not seen it\./);
+    await expectText(
+      opened.page.locator('.save-state'),
+      /held back until each possible credential/,
+    );
+    expect(await opened.page.getByRole('region', { name: 'Unsent changes' }).count()).toBe(0);
+    expect(await place()).toBe(before);
+    await keepTheToken();
+    await held.waitFor({ state: 'detached', timeout: 20_000 });
+    await expectSentAsGiven(reportId, [`Authorization: Bearer ${TOKEN}`]);
+  });
+
   // ---- For the editor engineer (h33b): the request TYPED inside a code block ----------------
   // Typing the request line by line inside a ```http block, with the blank line before the body,
   // depends on the editor keeping a code block across an empty line. Add that

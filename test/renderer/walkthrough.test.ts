@@ -115,15 +115,19 @@ describe('renderer: a researcher day without friction', () => {
     });
     await host.settled();
     await goTo(page, `#/reports/${draft.reportId}`);
-    const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
+    // Said where its findings are, once there: not in a panel of its own above the form.
+    const held = page
+      .getByRole('region', { name: 'Credentials check', exact: true })
+      .getByRole('list', { name: 'Held back by this check', exact: true });
+    await expectText(held, /^Save the draft: held back, the server has not seen it\.\s*Discard$/);
+    expect(await page.getByRole('region', { name: 'Unsent changes' }).count()).toBe(0);
     await expectText(
-      unsent,
-      /Save the draft — held back on this computer \(the server has not seen it\): it is sent once every finding is redacted or kept\./,
+      page.locator('.save-state'),
+      /^Saved on this computer; held back until each possible credential below is redacted or kept\.$/,
     );
-    expect(await unsent.innerText()).not.toMatch(/refused by the server/);
     // It goes by itself once the findings are handled: a Retry would only hold it back again.
-    expect(await unsent.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
-    expect(await unsent.getByRole('button', { name: 'Discard', exact: true }).count()).toBe(1);
+    expect(await held.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    expect(await held.getByRole('button', { name: 'Discard', exact: true }).count()).toBe(1);
 
     // A file one byte over 10 MiB: the two sizes differ in the words.
     const big = await host.file('capture.har', new Uint8Array(10 * 1024 * 1024 + 1));
@@ -169,9 +173,9 @@ describe('renderer: a researcher day without friction', () => {
     });
     await host.settled();
     await goTo(page, `#/reports/${draft.reportId}`);
-    const unsent = page.getByRole('region', { name: 'Unsent changes', exact: true });
-    await unsent.getByRole('button', { name: 'Discard', exact: true }).click();
-    await unsent.waitFor({ state: 'detached' });
+    const held = page.getByRole('list', { name: 'Held back by this check', exact: true });
+    await held.getByRole('button', { name: 'Discard', exact: true }).click();
+    await held.waitFor({ state: 'detached' });
     await expectText(
       page.locator('.save-state'),
       /^Saved on this computer, not sent: the service keeps the version before until your next change\.$/,

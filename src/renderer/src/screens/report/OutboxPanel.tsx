@@ -25,25 +25,25 @@ const isDraftChange = (e: OutboxEntryView): boolean =>
 
 /**
  * A draft's change held back by the app's credential check goes by itself once every finding is
- * redacted or kept: a Retry before that would only hold it back again.
+ * redacted or kept: a Retry before that would only hold it back again. The check's own section
+ * lists it (`HeldByCheck`), where its findings are: at the top of the page, a panel coming up as
+ * a token is typed pushed the form down, and said the hold a third time.
  */
-const goesByItself = (e: OutboxEntryView): boolean =>
-  e.error?.code === 'secrets_found' && isDraftChange(e);
+const heldByCheck = (e: OutboxEntryView): boolean =>
+  e.state === 'parked' && e.error?.code === 'secrets_found' && isDraftChange(e);
 
 /** Why a stopped entry stopped, in the researcher's words: who held it back, what comes next. */
 function stoppedText(e: OutboxEntryView): string {
-  const draftChange = isDraftChange(e);
-  // The app's own credential check held it back: the server never saw it.
+  // The app's own credential check held it back: the server never saw it (a draft's change held
+  // so is the check's to list, `HeldByCheck`).
   if (e.error?.code === 'secrets_found') {
-    return draftChange
-      ? 'held back on this computer (the server has not seen it): it is sent once every finding is redacted or kept'
-      : 'held back on this computer (the server has not seen it): redact or keep every finding, then Retry';
+    return 'held back on this computer (the server has not seen it): redact or keep every finding, then Retry';
   }
   // No server answered (status 0, the outbox's client_error): the app failed before sending.
   if (e.error?.code === 'client_error' || e.error?.status === 0) {
     return 'stopped on this computer (the server has not seen it): press Retry';
   }
-  return draftChange
+  return isDraftChange(e)
     ? 'refused by the server: it is sent again when you change the draft, or press Retry'
     : 'refused by the server: fix the cause, then Retry or Discard';
 }
@@ -70,28 +70,30 @@ function headingAfterButtonGoes(button: HTMLElement, pane: Element | null): void
   );
 }
 
+/** Runs an entry's action, then reads the report again; the focus its button leaves goes on. */
+function act(call: Promise<void>, button: HTMLElement): void {
+  // Where the button stands, read while it does: once it is gone it has no ancestors.
+  const pane = button.closest('.workspace-detail') ?? button.closest('main');
+  call
+    .then(() => useReport.getState().reload())
+    .then(() => headingAfterButtonGoes(button, pane))
+    .catch(reportError);
+}
+
+interface EntriesProps {
+  entries: readonly OutboxEntryView[];
+  readOnly: boolean;
+}
+
 /**
  * The changes that stopped and need the researcher: retry or discard. Changes still on their way
  * (offline, retrying) are no business of this panel: they are counted quietly (the draft's save
- * line, `waitingText`, the status bar's "N unsent"), so typing offline never brings it up.
+ * line, `waitingText`, the status bar's "N unsent"), so typing offline never brings it up; nor
+ * are the draft's changes the credential check holds (`HeldByCheck`).
  */
-export function OutboxPanel({
-  entries,
-  readOnly,
-}: {
-  entries: OutboxEntryView[];
-  readOnly: boolean;
-}) {
-  const stopped = entries.filter((e) => e.state === 'parked');
+export function OutboxPanel({ entries, readOnly }: EntriesProps) {
+  const stopped = entries.filter((e) => e.state === 'parked' && !heldByCheck(e));
   if (stopped.length === 0) return null;
-  const act = (call: Promise<void>, button: HTMLElement): void => {
-    // Where the button stands, read while it does: once it is gone it has no ancestors.
-    const pane = button.closest('.workspace-detail') ?? button.closest('main');
-    call
-      .then(() => useReport.getState().reload())
-      .then(() => headingAfterButtonGoes(button, pane))
-      .catch(reportError);
-  };
   return (
     <section aria-labelledby="outbox-heading" className="outbox card">
       <h2 id="outbox-heading">Unsent changes</h2>
@@ -103,22 +105,46 @@ export function OutboxPanel({
             </span>
             {e.error ? <ErrorAlert error={e.error} /> : null}
             <span className="action-row">
-              {ENTRY_ACTIONS.filter(([label]) => label !== 'Retry' || !goesByItself(e)).map(
-                ([label, call]) => (
-                  <button
-                    key={label}
-                    type="button"
-                    disabled={readOnly}
-                    onClick={(click) => act(call(e.id), click.currentTarget)}
-                  >
-                    {label}
-                  </button>
-                ),
-              )}
+              {ENTRY_ACTIONS.map(([label, call]) => (
+                <button
+                  key={label}
+                  type="button"
+                  disabled={readOnly}
+                  onClick={(click) => act(call(e.id), click.currentTarget)}
+                >
+                  {label}
+                </button>
+              ))}
             </span>
           </li>
         ))}
       </ul>
     </section>
+  );
+}
+
+/**
+ * The draft's changes the credential check holds back, listed inside that check (the save line
+ * and the check's own words say why): each goes by itself once every finding is redacted or kept,
+ * so Discard is all there is to offer (the service then keeps the version before).
+ */
+export function HeldByCheck({ entries, readOnly }: EntriesProps) {
+  const held = entries.filter(heldByCheck);
+  if (held.length === 0) return null;
+  return (
+    <ul aria-label="Held back by this check" className="outbox-list held-by-check">
+      {held.map((e) => (
+        <li key={e.id}>
+          <span>{KIND_TEXT[e.kind]}: held back, the server has not seen it.</span>{' '}
+          <button
+            type="button"
+            disabled={readOnly}
+            onClick={(click) => act(bridge.discardEntry(e.id), click.currentTarget)}
+          >
+            Discard
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

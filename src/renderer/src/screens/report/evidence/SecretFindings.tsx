@@ -6,6 +6,7 @@ import { reportError } from '../../../stores/notices';
 import { useBusyAction } from '../../../components/useBusyAction';
 import { useReport } from '../../../stores/report';
 import { useLoadedAfterPaint } from '../../../lib/useLoaded';
+import { HeldByCheck } from '../OutboxPanel';
 
 interface SecretFindingsProps {
   reportId: string;
@@ -174,6 +175,7 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
           ? `${open.length} possible credential${open.length === 1 ? '' : 's'} found. Nothing that holds ${open.length === 1 ? 'it' : 'them'} is sent until each is redacted or kept on purpose.`
           : 'Every finding is kept on purpose.'}
       </p>
+      <HeldByCheck entries={detail?.outbox ?? []} readOnly={readOnly} />
       {scan.findings.length > 0 ? (
         <ul aria-label="Findings" className="findings-list">
           {scan.findings.map((f) => (
