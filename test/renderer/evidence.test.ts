@@ -12,6 +12,14 @@ import { realFile } from '../support/real-corpus';
 import { curlFixtures, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
 
+/** The page's globals a test samples the focus with, frame by frame. */
+interface FocusSampler {
+  document: { activeElement: unknown; body: unknown };
+  requestAnimationFrame(run: () => void): void;
+  __onBody: number;
+  __sampling: boolean;
+}
+
 /**
  * Through the app as built (renderer, preload, main, engine process, sandbox): the
  * credentials check with Redact and Keep, HTTP evidence pasted and dropped, the scope hint, the
@@ -136,10 +144,30 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await goTo(page, `#/reports/${id}`);
     const region = page.getByRole('region', { name: 'Credentials check', exact: true });
     const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
-    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+    // Every frame from the key on: the focus never falls to the page's body (a walk saw it
+    // there for about 250 ms, the Redact button disabled while the redaction ran).
+    const redact = finding.getByRole('button', { name: 'Redact', exact: true });
+    await redact.focus();
+    await page.evaluate(() => {
+      const g = globalThis as unknown as FocusSampler;
+      g.__onBody = 0;
+      g.__sampling = true;
+      const tick = (): void => {
+        if (g.document.activeElement === g.document.body) g.__onBody++;
+        if (g.__sampling) g.requestAnimationFrame(tick);
+      };
+      g.requestAnimationFrame(tick);
+    });
+    await page.keyboard.press('Enter');
     await finding.waitFor({ state: 'detached' });
     await expectText(region, /Redacted the credential: .*\n?Nothing else was found\./s);
     expect(await focusIn(region)).toBe(true);
+    const onBody = await page.evaluate(() => {
+      const g = globalThis as unknown as FocusSampler;
+      g.__sampling = false;
+      return g.__onBody;
+    });
+    expect(onBody).toBe(0);
     const redacted = request.replace(/Bearer \S+/, 'Bearer [REDACTED:jwt]');
     await until(
       'the draft redacted, its request otherwise as pasted',

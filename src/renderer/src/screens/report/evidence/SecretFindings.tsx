@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SecretFindingView, SecretScanView } from '@shared/bridge/evidence-views';
 import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
@@ -94,13 +94,21 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
   const [busy, runBusy] = useBusyAction();
   const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
   // The last redaction, said where its button was: the finding (and, with the last one, the whole
-  // section) leaves the page, and the keyboard focus with it.
-  const [redacted, setRedacted] = useState<{ reportId: string; count: number } | null>(null);
-  const said = useRef<HTMLParagraphElement>(null);
-  const redactedHere = redacted?.reportId === reportId ? redacted.count : 0;
-  useEffect(() => {
-    if (redacted) said.current?.focus();
-  }, [redacted]);
+  // section) leaves the page, and the keyboard focus with it. Said from the click on ("Redacting…"):
+  // the button, disabled while the draft is saved and redacted, dropped the focus to the page's
+  // body for that time (a walk, about 250 ms).
+  const [redacted, setRedacted] = useState<{
+    reportId: string;
+    count: number;
+    done: boolean;
+  } | null>(null);
+  const redactedHere = redacted?.reportId === reportId ? redacted : null;
+  // While a redaction runs, its line takes the focus wherever it is drawn (the section changes
+  // shape when the last finding goes); not later, when a reload draws it again under the typing.
+  const lineTakesFocus = useRef(false);
+  const said = useCallback((line: HTMLParagraphElement | null) => {
+    if (line && lineTakesFocus.current) line.focus();
+  }, []);
 
   useEffect(
     () =>
@@ -129,20 +137,34 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
       setScan(await change());
       await useReport.getState().reload();
     });
-  const redact = (ids: string[]): Promise<void> =>
-    act(async () => {
-      const after = await bridge.redactFindings(reportId, ids);
-      // Said only once done: a failure is the notice's to say.
-      setRedacted({ reportId, count: ids.length });
-      return after;
-    }, true);
-  const redactedLine =
-    redactedHere > 0 ? (
-      <p ref={said} tabIndex={-1} role="status" className="redacted-said">
-        Redacted {redactedHere === 1 ? 'the credential' : `${redactedHere} credentials`}: the text
-        now says [REDACTED:…] in {redactedHere === 1 ? 'its place' : 'their places'}.
-      </p>
-    ) : null;
+  const redact = async (ids: string[]): Promise<void> => {
+    const count = ids.length;
+    lineTakesFocus.current = true;
+    setRedacted({ reportId, count, done: false });
+    try {
+      await act(async () => {
+        try {
+          const after = await bridge.redactFindings(reportId, ids);
+          setRedacted({ reportId, count, done: true });
+          return after;
+        } catch (e) {
+          // A failure is the notice's to say; the focus goes back to the button.
+          setRedacted(null);
+          throw e;
+        }
+      }, true);
+    } finally {
+      lineTakesFocus.current = false;
+    }
+  };
+  const what = redactedHere?.count === 1 ? 'the credential' : `${redactedHere?.count} credentials`;
+  const redactedLine = redactedHere ? (
+    <p ref={said} tabIndex={-1} role="status" className="redacted-said">
+      {redactedHere.done
+        ? `Redacted ${what}: the text now says [REDACTED:…] in ${redactedHere.count === 1 ? 'its place' : 'their places'}.`
+        : `Redacting ${what}…`}
+    </p>
+  ) : null;
 
   const underWay = [...scanning.values()];
   if (
