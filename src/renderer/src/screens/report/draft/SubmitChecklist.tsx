@@ -48,7 +48,9 @@ export function SubmitChecklist({
     (checklist && !checklist.ok ? 'Fix the failed items first.' : checklist ? null : 'Checking…');
   return (
     <Dialog title="Submit checklist" onClose={onClose} className="checklist-dialog">
-      <ul aria-label="Checklist" className="checklist">
+      {/* Opened on its list, read first: "Submit report" waits for it (disabled while it loads),
+          and the first control left, Close, took the focus. */}
+      <ul aria-label="Checklist" className="checklist" tabIndex={-1} data-autofocus>
         {checklist?.items.map((item) => (
           <li key={item.id} className={item.ok ? 'check-ok' : 'check-failed'}>
             <span className="check-label">{item.label}</span>{' '}
