@@ -55,6 +55,12 @@ export function oldListReports(
   const open = store.outbox.list();
   const unsent = new Set(open.filter((e) => e.state !== 'done').map((e) => e.reportId));
   const parked = new Set(open.filter((e) => e.state === 'parked').map((e) => e.reportId));
+  // What the list says since (a submit or withdraw on its way), read as the old model would.
+  const queued = new Map<string, 'submit' | 'withdraw'>();
+  for (const e of open) {
+    if (e.state === 'done' || e.state === 'parked') continue;
+    if (e.kind === 'submit' || e.kind === 'withdraw') queued.set(e.reportId, e.kind);
+  }
   const status = query.status && query.status.length > 0 ? query.status : undefined;
   const search = query.search?.trim() || undefined;
   const mirrored = oldStoreList(store, status ?? [], search);
@@ -76,6 +82,7 @@ export function oldListReports(
       unsent: true,
       conflict: d.conflict !== null,
       needsAction: parked.has(d.reportId),
+      queuedAction: queued.get(d.reportId) ?? null,
     })),
     ...mirrored.map((row) => {
       const draft = drafts.get(row.id) ?? null;
@@ -91,6 +98,7 @@ export function oldListReports(
         conflict: draft?.conflict != null,
         needsAction:
           parked.has(row.id) || (row.status === 'needs_info' && row.needs_info_seen !== 1),
+        queuedAction: queued.get(row.id) ?? null,
       };
     }),
   ];

@@ -40,6 +40,10 @@ describe('renderer: a draft whose submit waits for the server', () => {
     const editor = page.getByRole('textbox', { name: 'Description', exact: true });
     await editor.getByText('Steps to reproduce', { exact: true }).waitFor();
     const submitButton = page.getByRole('button', { name: 'Check and submit', exact: true });
+    const row = page
+      .getByRole('list', { name: 'Reports', exact: true })
+      .getByRole('listitem')
+      .filter({ hasText: TITLE });
     expect(await editor.getAttribute('contenteditable')).toBe('true');
 
     await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 11 });
@@ -89,6 +93,9 @@ describe('renderer: a draft whose submit waits for the server', () => {
       const waiting = await host.engine.getReport(reportId);
       expect(waiting?.draft?.content.description).toBe(COMPLETE_DESCRIPTION);
       expect(waiting?.outbox.filter((e) => e.kind === 'submit')).toHaveLength(1);
+      // The list beside it says what is on its way: a walk read "Draft · Unsent" there.
+      await expectText(row.locator('.status'), /^Submitting$/);
+      await expectText(row, /Unsent/);
     } finally {
       await host.sandbox.clearFaults();
     }
@@ -105,6 +112,7 @@ describe('renderer: a draft whose submit waits for the server', () => {
       30_000,
     );
     expect((await server()).submission?.content.description).toBe(COMPLETE_DESCRIPTION);
+    await expectText(row.locator('.status'), /^In triage$/, 20_000);
     // The draft turns into its submitted page: the focus goes to its heading, not the window.
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor({ timeout: 20_000 });
     await until('the focus on the heading', async () => (await focused(page)) === TITLE);

@@ -98,6 +98,7 @@ export function toListItemView(row: ReportListRow): ReportListItemView {
     unsent: row.unsent,
     conflict: row.conflict,
     needsAction: row.parked || row.needs_info_unseen,
+    queuedAction: row.queued_action,
     severity: row.severity_score,
   };
 }

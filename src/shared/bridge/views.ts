@@ -182,6 +182,8 @@ export interface ReportListItemView {
   unsent: boolean;
   conflict: boolean;
   needsAction: boolean;
+  /** A submit or withdraw on its way: the status is the server's before it arrives. */
+  queuedAction: 'submit' | 'withdraw' | null;
   /**
    * The CVSS 3.1 base score the list sorts by (the local draft's vector while there is one);
    * null without a valid vector.

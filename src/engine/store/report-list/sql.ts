@@ -33,6 +33,12 @@ const unsentFlag = (id: string): string =>
 const parkedFlag = (id: string): string =>
   `EXISTS (SELECT 1 FROM outbox o WHERE o.report_id = ${id} AND o.state <> 'done'
     AND o.state = 'parked') AS parked`;
+// A submit or withdraw on its way (not stopped): until the server has it, its status is the one
+// before, and the row says what is coming (a report submitted offline read "Draft · Unsent").
+const queuedActionColumn = (id: string): string =>
+  `(SELECT o.kind FROM outbox o WHERE o.report_id = ${id} AND o.state <> 'done'
+    AND o.state <> 'parked' AND o.kind IN ('submit', 'withdraw') ORDER BY o.id DESC LIMIT 1)
+    AS queued_action`;
 
 const localOnly = `FROM drafts d WHERE NOT EXISTS (SELECT 1 FROM reports r WHERE r.id = d.report_id)`;
 const localMatch = `d.report_id IN (SELECT value FROM json_each(@local))`;
@@ -73,6 +79,7 @@ export function toRow(row: SqlRow): ReportListRow {
     parked: row.parked === 1,
     conflict: row.conflict === 1,
     needs_info_unseen: row.needs_info_unseen === 1,
+    queued_action: row.queued_action,
   };
 }
 
@@ -145,7 +152,8 @@ function pageOf(keys: string, order: (t: string) => string): string {
       coalesce(d.title, r.title) AS title, r.updated_at, r.updated_ms, r.severity_score,
       ${unsentFlag('r.id')}, ${parkedFlag('r.id')},
       d.conflict_json IS NOT NULL AS conflict,
-      r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen
+      r.status = 'needs_info' AND r.needs_info_seen = 0 AS needs_info_unseen,
+      ${queuedActionColumn('r.id')}
     FROM page CROSS JOIN reports r ON r.seq = page.seq
     LEFT JOIN drafts d ON d.report_id = r.id
     ORDER BY ${order('r')}`;
@@ -166,6 +174,7 @@ type PageSqlRow = [
   parked: Flag,
   conflict: Flag,
   needsInfoUnseen: Flag,
+  queuedAction: SqlRow['queued_action'],
 ];
 
 /**
@@ -189,6 +198,7 @@ function fromPageRow(row: PageSqlRow): SqlRow {
     parked: row[10],
     conflict: row[11],
     needs_info_unseen: row[12],
+    queued_action: row[13],
   };
 }
 
@@ -242,7 +252,8 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
           'draft' AS status, 'Draft (not sent yet)' AS display_status, d.title, d.updated_at,
           d.cvss_score AS severity_score,
           1 AS local_only, 1 AS unsent, ${parkedFlag('d.report_id')},
-          d.conflict_json IS NOT NULL AS conflict, 0 AS needs_info_unseen
+          d.conflict_json IS NOT NULL AS conflict, 0 AS needs_info_unseen,
+          ${queuedActionColumn('d.report_id')}
         ${localOnly} ${where}
         ORDER BY d.updated_at DESC, d.report_id ${paged ? 'LIMIT @limit OFFSET @offset' : ''}`;
     });

@@ -38,6 +38,8 @@ export interface ReportListRow extends Pick<
   conflict: boolean;
   /** In needs_info and not answered since it entered it. */
   needs_info_unseen: boolean;
+  /** A submit or withdraw queued and not stopped: the server's status is still the one before. */
+  queued_action: 'submit' | 'withdraw' | null;
 }
 
 /** A program with reports in the list, and how many (drafts made offline included). */

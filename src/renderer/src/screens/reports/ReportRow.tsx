@@ -7,6 +7,9 @@ import { openFromList } from '../../stores/reports';
 import { useReport } from '../../stores/report';
 import { formatShortTime, formatTime, humanize, statusLabel } from '../../lib/format';
 
+/** A submit or withdraw on its way: said in the status's place until the server has it. */
+const QUEUED_LABELS = { submit: 'Submitting', withdraw: 'Withdrawing' } as const;
+
 export function ReportBadges({ item }: { item: ReportListItemView }) {
   return (
     <span className="badges">
@@ -57,7 +60,9 @@ export const ReportRow = memo(function ReportRow({
       </div>
       <div className="row-meta">
         <span className={`status status-${item.status}`}>
-          {statusLabel(item.status, item.displayStatus)}
+          {item.queuedAction
+            ? QUEUED_LABELS[item.queuedAction]
+            : statusLabel(item.status, item.displayStatus)}
         </span>
         {/* The name gives way first in a narrow row: whole on hover. */}
         <span className="program" title={item.programName}>
