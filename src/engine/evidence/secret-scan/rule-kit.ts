@@ -1,5 +1,6 @@
 /** What every rule here shares: its messages (one shape for every finding), reporting, metadata. */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
+import { casedWord } from './label-words';
 
 interface Props {
   NAME: string;
@@ -11,9 +12,12 @@ function headerName(name = ''): string {
   return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
-/** `slack-app-token` → `Slack app token`: a rule's id as a person reads it. */
+/**
+ * `slack-app-token` → `Slack app token`, `github-token` → `GitHub token`: a rule's id as a person
+ * reads it, names written as the rule sets write them.
+ */
 export function humanize(id: string): string {
-  const words = id.replace(/-/g, ' ');
+  const words = id.split('-').map(casedWord).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
