@@ -128,6 +128,11 @@ describe('renderer: a researcher day without friction', () => {
     // It goes by itself once the findings are handled: a Retry would only hold it back again.
     expect(await held.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
     expect(await held.getByRole('button', { name: 'Discard', exact: true }).count()).toBe(1);
+    // Beside "Discard draft", the button says which change it discards.
+    const describedBy = await held.getByRole('button').getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(
+      'Save the draft: held back, the server has not seen it.',
+    );
 
     // A file one byte over 10 MiB: the two sizes differ in the words.
     const big = await host.file('capture.har', new Uint8Array(10 * 1024 * 1024 + 1));
@@ -156,7 +161,7 @@ describe('renderer: a researcher day without friction', () => {
 
   // A walk discarded a save the credential check held back: the line said "Saved and sent." while
   // the service had the version before, and the focus fell to the window.
-  it('a held-back save discarded: the save line says the service keeps the version before; the focus stays on the page', async () => {
+  it('a held-back save discarded: the save line says the service keeps the version before; the focus stays in the check', async () => {
     const { host, page } = await apps.open();
     const description = `${COMPLETE_DESCRIPTION}\n\nThe export returns every user's invoices.\n`;
     const draft = await savedDraft(host, {
@@ -180,11 +185,10 @@ describe('renderer: a researcher day without friction', () => {
       page.locator('.save-state'),
       /^Saved on this computer, not sent: the service keeps the version before until your next change\.$/,
     );
-    const heading = page.getByRole('heading', {
-      name: 'Invoices of every user in the export',
-      level: 1,
-    });
-    await until("the focus on the report's heading", () => hasFocus(heading));
+    // The finding still waits: the focus stays in the credentials check (a walk saw it go to the
+    // report's title, the pane scrolled to its top).
+    const check = page.getByRole('heading', { name: 'Credentials check', level: 2 });
+    await until("the focus on the credentials check's heading", () => hasFocus(check));
     // The list beside it reads the queue again: nothing of the report waits any more (a walk saw
     // "Unsent" and "Needs your action" stay on its row).
     const row = page

@@ -59,24 +59,28 @@ export function waitingText(entries: readonly OutboxEntryView[], offline: boolea
 }
 
 /**
- * The entry's buttons go with it (the panel too, with its last entry): a focus they leave to the
- * window goes to the heading of `pane` (beside the reports list, the report's own pane: the list
- * has a heading of its own).
+ * The heading that takes the focus an entry's button leaves to the window when it goes with its
+ * entry: that of the section it stood in while it is still shown (`within`, the credentials
+ * check: its findings still wait), else the report's own pane's (beside the reports list, whose
+ * heading is the list's). Read while the button stands: once it is gone it has no ancestors.
  */
-function headingAfterButtonGoes(button: HTMLElement, pane: Element | null): void {
-  focusHeadingOnceShown(
-    () => (button.isConnected || !focusIsLost() ? null : pane?.querySelector<HTMLElement>('h1')),
-    30,
-  );
+function headingFor(button: HTMLElement, within?: string): () => HTMLElement | null {
+  const section = within ? button.closest(within) : null;
+  const pane = button.closest('.workspace-detail') ?? button.closest('main');
+  return () =>
+    (section?.isConnected ? section.querySelector<HTMLElement>('h2') : null) ??
+    pane?.querySelector<HTMLElement>('h1') ??
+    null;
 }
 
 /** Runs an entry's action, then reads the report again; the focus its button leaves goes on. */
-function act(call: Promise<void>, button: HTMLElement): void {
-  // Where the button stands, read while it does: once it is gone it has no ancestors.
-  const pane = button.closest('.workspace-detail') ?? button.closest('main');
+function act(call: Promise<void>, button: HTMLElement, within?: string): void {
+  const heading = headingFor(button, within);
   call
     .then(() => useReport.getState().reload())
-    .then(() => headingAfterButtonGoes(button, pane))
+    .then(() =>
+      focusHeadingOnceShown(() => (button.isConnected || !focusIsLost() ? null : heading()), 30),
+    )
     .catch(reportError);
 }
 
@@ -135,11 +139,18 @@ export function HeldByCheck({ entries, readOnly }: EntriesProps) {
     <ul aria-label="Held back by this check" className="outbox-list held-by-check">
       {held.map((e) => (
         <li key={e.id}>
-          <span>{KIND_TEXT[e.kind]}: held back, the server has not seen it.</span>{' '}
+          <span id={`held-change-${e.id}`}>
+            {KIND_TEXT[e.kind]}: held back, the server has not seen it.
+          </span>{' '}
           <button
             type="button"
             disabled={readOnly}
-            onClick={(click) => act(bridge.discardEntry(e.id), click.currentTarget)}
+            // Beside "Discard draft", it says which: this change, not the draft.
+            aria-describedby={`held-change-${e.id}`}
+            // Its findings still wait: the focus stays in the check, not at the page's top.
+            onClick={(click) =>
+              act(bridge.discardEntry(e.id), click.currentTarget, 'section.findings')
+            }
           >
             Discard
           </button>
