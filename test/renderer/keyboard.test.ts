@@ -210,6 +210,22 @@ describe('renderer: keyboard only', () => {
       async () => (await focused(page)).name === 'Checklist',
     );
     expect(await focused(page)).toMatchObject({ tag: 'ul', indicator: true });
+    // Tab goes round inside it: before its first control is its last (Close), after its last its
+    // first (the browser's own dialog let the focus out to the page's body, unshown).
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Close' });
+    await page.keyboard.press('Tab');
+    const wrapped = await focused(page);
+    expect(wrapped.tag).not.toBe('body');
+    expect(wrapped.name).not.toBe('Close');
+    expect(
+      await page.evaluate(
+        () =>
+          !!(globalThis as unknown as PageGlobals).document.activeElement?.closest(
+            '[role="dialog"]',
+          ),
+      ),
+    ).toBe(true);
     await tabTo(page, '"Submit report"', named('Submit report'));
     await page.keyboard.press('Enter');
     await h.settled();

@@ -16,6 +16,40 @@ interface DialogProps {
   className?: string;
 }
 
+/** What Tab stops at. */
+const TABBABLE =
+  'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [contenteditable="true"], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab past the dialog's last control comes back to its first, Shift+Tab before its first to its
+ * last: the browser's own modal dialog lets the focus leave to the page's body (a walk, from the
+ * checklist's Close), where nothing shows it.
+ */
+function wrapTab(dialog: HTMLDialogElement, e: KeyboardEvent): void {
+  const stops = [...dialog.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+    (el) => el.getClientRects().length > 0,
+  );
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  const active = document.activeElement;
+  if (!first || !last || !(active instanceof Node)) return;
+  // Whether any stop lies beyond the focus that way (it may be on no stop: a list read first).
+  const follows = (el: HTMLElement): boolean =>
+    (active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  const precedes = (el: HTMLElement): boolean =>
+    (active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+  const target = e.shiftKey
+    ? stops.some(precedes)
+      ? null
+      : last
+    : stops.some(follows)
+      ? null
+      : first;
+  if (!target) return;
+  e.preventDefault();
+  target.focus();
+}
+
 /**
  * A modal `<dialog>` (focus kept inside, Escape closes), named by its heading. Closed, it gives the
  * focus back to the control that had it when it opened (the browser's own return does not happen:
@@ -48,6 +82,10 @@ export function Dialog({ title, onClose, onEscape, children, alert, className }:
     // browser stops letting the page refuse it after a few (close watchers) and shuts the whole
     // dialog, with what was typed in its step (a walk, the third Escape).
     const onKeyDown = (e: KeyboardEvent): void => {
+      if (e.key === 'Tab' && !e.defaultPrevented) {
+        wrapTab(dialog, e);
+        return;
+      }
       const { onEscape: escape } = handlers.current;
       if (e.key !== 'Escape' || !escape || e.defaultPrevented) return;
       e.preventDefault();
