@@ -375,6 +375,11 @@ describe('renderer: a researcher day without friction', () => {
     await reply.focus();
     await page.keyboard.press('ControlOrMeta+V');
     expect(await reply.inputValue()).toBe(draft.reportId);
+    // The way back to its program, as the draft had it (a walk missed it once submitted).
+    const program = (await host.engine.getReport(draft.reportId))?.report;
+    await page.getByRole('link', { name: `← ${program?.program_name}`, exact: true }).click();
+    await page.getByRole('heading', { name: program?.program_name, level: 1 }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`#/programs/${program?.program_id}$`));
   });
 
   it('"Discard draft" says what stays on the service, then withdraws the draft there', async () => {

@@ -4,6 +4,7 @@ import type { ReportDetailView } from '@shared/bridge/views';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { Markdown } from '../../../components/Markdown';
 import { formatBytes, formatCents, formatTime, humanize, statusLabel } from '../../../lib/format';
+import { routeHash } from '../../../lib/routes';
 import { buildTimeline, outcomeLabel } from '../../../lib/timeline';
 import { useReport } from '../../../stores/report';
 import { useReadOnlyReason, useSession } from '../../../stores/session';
@@ -209,12 +210,19 @@ export function SubmittedReport({ detail, report }: { detail: ReportDetailView; 
     readOnly ?? (terminal ? 'The report is closed: replies are no longer possible.' : null);
   return (
     <div className="screen report-page">
+      {/* The way back to its program, as a draft has it (a walk missed it once submitted). A
+          plain link (the router follows the hash): RouteLink here moved two shared chunks into
+          the page's first one. */}
+      <p className="breadcrumb">
+        <a href={routeHash({ name: 'program', programId: report.program_id })}>
+          ← {report.program_name}
+        </a>
+      </p>
       <h1>{report.title}</h1>
       <p className="report-status">
         <strong className={`status status-${report.status}`}>
           {statusLabel(report.status, report.display_status)}
         </strong>
-        <span className="muted"> · {report.program_name}</span>
       </p>
       <ReportId id={report.id} />
       {report.status === 'needs_info' ? (
