@@ -43,6 +43,24 @@ export const PAYLOAD_IS_EMPTY: Readonly<Record<OutboxKind, boolean>> = {
   withdraw: true,
   post_message: false,
 };
+
+/** The kinds that change the report's status once the server has them, not its content. */
+export type StatusChangeKind = Exclude<
+  OutboxKind,
+  'save_report' | 'upload_file' | 'remove_file' | 'post_message'
+>;
+/** Each kind: whether it is a `StatusChangeKind` (the list says one on its way). */
+export const CHANGES_STATUS: {
+  readonly [K in OutboxKind]: K extends StatusChangeKind ? true : false;
+} = {
+  save_report: false,
+  upload_file: false,
+  remove_file: false,
+  submit: true,
+  withdraw: true,
+  post_message: false,
+};
+
 export type OutboxState = 'pending' | 'in_flight' | 'done' | 'parked';
 
 export interface OutboxEntry<K extends OutboxKind = OutboxKind> {

@@ -161,6 +161,12 @@ export interface EvidenceView {
 export type OutboxKind =
   'save_report' | 'upload_file' | 'remove_file' | 'submit' | 'withdraw' | 'post_message';
 
+/** The queued writes that change a report's status once the server has them, not its content. */
+export type StatusChangeKind = Exclude<
+  OutboxKind,
+  'save_report' | 'upload_file' | 'remove_file' | 'post_message'
+>;
+
 export interface OutboxEntryView {
   id: number;
   reportId: string;
@@ -183,7 +189,7 @@ export interface ReportListItemView {
   conflict: boolean;
   needsAction: boolean;
   /** A submit or withdraw on its way: the status is the server's before it arrives. */
-  queuedAction: 'submit' | 'withdraw' | null;
+  queuedAction: StatusChangeKind | null;
   /**
    * The CVSS 3.1 base score the list sorts by (the local draft's vector while there is one);
    * null without a valid vector.

@@ -5,6 +5,7 @@ import type { ReportSort } from '../report-order';
 import type { ReportHits } from './hits';
 import type { ReportListProgram, ReportListRow } from './types';
 import { namedPlaceholders } from '../sql-values';
+import { CHANGES_STATUS } from '../outbox';
 
 /**
  * The SQL of the reports list (index.ts): the rows of drafts made offline, a page of the
@@ -35,9 +36,13 @@ const parkedFlag = (id: string): string =>
     AND o.state = 'parked') AS parked`;
 // A submit or withdraw on its way (not stopped): until the server has it, its status is the one
 // before, and the row says what is coming (a report submitted offline read "Draft · Unsent").
+const statusChanges = Object.entries(CHANGES_STATUS)
+  .filter(([, changes]) => changes)
+  .map(([kind]) => `'${kind}'`)
+  .join(', ');
 const queuedActionColumn = (id: string): string =>
   `(SELECT o.kind FROM outbox o WHERE o.report_id = ${id} AND o.state <> 'done'
-    AND o.state <> 'parked' AND o.kind IN ('submit', 'withdraw') ORDER BY o.id DESC LIMIT 1)
+    AND o.state <> 'parked' AND o.kind IN (${statusChanges}) ORDER BY o.id DESC LIMIT 1)
     AS queued_action`;
 
 const localOnly = `FROM drafts d WHERE NOT EXISTS (SELECT 1 FROM reports r WHERE r.id = d.report_id)`;

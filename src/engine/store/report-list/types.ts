@@ -1,6 +1,7 @@
 import type { ReportStatus } from '../api-types';
 import type { StoredReportRow } from '../report-rows';
 import type { ReportSort } from '../report-order';
+import type { StatusChangeKind } from '../outbox';
 
 /** What the reports list is asked (index.ts answers it). */
 export interface ReportListQuery {
@@ -39,7 +40,7 @@ export interface ReportListRow extends Pick<
   /** In needs_info and not answered since it entered it. */
   needs_info_unseen: boolean;
   /** A submit or withdraw queued and not stopped: the server's status is still the one before. */
-  queued_action: 'submit' | 'withdraw' | null;
+  queued_action: StatusChangeKind | null;
 }
 
 /** A program with reports in the list, and how many (drafts made offline included). */
