@@ -1,6 +1,5 @@
 /** What every rule here shares: its messages (one shape for every finding), reporting, metadata. */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
-import { casedWord } from './label-words';
 
 interface Props {
   NAME: string;
@@ -12,12 +11,9 @@ function headerName(name = ''): string {
   return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
-/**
- * `slack-app-token` → `Slack app token`, `github-token` → `GitHub token`: a rule's id as a person
- * reads it, names written as the rule sets write them.
- */
+/** `slack-app-token` → `Slack app token`: a rule's id as a person reads it. */
 export function humanize(id: string): string {
-  const words = id.split('-').map(casedWord).join(' ');
+  const words = id.replace(/-/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
