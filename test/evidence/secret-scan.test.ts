@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { humanize } from '../../src/engine/evidence/secret-scan/rules';
 import { redact, scanText } from '../../src/engine/evidence/secret-scan/scan';
 import { looksLikeText } from '../../src/engine/evidence/secret-scan/text-sniff';
 import { fakeJwt, fakeSecrets, fakeServiceKey, randomFrom } from '../support/fake-secrets';
@@ -29,6 +30,28 @@ describe('secret scan', () => {
       expect(finding.preview).not.toContain(fake.secret);
     });
   }
+
+  // A walk read "Github token" in the credentials check.
+  it('names vendors and terms as the rule sets write them', async () => {
+    const github = fakeSecrets(ownKey).find((f) => f.kind === 'github-token');
+    const [finding] = await scanText(`GITHUB_TOKEN=${github?.secret ?? ''}`);
+    expect(finding?.label).toBe('GitHub token');
+    expect(
+      ['openai-api-key', '1password-secret-key', 'gitlab-pat', 'slack-app-token'].map(humanize),
+    ).toEqual(['OpenAI API key', '1Password secret key', 'GitLab PAT', 'Slack app token']);
+  });
+
+  // Seed 753594210 made this value. secretlint's own AWS rule does not match it (the last
+  // character is a '+'), ours and Nosey Parker's do, with one range and, once labels were cased,
+  // the same words: secretlint dropped ours as a duplicate and the kind became Nosey Parker's.
+  it("keeps the rules' order when two of them word one finding alike", async () => {
+    const text = 'aws_secret_access_key = DI48nFDgCWTFEQ8nTbI6qRTJ8/hzU35sXinO9Sf+';
+    const findings = await scanText(text);
+    expect(findings.map((f) => [f.kind, f.label, f.ruleId])).toEqual([
+      ['aws-secret-key', 'AWS secret access key', 'bounty-desk/aws-secret-key'],
+    ]);
+    expect(humanize('aws-secret-access-key')).toBe('AWS secret access key');
+  });
 
   it('finds nothing in ordinary report text', async () => {
     const text = [

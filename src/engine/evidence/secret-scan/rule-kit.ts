@@ -1,5 +1,6 @@
 /** What every rule here shares: its messages (one shape for every finding), reporting, metadata. */
 import type { SecretLintRuleContext, SecretLintRuleCreator } from '@secretlint/types';
+import { casedWord } from './label-words';
 
 interface Props {
   NAME: string;
@@ -11,9 +12,12 @@ function headerName(name = ''): string {
   return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
-/** `slack-app-token` → `Slack app token`: a rule's id as a person reads it. */
+/**
+ * `slack-app-token` → `Slack app token`, `github-token` → `GitHub token`: a rule's id as a person
+ * reads it, names written as the rule sets write them.
+ */
 export function humanize(id: string): string {
-  const words = id.replace(/-/g, ' ');
+  const words = id.split('-').map(casedWord).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -33,6 +37,12 @@ const messages = {
 
 type MessageId = keyof typeof messages;
 
+/** What one of our findings is, for a person: its message, whichever rule reported it. */
+export function describeFinding(messageId: string, data: unknown): string | undefined {
+  if (!(messageId in messages)) return undefined;
+  return messages[messageId as MessageId].en(data as Props | undefined);
+}
+
 export function report(
   context: SecretLintRuleContext,
   id: MessageId,
@@ -43,6 +53,23 @@ export function report(
 ): void {
   const t = context.createTranslator(messages);
   context.report({ message: t(id, { NAME: name, VALUE: value }), range: [start, end] });
+}
+
+/**
+ * Secretlint drops a message when a later one has the same range and the same words, whichever
+ * rule reported it. Two rules can word one finding alike ("AWS secret access key" from ours and
+ * from Nosey Parker's `aws-secret-access-key`), and the precedence `scan.ts` gives the rules
+ * must not depend on that: each message carries its rule's id, so only a rule's own repeats go.
+ */
+function withOwnMessages(context: SecretLintRuleContext, id: string): SecretLintRuleContext {
+  return {
+    ...context,
+    report: (descriptor) =>
+      context.report({
+        ...descriptor,
+        message: { ...descriptor.message, message: `${descriptor.message.message} [${id}]` },
+      }),
+  };
 }
 
 export function rule(
@@ -58,6 +85,6 @@ export function rule(
       supportedContentTypes: ['text'],
       docs: { url: 'https://github.com/bounty-desk/bounty-desk/blob/main/docs/security.md' },
     },
-    create: (context) => ({ file: (source) => scan(source.content, context) }),
+    create: (context) => ({ file: (source) => scan(source.content, withOwnMessages(context, id)) }),
   };
 }

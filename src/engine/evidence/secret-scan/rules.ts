@@ -4,7 +4,7 @@
  * URL query strings, and keys of this very service. They run in the same secretlint engine as
  * the preset, so every finding has one shape; the preset stays the main engine for vendor keys.
  */
-export { humanize } from './rule-kit';
+export { describeFinding, humanize } from './rule-kit';
 export {
   curlRule,
   headerRule,

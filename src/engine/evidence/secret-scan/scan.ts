@@ -16,6 +16,7 @@ import { redactionMark, redactionMarks } from './mark';
 import { isPlaceholder } from './placeholders';
 import {
   curlRule,
+  describeFinding,
   fieldRule,
   gitleaksRule,
   headerRule,
@@ -216,7 +217,7 @@ const LABELS: Record<string, string> = {
 function labelOf(message: SecretLintCoreResultMessage, kind: string): string {
   if (message.ruleId.startsWith('bounty-desk/') && message.messageId !== 'GITLEAKS') {
     // Our own messages name a header or a field, never a value.
-    return message.message;
+    return describeFinding(message.messageId, message.data) ?? humanize(kind);
   }
   return LABELS[kind] ?? humanize(kind);
 }
