@@ -102,7 +102,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     // Said where its button was, which left with the finding, and the focus with it.
     await expectText(
       region.getByRole('status'),
-      /^Redacted the credential: the text now says \[REDACTED:…\] in its place\.$/,
+      /^Redacted the credential: the text now says \[REDACTED:jwt\] in its place\.$/,
     );
     expect(await focusIn(region)).toBe(true);
     await key.getByRole('button', { name: 'Keep', exact: true }).click();
@@ -173,6 +173,40 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
       'the draft redacted, its request otherwise as pasted',
       async () =>
         (await host.engine.getReport(id))?.draft?.content.description.includes(redacted) === true,
+    );
+  });
+
+  // A walk redacted a token it had just typed and saw the toolbar change: the whole document was
+  // replaced, so the editor's own caret went to its end while the page's stayed put.
+  it('credentials: a redaction keeps the caret where the researcher was typing', async () => {
+    const { host, page } = await open();
+    const id = await draft(host, {
+      title: 'Password reset token leaks in Referer',
+      asset: 'https://*.example.com/reset',
+      description: `${COMPLETE}\n\nAffected hosts:\n\n- *.example.com\n- api.example.com\n\nThe reset page sends this to the analytics host:\n\n\`\`\`http\nGET /collect HTTP/1.1\nHost: metrics.example.net\nAuthorization: Bearer ${fakeJwt()}\n\`\`\`\n\nSeen on C:\\Users\\me\\capture.har too.\n`,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    // In a list in the middle of the text, above the request.
+    await editor.getByText(/^api\.example\.com/).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' (staging too)');
+    const list = page.getByRole('button', { name: 'Bulleted list', exact: true });
+    expect(await list.getAttribute('aria-pressed')).toBe('true');
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
+    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+    await finding.waitFor({ state: 'detached' });
+    await expectText(editor, /Bearer \[REDACTED:jwt\]/);
+    // The toolbar still shows the list the caret is in.
+    expect(await list.getAttribute('aria-pressed')).toBe('true');
+    // Back in the editor, the keys go on where they stopped.
+    await editor.focus();
+    await page.keyboard.type(' and dev');
+    await until('the draft saved with the words where they were typed', async () =>
+      /\* api\.example\.com \(staging too\) and dev\n\nThe reset page/.test(
+        (await host.engine.getReport(id))?.draft?.content.description ?? '',
+      ),
     );
   });
 

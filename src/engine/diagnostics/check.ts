@@ -1,5 +1,5 @@
 import { redact, scanText } from '../evidence/secret-scan/scan';
-import { holdsRedactionMark } from '../evidence/secret-scan/mark';
+import { holdsRedactionMark } from '@shared/evidence/redaction-mark';
 import { removeCredentials, type CheckedText, type CredentialCount } from './credentials';
 
 /**

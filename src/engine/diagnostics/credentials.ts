@@ -5,7 +5,7 @@
  * by `[REDACTED:<kind>]` and counted, so the bundle says what was removed without repeating it.
  */
 import { apiKeysInText } from '@shared/api/api-key';
-import { holdsRedactionMark, redactionMark } from '../evidence/secret-scan/mark';
+import { holdsRedactionMark, redactionMark } from '@shared/evidence/redaction-mark';
 
 export interface CredentialCount {
   kind: string;

@@ -4,7 +4,7 @@
  */
 import { pickFindings, scanLargeText } from './chunked-text';
 import type { FileScan, FileScanOptions } from './file-scan-types';
-import { redactionMark } from './mark';
+import { redactionMark } from '@shared/evidence/redaction-mark';
 import { scanParts, type Part } from './structured-parts';
 import { looksLikeText } from './text-sniff';
 

@@ -12,7 +12,7 @@ import type { lintSource } from '@secretlint/core';
 import type { creator } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { globallyAllowed, wholeMatch } from './gitleaks';
-import { redactionMark, redactionMarks } from './mark';
+import { redactionMark, redactionMarks } from '@shared/evidence/redaction-mark';
 import { isPlaceholder } from './placeholders';
 import {
   curlRule,

@@ -11,7 +11,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { redactionMark } from './mark';
+import { redactionMark } from '@shared/evidence/redaction-mark';
 import { scanText, type ScanOptions, type SecretFinding } from './scan';
 import { mergeOverlapping } from '@shared/rules/spans';
 

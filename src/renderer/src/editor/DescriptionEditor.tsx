@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type DragEvent, type RefObject } from 'react';
 import { editorViewCtx, type Editor } from '@milkdown/kit/core';
-import { replaceAll } from '@milkdown/kit/utils';
 import { Selection } from '@milkdown/kit/prose/state';
 import {
   caretInCodeBlock,
   createDescriptionEditor,
   markdownOf,
   markdownOffsetAt,
+  replaceDescription,
   selectedMarkdown,
   type DescriptionBinding,
 } from './milkdown-setup';
@@ -175,7 +175,9 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       offsetAtCursor: () => (editorRef.current ? markdownOffsetAt(editorRef.current, null) : null),
       selection: () => (editorRef.current ? selectedMarkdown(editorRef.current) : null),
       caretInCode: () => (editorRef.current ? caretInCodeBlock(editorRef.current) : false),
-      replace: (markdown) => editorRef.current?.action(replaceAll(markdown)),
+      replace: (markdown) => {
+        if (editorRef.current) replaceDescription(editorRef.current, markdown);
+      },
     };
   }, [handleRef]);
 

@@ -195,6 +195,32 @@ export function loadDescription(editor: Editor, markdown: string): void {
   editor.action(settleDocument);
 }
 
+/**
+ * Puts `markdown` in place of the document by replacing only the part that differs (a redaction
+ * changes a token, a merged website edit a line): the caret and the undo history of the rest
+ * stay. The whole document replaced put the caret at its start, in the first heading (a walk saw
+ * "Heading" pressed after a redaction, and typing would have gone there).
+ */
+export function replaceDescription(editor: Editor, markdown: string): void {
+  editor.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    const next = ctx.get(parserCtx)(markdown);
+    const { doc } = view.state;
+    const start = doc.content.findDiffStart(next.content);
+    if (start === null) return;
+    const end = doc.content.findDiffEnd(next.content);
+    let endOld = end?.a ?? doc.content.size;
+    let endNew = end?.b ?? next.content.size;
+    // Repeated text around the change can make the ends overlap the start: move them past it.
+    const overlap = start - Math.min(endOld, endNew);
+    if (overlap > 0) {
+      endOld += overlap;
+      endNew += overlap;
+    }
+    view.dispatch(view.state.tr.replace(start, endOld, next.slice(start, endNew)));
+  });
+}
+
 /** Each view's loads, counted: the warm-up of a document stops when another one is loaded. */
 const loads = new WeakMap<object, number>();
 

@@ -3,6 +3,7 @@ import type {
   TemplateRedaction,
   TemplateView,
 } from '@shared/bridge/report-file-views';
+import { redactionMark } from '@shared/evidence/redaction-mark';
 
 /** A list of names in words: "a.jpg", "a.jpg and b.txt", "a.jpg, b.txt and c.har". */
 function names(list: readonly string[]): string {
@@ -17,7 +18,7 @@ function names(list: readonly string[]): string {
  * "[REDACTED:jwt] for the JSON Web Token on line 5".
  */
 export function redactedWords(redacted: readonly TemplateRedaction[]): string {
-  const each = redacted.map((r) => `[REDACTED:${r.kind}] for the ${r.label} on line ${r.line}`);
+  const each = redacted.map((r) => `${redactionMark(r.kind)} for the ${r.label} on line ${r.line}`);
   return each.length <= 1
     ? (each[0] ?? '')
     : `${each.slice(0, -1).join(', ')} and ${each.at(-1) ?? ''}`;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SecretFindingView, SecretScanView } from '@shared/bridge/evidence-views';
+import { redactionMark } from '@shared/evidence/redaction-mark';
 import { bridge, onBridge } from '../../../bridge';
 import { formatBytes } from '../../../lib/format';
 import { reportError } from '../../../stores/notices';
@@ -13,6 +14,11 @@ interface SecretFindingsProps {
   /** Runs before a redaction changes the draft (the editor saves what is typed first). */
   beforeChange?: () => Promise<void>;
   readOnly: boolean;
+  /**
+   * Told whether a finding not kept is in the draft's own fields: then every save of the draft is
+   * held back until it is redacted or kept, the next change's included.
+   */
+  onFieldsHeld?: (held: boolean) => void;
 }
 
 function Finding({
@@ -88,7 +94,12 @@ function ScanningFiles({ files }: { files: ScanProgress[] }) {
   );
 }
 
-export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindingsProps) {
+export function SecretFindings({
+  reportId,
+  beforeChange,
+  readOnly,
+  onFieldsHeld,
+}: SecretFindingsProps) {
   const detail = useReport((s) => s.detail);
   const [scan, setScan] = useState<SecretScanView | null>(null);
   const [busy, runBusy] = useBusyAction();
@@ -100,6 +111,8 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
   const [redacted, setRedacted] = useState<{
     reportId: string;
     count: number;
+    /** The marks the text now holds, as written (`[REDACTED:jwt]`), not a bare "[REDACTED:…]". */
+    marks: string[];
     done: boolean;
   } | null>(null);
   const redactedHere = redacted?.reportId === reportId ? redacted : null;
@@ -131,6 +144,9 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
     reportError,
   );
 
+  const fieldsHeld = !!scan?.findings.some((f) => !f.kept && f.place.kind === 'field');
+  useEffect(() => onFieldsHeld?.(fieldsHeld), [fieldsHeld, onFieldsHeld]);
+
   const act = (change: () => Promise<SecretScanView>, touchesDraft: boolean): Promise<void> =>
     runBusy(async () => {
       if (touchesDraft) await beforeChange?.();
@@ -139,13 +155,18 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
     });
   const redact = async (ids: string[]): Promise<void> => {
     const count = ids.length;
+    const marks = [
+      ...new Set(
+        (scan?.findings ?? []).filter((f) => ids.includes(f.id)).map((f) => redactionMark(f.kind)),
+      ),
+    ];
     lineTakesFocus.current = true;
-    setRedacted({ reportId, count, done: false });
+    setRedacted({ reportId, count, marks, done: false });
     try {
       await act(async () => {
         try {
           const after = await bridge.redactFindings(reportId, ids);
-          setRedacted({ reportId, count, done: true });
+          setRedacted({ reportId, count, marks, done: true });
           return after;
         } catch (e) {
           // A failure is the notice's to say; the focus goes back to the button.
@@ -161,7 +182,7 @@ export function SecretFindings({ reportId, beforeChange, readOnly }: SecretFindi
   const redactedLine = redactedHere ? (
     <p ref={said} tabIndex={-1} role="status" className="redacted-said">
       {redactedHere.done
-        ? `Redacted ${what}: the text now says [REDACTED:…] in ${redactedHere.count === 1 ? 'its place' : 'their places'}.`
+        ? `Redacted ${what}: the text now says ${redactedHere.marks.join(', ') || '[REDACTED:…]'} in ${redactedHere.count === 1 ? 'its place' : 'their places'}.`
         : `Redacting ${what}…`}
     </p>
   ) : null;

@@ -1,6 +1,7 @@
 /**
  * `[REDACTED:<kind>]`: what stands where a credential was, in a draft, a message, a file copy or a
- * diagnostics bundle. Light on purpose: main's diagnostics export imports it without the scanner.
+ * diagnostics bundle. The engine writes it and the screens quote it, so it is shared; light on
+ * purpose, so main's diagnostics export takes it without the scanner.
  */
 export const redactionMark = (kind: string): string => `[REDACTED:${kind}]`;
 
