@@ -202,7 +202,7 @@ describe('files_pending', () => {
     expect(files({ attachments: { a: { name: 'r', state: 'ready', reply: null } } }).detail).toBe(
       '1 file uploaded.',
     );
-    expect(files({ attachments: null }).detail).toBe('No files attached.');
+    expect(files({ attachments: null }).detail).toBe('No files attached: nothing to upload.');
   });
 });
 

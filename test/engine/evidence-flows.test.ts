@@ -105,7 +105,7 @@ describe('evidence flows leak nothing', () => {
     expect(sentHar.log.entries).toHaveLength(har.log.entries.length);
     const checklist = await x.engine.calls.getChecklist(draft.reportId);
     expect(checklist.items.find((i) => i.id === 'credentials_found')?.detail).toContain(
-      '3 evidence files scanned',
+      'Title, asset, description and 3 evidence files scanned.',
     );
 
     // Import: a curl command as Chrome ("cmd") and Burp copy it, and a HAR.

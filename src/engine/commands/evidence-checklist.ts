@@ -33,7 +33,8 @@ export function credentialsItem(scan: SecretScanView): ChecklistItemView {
         : `No credentials in evidence (${scan.open} found)`,
     detail: [
       scan.open === 0
-        ? `Title, asset, description, queued replies and ${files} scanned.`
+        ? // The checklist is a draft's, and a draft takes no replies (a walk read "queued replies").
+          `Title, asset, description and ${files} scanned.`
         : `${scan.open} possible credential${scan.open === 1 ? '' : 's'} found: ${[
             ...new Set(scan.findings.filter((f) => !f.kept).map((f) => f.where)),
           ].join('; ')}.`,

@@ -188,7 +188,10 @@ function filesItem(input: ChecklistInput): ChecklistItem {
   if (failed.length > 0) problems.push(`upload failed: ${list(failed)}`);
   const item = problemsItem(base, problems, () => {
     const n = serverFiles.filter((a) => a.state === 'ready').length;
-    return n === 0 ? 'No files attached.' : `${n} file${n === 1 ? '' : 's'} uploaded.`;
+    // "Evidence uploaded: passed" with no file read as if something was (a walk).
+    return n === 0
+      ? 'No files attached: nothing to upload.'
+      : `${n} file${n === 1 ? '' : 's'} uploaded.`;
   });
   if (item.ok || failed.length > 0) return item;
   // Nothing failed: there is nothing to retry or remove, and a file not sent yet does not go by

@@ -78,6 +78,7 @@ export function DraftEditor({
   const [checklistOpen, setChecklistOpen] = useState(false);
   const [attachBusy, setAttachBusy] = useState(false);
   const [httpProblems, setHttpProblems] = useState<string[]>([]);
+  const [heldByCheck, setHeldByCheck] = useState(false);
   const description = useRef<DescriptionHandle | null>(null);
   const { autosave, snapshot } = useDraftAutosave(reportId, draft, !!readOnly, description);
   const { fields, descriptionLength, issues, saveState } = snapshot;
@@ -247,7 +248,11 @@ export function DraftEditor({
                       ? 'Saved on this computer; sent when the connection returns.'
                       : 'Saved on this computer; waiting to be sent.'
                 : snapshot.notOnServer
-                  ? notSentText(snapshot.issues.length > 0, draft.baseRevision !== null)
+                  ? notSentText(
+                      snapshot.issues.length > 0,
+                      heldByCheck,
+                      draft.baseRevision !== null,
+                    )
                   : notSendable.length > 0
                     ? 'Saved; sent without the links named below.'
                     : 'Saved and sent.'}
@@ -399,7 +404,12 @@ export function DraftEditor({
           removeDisabledReason={locked}
         />
       </section>
-      <SecretFindings reportId={reportId} beforeChange={flush} readOnly={!!locked} />
+      <SecretFindings
+        reportId={reportId}
+        beforeChange={flush}
+        readOnly={!!locked}
+        onFieldsHeld={setHeldByCheck}
+      />
       <div className="action-row submit-row">
         <button
           type="button"
@@ -449,9 +459,14 @@ function submitLockReason(submit: OutboxEntryView): string {
 }
 
 /** Kept here while the service has something else and nothing queued will send it. */
-function notSentText(failsChecks: boolean, everSent: boolean): string {
+function notSentText(failsChecks: boolean, heldByCheck: boolean, everSent: boolean): string {
   if (failsChecks) return 'Saved on this computer; sent once the fields marked below are fixed.';
+  // A held save discarded: the next change is held again while the credential is in the text (a
+  // walk typed on and was held at once, after "until your next change").
+  const until = heldByCheck
+    ? 'until each possible credential below is redacted or kept'
+    : 'until your next change';
   return everSent
-    ? 'Saved on this computer, not sent: the service keeps the version before until your next change.'
-    : 'Saved on this computer, not sent: the service has none of it until your next change.';
+    ? `Saved on this computer, not sent: the service keeps the version before ${until}.`
+    : `Saved on this computer, not sent: the service has none of it ${until}.`;
 }
