@@ -113,6 +113,10 @@ describe('renderer: a draft whose submit waits for the server', () => {
     );
     expect((await server()).submission?.content.description).toBe(COMPLETE_DESCRIPTION);
     await expectText(row.locator('.status'), /^In triage$/, 20_000);
+    // The status filter beside the list says it as the row does (a walk read "Triaging (1)").
+    const filter = page.getByRole('group', { name: 'Status', exact: true });
+    await filter.getByRole('checkbox', { name: /^In triage \(\d+\)$/ }).waitFor();
+    expect(await filter.getByRole('checkbox', { name: /^Triaging/ }).count()).toBe(0);
     // The draft turns into its submitted page: the focus goes to its heading, not the window.
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor({ timeout: 20_000 });
     await until('the focus on the heading', async () => (await focused(page)) === TITLE);

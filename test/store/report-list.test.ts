@@ -257,6 +257,44 @@ describe('the reports list, paged in SQL', () => {
     expect(['xss', 'café', 'CAFE', 'checkout', 'csrf'].map(search)).toEqual(before);
   });
 
+  // A walk read "In triage" on a row and "Triaging" in the status filter beside it.
+  it('names each status as the service labels its newest report, read again after each write', () => {
+    const labels = () => t.store.reportList.page({ offset: 0, limit: 1 }).statusLabels;
+    const older = makeReport({
+      status: 'triaging',
+      display_status: 'In triage',
+      updated_at: iso(2),
+    });
+    const waiting = makeReport({
+      status: 'needs_info',
+      display_status: 'Needs your input ',
+      updated_at: iso(3),
+    });
+    t.store.reports.upsertReports([older, waiting]);
+    offlineDraft('Offline', 1);
+    // A draft made offline has no label of the service's: the filter keeps the app's word.
+    expect(labels()).toEqual({ triaging: 'In triage', needs_info: 'Needs your input' });
+    const newer = makeReport({
+      status: 'triaging',
+      display_status: 'Being triaged',
+      updated_at: iso(5),
+    });
+    t.store.reports.upsertReports([newer]);
+    expect(labels()).toEqual({ triaging: 'Being triaged', needs_info: 'Needs your input' });
+    t.store.reports.upsertReports([
+      {
+        ...waiting,
+        status: 'triaging',
+        display_status: 'In triage',
+        revision: 2,
+        updated_at: iso(4),
+      },
+    ]);
+    expect(labels()).toEqual({ triaging: 'Being triaged' });
+    t.store.reports.deleteReport(newer.id);
+    expect(labels()).toEqual({ triaging: 'In triage' });
+  });
+
   it('migration 4 counts the reports a version-3 file already holds', () => {
     const file = `${t.file}.v3`;
     const v3 = openDatabase(file, { migrations: migrations.slice(0, 3) });

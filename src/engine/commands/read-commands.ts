@@ -49,6 +49,7 @@ export class ReadCommands {
       total: page.total,
       ...(page.totalPending ? { totalPending: true as const } : {}),
       counts: page.counts,
+      statusLabels: page.statusLabels,
       programs: page.programs,
       indexing: page.indexing,
     };

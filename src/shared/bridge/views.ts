@@ -238,6 +238,11 @@ export interface ReportListPageView {
   totalPending?: true;
   /** Every report by status, drafts not sent yet included (not narrowed by filter or search). */
   counts: Partial<Record<ReportStatus, number>>;
+  /**
+   * The service's label for display of each status it has reports in (`display_status`): the
+   * status filter names a status as the rows do.
+   */
+  statusLabels: Partial<Record<ReportStatus, string>>;
   /** Every program with reports, by name, with how many (not narrowed by filter or search). */
   programs: ReportProgramCount[];
   /**

@@ -38,7 +38,7 @@ export function createReportListRepository(
   const statements = createListStatements(db, hitSet);
   const memos = createSearchMemos(hitSet);
   const ordered = (options.indexOrder ?? true) ? createOrderedSearch(db, hitSet) : null;
-  const { countByStatus, listPrograms, localCount, localRows } = statements;
+  const { countByStatus, listPrograms, localCount, localRows, statusLabels } = statements;
 
   const repository: ReportListRepository = {
     countByStatus,
@@ -102,6 +102,7 @@ export function createReportListRepository(
         total: localTotal + mirroredTotal.n,
         totalPending: !mirroredTotal.exact,
         counts,
+        statusLabels: statusLabels(),
         programs: listPrograms(),
         indexing: search?.indexing ?? 0,
       };

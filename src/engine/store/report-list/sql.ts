@@ -220,6 +220,12 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
   const selectCounts = sqlite.prepare<[], { status: ReportStatus; n: number }>(
     'SELECT status, n FROM report_status_counts WHERE n > 0',
   );
+  // The newest report's label of a status, through the status index: one step per status.
+  const selectStatusLabel = sqlite
+    .prepare<[ReportStatus], string>(
+      'SELECT display_status FROM reports WHERE status = ? ORDER BY updated_ms DESC LIMIT 1',
+    )
+    .pluck();
 
   // Statements depend on the shape of the query: built once per shape.
   const statements = new Map<string, Database.Statement<Params, unknown>>();
@@ -364,6 +370,25 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
     return programs.list.map((program) => ({ ...program }));
   }
 
+  /**
+   * Each mirrored status as the service labels it for display (`display_status` of its newest
+   * report): the status filter says what the rows say ("In triage", not the app's "Triaging").
+   * Kept until the data's version moves, as the programs are.
+   */
+  let labels: { key: string; byStatus: Partial<Record<ReportStatus, string>> } | null = null;
+  function statusLabels(): Partial<Record<ReportStatus, string>> {
+    const key = hitSet.version();
+    if (labels?.key !== key) {
+      const byStatus: Partial<Record<ReportStatus, string>> = {};
+      for (const { status } of selectCounts.all()) {
+        const label = selectStatusLabel.get(status)?.trim();
+        if (label) byStatus[status] = label;
+      }
+      labels = { key, byStatus };
+    }
+    return { ...labels.byStatus };
+  }
+
   function countByStatus(): Partial<Record<ReportStatus, number>> {
     const counts: Partial<Record<ReportStatus, number>> = {};
     for (const row of selectCounts.all()) counts[row.status] = row.n;
@@ -380,5 +405,6 @@ export function createListStatements(db: Db, hitSet: ReportHits) {
     programCount,
     listPrograms,
     countByStatus,
+    statusLabels,
   };
 }

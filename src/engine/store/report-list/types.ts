@@ -58,6 +58,8 @@ export interface ReportListPage {
   totalPending: boolean;
   /** Every report by status, drafts made offline included (not narrowed by filter or search). */
   counts: Partial<Record<ReportStatus, number>>;
+  /** The service's label for display of each status it has reports in (`display_status`). */
+  statusLabels: Partial<Record<ReportStatus, string>>;
   /** Every program with reports, by name (not narrowed by filter or search). */
   programs: ReportListProgram[];
   /** Reports queued for the search index that this search could not look at (see report-search.ts). */

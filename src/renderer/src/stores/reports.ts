@@ -48,6 +48,8 @@ interface ReportsState {
   /** `total` is a lower bound: the search's exact count is on its way (countReports). */
   totalPending: boolean;
   counts: Partial<Record<ReportStatus, number>>;
+  /** The service's label of each status, where it has reports in it (the filter says it). */
+  statusLabels: Partial<Record<ReportStatus, string>>;
   /** Every program with reports, for the program filter. */
   programs: ReportProgramCount[];
   /** Reports the last search could not look at yet (being indexed). */
@@ -191,11 +193,12 @@ export const useReports = create<ReportsState>((set, get) => {
     }
     // The same counts keep their identity, so the toolbar does not re-render for every block
     // that arrives while the list scrolls.
-    const { counts, programs } = get();
+    const { counts, statusLabels, programs } = get();
     return {
       total,
       totalPending,
       counts: sameJson(counts, page.counts) ? counts : page.counts,
+      statusLabels: sameJson(statusLabels, page.statusLabels) ? statusLabels : page.statusLabels,
       programs: sameJson(programs, page.programs) ? programs : page.programs,
       indexing: page.indexing,
     };
@@ -258,6 +261,7 @@ export const useReports = create<ReportsState>((set, get) => {
     total: null,
     totalPending: false,
     counts: {},
+    statusLabels: {},
     programs: [],
     indexing: 0,
     blocks: {},

@@ -16,7 +16,7 @@ import { useCommand } from '../../stores/commands';
 import { LIST_WIDTH, usePrefs } from '../../stores/prefs';
 import { pendingSearchFocus } from '../../stores/router';
 import { useReadOnlyReason, useSession } from '../../stores/session';
-import { formatMirror, STATUS_LABELS } from '../../lib/format';
+import { formatMirror, statusLabel } from '../../lib/format';
 import { PaneSeparator } from '../../components/PaneSeparator';
 import { ReasonedButton } from '../../components/ReasonedButton';
 import { ScreenBoundary } from '../../components/ScreenBoundary';
@@ -102,6 +102,7 @@ const SearchBox = memo(function SearchBox() {
 const StatusFilter = memo(function StatusFilter() {
   const statuses = useReports((s) => s.statuses);
   const counts = useReports((s) => s.counts);
+  const labels = useReports((s) => s.statusLabels);
   const toggleStatus = useReports((s) => s.toggleStatus);
   return (
     <fieldset className="filter-group inline status-filter">
@@ -113,7 +114,8 @@ const StatusFilter = memo(function StatusFilter() {
             checked={statuses.includes(status)}
             onChange={() => toggleStatus(status)}
           />
-          {STATUS_LABELS[status] ?? status} ({formatCount(counts[status] ?? 0)})
+          {/* Named as the rows name it: the service's label where it has one. */}
+          {statusLabel(status, labels[status])} ({formatCount(counts[status] ?? 0)})
         </label>
       ))}
     </fieldset>
