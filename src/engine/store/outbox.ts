@@ -1,6 +1,7 @@
 import type { Db } from './database';
 import { redactedJson } from '@shared/api/redact';
 import { camelCased, parseJson } from './sql-values';
+import type { OutboxKind, StatusChangeKind } from '@shared/bridge/views';
 
 /**
  * Where a report's thread ended just before a message post left: the last message's id and the
@@ -32,7 +33,14 @@ export interface OutboxPayloads {
   post_message: { body: string; files: string[]; threadMark?: ThreadMark };
 }
 
-export type OutboxKind = keyof OutboxPayloads;
+// One list of kinds, the bridge's: the screens name them too, and shared code cannot import
+// the engine's. Each has its payload here: this compiles only while the two lists agree.
+export type { OutboxKind, StatusChangeKind };
+export const PAYLOADS_MATCH_KINDS: [keyof OutboxPayloads] extends [OutboxKind]
+  ? [OutboxKind] extends [keyof OutboxPayloads]
+    ? true
+    : never
+  : never = true;
 
 /** Kinds that carry nothing (`{}`), so an unreadable payload of theirs can be rebuilt exactly. */
 export const PAYLOAD_IS_EMPTY: Readonly<Record<OutboxKind, boolean>> = {
@@ -44,11 +52,6 @@ export const PAYLOAD_IS_EMPTY: Readonly<Record<OutboxKind, boolean>> = {
   post_message: false,
 };
 
-/** The kinds that change the report's status once the server has them, not its content. */
-export type StatusChangeKind = Exclude<
-  OutboxKind,
-  'save_report' | 'upload_file' | 'remove_file' | 'post_message'
->;
 /** Each kind: whether it is a `StatusChangeKind` (the list says one on its way). */
 export const CHANGES_STATUS: {
   readonly [K in OutboxKind]: K extends StatusChangeKind ? true : false;
