@@ -45,6 +45,18 @@ describe('renderer: a draft whose submit waits for the server', () => {
       .getByRole('listitem')
       .filter({ hasText: TITLE });
     expect(await editor.getAttribute('contenteditable')).toBe('true');
+    // Where the title stands in the page, whatever the pane's scroll: moved only by what comes
+    // above it (a walk saw a line come in there after the submit).
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    const place = (): Promise<number> =>
+      title.evaluate((el) => {
+        type Placed = { offsetTop: number; offsetParent: Placed | null };
+        let top = 0;
+        for (let at: Placed | null = el as unknown as Placed; at; at = at.offsetParent)
+          top += at.offsetTop;
+        return top;
+      });
+    const before = await place();
 
     await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 11 });
     try {
@@ -58,18 +70,20 @@ describe('renderer: a draft whose submit waits for the server', () => {
 
       await until('"Check and submit" disabled', () => submitButton.isDisabled());
       const reason = await submitButton.getAttribute('aria-describedby');
-      // Submitted, not "being submitted": offline nothing is under way.
+      // Submitted, not "being submitted": offline nothing is under way. The save line says it,
+      // and why nothing can be typed: no line of its own comes in above the fields.
+      const said =
+        'Submitted on this computer; sent to the service when the connection returns. It can no longer be edited.';
       await expectText(
         page.locator(`[id="${reason}"]`),
-        /^Submitted: the report can no longer be edited\.$/,
+        new RegExp(`^${said.replace(/[.;]/g, '\\$&')}$`),
       );
+      expect(await page.locator('.save-state').getAttribute('id')).toBe(reason);
+      expect(await place()).toBe(before);
       // The dialog's opener is disabled now: the focus goes to the line that says why.
-      await until(
-        'the focus on the reason',
-        async () => (await focused(page)) === 'Submitted: the report can no longer be edited.',
-      );
-      // Each locked control and field points to that line; it is shown above the fields and in
-      // the submit row, not beside every disabled button.
+      await until('the focus on the reason', async () => (await focused(page)) === said);
+      // Each locked control and field points to that line; the submit row says it too, not
+      // every disabled button.
       for (const control of [
         editor,
         page.getByRole('textbox', { name: 'Title', exact: true }),
@@ -77,7 +91,7 @@ describe('renderer: a draft whose submit waits for the server', () => {
       ])
         expect((await control.getAttribute('aria-describedby'))?.split(' ')).toContain(reason);
       expect(await page.getByText('Submitted: the report can no longer be edited.').count()).toBe(
-        2,
+        1,
       );
       expect(
         await page.getByRole('button', { name: 'Discard draft', exact: true }).isDisabled(),

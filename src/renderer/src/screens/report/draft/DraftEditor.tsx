@@ -73,6 +73,9 @@ export function DraftEditor({
   const submit = detail.outbox.find((e) => e.kind === 'submit' && e.state !== 'done');
   const submitting = !!submit;
   const locked = readOnly ?? (submit ? submitLockReason(submit) : null);
+  // Locked by a submit on its way: the save line says so, and why nothing can be typed (a line of
+  // its own came in above the Title, 33 px, and said "Submitted" a second time; a walk).
+  const lockedBySubmit = !readOnly && submit !== undefined && submit.state !== 'parked';
 
   const [calculatorOpen, setCalculatorOpen] = useState(false);
   const [checklistOpen, setChecklistOpen] = useState(false);
@@ -226,7 +229,11 @@ export function DraftEditor({
         </RouteLink>
       </p>
       <h1>{fields.title.trim() || 'Untitled draft'}</h1>
-      <p className="muted save-state" aria-live="polite">
+      <p
+        className="muted save-state"
+        aria-live="polite"
+        {...(lockedBySubmit ? { id: 'draft-locked', tabIndex: -1, ref: lockedLine } : {})}
+      >
         {saveState === 'saving' || saveState === 'pending'
           ? 'Saving…'
           : saveState === 'waiting'
@@ -241,9 +248,10 @@ export function DraftEditor({
                   )
                   ? 'Saved on this computer; held back until each possible credential below is redacted or kept.'
                   : submitting
-                    ? offline
-                      ? 'Submitted on this computer; sent to the service when the connection returns.'
-                      : 'Submitted on this computer; being sent to the service.'
+                    ? (offline
+                        ? 'Submitted on this computer; sent to the service when the connection returns.'
+                        : 'Submitted on this computer; being sent to the service.') +
+                      (lockedBySubmit ? ' It can no longer be edited.' : '')
                     : offline
                       ? 'Saved on this computer; sent when the connection returns.'
                       : 'Saved on this computer; waiting to be sent.'
@@ -265,7 +273,7 @@ export function DraftEditor({
           here and link it again, or remove the link.
         </p>
       ) : null}
-      {locked ? (
+      {locked && !lockedBySubmit ? (
         <p id="draft-locked" className="disabled-reason" tabIndex={-1} ref={lockedLine}>
           {locked}
         </p>
