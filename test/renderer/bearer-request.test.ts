@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerFile } from './support/app';
-import { caretAtEndOf, connection, expectText, pasteInto, until } from './support/ui';
+import { caretAtEndOf, connection, expectText, pasteInto, placeInPage, until } from './support/ui';
 
 /**
  * The report researchers write most, an API bug with the request that proves it, through the app
@@ -183,14 +183,7 @@ describe('renderer: a request with a bearer token and a JSON body reaches the se
     await expectText(opened.page.locator('.save-state'), /Saved and sent\./, 15_000);
     // Where the title stands in the page, whatever the pane's scroll: moved only by what comes
     // above it.
-    const place = (): Promise<number> =>
-      title.evaluate((el) => {
-        type Placed = { offsetTop: number; offsetParent: Placed | null };
-        let top = 0;
-        for (let at: Placed | null = el as unknown as Placed; at; at = at.offsetParent)
-          top += at.offsetTop;
-        return top;
-      });
+    const place = (): Promise<number> => placeInPage(title);
     const before = await place();
     await intoSection('Actual behavior');
     await opened.page.keyboard.type(`Authorization: Bearer ${TOKEN}`);

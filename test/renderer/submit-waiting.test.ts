@@ -4,7 +4,7 @@ import type { Report } from '../support/sandbox-client';
 import { savedDraft } from '../support/drafts';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
 import { useAppPerTest } from './support/app';
-import { connection, expectText, goTo, until } from './support/ui';
+import { connection, expectText, goTo, placeInPage, until } from './support/ui';
 
 /**
  * A draft submitted offline waits for the server as a whole: its description takes no typing
@@ -48,14 +48,7 @@ describe('renderer: a draft whose submit waits for the server', () => {
     // Where the title stands in the page, whatever the pane's scroll: moved only by what comes
     // above it (a walk saw a line come in there after the submit).
     const title = page.getByRole('textbox', { name: 'Title', exact: true });
-    const place = (): Promise<number> =>
-      title.evaluate((el) => {
-        type Placed = { offsetTop: number; offsetParent: Placed | null };
-        let top = 0;
-        for (let at: Placed | null = el as unknown as Placed; at; at = at.offsetParent)
-          top += at.offsetTop;
-        return top;
-      });
+    const place = (): Promise<number> => placeInPage(title);
     const before = await place();
 
     await host.sandbox.faults({ rate: 1, reset_connection: true, seed: 11 });

@@ -177,3 +177,17 @@ export function hasFocus(control: Locator): Promise<boolean> {
       (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
   );
 }
+
+/**
+ * Where an element stands in the page, whatever its pane's scroll (the offsetTop chain): it
+ * moves only when something above it comes or goes.
+ */
+export function placeInPage(element: Locator): Promise<number> {
+  return element.evaluate((el) => {
+    type Placed = { offsetTop: number; offsetParent: Placed | null };
+    let top = 0;
+    for (let at: Placed | null = el as unknown as Placed; at; at = at.offsetParent)
+      top += at.offsetTop;
+    return top;
+  });
+}
