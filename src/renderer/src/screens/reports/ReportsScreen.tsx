@@ -50,6 +50,10 @@ const OPEN_REPORT_CHUNKS = [
   () => import('@milkdown/kit/core'),
   () => import('@milkdown/kit/preset/commonmark'),
   () => import('@milkdown/kit/preset/gfm'),
+  // The scope guard's libraries (the public suffix list, IP ranges): a third of the draft
+  // editor's chunk, and the longest part of its evaluation, in an idle period of their own.
+  () => import('tldts'),
+  () => import('ipaddr.js'),
   // Imported from here as well: the draft editor's code is then split into the chunks loaded one
   // per idle period (the Markdown view's, the report screen's), not one chunk evaluated at once.
   () =>
