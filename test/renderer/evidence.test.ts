@@ -210,6 +210,41 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     );
   });
 
+  it('credentials: a redaction keeps the caret in a list the researcher typed (walk 17)', async () => {
+    // A typed list is not marked up as the same list read back from Markdown: replacing it whole
+    // put the caret in the heading below the table, and the next keys went there.
+    const { host, page } = await open();
+    const id = await draft(host, {
+      title: 'Role change accepted from any user',
+      asset: 'https://*.example.com',
+      description: `${COMPLETE}\n\nAffected hosts:\n\n\`\`\`http\nPOST /api/v2/users/1337/roles HTTP/1.1\nHost: api.example.com\nAuthorization: Bearer ${fakeJwt()}\nContent-Type: application/json\n\n{"role": "admin", "scope": "*.example.com"}\n\`\`\`\n\n| Host | Status |\n| --- | --- |\n| api.example.com | 200 |\n\n## Notes\n\nSeen on C:\\Users\\me\\poc.txt too.\n`,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    await editor.getByText(/^Affected hosts:/).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- *.example.com');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('api.example.com (staging too)');
+    const list = page.getByRole('button', { name: 'Bulleted list', exact: true });
+    expect(await list.getAttribute('aria-pressed')).toBe('true');
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
+    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+    await finding.waitFor({ state: 'detached' });
+    await expectText(editor, /Bearer \[REDACTED:jwt\]/);
+    expect(await list.getAttribute('aria-pressed')).toBe('true');
+    await editor.focus();
+    await page.keyboard.type(' and dev');
+    await until('the draft saved with the words in the typed list', async () => {
+      const saved = (await host.engine.getReport(id))?.draft?.content.description ?? '';
+      return (
+        /api\.example\.com \(staging too\) and dev\n/.test(saved) && /\n## Notes\n/.test(saved)
+      );
+    });
+  });
+
   it('credentials in files: the whole page never shows a value while the check lists them', async () => {
     const { host, page } = await open();
     const secrets = vendorShapes();

@@ -38,6 +38,7 @@ import {
   serializeWithoutEmptyParagraphs,
 } from './markdown-io';
 import { warmUpEscapePass } from './escape-warm-up';
+import { patchDocument } from './patch-document';
 import { remarkFlattenNestedMarks } from './nested-marks';
 import { keptDefinitionSchema, remarkKeptDefinitions } from './kept-definitions';
 import { pastePlugin } from './paste';
@@ -196,28 +197,18 @@ export function loadDescription(editor: Editor, markdown: string): void {
 }
 
 /**
- * Puts `markdown` in place of the document by replacing only the part that differs (a redaction
- * changes a token, a merged website edit a line): the caret and the undo history of the rest
- * stay. The whole document replaced put the caret at its start, in the first heading (a walk saw
- * "Heading" pressed after a redaction, and typing would have gone there).
+ * Puts `markdown` in place of the document by changing only what differs (a redaction changes a
+ * token, a merged website edit a line; `patch-document.ts`): the caret and the undo history of
+ * the rest stay. The whole document replaced put the caret at its start, in the first heading (a
+ * walk saw "Heading" pressed after a redaction, and typing would have gone there).
  */
 export function replaceDescription(editor: Editor, markdown: string): void {
   editor.action((ctx) => {
     const view = ctx.get(editorViewCtx);
     const next = ctx.get(parserCtx)(markdown);
-    const { doc } = view.state;
-    const start = doc.content.findDiffStart(next.content);
-    if (start === null) return;
-    const end = doc.content.findDiffEnd(next.content);
-    let endOld = end?.a ?? doc.content.size;
-    let endNew = end?.b ?? next.content.size;
-    // Repeated text around the change can make the ends overlap the start: move them past it.
-    const overlap = start - Math.min(endOld, endNew);
-    if (overlap > 0) {
-      endOld += overlap;
-      endNew += overlap;
-    }
-    view.dispatch(view.state.tr.replace(start, endOld, next.slice(start, endNew)));
+    const tr = view.state.tr;
+    patchDocument(tr, view.state.doc, next);
+    if (tr.docChanged) view.dispatch(tr);
   });
 }
 
