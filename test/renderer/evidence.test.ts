@@ -7,7 +7,9 @@ import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
 import { hasFocus, expectNoText, expectText, goTo, pasteInto, until } from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
-import { fakeJwt, vendorShapes } from '../support/fake-secrets';
+import { fakeJwt, randomFrom, vendorShapes } from '../support/fake-secrets';
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 import { realFile } from '../support/real-corpus';
 import { curlFixtures, fixtureSecrets, harFixture } from '../evidence/fixtures/http';
 import { gpsBytes, hostileSvg, pngWithGps } from '../evidence/fixtures/images';
@@ -243,6 +245,13 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
         /api\.example\.com \(staging too\) and dev\n/.test(saved) && /\n## Notes\n/.test(saved)
       );
     });
+    // Another token typed: the line about the redaction goes, it would read as if this one had been.
+    const said = region.getByRole('status').filter({ hasText: /^Redacted the credential/ });
+    expect(await said.count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(`GITHUB_TOKEN=${['gh', 'p_'].join('')}${randomFrom(ALNUM, 36)}`);
+    await region.getByRole('listitem', { name: /^GitHub token in Description/ }).waitFor();
+    await said.waitFor({ state: 'detached' });
   });
 
   it('credentials in files: the whole page never shows a value while the check lists them', async () => {

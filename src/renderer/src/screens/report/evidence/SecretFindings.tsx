@@ -114,8 +114,18 @@ export function SecretFindings({
     /** The marks the text now holds, as written (`[REDACTED:jwt]`), not a bare "[REDACTED:…]". */
     marks: string[];
     done: boolean;
+    /** The findings left once it was done: a finding not among them is news the line predates. */
+    left?: readonly string[];
   } | null>(null);
   const redactedHere = redacted?.reportId === reportId ? redacted : null;
+  // A credential found after the redaction (another token typed or pasted) ends its line: above
+  // the new finding, "Redacted the credential" read as if that one had been (walk 17).
+  const takeScan = useCallback((next: SecretScanView) => {
+    setScan(next);
+    setRedacted((line) =>
+      line?.left && next.findings.some((f) => !line.left?.includes(f.id)) ? null : line,
+    );
+  }, []);
   // While a redaction runs, its line takes the focus wherever it is drawn (the section changes
   // shape when the last finding goes); not later, when a reload draws it again under the typing.
   const lineTakesFocus = useRef(false);
@@ -139,7 +149,7 @@ export function SecretFindings({
 
   useLoadedAfterPaint(
     () => bridge.scanEvidence(reportId),
-    setScan,
+    takeScan,
     [reportId, detail],
     reportError,
   );
@@ -166,7 +176,8 @@ export function SecretFindings({
       await act(async () => {
         try {
           const after = await bridge.redactFindings(reportId, ids);
-          setRedacted({ reportId, count, marks, done: true });
+          const left = after.findings.map((f) => f.id);
+          setRedacted({ reportId, count, marks, done: true, left });
           return after;
         } catch (e) {
           // A failure is the notice's to say; the focus goes back to the button.
