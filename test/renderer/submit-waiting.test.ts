@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../support/sandbox-client';
 import { savedDraft } from '../support/drafts';
 import { COMPLETE_DESCRIPTION } from '../support/fixtures';
@@ -45,6 +45,21 @@ describe('renderer: a draft whose submit waits for the server', () => {
       .getByRole('listitem')
       .filter({ hasText: TITLE });
     expect(await editor.getAttribute('contenteditable')).toBe('true');
+    // How the fields look, to compare once they are locked.
+    const look = (field: Locator): Promise<string> =>
+      field.evaluate((el) => {
+        type Styled = { closest(s: string): Styled | null };
+        const g = globalThis as unknown as {
+          getComputedStyle(n: Styled): { backgroundColor: string; borderTopStyle: string };
+        };
+        const node = el as unknown as Styled;
+        const style = g.getComputedStyle(node.closest('.description-host') ?? node);
+        return `${style.backgroundColor} ${style.borderTopStyle}`;
+      });
+    const editable = [
+      await look(editor),
+      await look(page.getByRole('textbox', { name: 'Title', exact: true })),
+    ];
     // Where the title stands in the page, whatever the pane's scroll: moved only by what comes
     // above it (a walk saw a line come in there after the submit).
     const title = page.getByRole('textbox', { name: 'Title', exact: true });
@@ -92,6 +107,9 @@ describe('renderer: a draft whose submit waits for the server', () => {
       // The lock reaches the editor at once, not on its next keystroke.
       expect(await editor.getAttribute('contenteditable')).toBe('false');
       expect(await editor.getAttribute('aria-readonly')).toBe('true');
+      // And they look locked, not like white boxes to type in (walk 17).
+      const locked = [await look(editor), await look(title)];
+      expect(locked.filter((style, i) => style === editable[i])).toEqual([]);
       const shown = await editor.innerText();
       await editor.getByText('Steps to reproduce', { exact: true }).click();
       await page.keyboard.type(' and one more step');
