@@ -195,7 +195,7 @@ describe('renderer: a request with a bearer token and a JSON body reaches the se
     const held = opened.page
       .getByRole('region', { name: 'Credentials check', exact: true })
       .getByRole('list', { name: 'Held back by this check', exact: true });
-    await expectText(held, /^Save the draft: held back, the server has not seen it\./);
+    await expectText(held, /^The draft's last save: held back, the service has not seen it\./);
     await expectText(
       opened.page.locator('.save-state'),
       /held back until each possible credential/,

@@ -119,7 +119,10 @@ describe('renderer: a researcher day without friction', () => {
     const held = page
       .getByRole('region', { name: 'Credentials check', exact: true })
       .getByRole('list', { name: 'Held back by this check', exact: true });
-    await expectText(held, /^Save the draft: held back, the server has not seen it\.\s*Discard$/);
+    await expectText(
+      held,
+      /^The draft's last save: held back, the service has not seen it\.\s*Discard$/,
+    );
     expect(await page.getByRole('region', { name: 'Unsent changes' }).count()).toBe(0);
     await expectText(
       page.locator('.save-state'),
@@ -131,7 +134,7 @@ describe('renderer: a researcher day without friction', () => {
     // Beside "Discard draft", the button says which change it discards.
     const describedBy = await held.getByRole('button').getAttribute('aria-describedby');
     expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(
-      'Save the draft: held back, the server has not seen it.',
+      "The draft's last save: held back, the service has not seen it.",
     );
 
     // A file one byte over 10 MiB: the two sizes differ in the words.

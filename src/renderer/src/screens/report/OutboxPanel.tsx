@@ -5,13 +5,14 @@ import { reportError } from '../../stores/notices';
 import { useReport } from '../../stores/report';
 import { focusHeadingOnceShown, focusIsLost } from '../../lib/focus';
 
+// Names of the change, not commands: "Save the draft: held back" read as an instruction (walk 17).
 const KIND_TEXT: Record<OutboxKind, string> = {
-  save_report: 'Save the draft',
-  upload_file: 'Upload a file',
-  remove_file: 'Remove a file',
-  submit: 'Submit',
-  withdraw: 'Withdraw',
-  post_message: 'Send a message',
+  save_report: "The draft's last save",
+  upload_file: 'A file upload',
+  remove_file: 'A file removal',
+  submit: 'The submit',
+  withdraw: 'The withdrawal',
+  post_message: 'A message',
 };
 
 /** What the researcher can do with a stopped entry, in the order the buttons stand. */
@@ -140,7 +141,7 @@ export function HeldByCheck({ entries, readOnly }: EntriesProps) {
       {held.map((e) => (
         <li key={e.id}>
           <span id={`held-change-${e.id}`}>
-            {KIND_TEXT[e.kind]}: held back, the server has not seen it.
+            {KIND_TEXT[e.kind]}: held back, the service has not seen it.
           </span>{' '}
           <button
             type="button"
