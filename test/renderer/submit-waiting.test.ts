@@ -74,6 +74,8 @@ describe('renderer: a draft whose submit waits for the server', () => {
       const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
       const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
       await until('"Submit report" enabled', () => submit.isEnabled(), 20_000);
+      // Its "Passed" is this computer's, from the last sync: said while offline.
+      await expectText(dialog, /Offline: checked against what was last synced\./);
       await submit.click();
 
       await until('"Check and submit" disabled', () => submitButton.isDisabled());

@@ -4,6 +4,7 @@ import { bridge } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
+import { useSession } from '../../../stores/session';
 import { DuplicateHint } from '../evidence/DuplicateHint';
 import { ReasonedButton } from '../../../components/ReasonedButton';
 import { useBusyAction } from '../../../components/useBusyAction';
@@ -25,6 +26,7 @@ export function SubmitChecklist({
   const [checklist, setChecklist] = useState<ChecklistView | null>(null);
   const [busy, runBusy] = useBusyAction();
   const detail = useReport((s) => s.detail);
+  const offline = useSession((s) => s.status?.connectivity === 'offline');
   // The state is set when the answer comes, never synchronously in the effect that asks.
   const refresh = useCallback(
     () => bridge.getChecklist(reportId).then(setChecklist, reportError),
@@ -64,6 +66,13 @@ export function SubmitChecklist({
           </li>
         ))}
       </ul>
+      {/* Every item "Passed" offline read as the service's word (walk 17): it is this computer's. */}
+      {offline ? (
+        <p className="muted">
+          Offline: checked against what was last synced. The report is sent when the connection
+          returns, and the service checks it then.
+        </p>
+      ) : null}
       <DuplicateHint reportId={reportId} />
       <div className="action-row">
         <ReasonedButton
