@@ -193,18 +193,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await editor.getByText(/^api\.example\.com/).click();
     await page.keyboard.press('End');
     await page.keyboard.type(' (staging too)');
-    const list = page.getByRole('button', { name: 'Bulleted list', exact: true });
-    expect(await list.getAttribute('aria-pressed')).toBe('true');
-    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
-    const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
-    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
-    await finding.waitFor({ state: 'detached' });
-    await expectText(editor, /Bearer \[REDACTED:jwt\]/);
-    // The toolbar still shows the list the caret is in.
-    expect(await list.getAttribute('aria-pressed')).toBe('true');
-    // Back in the editor, the keys go on where they stopped.
-    await editor.focus();
-    await page.keyboard.type(' and dev');
+    await redactWithCaretInList(page, editor);
     await until('the draft saved with the words where they were typed', async () =>
       /\* api\.example\.com \(staging too\) and dev\n\nThe reset page/.test(
         (await host.engine.getReport(id))?.draft?.content.description ?? '',
@@ -229,16 +218,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await page.keyboard.type('- *.example.com');
     await page.keyboard.press('Enter');
     await page.keyboard.type('api.example.com (staging too)');
-    const list = page.getByRole('button', { name: 'Bulleted list', exact: true });
-    expect(await list.getAttribute('aria-pressed')).toBe('true');
-    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
-    const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
-    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
-    await finding.waitFor({ state: 'detached' });
-    await expectText(editor, /Bearer \[REDACTED:jwt\]/);
-    expect(await list.getAttribute('aria-pressed')).toBe('true');
-    await editor.focus();
-    await page.keyboard.type(' and dev');
+    const region = await redactWithCaretInList(page, editor);
     await until('the draft saved with the words in the typed list', async () => {
       const saved = (await host.engine.getReport(id))?.draft?.content.description ?? '';
       return (
@@ -573,3 +553,21 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await expectNoText(page.getByRole('main'), /No payouts yet/);
   });
 });
+
+/**
+ * With the caret at the end of a list item, redacts the draft's JWT; the toolbar still shows the
+ * list the caret is in, and " and dev" is typed where the keys stopped. Returns the check's region.
+ */
+async function redactWithCaretInList(page: Page, editor: Locator): Promise<Locator> {
+  const list = page.getByRole('button', { name: 'Bulleted list', exact: true });
+  expect(await list.getAttribute('aria-pressed')).toBe('true');
+  const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+  const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
+  await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+  await finding.waitFor({ state: 'detached' });
+  await expectText(editor, /Bearer \[REDACTED:jwt\]/);
+  expect(await list.getAttribute('aria-pressed')).toBe('true');
+  await editor.focus();
+  await page.keyboard.type(' and dev');
+  return region;
+}
