@@ -15,23 +15,28 @@ import { promisify } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
-let built: Promise<string> | null = null;
+const built = new Map<string, Promise<string>>();
 
 /** The bundled `entry` (a path under the repository), built on first use; its file. */
 export function bundledEngine(entry: string): Promise<string> {
-  built ??= bundleInChild(entry);
-  return built;
+  let file = built.get(entry);
+  if (!file) {
+    file = bundleInChild(entry);
+    built.set(entry, file);
+  }
+  return file;
 }
 
 async function bundleInChild(entry: string): Promise<string> {
   // Inside the repository (git ignores tmp/): the bundle's packages resolve from node_modules.
-  const outDir = join(ROOT, 'tmp', `bench-engine-${process.pid}`);
+  const name = basename(entry).replace(/\.ts$/u, '');
+  const outDir = join(ROOT, 'tmp', `bench-${name}-${process.pid}`);
   mkdirSync(outDir, { recursive: true });
   process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
   await promisify(execFile)(process.execPath, ['--import', 'tsx', SELF, entry, outDir], {
     cwd: ROOT,
   });
-  return join(outDir, `${basename(entry).replace(/\.ts$/u, '')}.mjs`);
+  return join(outDir, `${name}.mjs`);
 }
 
 async function bundle(entry: string, outDir: string): Promise<void> {

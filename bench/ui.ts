@@ -37,7 +37,12 @@ import { describeBreakdown, type MemoryBreakdown } from './engine-memory';
 import { sampleRss } from './memory';
 import { mirrorBytes } from './mirror-disk';
 import { weighPageCaches, type CacheWeight } from './page-cache';
-import { startEngineProcess, startSandboxProcess, type EngineProcess } from './processes';
+import {
+  startDrainMain,
+  startEngineProcess,
+  startSandboxProcess,
+  type EngineProcess,
+} from './processes';
 import { formatResults, median, percentile, type BenchResult } from './result';
 import { control, minimumMirrorRequests, newAccount, routeSummary } from './sandbox-control';
 import {
@@ -176,31 +181,21 @@ async function searchBothWays(engine: EngineProcess, n: number): Promise<SearchW
   };
 }
 
-/** The engine process drains on its own; main lists and searches meanwhile. */
-async function drainThroughProtocol(engine: EngineProcess): Promise<Drain> {
-  const times: number[] = [];
-  let indexing = 0;
-  let done = false;
-  const { value: ms, stalls } = await watch(async () => {
-    const drained = engine.indexIdle().then((inEngine) => {
-      done = true;
-      return inEngine;
-    });
-    for (let i = 0; !done; i++) {
-      const t0 = performance.now();
-      const query = i % 2 === 0 ? { offset: 0, limit: PAGE } : { search: SEARCH, limit: PAGE };
-      const page = (await engine.client.call('listReports', [query])) as ReportListPageView;
-      times.push(performance.now() - t0);
-      indexing = Math.max(indexing, page.indexing);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return drained;
-  });
-  return {
-    ms,
-    stalls,
-    calls: { p95: percentile(times, 95), max: Math.max(...times), count: times.length, indexing },
-  };
+/**
+ * The engine process drains on its own; a process with main's code alone lists and searches
+ * meanwhile (drain-main.ts), its stalls seen beside the witness's as the bench's own are.
+ */
+async function drainInMain(dataDir: string): Promise<Drain & { heapMb: number }> {
+  const main = await startDrainMain({ dataDir, page: PAGE, search: SEARCH, pauseMs: 20 });
+  try {
+    const { stalls, ...drained } = await main.drain();
+    return {
+      ...drained,
+      stalls: await witnessed({ ...stalls, witness: Number.NaN, unshared: Number.NaN }),
+    };
+  } finally {
+    await main.close();
+  }
 }
 
 /** The engine's bounds: steady with the mirror open, and during a fast first mirror. */
@@ -345,12 +340,7 @@ async function benchCalls(oldMain: OldMain, sandboxUrl: string, n: number): Prom
       await oldMain.call('requeue', { dataDir });
       await collectGarbage();
       progress(`${count(n)} reports: the engine process drains the search index`);
-      const drainer = await startEngineProcess(dataDir);
-      try {
-        results.push(...drainFigures(n, drainBefore, await drainThroughProtocol(drainer)));
-      } finally {
-        await drainer.close();
-      }
+      results.push(...drainFigures(n, drainBefore, await drainInMain(dataDir)));
     }
     // Last: a 100,000-report run once lost the account's sign-in right after the weighing (the
     // old main's next open found no key, under a load average of 12; not seen at 10,000).
@@ -463,7 +453,7 @@ function searchWayFigures(n: number, ways: SearchWays): BenchResult[] {
   ];
 }
 
-function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {
+function drainFigures(n: number, before: Drain, after: Drain & { heapMb: number }): BenchResult[] {
   const calls = after.calls;
   return [
     {
@@ -473,7 +463,10 @@ function drainFigures(n: number, before: Drain, after: Drain): BenchResult[] {
       baseline: before.ms / 1000,
       ratio: after.ms / before.ms,
     },
-    ...stallFigures(`  main's longest stall during the drain`, after.stalls),
+    ...stallFigures(
+      `  main's longest stall during the drain (main played by a process with main's code alone, its heap ${after.heapMb.toFixed(1)} MB at the end)`,
+      after.stalls,
+    ),
     {
       name: `  before: main's longest stall during the drain (gaps over ${FRAME_MS} ms: ${before.stalls.overFrame}; a process doing nothing: ${before.stalls.witness.toFixed(1)} ms)`,
       value: before.stalls.longest,
