@@ -5,7 +5,16 @@ import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../src/shared/api';
 import { useAppPerTest } from './support/app';
 import type { AppHost } from '../app/host';
-import { hasFocus, expectNoText, expectText, goTo, pasteInto, until } from './support/ui';
+import {
+  caretAtEndOf,
+  focusWithin,
+  hasFocus,
+  expectNoText,
+  expectText,
+  goTo,
+  pasteInto,
+  until,
+} from './support/ui';
 import { COMPLETE_DESCRIPTION as COMPLETE } from '../support/fixtures';
 import { fakeJwt, randomFrom, vendorShapes } from '../support/fake-secrets';
 
@@ -47,13 +56,6 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
   }
 
   const description = (p: Page) => p.getByRole('textbox', { name: 'Description', exact: true });
-  /** Whether the keyboard focus is inside `scope`. */
-  const focusIn = (scope: Locator): Promise<boolean> =>
-    scope.evaluate((root) =>
-      (root as unknown as { contains(node: unknown): boolean }).contains(
-        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
-      ),
-    );
 
   /** A draft open on screen with the caret in its "Steps to reproduce" section. */
   async function cartDraftInSteps() {
@@ -106,7 +108,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
       region.getByRole('status'),
       /^Redacted the credential: the text now says \[REDACTED:jwt\] in its place\.$/,
     );
-    expect(await focusIn(region)).toBe(true);
+    expect(await focusWithin(region)).toBe(true);
     await key.getByRole('button', { name: 'Keep', exact: true }).click();
     await until(
       '"Keep" is pressed',
@@ -163,7 +165,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await page.keyboard.press('Enter');
     await finding.waitFor({ state: 'detached' });
     await expectText(region, /Redacted the credential: .*\n?Nothing else was found\./s);
-    expect(await focusIn(region)).toBe(true);
+    expect(await focusWithin(region)).toBe(true);
     const onBody = await page.evaluate(() => {
       const g = globalThis as unknown as FocusSampler;
       g.__sampling = false;
@@ -232,6 +234,88 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await page.keyboard.type(`GITHUB_TOKEN=${['gh', 'p_'].join('')}${randomFrom(ALNUM, 36)}`);
     await region.getByRole('listitem', { name: /^GitHub token in Description/ }).waitFor();
     await said.waitFor({ state: 'detached' });
+  });
+
+  it('credentials: a redaction keeps the caret in a report typed by keyboard, under a typed request and table (walk 18)', async () => {
+    // Blocks typed in the editor are not all marked up as the same blocks read back from the
+    // saved Markdown, and their number can differ: the range replaced then held the caret, which
+    // went to a heading (the toolbar showed "Heading" pressed) while the browser's stayed.
+    const { host, page } = await open();
+    const id = await draft(host, {
+      title: 'Any user can grant themselves admin on *.example.com',
+      asset: 'https://api.example.com/api/v2/users/{id}/role',
+      description: COMPLETE,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    const keys = page.keyboard;
+    await caretAtEndOf(
+      editor.getByText('The script runs after login.', { exact: true }),
+      'The script runs after login.',
+    );
+    await keys.press('Enter');
+    await keys.press('Enter');
+    await keys.type('Every tenant under *.example.com checks only the login. Tested hosts:');
+    await keys.press('Enter');
+    await keys.type('- acme.example.com (production)');
+    await keys.press('Enter');
+    await keys.type('globex.example.com');
+    await keys.press('Enter');
+    await keys.press('Enter');
+    await keys.type('As user 1337, send:');
+    await keys.press('Enter');
+    await keys.type('```http');
+    await keys.press('Enter');
+    const request = [
+      'PATCH /api/v2/users/1337/role HTTP/1.1',
+      'Host: api.example.com',
+      `Authorization: Bearer ${fakeJwt()}`,
+      'Content-Type: application/json',
+      '',
+      '{"role": "admin", "user_id": 1337}',
+    ];
+    for (const [i, line] of request.entries()) {
+      await keys.type(line);
+      if (i < request.length - 1) await keys.press('Enter');
+    }
+    for (let i = 0; i < 3; i++) await keys.press('Enter');
+    await keys.type(
+      'The PoC is saved at C:\\Users\\alice\\AppData\\Local\\Temp\\poc.html and replays the request.',
+    );
+    await keys.press('Enter');
+    for (const row of [
+      '| Account | Role before | Role after |',
+      '| --- | --- | --- |',
+      '| 1337 | user | admin |',
+    ]) {
+      await keys.type(row);
+      await keys.press('Enter');
+    }
+    await until('the typed report saved', async () =>
+      /\| 1337 \| user \| admin \|/.test(
+        (await host.engine.getReport(id))?.draft?.content.description ?? '',
+      ),
+    );
+    // The caret in the middle of the sentence after the request, then Redact.
+    await caretAtEndOf(editor.getByText(/^The PoC is saved at/), 'replays the request.');
+    for (let i = 0; i < ' the request.'.length; i++) await keys.press('ArrowLeft');
+    await keys.type(' (once)');
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    const finding = region.getByRole('listitem', { name: /^JSON Web Token in Description/ });
+    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+    await finding.waitFor({ state: 'detached' });
+    await expectText(editor, /Bearer \[REDACTED:jwt\]/);
+    const heading = page.getByRole('button', { name: 'Heading', exact: true });
+    for (let i = 0; i < 12 && !(await focusWithin(editor)); i++) await keys.press('Shift+Tab');
+    expect(await focusWithin(editor)).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await heading.getAttribute('aria-pressed')).toBe('false');
+    await keys.type(' [typed here]');
+    await until('the keys saved where the caret was', async () =>
+      /replays \(once\) \[typed here\] the request\./.test(
+        (await host.engine.getReport(id))?.draft?.content.description ?? '',
+      ),
+    );
   });
 
   it('credentials in files: the whole page never shows a value while the check lists them', async () => {
@@ -567,7 +651,15 @@ async function redactWithCaretInList(page: Page, editor: Locator): Promise<Locat
   await finding.waitFor({ state: 'detached' });
   await expectText(editor, /Bearer \[REDACTED:jwt\]/);
   expect(await list.getAttribute('aria-pressed')).toBe('true');
-  await editor.focus();
+  // Back to the editor by keyboard, as a person goes: the toolbar then showed "Heading" pressed
+  // until an arrow key was pressed (walk 18).
+  const heading = page.getByRole('button', { name: 'Heading', exact: true });
+  for (let i = 0; i < 12 && !(await focusWithin(editor)); i++)
+    await page.keyboard.press('Shift+Tab');
+  expect(await focusWithin(editor)).toBe(true);
+  await page.waitForTimeout(300);
+  expect(await heading.getAttribute('aria-pressed')).toBe('false');
+  expect(await list.getAttribute('aria-pressed')).toBe('true');
   await page.keyboard.type(' and dev');
   return region;
 }

@@ -170,6 +170,15 @@ export async function pasteInto(target: Locator, data: Record<string, string>): 
 }
 
 /** Whether `control` has the keyboard focus. */
+/** Whether the keyboard focus is inside `scope` (on it or on one of its descendants). */
+export function focusWithin(scope: Locator): Promise<boolean> {
+  return scope.evaluate((root) =>
+    (root as unknown as { contains(node: unknown): boolean }).contains(
+      (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    ),
+  );
+}
+
 export function hasFocus(control: Locator): Promise<boolean> {
   return control.evaluate(
     (el) =>
