@@ -40,7 +40,7 @@ describe('renderer: the inbox', () => {
     await opened.host.sandbox.askForInformation(reportId, 'Which account id did you use?');
     await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await expectText(connection(opened.page), /\b1 unread\b/, 15_000);
-    await expectText(connection(opened.page), /\b1 need your action\b/);
+    await expectText(connection(opened.page), /\b1 needs your action\b/);
     await expectText(inboxButton(), /Inbox\s*1\s*waiting/);
 
     // Another sync reloads the report in the background: still unread.
@@ -56,11 +56,11 @@ describe('renderer: the inbox', () => {
     await expectText(messages, /Which account id did you use\?/);
     await expectText(connection(opened.page), /\b0 unread\b/);
     // Read, not answered: the question still waits, in the status bar, the Inbox and after a sync.
-    await expectText(connection(opened.page), /\b1 need your action\b/);
+    await expectText(connection(opened.page), /\b1 needs your action\b/);
     await expectText(inboxButton(), /Inbox\s*1\s*waiting/);
     await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
     await until('the sync to finish', async () => !(await opened.host.engine.getStatus()).syncing);
-    await expectText(connection(opened.page), /\b1 need your action\b/);
+    await expectText(connection(opened.page), /\b1 needs your action\b/);
     await inboxButton().click();
     await expectText(panel, /asks for more information/);
     expect(await panel.innerText()).not.toMatch(/new message/);
@@ -79,7 +79,7 @@ describe('renderer: the inbox', () => {
     await opened.page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
     await opened.host.sandbox.askForInformation(reportId, 'And the second account?');
     await opened.page.getByRole('button', { name: 'Sync now', exact: true }).click();
-    await expectText(connection(opened.page), /\b1 need your action\b/, 15_000);
+    await expectText(connection(opened.page), /\b1 needs your action\b/, 15_000);
     await until('the notification', () =>
       opened.host.start().notifications.some((n) => n.options.title === 'Needs your input'),
     );
@@ -90,7 +90,7 @@ describe('renderer: the inbox', () => {
       /And the second account\?/,
     );
     await expectText(connection(opened.page), /\b0 unread\b/);
-    await expectText(connection(opened.page), /\b1 need your action\b/);
+    await expectText(connection(opened.page), /\b1 needs your action\b/);
     expect(opened.app.guard.pageErrors).toEqual([]);
   });
 });

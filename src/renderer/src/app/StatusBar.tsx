@@ -1,3 +1,4 @@
+import { countOf, formatCount } from '@shared/words/count';
 import { useSession } from '../stores/session';
 import { formatMirror, formatTime } from '../lib/format';
 import { syncNow } from './useBridgeEvents';
@@ -65,9 +66,13 @@ export function StatusBar() {
               <span className="mirror-progress">{formatMirror(status.mirror)}</span>
             ) : null}
             <span>Last sync: {status.lastSyncAt ? formatTime(status.lastSyncAt) : 'never'}</span>
-            <span>{status.unsent} unsent</span>
-            <span>{status.unread} unread</span>
-            <span>{status.needsAction} need your action</span>
+            {/* Changes, not reports: a save and a submit of one draft are two (walk 18). */}
+            <span>{countOf(status.unsent, 'unsent change')}</span>
+            <span>{formatCount(status.unread)} unread</span>
+            <span>
+              {formatCount(status.needsAction)} {status.needsAction === 1 ? 'needs' : 'need'} your
+              action
+            </span>
             <span title="The server allows this many requests per minute; past it, the app waits and goes on by itself">
               Server requests this minute: {status.budget.used} of {status.budget.limit}
             </span>
