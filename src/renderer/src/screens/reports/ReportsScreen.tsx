@@ -8,7 +8,7 @@ import {
   useSyncExternalStore,
   type RefObject,
 } from 'react';
-import { REPORT_STATUSES, type ReportStatus } from '@shared/api';
+import { REPORT_STATUSES } from '@shared/api';
 import type { ReportSort } from '@shared/bridge/views';
 import { useReports } from '../../stores/reports';
 import { listSelection } from '../../stores/report-opening';
@@ -102,41 +102,21 @@ const SearchBox = memo(function SearchBox() {
   );
 });
 
-/**
- * Each status the reports hold, with how many (all of them: a search does not narrow it), and a
- * status ticked whatever its count, so that it can be unticked. A status no report holds is not
- * offered: it would filter to nothing, and its name would be the app's until the service named it
- * on a report ("Triaging (0)" became "In triage (1)", walk 18).
- */
+/** Each status with how many reports it holds (all of them: a search does not narrow it). */
 const StatusFilter = memo(function StatusFilter() {
   const statuses = useReports((s) => s.statuses);
   const counts = useReports((s) => s.counts);
   const labels = useReports((s) => s.statusLabels);
   const toggleStatus = useReports((s) => s.toggleStatus);
-  // A status of no report, unticked: it stays until the focus leaves the group, not taking the
-  // keyboard's focus away with it.
-  const [unticked, setUnticked] = useState<ReportStatus | null>(null);
-  const offered = REPORT_STATUSES.filter(
-    (status) => (counts[status] ?? 0) > 0 || statuses.includes(status) || status === unticked,
-  );
-  if (offered.length === 0) return null;
   return (
-    <fieldset
-      className="filter-group inline status-filter"
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) setUnticked(null);
-      }}
-    >
+    <fieldset className="filter-group inline status-filter">
       <legend>Status</legend>
-      {offered.map((status) => (
+      {REPORT_STATUSES.map((status) => (
         <label key={status} className="check">
           <input
             type="checkbox"
             checked={statuses.includes(status)}
-            onChange={() => {
-              if (statuses.includes(status) && !counts[status]) setUnticked(status);
-              toggleStatus(status);
-            }}
+            onChange={() => toggleStatus(status)}
           />
           {/* Named as the rows name it: the service's label where it has one. */}
           {statusLabel(status, labels[status])} ({formatCount(counts[status] ?? 0)})
