@@ -96,7 +96,10 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
 
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
     const checklist = page.getByRole('list', { name: 'Checklist', exact: true });
-    await expectText(checklist, /No credentials in evidence \(2 found\) Failed/);
+    await expectText(
+      checklist,
+      /No credentials in the report Failed\W+2 possible credentials found: /,
+    );
     await expectText(checklist, /Image metadata removed Passed/);
     await page.getByRole('button', { name: 'Close', exact: true }).click();
 
@@ -126,7 +129,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     expect(sent.description).not.toContain(jwt);
     expect(sent.asset).toContain(host.key); // kept on purpose
     await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
-    await expectText(checklist, /No credentials in evidence Passed/);
+    await expectText(checklist, /No credentials in the report Passed/);
     expect((await apps.current?.app.guard.cspViolations()) ?? []).toEqual([]);
   });
 
@@ -316,6 +319,33 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
         (await host.engine.getReport(id))?.draft?.content.description ?? '',
       ),
     );
+  });
+
+  it('credentials: Show selects a finding of the description in the editor, which shows no line numbers (walk 17)', async () => {
+    const { host, page } = await open();
+    const token = fakeJwt();
+    const id = await draft(host, {
+      title: 'Role change accepted from any user',
+      asset: 'https://api.example.com',
+      description: `${COMPLETE}\n\nEvery tenant under *.example.com, from C:\\Users\\alice\\poc.html:\n\n\`\`\`http\nPATCH /api/v2/users/1337/role HTTP/1.1\nHost: api.example.com\nAuthorization: Bearer ${token}\nContent-Type: application/json\n\n{"role": "admin", "user_id": 1337}\n\`\`\`\n`,
+    });
+    await goTo(page, `#/reports/${id}`);
+    const editor = description(page);
+    const region = page.getByRole('region', { name: 'Credentials check', exact: true });
+    const finding = region.getByRole('listitem', {
+      name: /^JSON Web Token in Description, line \d+$/,
+    });
+    await finding.getByRole('button', { name: 'Show', exact: true }).click();
+    const selected = (): Promise<string> =>
+      page.evaluate(() =>
+        String((globalThis as unknown as { getSelection(): unknown }).getSelection()),
+      );
+    await until(
+      'the token selected in the editor, with the focus',
+      async () => (await focusWithin(editor)) && (await selected()) === token,
+    );
+    // Found, so no line says the text changed since the check.
+    expect(await finding.getByRole('status').count()).toBe(0);
   });
 
   it('credentials in files: the whole page never shows a value while the check lists them', async () => {

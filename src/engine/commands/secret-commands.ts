@@ -217,6 +217,7 @@ export class SecretCommands {
           label: f.label,
           line: f.line,
           column: f.column,
+          length: f.end - f.start,
           occurrences: 1,
           preview: f.preview,
           kept: keeps.has(id),

@@ -24,6 +24,8 @@ export interface SecretFindingView {
   label: string;
   line: number;
   column: number;
+  /** The value's length in the scanned text (shown in `preview` too). */
+  length: number;
   /** How many times the value occurs in this place (one action treats them all). */
   occurrences: number;
   /** The first characters and the length, never the value. */

@@ -7,6 +7,7 @@ import {
   markdownOf,
   markdownOffsetAt,
   replaceDescription,
+  showDescriptionText,
   selectedMarkdown,
   type DescriptionBinding,
 } from './milkdown-setup';
@@ -28,6 +29,11 @@ export interface DescriptionHandle {
   caretInCode(): boolean;
   /** Replaces the whole document (after the engine changed the description). */
   replace(markdown: string): void;
+  /**
+   * Selects the text at a line and column of the Markdown, `length` long, with the focus: false
+   * when the document does not hold it.
+   */
+  show(place: { line: number; column: number; length: number }): boolean;
 }
 
 interface DescriptionEditorProps {
@@ -178,6 +184,7 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       replace: (markdown) => {
         if (editorRef.current) replaceDescription(editorRef.current, markdown);
       },
+      show: (place) => (editorRef.current ? showDescriptionText(editorRef.current, place) : false),
     };
   }, [handleRef]);
 

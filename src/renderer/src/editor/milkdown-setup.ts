@@ -39,6 +39,7 @@ import {
 } from './markdown-io';
 import { warmUpEscapePass } from './escape-warm-up';
 import { patchDocument } from './patch-document';
+import { showMarkdownText } from './show-text';
 import { remarkFlattenNestedMarks } from './nested-marks';
 import { keptDefinitionSchema, remarkKeptDefinitions } from './kept-definitions';
 import { pastePlugin } from './paste';
@@ -224,6 +225,20 @@ function settleDocument(ctx: Ctx): void {
   loads.set(view, load);
   // The first save of a long description then re-reads only the blocks typed in since.
   warmUpEscapePass(ctx, view.state.doc, () => view.isDestroyed || loads.get(view) !== load);
+}
+
+/**
+ * Selects the text at a line and column of the document's Markdown (a credential the check found
+ * there), scrolled into view with the focus in the editor; false when the editor does not hold it.
+ */
+export function showDescriptionText(
+  editor: Editor,
+  place: { line: number; column: number; length: number },
+): boolean {
+  return editor.action((ctx) => {
+    const view = ctx.get(editorViewCtx);
+    return showMarkdownText(view, ctx.get(serializerCtx)(view.state.doc), place);
+  });
 }
 
 /** The Markdown of the document now. */

@@ -417,6 +417,7 @@ export function DraftEditor({
         beforeChange={flush}
         readOnly={!!locked}
         onFieldsHeld={setHeldByCheck}
+        onShow={(f) => description.current?.show(f) ?? false}
       />
       <div className="action-row submit-row">
         <button

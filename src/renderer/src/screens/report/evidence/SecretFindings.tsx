@@ -19,6 +19,11 @@ interface SecretFindingsProps {
    * held back until it is redacted or kept, the next change's included.
    */
   onFieldsHeld?: (held: boolean) => void;
+  /**
+   * Selects a finding of the description in the editor (its place is a line of the Markdown,
+   * which the editor does not show); false when the editor does not hold it as it was scanned.
+   */
+  onShow?: (finding: SecretFindingView) => boolean;
 }
 
 function Finding({
@@ -27,12 +32,17 @@ function Finding({
   readOnly,
   onRedact,
   onKeep,
+  onShow,
+  notShown,
 }: {
   finding: SecretFindingView;
   busy: boolean;
   readOnly: boolean;
   onRedact(): void;
   onKeep(): void;
+  onShow: (() => void) | null;
+  /** Show found nothing: the text changed since the check read it. */
+  notShown: boolean;
 }) {
   return (
     <li
@@ -49,6 +59,11 @@ function Finding({
       <code className="finding-preview">{finding.preview}</code>
       {finding.kept ? <span className="badge">Kept on purpose</span> : null}
       <span className="finding-actions">
+        {onShow ? (
+          <button type="button" onClick={onShow}>
+            Show
+          </button>
+        ) : null}
         <button type="button" disabled={busy || readOnly} onClick={onRedact}>
           Redact
         </button>
@@ -61,6 +76,11 @@ function Finding({
           Keep
         </button>
       </span>
+      {notShown ? (
+        <span role="status" className="muted">
+          Not in the text as it is now: the check runs again after the next save.
+        </span>
+      ) : null}
     </li>
   );
 }
@@ -99,8 +119,10 @@ export function SecretFindings({
   beforeChange,
   readOnly,
   onFieldsHeld,
+  onShow,
 }: SecretFindingsProps) {
   const detail = useReport((s) => s.detail);
+  const [notShown, setNotShown] = useState<string | null>(null);
   const [scan, setScan] = useState<SecretScanView | null>(null);
   const [busy, runBusy] = useBusyAction();
   const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
@@ -240,6 +262,12 @@ export function SecretFindings({
               readOnly={readOnly}
               onRedact={() => void redact([f.id])}
               onKeep={() => void act(() => bridge.keepFinding(reportId, f.id, !f.kept), false)}
+              onShow={
+                onShow && f.place.kind === 'field' && f.place.field === 'description'
+                  ? () => setNotShown(onShow(f) ? null : f.id)
+                  : null
+              }
+              notShown={notShown === f.id}
             />
           ))}
         </ul>
