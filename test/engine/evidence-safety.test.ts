@@ -48,8 +48,11 @@ describe('evidence that never leaks', () => {
     const checklist = await x.engine.calls.getChecklist(draft.reportId);
     expect(checklist.items.find((i) => i.id === 'credentials_found')).toMatchObject({
       ok: false,
-      label: 'No credentials in evidence (1 found)',
+      label: 'No credentials in the report',
     });
+    expect(checklist.items.find((i) => i.id === 'credentials_found')?.detail).toMatch(
+      /^1 possible credential found: Description, line \d+\.$/,
+    );
 
     const after = await x.engine.calls.redactFindings(draft.reportId, [finding?.id ?? '']);
     expect(after.open).toBe(0);

@@ -27,10 +27,9 @@ export function credentialsItem(scan: SecretScanView): ChecklistItemView {
   return {
     id: 'credentials_found',
     ok: scan.open === 0,
-    label:
-      scan.open === 0
-        ? 'No credentials in evidence'
-        : `No credentials in evidence (${scan.open} found)`,
+    // The whole report is scanned, its fields as well as its files (a walk read "in evidence"
+    // over a token in the description); how many were found, and where, is the detail's.
+    label: 'No credentials in the report',
     detail: [
       scan.open === 0
         ? // The checklist is a draft's, and a draft takes no replies (a walk read "queued replies").
