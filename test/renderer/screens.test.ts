@@ -376,7 +376,7 @@ describe('renderer: screens', () => {
       page.locator('#draft-locked'),
       /^The submit was stopped: retry or discard it under “Unsent changes”\.$/,
     );
-    await expectText(connection(page), /1 need your action/);
+    await expectText(connection(page), /\b1 needs your action\b/);
     await nav(page, 'Reports').click();
     const link = page
       .getByRole('list', { name: 'Reports', exact: true })
@@ -389,7 +389,7 @@ describe('renderer: screens', () => {
     await expectText(row, /Needs your action/);
     await link.click();
     await unsent.getByRole('button', { name: 'Discard', exact: true }).first().click();
-    await expectText(connection(page), /0 need your action/);
+    await expectText(connection(page), /\b0 need your action\b/);
     expect(
       (await host.engine.getReport(draft.reportId))?.outbox.some((e) => e.state === 'parked'),
     ).toBe(false);
