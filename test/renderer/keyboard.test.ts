@@ -210,6 +210,9 @@ describe('renderer: keyboard only', () => {
       async () => (await focused(page)).name === 'Checklist',
     );
     expect(await focused(page)).toMatchObject({ tag: 'ul', indicator: true });
+    // Once it is checked: before, "Submit report" is disabled and Close the dialog's only stop.
+    const submitReport = checklist.getByRole('button', { name: 'Submit report', exact: true });
+    await until('the checklist checked, "Submit report" enabled', () => submitReport.isEnabled());
     // Tab goes round inside it: before its first control is its last (Close), after its last its
     // first (the browser's own dialog let the focus out to the page's body, unshown).
     await page.keyboard.press('Shift+Tab');
