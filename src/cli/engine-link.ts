@@ -76,6 +76,9 @@ export class EngineGoneError extends Error {
   readonly code = ENGINE_CODES.engineUnavailable;
 }
 
+/** How long a socket that answered may wait for our own engine's `ready` (it may be its). */
+const OWN_READY_GRACE_MS = 1_000;
+
 /** Links to the folder's engine: the one that runs, or one started now. */
 export async function linkEngine(options: LinkOptions): Promise<EngineLink> {
   const running = await connectEngineSocket(options.dataDir, 1_000);
@@ -101,7 +104,18 @@ export async function linkEngine(options: LinkOptions): Promise<EngineLink> {
     await Promise.race([ready, new Promise((r) => setTimeout(r, 150))]);
     if (outcome !== 'wait') break;
     const other = await connectEngineSocket(options.dataDir, 500);
-    if (other) return overSocket(other, child, () => exited);
+    if (other) {
+      // The socket may be our own engine's, opened before its `ready` reached us: a command
+      // under load said "the app's" of the engine it had just started. Only the engine that
+      // holds the folder's lock serves it, so ours saying `ready` now makes it ours.
+      const ours = await Promise.race([
+        ready.then((r) => r === 'ready'),
+        new Promise<false>((r) => setTimeout(() => r(false), OWN_READY_GRACE_MS)),
+      ]);
+      if (!ours) return overSocket(other, child, () => exited);
+      other.close();
+      return overChild(child, () => exited);
+    }
     if (Date.now() > deadline) {
       child.kill();
       throw new EngineGoneError('No engine answered: another Bounty Desk process holds the data.');
