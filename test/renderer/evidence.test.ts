@@ -308,11 +308,7 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     await finding.getByRole('button', { name: 'Redact', exact: true }).click();
     await finding.waitFor({ state: 'detached' });
     await expectText(editor, /Bearer \[REDACTED:jwt\]/);
-    const heading = page.getByRole('button', { name: 'Heading', exact: true });
-    for (let i = 0; i < 12 && !(await focusWithin(editor)); i++) await keys.press('Shift+Tab');
-    expect(await focusWithin(editor)).toBe(true);
-    await page.waitForTimeout(300);
-    expect(await heading.getAttribute('aria-pressed')).toBe('false');
+    await backToEditorByKeyboard(page, editor);
     await keys.type(' [typed here]');
     await until('the keys saved where the caret was', async () =>
       /replays \(once\) \[typed here\] the request\./.test(
@@ -681,15 +677,22 @@ async function redactWithCaretInList(page: Page, editor: Locator): Promise<Locat
   await finding.waitFor({ state: 'detached' });
   await expectText(editor, /Bearer \[REDACTED:jwt\]/);
   expect(await list.getAttribute('aria-pressed')).toBe('true');
-  // Back to the editor by keyboard, as a person goes: the toolbar then showed "Heading" pressed
-  // until an arrow key was pressed (walk 18).
-  const heading = page.getByRole('button', { name: 'Heading', exact: true });
+  await backToEditorByKeyboard(page, editor);
+  expect(await list.getAttribute('aria-pressed')).toBe('true');
+  await page.keyboard.type(' and dev');
+  return region;
+}
+
+/**
+ * Back to the editor by keyboard after a redaction, as a person goes (Shift+Tab from the
+ * credentials check): the toolbar then showed "Heading" pressed until an arrow key was pressed
+ * (walk 18), the editor's caret having gone to a heading.
+ */
+async function backToEditorByKeyboard(page: Page, editor: Locator): Promise<void> {
   for (let i = 0; i < 12 && !(await focusWithin(editor)); i++)
     await page.keyboard.press('Shift+Tab');
   expect(await focusWithin(editor)).toBe(true);
   await page.waitForTimeout(300);
+  const heading = page.getByRole('button', { name: 'Heading', exact: true });
   expect(await heading.getAttribute('aria-pressed')).toBe('false');
-  expect(await list.getAttribute('aria-pressed')).toBe('true');
-  await page.keyboard.type(' and dev');
-  return region;
 }
