@@ -39,11 +39,9 @@ function patchContent(tr: Transform, node: ProseNode, next: ProseNode, from: num
     const oldStart = i + 1;
     const newStart = j + 1;
     const count = oldEnd - oldStart;
-    const alike =
-      count === newEnd - newStart &&
-      Array.from({ length: count }, (_, t) => t).every(
-        (t) => node.child(oldStart + t).type === next.child(newStart + t).type,
-      );
+    let alike = count === newEnd - newStart;
+    for (let t = 0; alike && t < count; t++)
+      alike = node.child(oldStart + t).type === next.child(newStart + t).type;
     if (alike) {
       for (let t = count - 1; t >= 0; t--)
         patchBlock(tr, node.child(oldStart + t), next.child(newStart + t), at(oldStart + t));
