@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { savedDraft } from '../support/drafts';
 import { reportText } from '../support/report-texts';
 import { useAppPerFile } from './support/app';
-import { goTo } from './support/ui';
+import { expectText, goTo, until } from './support/ui';
 
 describe('renderer: a report row', () => {
   const opened = useAppPerFile('report-row', {});
@@ -50,4 +50,37 @@ describe('renderer: a report row', () => {
     expect(await meta.nth(1).getAttribute('title')).toBe(spans[1]?.text);
     expect(await meta.last().getAttribute('title')).toMatch(/^Updated .*\d{4}/u);
   });
+
+  it('follows the draft as it is typed and submitted, before the service has either (walk 18)', async () => {
+    const { host, page } = opened;
+    const typed = 'IDOR in GET /api/v1/invoices/{id} on *.example.com exposes every tenant';
+    // The template's complete description: the checklist passes.
+    const { reportId } = await savedDraft(host, { title: 'Invoice export: draft' });
+    await host.settled();
+    await goTo(page, `#/reports/${reportId}`);
+    const rows = page.getByRole('list', { name: 'Reports', exact: true }).getByRole('listitem');
+    await rows.filter({ hasText: 'Invoice export: draft' }).waitFor();
+    // Every request reaches the service 6 s late: the row's title and status were the service's
+    // word, so the row kept its old title for seconds after typing (offline, until online again),
+    // and read "Unsent · Draft" after Submit.
+    await host.sandbox.faults({ rate: 1, latency_ms: 6_000, seed: 18 });
+    const row = rows.filter({ hasText: typed });
+    try {
+      const title = page.getByRole('textbox', { name: 'Title', exact: true });
+      await title.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(typed);
+      // Within 3 s, half the service's delay: what the row says came from this computer.
+      await row.waitFor({ timeout: 3_000 });
+      await page.getByRole('button', { name: 'Check and submit', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Submit checklist', exact: true });
+      const submit = dialog.getByRole('button', { name: 'Submit report', exact: true });
+      await until('"Submit report" enabled', () => submit.isEnabled(), 20_000);
+      await submit.click();
+      await expectText(row.locator('.status'), /^Submitting$/, 3_000);
+    } finally {
+      await host.sandbox.clearFaults();
+    }
+    await expectText(row.locator('.status'), /^In triage$/, 30_000);
+  }, 90_000);
 });

@@ -15,7 +15,7 @@ import {
   queueSave,
   rememberPolicyVersion,
 } from './local-drafts';
-import { requireWritable, type SessionContext } from './session-context';
+import { reportWritten, requireWritable, type SessionContext } from './session-context';
 import { toDraftView } from './to-views';
 
 const PROGRAM_ID = new RegExp(LIMITS.programIdPattern);
@@ -52,7 +52,7 @@ export class DraftCommands {
       return created;
     });
     this.#ctx.kick();
-    this.#ctx.emitStatus();
+    reportWritten(this.#ctx, reportId);
     return toDraftView(draft, draftSendState(store, draft), policyVersionAtStart(store, reportId));
   }
 
@@ -108,8 +108,8 @@ export class DraftCommands {
       return rebased.conflict ? (store.drafts.get(reportId) ?? saved) : saved;
     });
     this.#ctx.kick();
-    // The status bar's unsent count follows every local write, as the outbox panel does.
-    this.#ctx.emitStatus();
+    // The row, and the status bar's unsent count, follow every local write.
+    reportWritten(this.#ctx, reportId);
     return toDraftView(draft, draftSendState(store, draft), policyVersionAtStart(store, reportId));
   }
 
@@ -135,7 +135,7 @@ export class DraftCommands {
       return store.drafts.get(reportId) ?? next;
     });
     this.#ctx.kick();
-    this.#ctx.emitStatus();
+    reportWritten(this.#ctx, reportId);
     return toDraftView(saved, draftSendState(store, saved), policyVersionAtStart(store, reportId));
   }
 }

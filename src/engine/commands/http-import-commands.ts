@@ -23,7 +23,7 @@ import { redact, scanText } from '../evidence/secret-scan/scan';
 import { EngineInputError } from './errors';
 import type { EvidenceCommands } from './evidence-commands';
 import { adoptDraft, queueSave } from './local-drafts';
-import { requireWritable, type SessionContext } from './session-context';
+import { reportWritten, requireWritable, type SessionContext } from './session-context';
 
 /**
  * Where a block goes in Markdown: never inside a line. An offset inside a line moves to its end
@@ -167,7 +167,7 @@ export class HttpImportCommands {
     const afterLinks = inserted.end + insertedChars - blockChars;
     const bodyFiles = await this.#attachBinaryBodies(reportId, parsed, afterLinks);
     insertedChars += bodyFiles.chars;
-    this.#ctx.events.emit('report-changed', { reportId });
+    reportWritten(this.#ctx, reportId);
     this.#ctx.kick();
     return {
       imported: true,
@@ -255,7 +255,7 @@ export class HttpImportCommands {
         });
         queueSave(store, reportId);
       });
-      this.#ctx.events.emit('report-changed', { reportId });
+      reportWritten(this.#ctx, reportId);
       this.#ctx.kick();
       return {
         ...base,
@@ -276,7 +276,7 @@ export class HttpImportCommands {
       await rm(dir, { recursive: true, force: true });
     }
     const after = store.drafts.get(reportId)?.description.length ?? draft.description.length;
-    this.#ctx.events.emit('report-changed', { reportId });
+    reportWritten(this.#ctx, reportId);
     this.#ctx.kick();
     return {
       ...base,

@@ -19,7 +19,7 @@ import {
   type PlacedFinding,
   type TextField,
 } from './secret-places';
-import { requireWritable, type SessionContext } from './session-context';
+import { reportWritten, requireWritable, type SessionContext } from './session-context';
 
 /**
  * Thrown by the guarded API instead of sending: the outbox parks the write with this code until
@@ -346,7 +346,7 @@ export class SecretCommands {
       const code = (entry.lastError as { code?: unknown } | null)?.code;
       if (entry.state === 'parked' && code === 'secrets_found') store.outbox.unpark(entry.id);
     }
-    this.#ctx.events.emit('report-changed', { reportId });
+    reportWritten(this.#ctx, reportId);
     this.#ctx.kick();
   }
 

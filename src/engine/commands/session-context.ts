@@ -22,4 +22,14 @@ export function requireWritable(ctx: SessionContext): void {
   if (ctx.scope !== 'write') throw new ReadOnlyError();
 }
 
+/**
+ * A local write changed this report (a draft saved, a submit queued): its row in the list, its
+ * open view and the status bar's unsent count follow now, not once the queue has sent it, which
+ * offline is never (the row kept its old title, and "Draft" after a submit). The session answers
+ * the event with one status for a burst of them.
+ */
+export function reportWritten(ctx: SessionContext, reportId: string): void {
+  ctx.events.emit('report-changed', { reportId });
+}
+
 export const USER = { priority: 'user' } as const;

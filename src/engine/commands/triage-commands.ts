@@ -6,7 +6,7 @@ import { messageFingerprint, type Store } from '../store';
 import { markThreadSeen } from '../sync';
 import { EngineInputError } from './errors';
 import { takeFiles, uploadPayload, type IncomingFile } from './incoming-files';
-import { requireWritable, type SessionContext } from './session-context';
+import { reportWritten, requireWritable, type SessionContext } from './session-context';
 
 /** A report's life after the draft: submit, withdraw, the thread with the triage team. */
 export class TriageCommands {
@@ -35,12 +35,14 @@ export class TriageCommands {
     }
     store.outbox.enqueue({ reportId, kind: 'submit', payload: {} });
     this.#ctx.kick();
+    reportWritten(this.#ctx, reportId);
   }
 
   withdraw(reportId: string): void {
     requireWritable(this.#ctx);
     this.#ctx.store.outbox.enqueue({ reportId, kind: 'withdraw', payload: {} });
     this.#ctx.kick();
+    reportWritten(this.#ctx, reportId);
   }
 
   /**
@@ -90,6 +92,7 @@ export class TriageCommands {
       store.reports.markNeedsInfoAnswered(reportId);
     });
     this.#ctx.kick();
+    reportWritten(this.#ctx, reportId);
   }
 
   /**
@@ -98,7 +101,7 @@ export class TriageCommands {
    */
   markThreadRead(reportId: string): void {
     markThreadSeen(this.#ctx.store, reportId);
-    this.#ctx.events.emit('report-changed', { reportId });
+    reportWritten(this.#ctx, reportId);
   }
 }
 
