@@ -195,4 +195,30 @@ describe('a credential a sentence names', () => {
       expect(await found(text), text).toEqual([]);
     }
   });
+
+  // Walk 19: a token closing a sentence was "Secret in text (41 characters)", and Redact took the
+  // full stop with it.
+  it('ends a value named in a sentence where the sentence does', async () => {
+    const gh = `ghp_${'Wq7Lm2Xc9RtZ4KpB8sVn1HyJ6dFa3GeU5oTi'}`;
+    const text = `The build log on ci.example.com echoes the CI token ${gh}.\nThe leaked API key is 3f9c2a71b0e84d5f9a6c1e27b4d8f0a3: it still works.`;
+    const findings = await scanText(text);
+    expect(findings.map((f) => `${f.kind} ${text.slice(f.start, f.end)}`)).toEqual([
+      `github-token ${gh}`,
+      'secret-in-text 3f9c2a71b0e84d5f9a6c1e27b4d8f0a3',
+    ]);
+    expect(redact(text, findings)).toBe(
+      'The build log on ci.example.com echoes the CI token [REDACTED:github-token].\nThe leaked API key is [REDACTED:secret-in-text]: it still works.',
+    );
+  });
+
+  // Walk 19: with the token deleted, the scheme word left was flagged and held the draft back.
+  it('finds nothing in an authorization header left with its scheme alone', async () => {
+    for (const text of [
+      'PATCH /api/v2/users/1337/role HTTP/1.1\nHost: acme.example.com\nAuthorization: Bearer \nContent-Type: application/json',
+      'Authorization: Basic',
+      '-H "Authorization: Bearer "',
+    ]) {
+      expect(await scanText(text), text).toEqual([]);
+    }
+  });
 });

@@ -80,8 +80,11 @@ function onlyReadableCookies(value: string): boolean {
 /** HAR's headers: `{"name": "Cookie", "value": "…"}` (either key order). */
 const HAR_HEADER =
   /"name"\s*:\s*"([\w-]+)"\s*,\s*"value"\s*:\s*"((?:[^"\\]|\\.)+)"|"value"\s*:\s*"((?:[^"\\]|\\.)+)"\s*,\s*"name"\s*:\s*"([\w-]+)"/g;
-/** The scheme word stays readable: `Bearer [REDACTED:…]` still tells a triager what was sent. */
-const AUTH_SCHEME = /^(?:Bearer|Basic|Digest|Token|Negotiate|NTLM|AWS4-HMAC-SHA256|Hawk)\s+/i;
+/**
+ * The scheme word stays readable: `Bearer [REDACTED:…]` still tells a triager what was sent. A
+ * scheme alone (`Authorization: Bearer ` once the token is deleted) holds nothing (walk 19).
+ */
+const AUTH_SCHEME = /^(?:Bearer|Basic|Digest|Token|Negotiate|NTLM|AWS4-HMAC-SHA256|Hawk)(?:\s+|$)/i;
 
 function reportHeader(
   context: SecretLintRuleContext,

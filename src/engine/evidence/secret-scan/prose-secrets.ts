@@ -18,8 +18,9 @@ const QUOTED = new RegExp(
   String.raw`\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,80}?(?:\x60([^\x60\s]{8,1000})\x60|'([^'\s]{8,1000})'|"([^"\s]{8,1000})")`,
   'gi',
 );
+/** A bare value ends before the sentence's full stop or colon (walk 19: Redact took the stop). */
 const BARE = new RegExp(
-  String.raw`\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,40}?(?<=\s|[=:]\s?)([A-Za-z0-9_+/=~.:-]{16,1000})(?=[\s),;]|[.!?]?(?:\s|$))`,
+  String.raw`\b${WORD}\b(?:[^.!?\n\x60'"]|[.!?](?!\s|$)){0,40}?(?<=\s|[=:]\s?)([A-Za-z0-9_+/=~.:-]{16,1000})(?<![.:])(?=[\s),;]|[.!?:]?(?:\s|$))`,
   'gi',
 );
 const PASSWORD_WORD = /pass|pwd/i;
