@@ -317,13 +317,15 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     );
   });
 
-  it('credentials: Show selects a finding of the description in the editor, which shows no line numbers (walk 17)', async () => {
+  it('credentials: Show selects a finding of the description in the editor, which shows no line numbers (walks 17, 19)', async () => {
     const { host, page } = await open();
     const token = fakeJwt();
+    // The response after the request: more than the token's length follows it in its block.
+    const response = `HTTP/1.1 200 OK\nContent-Type: application/json\n\n{"id": 1337, "email": "alice@acme.example.com", "role": "admin", "tenant": "acme", "updated_at": "2026-11-30T10:00:00Z"}`;
     const id = await draft(host, {
       title: 'Role change accepted from any user',
       asset: 'https://api.example.com',
-      description: `${COMPLETE}\n\nEvery tenant under *.example.com, from C:\\Users\\alice\\poc.html:\n\n\`\`\`http\nPATCH /api/v2/users/1337/role HTTP/1.1\nHost: api.example.com\nAuthorization: Bearer ${token}\nContent-Type: application/json\n\n{"role": "admin", "user_id": 1337}\n\`\`\`\n`,
+      description: `${COMPLETE}\n\nEvery tenant under *.example.com, from C:\\Users\\alice\\poc.html:\n\n\`\`\`http\nPATCH /api/v2/users/1337/role HTTP/1.1\nHost: api.example.com\nAuthorization: Bearer ${token}\nContent-Type: application/json\n\n{"role": "admin", "user_id": 1337}\n\n${response}\n\`\`\`\n`,
     });
     await goTo(page, `#/reports/${id}`);
     const editor = description(page);
@@ -331,7 +333,9 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
     const finding = region.getByRole('listitem', {
       name: /^JSON Web Token in Description, line \d+$/,
     });
-    await finding.getByRole('button', { name: 'Show', exact: true }).click();
+    const show = finding.getByRole('button', { name: 'Show', exact: true });
+    const notInText = finding.getByRole('status');
+    await show.click();
     const selected = (): Promise<string> =>
       page.evaluate(() =>
         String((globalThis as unknown as { getSelection(): unknown }).getSelection()),
@@ -341,7 +345,73 @@ describe('renderer: evidence that never leaks', { timeout: 90_000 }, () => {
       async () => (await focusWithin(editor)) && (await selected()) === token,
     );
     // Found, so no line says the text changed since the check.
-    expect(await finding.getByRole('status').count()).toBe(0);
+    expect(await notInText.count()).toBe(0);
+    // The token's start and the header that names it are in the pane's view, not above its edge.
+    const inView = await page.evaluate(() => {
+      type Box = { top: number; bottom: number };
+      type El = {
+        getBoundingClientRect(): Box;
+        parentElement: El | null;
+        scrollHeight: number;
+        clientHeight: number;
+      };
+      const g = globalThis as unknown as {
+        getSelection(): {
+          getRangeAt(i: number): {
+            getClientRects(): Box[];
+            startContainer: { parentElement: El | null };
+          };
+        };
+        getComputedStyle(e: El): { overflowY: string };
+      };
+      const range = g.getSelection().getRangeAt(0);
+      let pane = range.startContainer.parentElement;
+      while (
+        pane &&
+        !(
+          /auto|scroll/.test(g.getComputedStyle(pane).overflowY) &&
+          pane.scrollHeight > pane.clientHeight
+        )
+      )
+        pane = pane.parentElement;
+      const first = range.getClientRects()[0];
+      const box = pane?.getBoundingClientRect();
+      return !!first && !!box && first.top - 20 >= box.top && first.bottom <= box.bottom;
+    });
+    expect(inView).toBe(true);
+
+    // The token deleted, Show pressed before the check ran again: the text at the finding's place
+    // is another's (walk 19 saw the 229 characters after the token selected, and nothing said).
+    await page.keyboard.press('Backspace');
+    await show.click();
+    await expectText(
+      notInText,
+      /^Not in the text as it is now: the check runs again after the next save\.$/,
+    );
+    expect(await selected()).toBe('');
+    // The check runs again: the finding goes (a scheme word alone is none), its line with it; back
+    // with Undo, it says nothing of what was (walk 19: the line stayed).
+    await finding.waitFor({ state: 'detached' });
+    await editor.getByText(/^Every tenant under/).click();
+    await page.keyboard.press('ControlOrMeta+Z');
+    await finding.waitFor();
+    expect(await notInText.count()).toBe(0);
+
+    // Show, then Redact, then back by keyboard: the mark is not selected, the keys go after it
+    // (walk 19: the first key typed replaced `[REDACTED:jwt]`).
+    await show.click();
+    await until('the token selected again', async () => (await selected()) === token);
+    await finding.getByRole('button', { name: 'Redact', exact: true }).click();
+    await finding.waitFor({ state: 'detached' });
+    await expectText(editor, /Bearer \[REDACTED:jwt\]/);
+    await backToEditorByKeyboard(page, editor);
+    expect(await selected()).toBe('');
+    await page.keyboard.type('!');
+    await until('the key saved after the mark', async () =>
+      /Authorization: Bearer \[REDACTED:jwt\]!\n/.test(
+        (await host.engine.getReport(id))?.draft?.content.description ?? '',
+      ),
+    );
   });
 
   it('credentials in files: the whole page never shows a value while the check lists them', async () => {

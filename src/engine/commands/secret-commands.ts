@@ -219,6 +219,7 @@ export class SecretCommands {
           column: f.column,
           length: f.end - f.start,
           occurrences: 1,
+          fingerprint: f.fingerprint,
           preview: f.preview,
           kept: keeps.has(id),
         });

@@ -28,6 +28,11 @@ export interface SecretFindingView {
   length: number;
   /** How many times the value occurs in this place (one action treats them all). */
   occurrences: number;
+  /**
+   * The start of the value's SHA-256 (hex), as in `id`: Show checks that the text it is about to
+   * select is the value. Tells nothing the description it is found in does not.
+   */
+  fingerprint: string;
   /** The first characters and the length, never the value. */
   preview: string;
   /** The researcher chose to keep it (remembered per place and value). */

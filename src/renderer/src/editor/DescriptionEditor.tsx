@@ -30,10 +30,15 @@ export interface DescriptionHandle {
   /** Replaces the whole document (after the engine changed the description). */
   replace(markdown: string): void;
   /**
-   * Selects the text at a line and column of the Markdown, `length` long, with the focus: false
-   * when the document does not hold it.
+   * Selects the text at a line and column of the Markdown, `length` long and of the SHA-256
+   * `fingerprint`, with the focus: false when the document does not hold it there.
    */
-  show(place: { line: number; column: number; length: number }): boolean;
+  show(place: {
+    line: number;
+    column: number;
+    length: number;
+    fingerprint: string;
+  }): Promise<boolean>;
 }
 
 interface DescriptionEditorProps {
@@ -184,7 +189,8 @@ export function DescriptionEditor(props: DescriptionEditorProps) {
       replace: (markdown) => {
         if (editorRef.current) replaceDescription(editorRef.current, markdown);
       },
-      show: (place) => (editorRef.current ? showDescriptionText(editorRef.current, place) : false),
+      show: (place) =>
+        editorRef.current ? showDescriptionText(editorRef.current, place) : Promise.resolve(false),
     };
   }, [handleRef]);
 

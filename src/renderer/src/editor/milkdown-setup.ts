@@ -25,7 +25,7 @@ import { history } from '@milkdown/kit/plugin/history';
 import { clipboard } from '@milkdown/kit/plugin/clipboard';
 import { $prose, replaceAll } from '@milkdown/kit/utils';
 import type { Ctx } from '@milkdown/kit/ctx';
-import { Plugin, PluginKey } from '@milkdown/kit/prose/state';
+import { Plugin, PluginKey, Selection } from '@milkdown/kit/prose/state';
 import type { NodeViewConstructor } from '@milkdown/kit/prose/view';
 import { makeMarker, offsetFromMarked, snapOutOfWord } from '../lib/editor-offset';
 import { imagePlaceholderView, linkGuardPlugin } from './link-guard';
@@ -39,7 +39,8 @@ import {
 } from './markdown-io';
 import { warmUpEscapePass } from './escape-warm-up';
 import { patchDocument } from './patch-document';
-import { showMarkdownText } from './show-text';
+import { isFingerprinted, markdownAt, selectText } from './show-text';
+import { centreInPane } from './centre-in-pane';
 import { remarkFlattenNestedMarks } from './nested-marks';
 import { keptDefinitionSchema, remarkKeptDefinitions } from './kept-definitions';
 import { pastePlugin } from './paste';
@@ -207,9 +208,21 @@ export function replaceDescription(editor: Editor, markdown: string): void {
   editor.action((ctx) => {
     const view = ctx.get(editorViewCtx);
     const next = ctx.get(parserCtx)(markdown);
+    const { doc, selection } = view.state;
     const tr = view.state.tr;
-    patchDocument(tr, view.state.doc, next);
-    if (tr.docChanged) view.dispatch(tr);
+    patchDocument(tr, doc, next);
+    if (!tr.docChanged) return;
+    // A selection over text the engine replaced (Show, then Redact) would hold the replacement,
+    // and the first key typed would overwrite `[REDACTED:jwt]` (walk 19): it ends where that does.
+    const mapped = tr.selection;
+    if (
+      !selection.empty &&
+      doc.textBetween(selection.from, selection.to, '\n') !==
+        tr.doc.textBetween(mapped.from, mapped.to, '\n')
+    ) {
+      tr.setSelection(Selection.near(tr.doc.resolve(mapped.to), -1));
+    }
+    view.dispatch(tr);
   });
 }
 
@@ -229,15 +242,18 @@ function settleDocument(ctx: Ctx): void {
 
 /**
  * Selects the text at a line and column of the document's Markdown (a credential the check found
- * there), scrolled into view with the focus in the editor; false when the editor does not hold it.
+ * there, `fingerprint` the start of its SHA-256), in the middle of the pane with the focus in the
+ * editor; false when the editor does not hold that value there (the text changed since the check).
  */
-export function showDescriptionText(
+export async function showDescriptionText(
   editor: Editor,
-  place: { line: number; column: number; length: number },
-): boolean {
+  place: { line: number; column: number; length: number; fingerprint: string },
+): Promise<boolean> {
+  const text = markdownAt(markdownOf(editor), place.line, place.column, place.length);
+  if (!text || !(await isFingerprinted(text, place.fingerprint))) return false;
   return editor.action((ctx) => {
     const view = ctx.get(editorViewCtx);
-    return showMarkdownText(view, ctx.get(serializerCtx)(view.state.doc), place);
+    return selectText(view, text, (from, to) => centreInPane(view, from, to));
   });
 }
 

@@ -417,7 +417,7 @@ export function DraftEditor({
         beforeChange={flush}
         readOnly={!!locked}
         onFieldsHeld={setHeldByCheck}
-        onShow={(f) => description.current?.show(f) ?? false}
+        onShow={(f) => description.current?.show(f) ?? Promise.resolve(false)}
       />
       <div className="action-row submit-row">
         <button

@@ -23,7 +23,7 @@ interface SecretFindingsProps {
    * Selects a finding of the description in the editor (its place is a line of the Markdown,
    * which the editor does not show); false when the editor does not hold it as it was scanned.
    */
-  onShow?: (finding: SecretFindingView) => boolean;
+  onShow?: (finding: SecretFindingView) => Promise<boolean>;
 }
 
 function Finding({
@@ -122,7 +122,11 @@ export function SecretFindings({
   onShow,
 }: SecretFindingsProps) {
   const detail = useReport((s) => s.detail);
-  const [notShown, setNotShown] = useState<string | null>(null);
+  /** The finding Show did not find in the text, where the check had placed it. */
+  const [notShown, setNotShown] = useState<Pick<
+    SecretFindingView,
+    'id' | 'line' | 'column'
+  > | null>(null);
   const [scan, setScan] = useState<SecretScanView | null>(null);
   const [busy, runBusy] = useBusyAction();
   const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
@@ -144,6 +148,16 @@ export function SecretFindings({
   // the new finding, "Redacted the credential" read as if that one had been (walk 17).
   const takeScan = useCallback((next: SecretScanView) => {
     setScan(next);
+    // "Not in the text as it is now" says the check has not run since: a new answer of the check
+    // (the finding gone, moved, or back after an undo) ends it, not the next press of Show.
+    setNotShown((shown) =>
+      shown &&
+      next.findings.some(
+        (f) => f.id === shown.id && f.line === shown.line && f.column === shown.column,
+      )
+        ? shown
+        : null,
+    );
     setRedacted((line) =>
       line?.left && next.findings.some((f) => !line.left?.includes(f.id)) ? null : line,
     );
@@ -264,10 +278,13 @@ export function SecretFindings({
               onKeep={() => void act(() => bridge.keepFinding(reportId, f.id, !f.kept), false)}
               onShow={
                 onShow && f.place.kind === 'field' && f.place.field === 'description'
-                  ? () => setNotShown(onShow(f) ? null : f.id)
+                  ? () =>
+                      void onShow(f).then((shown) =>
+                        setNotShown(shown ? null : { id: f.id, line: f.line, column: f.column }),
+                      )
                   : null
               }
-              notShown={notShown === f.id}
+              notShown={notShown?.id === f.id}
             />
           ))}
         </ul>
