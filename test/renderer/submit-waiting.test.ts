@@ -151,5 +151,13 @@ describe('renderer: a draft whose submit waits for the server', () => {
     // the researcher.
     await until('nothing unsent', async () => (await host.engine.getStatus()).unsent === 0, 20_000);
     expect((await host.engine.getStatus()).needsAction).toBe(0);
+    // With no report left in triage, the service's word stays (walk 19 read "Triaging (0)").
+    await host.sandbox.askForInformation(reportId, 'Which tenant did the PATCH run against?');
+    await host.engine.syncNow();
+    await filter
+      .getByRole('checkbox', { name: /^Needs your input \(1\)$/ })
+      .waitFor({ timeout: 20_000 });
+    await filter.getByRole('checkbox', { name: 'In triage (0)', exact: true }).waitFor();
+    expect(await filter.getByRole('checkbox', { name: /^Triaging/ }).count()).toBe(0);
   }, 120_000);
 });

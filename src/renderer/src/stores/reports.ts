@@ -86,6 +86,39 @@ function rememberedSort(): ReportSort {
   return REPORT_SORTS.find((sort) => sort === stored) ?? 'updated';
 }
 
+const LABELS_KEY = 'bountyDesk.statusLabels';
+
+/** The service's labels seen before, as kept across restarts (anything unreadable: none). */
+function rememberedLabels(): Partial<Record<ReportStatus, string>> {
+  try {
+    const kept: unknown = JSON.parse(readRemembered(LABELS_KEY) ?? '{}');
+    if (typeof kept !== 'object' || kept === null) return {};
+    return Object.fromEntries(
+      // Looked up by status only: a key that is none is never read.
+      Object.entries(kept).filter(
+        (entry): entry is [ReportStatus, string] => typeof entry[1] === 'string',
+      ),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The service labels only the statuses the mirror holds reports in: once seen, a label stays
+ * (and is kept across restarts), so the filter does not say "In triage (1)" and then, with that
+ * report moved on, the app's "Triaging (0)" (walks 18, 19). The same labels keep their identity.
+ */
+function knownLabels(
+  before: Partial<Record<ReportStatus, string>>,
+  page: Partial<Record<ReportStatus, string>>,
+): Partial<Record<ReportStatus, string>> {
+  const merged = { ...before, ...page };
+  if (sameJson(before, merged)) return before;
+  remember(LABELS_KEY, JSON.stringify(merged));
+  return merged;
+}
+
 const pending = new Set<string>();
 /** The first block asked for by `prefetch`, until the first reload takes it (if still fresh). */
 let early: Promise<ReportListPageView> | null = null;
@@ -198,7 +231,7 @@ export const useReports = create<ReportsState>((set, get) => {
       total,
       totalPending,
       counts: sameJson(counts, page.counts) ? counts : page.counts,
-      statusLabels: sameJson(statusLabels, page.statusLabels) ? statusLabels : page.statusLabels,
+      statusLabels: knownLabels(statusLabels, page.statusLabels),
       programs: sameJson(programs, page.programs) ? programs : page.programs,
       indexing: page.indexing,
     };
@@ -261,7 +294,7 @@ export const useReports = create<ReportsState>((set, get) => {
     total: null,
     totalPending: false,
     counts: {},
-    statusLabels: {},
+    statusLabels: rememberedLabels(),
     programs: [],
     indexing: 0,
     blocks: {},
