@@ -51,6 +51,25 @@ describe('submitChecklist', () => {
     expect(CHECKLIST_IDS).toEqual(submitChecklist(ready).items.map((i) => i.id));
   });
 
+  // Walk 19 read each passed detail under its label: "Payout account ready — Your payout account
+  // is ready.", "Active reports 2/5 — 2 of 5 active-report slots in use.", and a pool's detail
+  // that said only what the intake line above it said.
+  it('says in a passed detail what its label does not', () => {
+    const items = submitChecklist(ready).items;
+    for (const item of items) {
+      const words = (text: string): Set<string> =>
+        new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+      const label = words(item.label);
+      const detail = [...words(item.detail)];
+      expect(detail.filter((w) => !label.has(w)).length, item.detail).toBeGreaterThan(1);
+      expect(item.detail, item.label).not.toMatch(/\b\d+\/\d+\b/);
+    }
+    const intake = items.find((i) => i.id === 'program_closed')?.detail ?? '';
+    const pool = items.find((i) => i.id === 'pool_low')?.detail ?? '';
+    expect(pool).toMatch(/reward pool/);
+    expect(pool).not.toBe(intake);
+  });
+
   it('every item has a label, a detail and a fix', () => {
     for (const i of submitChecklist({ ...ready, me: null, program: null }).items) {
       expect(i.label).not.toBe('');

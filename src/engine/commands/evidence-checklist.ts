@@ -23,7 +23,11 @@ const CONTAINER_NAMES: Record<ContainerImage, string> = {
 export function credentialsItem(scan: SecretScanView): ChecklistItemView {
   const kept = scan.findings.length - scan.open;
   const notScanned = scan.notScanned.map((f) => `“${f.name}”`).join(', ');
-  const files = `${scan.scannedFiles} evidence file${scan.scannedFiles === 1 ? '' : 's'}`;
+  // "and 0 evidence files scanned" read oddly (walk 19).
+  const scanned =
+    scan.scannedFiles === 0
+      ? 'Title, asset and description scanned; no evidence files.'
+      : `Title, asset, description and ${scan.scannedFiles} evidence file${scan.scannedFiles === 1 ? '' : 's'} scanned.`;
   return {
     id: 'credentials_found',
     ok: scan.open === 0,
@@ -33,7 +37,7 @@ export function credentialsItem(scan: SecretScanView): ChecklistItemView {
     detail: [
       scan.open === 0
         ? // The checklist is a draft's, and a draft takes no replies (a walk read "queued replies").
-          `Title, asset, description and ${files} scanned.`
+          scanned
         : `${scan.open} possible credential${scan.open === 1 ? '' : 's'} found: ${[
             ...new Set(scan.findings.filter((f) => !f.kept).map((f) => f.where)),
           ].join('; ')}.`,
@@ -42,7 +46,7 @@ export function credentialsItem(scan: SecretScanView): ChecklistItemView {
     ]
       .filter(Boolean)
       .join(' '),
-    fix: 'Redact each finding, or keep it on purpose, under "Credentials check".',
+    fix: 'Redact each finding, or keep it on purpose, under “Credentials check”.',
   };
 }
 

@@ -137,7 +137,8 @@ function paymentsItem(input: ChecklistInput): ChecklistItem {
   const payments = input.payments ?? input.me?.payments ?? null;
   if (!payments) return { ...base, ok: false, detail: NOT_KNOWN };
   if (payments.status === 'ready' && payments.ready !== false) {
-    return { ...base, ok: true, detail: 'Your payout account is ready.' };
+    // Not "Your payout account is ready." under "Payout account ready" (walk 19).
+    return { ...base, ok: true, detail: 'Rewards can be paid out to you.' };
   }
   const why =
     payments.status === 'unavailable'
@@ -221,7 +222,8 @@ function poolItem(program: ChecklistInput['program']): ChecklistItem {
     base,
     program && {
       ok: !program.pool_paused,
-      passed: `${program.name} takes new reports.`,
+      // Said of the pool: "takes new reports" repeated the line above it (walk 19).
+      passed: `${program.name}'s reward pool has not paused new reports.`,
       failed: `${program.name} paused new reports because its reward pool is low.`,
     },
   );
@@ -237,7 +239,8 @@ function activeItem(input: ChecklistInput): ChecklistItem {
       ? null
       : {
           ok: active < limit,
-          passed: `${active} of ${limit} active-report slots in use.`,
+          // The label says "2/5" already (walk 19): the detail says what is left.
+          passed: `Room for ${limit - active} more active report${limit - active === 1 ? '' : 's'}.`,
           failed: `All ${limit} active-report slots are in use (${active}/${limit}).`,
         },
   );

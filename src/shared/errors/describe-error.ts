@@ -164,7 +164,7 @@ const WORDS: Record<string, { title: string; advice: string }> = {
   // Not an API code: the app's own credential check held a write back.
   secrets_found: {
     title: 'Held back: possible credentials',
-    advice: 'Redact or keep each finding under "Credentials check"; then it is sent.',
+    advice: 'Redact or keep each finding under “Credentials check”; then it is sent.',
   },
 };
 

@@ -97,7 +97,7 @@ export function AccountScreen() {
           {payments?.ready
             ? ' (ready for payouts)'
             : payments
-              ? ' (not ready: submission needs "Ready")'
+              ? ' (not ready: submission needs “Ready”)'
               : ''}
         </p>
         {payments?.detail ? <p className="muted">{payments.detail}</p> : null}

@@ -6,7 +6,7 @@ const STATE_TEXT: Record<EvidenceState, string> = {
   queued: 'Queued',
   uploading: 'Uploading',
   uploaded: 'Uploaded',
-  failed: 'Failed: see "Unsent changes"',
+  failed: 'Failed: see “Unsent changes”',
 };
 
 interface EvidenceListProps {
