@@ -58,6 +58,32 @@ describe('renderer: leaving a code block that a heading follows', () => {
     await expectSaved(page, markdown);
   }, 120_000);
 
+  // A walk pressed Enter twice, as after a paragraph, and typed its prose and a table into the
+  // request: the block holding the caret says how to leave it, without moving a line.
+  it('the block with the caret says how to leave it, and nothing moves when it does', async () => {
+    const { page } = await blockBeforeHeading();
+    const block = description(page).locator('pre');
+    const hint = (): Promise<string> =>
+      block.evaluate((el) => {
+        const g = globalThis as unknown as {
+          getComputedStyle(e: unknown, pseudo: string): { content: string };
+        };
+        return g.getComputedStyle(el, '::after').content;
+      });
+    const height = (): Promise<number> =>
+      block.evaluate((el) => (el as unknown as { offsetHeight: number }).offsetHeight);
+    expect(await hint()).toBe('"Esc, or Enter three times at the end, leaves the block"');
+    const inside = await height();
+    await page.keyboard.press('Escape');
+    await until('the hint gone with the caret', async () => (await hint()) === 'none');
+    expect(await height()).toBe(inside);
+    // Back in, by a click on its first line: said again.
+    await description(page)
+      .getByText(/^GET \/api\/v2\/users\/4411/)
+      .click();
+    await until('the hint back', async () => (await hint()) !== 'none');
+  }, 120_000);
+
   it('Escape in the block: the next line is a paragraph above the next heading', async () => {
     const { page, markdown } = await blockBeforeHeading();
     await page.keyboard.press('Escape');

@@ -8,10 +8,12 @@
  *   next heading;
  * - Shift+Enter is a new line in it (a hard break has no place in code).
  * Ctrl+Enter (Milkdown's own exit) and the toolbar's buttons still work.
+ * The block holding the caret says so below its last line (`caret-inside`, editor.css): a walk
+ * pressed Enter twice, as after a paragraph, and typed its prose and a table into the request.
  */
 import type { EditorState, Transaction } from '@milkdown/kit/prose/state';
 import { Plugin, PluginKey, TextSelection } from '@milkdown/kit/prose/state';
-import type { EditorView } from '@milkdown/kit/prose/view';
+import { Decoration, DecorationSet, type EditorView } from '@milkdown/kit/prose/view';
 
 /** The code block the caret is in: its position after the block and its text, or null. */
 function inCodeBlock(state: EditorState): { after: number; text: string; atEnd: boolean } | null {
@@ -93,6 +95,14 @@ export function codeBlockExitPlugin(): Plugin {
   return new Plugin({
     key: new PluginKey('bounty-desk-code-block-exit'),
     props: {
+      decorations(state) {
+        const { $from } = state.selection;
+        if (!$from.parent.type.spec.code) return null;
+        const start = $from.before();
+        return DecorationSet.create(state.doc, [
+          Decoration.node(start, start + $from.parent.nodeSize, { class: 'caret-inside' }),
+        ]);
+      },
       handleKeyDown(view, event) {
         if (event.ctrlKey || event.metaKey || event.altKey) return false;
         if (event.key === 'Enter') return event.shiftKey ? newLine(view) : enter(view);
