@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageList, Report } from '../../src/shared/api';
 import { openReport, submittedOnServer } from './support/reports';
 import { useAppPerTest } from './support/app';
-import { expectText, isEnabled, reasonFor, until } from './support/ui';
+import { connection, expectText, isEnabled, reasonFor, until } from './support/ui';
 
 /**
  * The reply box: every file is checked before anything is sent, a refused reply leaves
@@ -94,5 +94,40 @@ describe('renderer: reply box', () => {
     expect((await sent.locator('.markdown').innerText()).trim()).toBe(previewed.trim());
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(app.guard.pageErrors).toEqual([]);
+  });
+
+  // Walk 19: "0 / 12000" stood against "Preview reply", and one wait was worded three ways.
+  it("says where a sent reply is, online and offline, in the draft save line's words", async () => {
+    const { page, host: h } = await apps.open();
+    const id = await submittedOnServer(h, 'Open redirect after login on *.example.com');
+    await openReport(page, id, 'Open redirect after login on *.example.com');
+    const box = page.getByRole('textbox', { name: 'Reply', exact: true });
+    const send = page.getByRole('button', { name: 'Send reply', exact: true });
+    const counter = page.locator('#reply-count');
+    const preview = page.getByRole('button', { name: 'Preview reply', exact: true });
+    const gap =
+      ((await preview.boundingBox())?.x ?? 0) -
+      (((await counter.boundingBox())?.x ?? 0) + ((await counter.boundingBox())?.width ?? 0));
+    expect(gap).toBeGreaterThanOrEqual(6);
+
+    await box.fill('Reproduced with `GET /login?next=//evil.example` on Chrome 140.');
+    await send.click();
+    await expectText(
+      page.getByRole('main'),
+      /Reply queued: it shows in the thread once the service has it\./,
+    );
+    await h.sandbox.faults({ rate: 1, reset_connection: true, seed: 19 });
+    try {
+      await page.getByRole('button', { name: 'Sync now', exact: true }).click();
+      await expectText(connection(page), /Offline/, 30_000);
+      await box.fill('Also on Firefox 140, C:\\Users\\alice\\poc.html attached earlier.');
+      await send.click();
+      await expectText(
+        page.getByRole('main'),
+        /Reply kept on this computer; sent when the connection returns\./,
+      );
+    } finally {
+      await h.sandbox.clearFaults();
+    }
   });
 });

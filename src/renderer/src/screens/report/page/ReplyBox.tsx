@@ -6,6 +6,7 @@ import { useCommand } from '../../../stores/commands';
 import { inputError } from '../../../lib/errors';
 import { reportError } from '../../../stores/notices';
 import { useReport } from '../../../stores/report';
+import { useSession } from '../../../stores/session';
 import { ReplyPreview } from './ReplyPreview';
 import { ReasonedButton } from '../../../components/ReasonedButton';
 
@@ -70,7 +71,12 @@ export function ReplyBox({
       await bridge.postMessage(reportId, { body, files: files.map((f) => f.token) });
       setBody('');
       setFiles([]);
-      setSent('Reply queued: it is sent when the server is reachable.');
+      // Said as the draft's save line says it offline (walk 19 read three wordings of one wait).
+      setSent(
+        useSession.getState().status?.connectivity === 'offline'
+          ? 'Reply kept on this computer; sent when the connection returns.'
+          : 'Reply queued: it shows in the thread once the service has it.',
+      );
       await useReport.getState().reload();
     } catch (e) {
       setRefused(true);
