@@ -82,6 +82,38 @@ describe('renderer: leaving a code block that a heading follows', () => {
       .getByText(/^GET \/api\/v2\/users\/4411/)
       .click();
     await until('the hint back', async () => (await hint()) !== 'none');
+
+    // Typed on at the pane's foot, the way out stays in view (walk 20: below the pane's edge).
+    await page.setViewportSize({ width: 1280, height: 520 });
+    // To the end of the block's last line ("Host: …"), where a request is typed on.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    const foot = (): Promise<{ block: number; pane: number }> =>
+      block.evaluate((el) => {
+        type Box = { getBoundingClientRect(): { bottom: number } };
+        type El = Box & { parentElement: El | null; scrollHeight: number; clientHeight: number };
+        const g = globalThis as unknown as { getComputedStyle(e: El): { overflowY: string } };
+        let pane = (el as unknown as El).parentElement;
+        while (
+          pane &&
+          !(
+            /auto|scroll/.test(g.getComputedStyle(pane).overflowY) &&
+            pane.scrollHeight > pane.clientHeight
+          )
+        )
+          pane = pane.parentElement;
+        return {
+          block: (el as unknown as Box).getBoundingClientRect().bottom,
+          pane: pane?.getBoundingClientRect().bottom ?? 0,
+        };
+      });
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(`X-Trace-${i}: 4411-${i}`);
+    }
+    expect(await hint()).not.toBe('none');
+    const at = await foot();
+    expect(at.block, JSON.stringify(at)).toBeLessThanOrEqual(at.pane);
   }, 120_000);
 
   it('Escape in the block: the next line is a paragraph above the next heading', async () => {

@@ -128,6 +128,10 @@ export async function createDescriptionEditor(
         ...prev,
         editable: () => options.editable(),
         attributes: () => options.attributes(),
+        // Typing at the pane's foot keeps room below the caret's line: a code block's way out,
+        // said under its last line (code-block-exit.ts), stood below the pane's edge (walk 20).
+        scrollThreshold: { top: 0, left: 0, right: 0, bottom: 40 },
+        scrollMargin: { top: 5, left: 5, right: 5, bottom: 40 },
       }));
       ctx.update(nodeViewCtx, (views) => [
         ...views,
