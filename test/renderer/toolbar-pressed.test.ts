@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { useAppPerTest } from './support/app';
-import { caretAtEndOf, goTo, until } from './support/ui';
+import { caretAtEndOf, focusWithin, goTo, until } from './support/ui';
 import { savedDraft } from '../support/drafts';
 
 /**
@@ -83,8 +83,30 @@ describe('renderer: the formatting toolbar shows what is on at the caret', () =>
       ).toBeNull();
     }
 
+    // The draft just opened, the focus nowhere in it: a heading's "Heading" is the state, not news
+    // shown pressed (walks 19, 20: "H" pressed over a draft nobody was typing in).
+    const heading = toolbar.getByRole('button', { name: 'Heading', exact: true });
+    const plain = toolbar.getByRole('button', { name: 'Link', exact: true });
+    const look = (button: Locator): Promise<string> =>
+      button.evaluate((el) => {
+        const g = globalThis as unknown as {
+          getComputedStyle(e: unknown): { backgroundColor: string; color: string };
+        };
+        const style = g.getComputedStyle(el);
+        return `${style.backgroundColor} ${style.color}`;
+      });
+    await expectPressed(page, 'as opened', ['Heading']);
+    await page.getByRole('textbox', { name: 'Title', exact: true }).focus();
+    expect(await look(heading)).toBe(await look(plain));
+
     await caretAtEndOf(box.getByText('Steps to reproduce', { exact: true }), 'Steps to reproduce');
     await expectPressed(page, 'in the heading', ['Heading']);
+    expect(await look(heading)).not.toBe(await look(plain));
+    // Into the toolbar by keyboard: still pressed where the caret is.
+    await page.keyboard.press('Shift+Tab');
+    await until('the focus in the toolbar', () => focusWithin(toolbar));
+    expect(await look(heading)).not.toBe(await look(plain));
+    await caretAtEndOf(box.getByText('Steps to reproduce', { exact: true }), 'Steps to reproduce');
 
     await box.locator('strong', { hasText: 'user B of the tenant' }).click();
     await expectPressed(page, 'in the bold word', ['Bold']);
