@@ -126,6 +126,19 @@ describe('renderer: reply box', () => {
         page.getByRole('main'),
         /Reply kept on this computer; sent when the connection returns\./,
       );
+      // The box the send emptied: why Send is disabled is read with it, not shown above the line
+      // that says where the reply is (walk 20 read it as a prompt to write the reply again).
+      const reason = page.getByText('Write a reply or attach a file.', { exact: true });
+      // Read by a screen reader, drawn in no space (a visually hidden text is 1 px square).
+      const shownWidth = async (): Promise<number> => (await reason.boundingBox())?.width ?? 0;
+      expect(await shownWidth()).toBeLessThanOrEqual(1);
+      const describedBy = (await send.getAttribute('aria-describedby')) ?? '';
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(
+        'Write a reply or attach a file.',
+      );
+      await box.fill('Also');
+      await box.fill('');
+      expect(await shownWidth()).toBeGreaterThan(100);
     } finally {
       await h.sandbox.clearFaults();
     }

@@ -9,12 +9,15 @@ import { DisabledReason } from './DisabledReason';
 export function ReasonedButton({
   reason,
   busy = false,
+  reasonUnseen = false,
   children,
   ...button
 }: Omit<ComponentProps<'button'>, 'type' | 'disabled' | 'aria-describedby'> & {
   /** Why it cannot run now, or null. */
   reason: string | null;
   busy?: boolean;
+  /** The reason is read with the button but not shown (a line beside it says more). */
+  reasonUnseen?: boolean;
 }) {
   const reasonId = useId();
   return (
@@ -27,7 +30,7 @@ export function ReasonedButton({
       >
         {children}
       </button>
-      <DisabledReason id={reasonId} reason={reason} />
+      <DisabledReason id={reasonId} reason={reason} unseen={reasonUnseen} />
     </>
   );
 }

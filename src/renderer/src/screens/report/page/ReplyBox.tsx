@@ -149,7 +149,15 @@ export function ReplyBox({
         <button type="button" disabled={!!disabledReason} onClick={() => void pick()}>
           Attach files to reply
         </button>
-        <ReasonedButton className="primary" reason={reason} busy={busy} onClick={() => void send()}>
+        <ReasonedButton
+          className="primary"
+          reason={reason}
+          // Just sent, the box is empty: the line that says where the reply is stands alone (walk
+          // 20 read "Write a reply or attach a file." above it as a prompt to do it again).
+          reasonUnseen={!!sent && waiting && reason !== null && !disabledReason}
+          busy={busy}
+          onClick={() => void send()}
+        >
           Send reply
         </ReasonedButton>
         {sent && waiting ? <span role="status">{sent}</span> : null}
