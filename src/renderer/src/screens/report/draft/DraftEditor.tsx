@@ -418,6 +418,7 @@ export function DraftEditor({
         readOnly={!!locked}
         onFieldsHeld={setHeldByCheck}
         onShow={(f) => description.current?.show(f) ?? Promise.resolve(false)}
+        backToSaved={snapshot.backToSaved}
       />
       <div className="action-row submit-row">
         <button

@@ -26,6 +26,11 @@ export interface AutosaveSnapshot {
   unsent: boolean;
   /** Nothing queued, and the server does not have this content (its sending was discarded). */
   notOnServer: boolean;
+  /**
+   * How many saves found the text back at what was saved (an Undo before the change was sent):
+   * no check runs for those, and its last answer holds for the text again.
+   */
+  backToSaved: number;
 }
 
 /** What the autosave reads of the engine's view of the draft. */
@@ -85,6 +90,7 @@ export class DraftAutosave {
       saveState: 'saved',
       unsent: draft.unsent,
       notOnServer: draft.notOnServer,
+      backToSaved: 0,
     };
   }
 
@@ -182,7 +188,7 @@ export class DraftAutosave {
     this.#content = content;
     this.#set({ descriptionLength: content.description.length });
     if (sameContent(content, this.#lastSaved)) {
-      this.#set({ saveState: 'saved' });
+      this.#set({ saveState: 'saved', backToSaved: this.#snapshot.backToSaved + 1 });
       return;
     }
     this.#set({ saveState: 'saving' });

@@ -24,6 +24,8 @@ interface SecretFindingsProps {
    * which the editor does not show); false when the editor does not hold it as it was scanned.
    */
   onShow?: (finding: SecretFindingView) => Promise<boolean>;
+  /** The autosave's count of saves that found the text back at what was saved. */
+  backToSaved?: number;
 }
 
 function Finding({
@@ -120,13 +122,18 @@ export function SecretFindings({
   readOnly,
   onFieldsHeld,
   onShow,
+  backToSaved = 0,
 }: SecretFindingsProps) {
   const detail = useReport((s) => s.detail);
-  /** The finding Show did not find in the text, where the check had placed it. */
-  const [notShown, setNotShown] = useState<Pick<
-    SecretFindingView,
-    'id' | 'line' | 'column'
-  > | null>(null);
+  /**
+   * The finding Show did not find in the text, where the check had placed it. Said while no save
+   * has found the text back at what was saved since (`at`): undone before the deletion was saved,
+   * the text is the one the check read, and no new answer of the check comes to end the line
+   * (walk 20 saw it stand over the token Undo had brought back).
+   */
+  const [notShown, setNotShown] = useState<
+    (Pick<SecretFindingView, 'id' | 'line' | 'column'> & { at: number }) | null
+  >(null);
   const [scan, setScan] = useState<SecretScanView | null>(null);
   const [busy, runBusy] = useBusyAction();
   const [scanning, setScanning] = useState<Map<string, ScanProgress>>(new Map());
@@ -280,11 +287,15 @@ export function SecretFindings({
                 onShow && f.place.kind === 'field' && f.place.field === 'description'
                   ? () =>
                       void onShow(f).then((shown) =>
-                        setNotShown(shown ? null : { id: f.id, line: f.line, column: f.column }),
+                        setNotShown(
+                          shown
+                            ? null
+                            : { id: f.id, line: f.line, column: f.column, at: backToSaved },
+                        ),
                       )
                   : null
               }
-              notShown={notShown?.id === f.id}
+              notShown={notShown?.id === f.id && notShown.at === backToSaved}
             />
           ))}
         </ul>
