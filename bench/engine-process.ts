@@ -50,7 +50,9 @@ export async function engineProcessOf(
   const answers = new Map<number, (value: FromBenchEngine['value']) => void>();
   const client = new EngineClient({
     fork: () => {
-      child = forkChild(entry, { BENCH_ENGINE: JSON.stringify(config) }, false);
+      // As JSON: the process playing main then deserializes as Electron's main does, keeping
+      // nothing of a message past it (utility-child.ts, deserializers.ts).
+      child = forkChild(entry, { BENCH_ENGINE: JSON.stringify(config) }, false, 'json');
       child.on('message', (raw) => {
         const message = raw as FromBenchEngine;
         if (message.type !== 'bench-answer') return;

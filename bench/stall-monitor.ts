@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { threadClock, type ThreadTimes } from './thread-clock';
 
 /**
  * How long the event loop of this process (the one playing Electron's main) goes without running
@@ -20,6 +21,19 @@ export interface Stalls {
   to: number;
   /** Gaps over `GAP_MS`: when each ended (epoch ms) and how long it was. */
   gaps: Gap[];
+  /**
+   * Main's thread in its stalls (Linux; NaN elsewhere): the gap in which it ran longest, and of
+   * the longest gap how long it ran and how long it waited for a core, ms. What it ran is main's
+   * own work; a wait is the machine's (other processes on the cores).
+   */
+  busiest: GapParts;
+  longestParts: GapParts;
+}
+
+export interface GapParts {
+  gap: number;
+  run: number;
+  wait: number;
 }
 
 export interface Gap {
@@ -51,6 +65,7 @@ export function longestUnshared(main: readonly Gap[], witness: readonly Gap[]): 
 }
 
 const epoch = (): number => performance.timeOrigin + performance.now();
+const NO_PARTS: GapParts = { gap: 0, run: Number.NaN, wait: Number.NaN };
 
 export class StallMonitor {
   #timer: NodeJS.Timeout | null = null;
@@ -61,6 +76,10 @@ export class StallMonitor {
   #gcKind: 'major' | 'minor' | null = null;
   #gc: PerformanceObserver | null = null;
   #gaps: Gap[] = [];
+  #clock = threadClock();
+  #times: ThreadTimes = { run: 0, wait: 0 };
+  #busiest = NO_PARTS;
+  #longestParts = NO_PARTS;
 
   start(): void {
     if (this.#timer) return;
@@ -74,14 +93,33 @@ export class StallMonitor {
     });
     this.#gc.observe({ entryTypes: ['gc'] });
     this.#last = performance.now();
+    this.#readTimes();
     this.#timer = setInterval(() => {
       const now = performance.now();
       const gap = now - this.#last;
       this.#last = now;
-      if (gap > this.#longest) this.#longest = gap;
+      const parts = this.#readTimes(gap);
+      if (parts && !(parts.run <= this.#busiest.run)) this.#busiest = parts;
+      if (gap > this.#longest) {
+        this.#longest = gap;
+        this.#longestParts = parts ?? NO_PARTS;
+      }
       if (gap > 16) this.#overFrame++;
       if (gap > GAP_MS) this.#gaps.push({ end: performance.timeOrigin + now, gap });
     }, 1);
+  }
+
+  /** Main's thread times since the last reading, as the parts of a gap of `gap` ms. */
+  #readTimes(gap = 0): GapParts | null {
+    if (!this.#clock) return null;
+    const times = this.#clock();
+    const parts = {
+      gap,
+      run: times.run - this.#times.run,
+      wait: times.wait - this.#times.wait,
+    };
+    this.#times = times;
+    return parts;
   }
 
   stop(): void {
@@ -101,7 +139,10 @@ export class StallMonitor {
     this.#longestGc = 0;
     this.#gcKind = null;
     this.#gaps = [];
+    this.#busiest = NO_PARTS;
+    this.#longestParts = NO_PARTS;
     this.#last = performance.now();
+    this.#readTimes();
     const from = epoch();
     const value = await fn();
     // The gap that ends after `fn` returned belongs to it too.
@@ -114,6 +155,8 @@ export class StallMonitor {
       from,
       to: epoch(),
       gaps: this.#gaps,
+      busiest: this.#busiest,
+      longestParts: this.#longestParts,
     };
     this.stop();
     return { value, stalls };
