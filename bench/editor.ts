@@ -12,7 +12,8 @@
  * - the pass again on the same text;
  * - the longest idle callback (one slice of the warm-up), timed around each in the page, and the
  *   time the page's thread ran in it (Chromium's trace of the idle periods: `FireIdleCallback`'s
- *   thread time), the slice's own work on a machine whose cores are shared.
+ *   thread time), the slice's own work on a machine whose cores are shared; traced in pages of
+ *   their own, as a trace costs the page's thread too.
  * Targets: the pass of the first save after the warm-up, and each slice's own work, within one
  * frame (16 ms).
  *
@@ -53,7 +54,11 @@ export async function benchEditor(): Promise<BenchResult[]> {
   const markdown = longDescription();
   const script = await buildEditorHarness();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-  const inFreshPage = async (idleMs: number): Promise<FirstSave & { slice: SliceRun }> => {
+  /** `traced`: Chromium traces the page meanwhile (its own cost lands in every other figure). */
+  const inFreshPage = async (
+    idleMs: number,
+    traced = false,
+  ): Promise<FirstSave & { slice: SliceRun }> => {
     const page: Page = await browser.newPage();
     try {
       await page.goto('about:blank');
@@ -63,7 +68,7 @@ export async function benchEditor(): Promise<BenchResult[]> {
       // pass before the editor opens: otherwise it lands in the idle period measured.
       await page.evaluate(() => 1);
       await page.waitForTimeout(SETTLE_MS);
-      if (idleMs > 0) await browser.startTracing(page, { categories: ['devtools.timeline'] });
+      if (traced) await browser.startTracing(page, { categories: ['devtools.timeline'] });
       const saved = await page.evaluate(
         async ([md, idle]) =>
           (
@@ -73,17 +78,19 @@ export async function benchEditor(): Promise<BenchResult[]> {
           ).editorHarness.firstSave(md, idle),
         [markdown, idleMs] as const,
       );
-      return { ...saved, slice: idleMs > 0 ? longestRun(await browser.stopTracing()) : NO_SLICE };
+      return { ...saved, slice: traced ? longestRun(await browser.stopTracing()) : NO_SLICE };
     } finally {
       await page.close();
     }
   };
   try {
     const opened: FirstSave[] = [];
-    const idle: (FirstSave & { slice: SliceRun })[] = [];
+    const idle: FirstSave[] = [];
+    const traced: SliceRun[] = [];
     for (let i = 0; i < RUNS; i++) {
       opened.push(await inFreshPage(0));
       idle.push(await inFreshPage(IDLE_MS));
+      traced.push((await inFreshPage(IDLE_MS, true)).slice);
     }
     const ms = <T>(runs: T[], pick: (r: T) => number): number => median(runs.map(pick));
     const first = idle[0];
@@ -127,11 +134,11 @@ export async function benchEditor(): Promise<BenchResult[]> {
         unit: 'ms',
       },
       {
-        name: `  its own work: the longest time the page's thread ran in one idle callback (median of the pages' longest; that callback took ${ms(idle, (r) => r.slice.wall).toFixed(1)} ms of wall-clock time)`,
-        value: ms(idle, (r) => r.slice.run),
+        name: `  its own work: the longest time the page's thread ran in one idle callback, in ${RUNS} more pages traced by Chromium (median of the pages' longest; that callback took ${ms(traced, (r) => r.wall).toFixed(1)} ms of wall-clock time)`,
+        value: ms(traced, (r) => r.run),
         unit: 'ms',
         target: `<= ${FRAME_MS} ms`,
-        ok: ms(idle, (r) => r.slice.run) <= FRAME_MS,
+        ok: ms(traced, (r) => r.run) <= FRAME_MS,
       },
       {
         name: 'the escape pass again on the same text (warm)',

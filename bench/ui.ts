@@ -620,7 +620,7 @@ function deserializerFigures(ways: Collections[]): BenchResult[] {
   const label: Record<Collections['way'], string> = {
     'node-channel': "Node's channel deserializer (`v8.deserialize`)",
     scoped: "a scoped deserializer, as Electron's main has (`structuredClone`)",
-    json: "JSON, as the drain's main stand-in receives them",
+    json: "JSON, as the bench's processes playing main receive the engine's answers",
   };
   return ways.map((w) => ({
     name: `a 200-row list page every 20 ms, the receiver's longest scavenge: ${label[w.way]} (collections ${w.msPerSecond.toFixed(1)} ms a second; baseline: the scoped one)`,
