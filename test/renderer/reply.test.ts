@@ -110,8 +110,35 @@ describe('renderer: reply box', () => {
       (((await counter.boundingBox())?.x ?? 0) + ((await counter.boundingBox())?.width ?? 0));
     expect(gap).toBeGreaterThanOrEqual(6);
 
+    // Every frame from the click on, for a second: was the amber reason drawn? (Walk 21 saw it for
+    // a frame or two, before the line that says where the reply is replaced it.)
+    const amberAfterSend = async (): Promise<number> => {
+      await page.evaluate(() => {
+        const g = globalThis as unknown as {
+          __amber: number;
+          requestAnimationFrame(f: () => void): void;
+          document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
+        };
+        g.__amber = 0;
+        const end = performance.now() + 1_000;
+        const frame = (): void => {
+          const shown = Array.from(g.document.querySelectorAll('.disabled-reason')).some(
+            (e) => e.textContent === 'Write a reply or attach a file.',
+          );
+          if (shown) g.__amber++;
+          if (performance.now() < end) g.requestAnimationFrame(frame);
+        };
+        g.requestAnimationFrame(frame);
+      });
+      await send.click();
+      await page.waitForTimeout(1_100);
+      return page.evaluate(() => (globalThis as unknown as { __amber: number }).__amber);
+    };
+
+    // A service 3 s late: the reply waits long enough for its line to be worth reading.
+    await h.sandbox.faults({ rate: 1, latency_ms: 3_000, seed: 21 });
     await box.fill('Reproduced with `GET /login?next=//evil.example` on Chrome 140.');
-    await send.click();
+    expect(await amberAfterSend()).toBe(0);
     await expectText(
       page.getByRole('main'),
       /Reply queued: it shows in the thread once the service has it\./,
@@ -121,11 +148,9 @@ describe('renderer: reply box', () => {
       await page.getByRole('button', { name: 'Sync now', exact: true }).click();
       await expectText(connection(page), /Offline/, 30_000);
       await box.fill('Also on Firefox 140, C:\\Users\\alice\\poc.html attached earlier.');
-      await send.click();
-      await expectText(
-        page.getByRole('main'),
-        /Reply kept on this computer; sent when the connection returns\./,
-      );
+      expect(await amberAfterSend()).toBe(0);
+      const kept = /Reply kept on this computer; sent when the connection returns\./;
+      await expectText(page.getByRole('main'), kept);
       // The box the send emptied: why Send is disabled is read with it, not shown above the line
       // that says where the reply is (walk 20 read it as a prompt to write the reply again).
       const reason = page.getByText('Write a reply or attach a file.', { exact: true });
@@ -136,7 +161,9 @@ describe('renderer: reply box', () => {
       expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(
         'Write a reply or attach a file.',
       );
+      // Typing the next reply: the kept one is still kept, and its line says so (walk 21: it went).
       await box.fill('Also');
+      expect(await page.getByText(kept).count()).toBe(1);
       await box.fill('');
       expect(await shownWidth()).toBeGreaterThan(100);
     } finally {

@@ -9,6 +9,10 @@ import { useReport } from '../../../stores/report';
 import { useSession } from '../../../stores/session';
 import { ReplyPreview } from './ReplyPreview';
 import { ReasonedButton } from '../../../components/ReasonedButton';
+import { useLasting } from '../../../lib/lasting';
+
+/** A reply's wait is said once it has lasted this long (most replies reach the thread sooner). */
+const WAIT_SAID_AFTER_MS = 300;
 
 /** The reply: text, files by drag-and-drop or picker, sent with Ctrl/Cmd+Enter or the button. */
 export function ReplyBox({
@@ -21,11 +25,14 @@ export function ReplyBox({
   const [body, setBody] = useState('');
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [busy, setBusy] = useState(false);
+  /** Where the last reply sent is, said while it waits in the outbox (typing on keeps it). */
   const [sent, setSent] = useState<string | null>(null);
-  // The "queued" note is true only while the reply waits in the outbox.
+  /** Whether the box was touched since that send: until then, the emptied box asks for nothing. */
+  const [editedSinceSend, setEditedSinceSend] = useState(true);
   const waiting = useReport(
     (s) => !!s.detail?.outbox.some((e) => e.kind === 'post_message' && e.state !== 'done'),
   );
+  const sayWhere = useLasting(!!sent && waiting, WAIT_SAID_AFTER_MS);
   const [refused, setRefused] = useState(false);
   const [preview, setPreview] = useState(false);
 
@@ -71,6 +78,7 @@ export function ReplyBox({
       await bridge.postMessage(reportId, { body, files: files.map((f) => f.token) });
       setBody('');
       setFiles([]);
+      setEditedSinceSend(false);
       // Said as the draft's save line says it offline (walk 19 read three wordings of one wait).
       setSent(
         useSession.getState().status?.connectivity === 'offline'
@@ -113,7 +121,7 @@ export function ReplyBox({
         disabled={!!disabledReason}
         onChange={(e) => {
           setBody(e.target.value);
-          setSent(null);
+          setEditedSinceSend(true);
           setRefused(false);
         }}
         aria-describedby="reply-count"
@@ -152,15 +160,16 @@ export function ReplyBox({
         <ReasonedButton
           className="primary"
           reason={reason}
-          // Just sent, the box is empty: the line that says where the reply is stands alone (walk
-          // 20 read "Write a reply or attach a file." above it as a prompt to do it again).
-          reasonUnseen={!!sent && waiting && reason !== null && !disabledReason}
+          // The box a send emptied asks for nothing until touched: walk 20 read "Write a reply or
+          // attach a file." beside the line that says where the reply is as a prompt to do it
+          // again, and walk 21 saw it flash before that line came.
+          reasonUnseen={!!sent && !editedSinceSend && reason !== null && !disabledReason}
           busy={busy}
           onClick={() => void send()}
         >
           Send reply
         </ReasonedButton>
-        {sent && waiting ? <span role="status">{sent}</span> : null}
+        {sayWhere ? <span role="status">{sent}</span> : null}
         {refused ? (
           <span role="status">
             Not sent: nothing of this reply was uploaded or queued. Fix it and send again.
