@@ -170,4 +170,37 @@ describe('renderer: reply box', () => {
       await h.sandbox.clearFaults();
     }
   });
+
+  // Walk 21: sent by Ctrl+Enter from a box at the window's foot, the line stood below the window.
+  it('a reply sent by keyboard from the window’s foot: the line that says where it is comes into view', async () => {
+    const { page, host: h } = await apps.open();
+    const id = await submittedOnServer(h, 'Open redirect after login on *.example.com');
+    await openReport(page, id, 'Open redirect after login on *.example.com');
+    await page.setViewportSize({ width: 1280, height: 600 });
+    const box = page.getByRole('textbox', { name: 'Reply', exact: true });
+    await box.fill(
+      'Reproduced with `GET /login?next=//evil.example`; Authorization: Bearer [REDACTED].',
+    );
+    // The box's foot at the window's: the buttons and the line's place are below it.
+    await box.evaluate((e) =>
+      (e as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'end' }),
+    );
+    const row = page.getByRole('button', { name: 'Send reply', exact: true });
+    expect(((await row.boundingBox())?.y ?? 0) + 10).toBeGreaterThan(600);
+    await h.sandbox.faults({ rate: 1, latency_ms: 3_000, seed: 22 });
+    try {
+      await box.focus();
+      await page.keyboard.press('ControlOrMeta+Enter');
+      const line = page.getByText(
+        /^Reply queued: it shows in the thread once the service has it\.$/,
+      );
+      await line.waitFor();
+      await until('the line in view', async () => {
+        const at = await line.boundingBox();
+        return !!at && at.y >= 0 && at.y + at.height <= 600;
+      });
+    } finally {
+      await h.sandbox.clearFaults();
+    }
+  });
 });

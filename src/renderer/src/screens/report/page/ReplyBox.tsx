@@ -1,4 +1,4 @@
-import { useState, type DragEvent } from 'react';
+import { useCallback, useState, type DragEvent } from 'react';
 import { LIMITS } from '@shared/api';
 import { bridge, tokensForFiles, type PickedFile } from '../../../bridge';
 import { CharCounter } from '../../../components/CharCounter';
@@ -33,6 +33,10 @@ export function ReplyBox({
     (s) => !!s.detail?.outbox.some((e) => e.kind === 'post_message' && e.state !== 'done'),
   );
   const sayWhere = useLasting(!!sent && waiting, WAIT_SAID_AFTER_MS);
+  // Sent with Ctrl+Enter from a box at the window's foot, the line stood below it (walk 21).
+  const intoView = useCallback((line: HTMLSpanElement | null) => {
+    line?.scrollIntoView({ block: 'nearest' });
+  }, []);
   const [refused, setRefused] = useState(false);
   const [preview, setPreview] = useState(false);
 
@@ -169,7 +173,11 @@ export function ReplyBox({
         >
           Send reply
         </ReasonedButton>
-        {sayWhere ? <span role="status">{sent}</span> : null}
+        {sayWhere ? (
+          <span role="status" ref={intoView}>
+            {sent}
+          </span>
+        ) : null}
         {refused ? (
           <span role="status">
             Not sent: nothing of this reply was uploaded or queued. Fix it and send again.
