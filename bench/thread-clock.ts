@@ -7,12 +7,20 @@ export interface ThreadTimes {
 }
 
 /**
- * A reader of the calling thread's scheduler times (Linux's `/proc/thread-self/schedstat`, ns),
- * or null where there is none. A stall of main's event loop is then split into main's own work,
- * the time the machine kept it waiting for a core, and the rest (blocked: GC helpers, I/O).
- * Opened once and read at offset 0, which makes the kernel write the figures anew (a few µs).
+ * A reader of the scheduler times of the thread that first asked (Linux's
+ * `/proc/thread-self/schedstat`, ns; the stall monitors all run on main's thread), or null where
+ * there is none. A stall of main's event loop is then split into main's own work, the time the
+ * machine kept it waiting for a core, and the rest (blocked: GC helpers, I/O). Opened once for
+ * the process and read at offset 0, which makes the kernel write the figures anew (a few µs).
  */
 export function threadClock(): (() => ThreadTimes) | null {
+  if (reader === undefined) reader = openReader();
+  return reader;
+}
+
+let reader: (() => ThreadTimes) | null | undefined;
+
+function openReader(): (() => ThreadTimes) | null {
   let fd: number;
   try {
     fd = openSync('/proc/thread-self/schedstat', 'r');

@@ -167,7 +167,7 @@ export function ReplyBox({
           // The box a send emptied asks for nothing until touched: walk 20 read "Write a reply or
           // attach a file." beside the line that says where the reply is as a prompt to do it
           // again, and walk 21 saw it flash before that line came.
-          reasonUnseen={!!sent && !editedSinceSend && reason !== null && !disabledReason}
+          reasonUnseen={!!sent && !editedSinceSend && !disabledReason}
           busy={busy}
           onClick={() => void send()}
         >
